@@ -1,0 +1,116 @@
+// The one registry of coded errors: every error the gateway answers is built here, with its status and OpenAI error type.
+
+/** OpenAI-style error types used in the `error.type` field. */
+export type ErrorType =
+  | 'invalid_request_error'
+  | 'authentication_error'
+  | 'permission_error'
+  | 'not_found_error'
+  | 'conflict_error'
+  | 'rate_limit_error'
+  | 'guardrail_error'
+  | 'upstream_error'
+  | 'timeout_error'
+  | 'configuration_error'
+  | 'api_error';
+
+/** The JSON body of every error answer: `{"error": {message, type, code, param}}`. */
+export interface ErrorBody {
+  error: { message: string; type: string; code: string | null; param: string | null; [extra: string]: unknown };
+}
+
+/** Options accepted when raising a coded error. */
+export interface GatewayErrorOptions {
+  /** The request field the error is about, for example `models[0].provider`. */
+  param?: string | null;
+  /** The underlying error, kept for logs; never sent to clients. */
+  cause?: unknown;
+  /** Extra members merged into the `error` object of the answer (for example `processors`). */
+  details?: Record<string, unknown>;
+  /** Extra response headers, for example `Retry-After`. */
+  headers?: Record<string, string>;
+}
+
+/** An error with a stable code, an HTTP status and an OpenAI error type. */
+export class GatewayError extends Error {
+  readonly code: string;
+  readonly statusCode: number;
+  readonly type: ErrorType;
+  readonly param: string | null;
+  readonly details: Record<string, unknown> | undefined;
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(code: string, statusCode: number, type: ErrorType, message: string, options: GatewayErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'GatewayError';
+    this.code = code;
+    this.statusCode = statusCode;
+    this.type = type;
+    this.param = options.param ?? null;
+    this.details = options.details;
+    this.headers = options.headers;
+  }
+
+  /** The error as the JSON body the gateway answers. */
+  toJSON(): ErrorBody {
+    return { error: { message: this.message, type: this.type, code: this.code, param: this.param, ...this.details } };
+  }
+}
+
+/** A factory for one coded error; `%s` placeholders in the template take the arguments in order. */
+export interface ErrorFactory {
+  (args?: Array<string | number>, options?: GatewayErrorOptions): GatewayError;
+  readonly code: string;
+  readonly statusCode: number;
+}
+
+/**
+ * Defines a coded error once. Every error the gateway raises is defined in {@link Errors}.
+ * @example
+ * const NotFound = createError('not_found', 'No %s named %s', 404, 'not_found_error');
+ * throw NotFound(['route', 'chat']);
+ */
+export function createError(code: string, template: string, statusCode: number, type: ErrorType): ErrorFactory {
+  const factory = (args: Array<string | number> = [], options: GatewayErrorOptions = {}): GatewayError => {
+    let index = 0;
+    const message = template.replace(/%s/g, () => String(args[index++] ?? ''));
+    return new GatewayError(code, statusCode, type, message, options);
+  };
+  return Object.assign(factory, { code, statusCode });
+}
+
+/** Every coded error of the gateway. */
+export const Errors = {
+  // Request shape
+  invalidJson: createError('invalid_json', 'The request body is not valid JSON: %s', 400, 'invalid_request_error'),
+  bodyNotObject: createError('invalid_body', 'The request body must be a JSON object.', 400, 'invalid_request_error'),
+  validation: createError('invalid_value', '%s', 400, 'invalid_request_error'),
+  missingHeader: createError('missing_header', 'The header %s is required.', 400, 'invalid_request_error'),
+  bodyTooLarge: createError('body_too_large', 'The request body exceeds the limit of %s bytes.', 413, 'invalid_request_error'),
+  unsupportedMediaType: createError('unsupported_media_type', 'The Content-Type must be application/json, got %s.', 415, 'invalid_request_error'),
+  routeNotFound: createError('not_found', 'No endpoint %s %s.', 404, 'not_found_error'),
+  // Authentication and roles
+  missingApiKey: createError('missing_api_key', 'The header %s is required.', 401, 'authentication_error'),
+  invalidApiKey: createError('invalid_api_key', 'The key given in %s is not valid.', 401, 'authentication_error'),
+  forbiddenRole: createError('insufficient_role', 'This operation needs the role %s; the key has the role %s.', 403, 'permission_error'),
+  // Resources
+  notFound: createError('not_found', 'No %s named %s exists.', 404, 'not_found_error'),
+  alreadyExists: createError('already_exists', 'A %s named %s already exists.', 409, 'conflict_error'),
+  nameMismatch: createError('name_mismatch', 'The body names %s, but the path names %s.', 400, 'invalid_request_error'),
+  // Plugins and configuration
+  pluginDuplicate: createError('plugin_duplicate', 'A plugin named %s is already registered.', 500, 'configuration_error'),
+  pluginDependency: createError('plugin_dependency_missing', 'The plugin %s depends on %s, which is not registered.', 500, 'configuration_error'),
+  pluginInvalid: createError('plugin_invalid', 'The plugin is not valid: %s', 500, 'configuration_error'),
+  configInvalid: createError('config_invalid', 'The gateway options are not valid: %s', 500, 'configuration_error'),
+  // Storage and secrets
+  storageKeyInvalid: createError('storage_key_invalid', 'The storage key %s is not allowed: %s', 500, 'api_error'),
+  storageCorrupt: createError('storage_corrupt', 'The storage file %s is corrupt: %s. Restore it from a backup or remove it; the gateway does not reset data on its own.', 500, 'api_error'),
+  storageClosed: createError('storage_closed', 'The storage adapter is closed.', 500, 'api_error'),
+  secretUnavailable: createError('secret_unavailable', 'A stored secret is encrypted but %s.', 500, 'configuration_error'),
+  internal: createError('internal_error', 'The gateway failed to handle the request.', 500, 'api_error'),
+} as const;
+
+/** True when the value is a {@link GatewayError}. */
+export function isGatewayError(value: unknown): value is GatewayError {
+  return value instanceof GatewayError;
+}

@@ -1,0 +1,91 @@
+// Holds the registered guardrail processors, compiles their option schemas once, and evaluates text with merged options.
+import { Errors } from '../errors/error-registry.js';
+import type { GuardrailInput, GuardrailLookup, GuardrailOutcome, GuardrailPlugin } from '../plugins/plugin-types.js';
+import { compileValidator, type Validator } from '../validation/schema-validator.js';
+
+/** Options of one evaluation. */
+export interface EvaluateOptions {
+  /** Processor options from a policy entry; `enabled` and `threshold` are taken out. */
+  options?: Record<string, unknown>;
+  /** Threshold override, for example the request's `config.threshold`. */
+  threshold?: number;
+  /** The whole input, when it carries more than the text (for example a filename). */
+  input?: GuardrailInput;
+  signal?: AbortSignal;
+}
+
+interface RegisteredGuardrail {
+  plugin: GuardrailPlugin<object, unknown>;
+  validateOptions: Validator<Record<string, unknown>>;
+}
+
+const ACCEPT_ANY_OPTIONS = { type: 'object' };
+
+/**
+ * The guardrail processors known to one gateway. Built-in and user processors go through the same path.
+ * @example
+ * const engine = new GuardrailEngine();
+ * await engine.add(myGuardrail);
+ * const outcome = await engine.evaluate('my_guardrail', 'some text');
+ */
+export class GuardrailEngine implements GuardrailLookup {
+  private readonly processors = new Map<string, RegisteredGuardrail>();
+
+  /** Compiles the plugin's option schema and runs its `setup()` once. */
+  async add(plugin: GuardrailPlugin<object, unknown>): Promise<void> {
+    if (typeof plugin.evaluate !== 'function') throw Errors.pluginInvalid([`guardrail ${plugin.name} has no evaluate()`]);
+    if (typeof plugin.defaultThreshold !== 'number') throw Errors.pluginInvalid([`guardrail ${plugin.name} has no defaultThreshold`]);
+    const validateOptions = compileValidator<Record<string, unknown>>(plugin.optionsSchema ?? ACCEPT_ANY_OPTIONS);
+    await plugin.setup?.();
+    this.processors.set(plugin.name, { plugin, validateOptions });
+  }
+
+  /** True when a processor of that name is registered. */
+  has(name: string): boolean {
+    return this.processors.has(name);
+  }
+
+  /** The names of every registered processor, in registration order. */
+  names(): string[] {
+    return [...this.processors.keys()];
+  }
+
+  /** The plugin registered under `name`, if any. */
+  get(name: string): GuardrailPlugin<object, unknown> | undefined {
+    return this.processors.get(name)?.plugin;
+  }
+
+  /**
+   * Validates processor options (as a policy stores them) and fills their defaults.
+   * Throws a 400 whose `param` is prefixed with `paramPrefix`.
+   */
+  resolveOptions(name: string, options: Record<string, unknown> = {}, paramPrefix = ''): Record<string, unknown> {
+    const registered = this.require(name);
+    const { enabled: _enabled, threshold: _threshold, ...own } = options;
+    return registered.validateOptions(structuredClone(own), paramPrefix);
+  }
+
+  /** Evaluates `text` with the processor `name`. */
+  async evaluate(name: string, text: string, evaluateOptions: EvaluateOptions = {}): Promise<GuardrailOutcome> {
+    const registered = this.require(name);
+    const options = this.resolveOptions(name, evaluateOptions.options);
+    const policyThreshold = evaluateOptions.options?.threshold;
+    const threshold =
+      evaluateOptions.threshold ?? (typeof policyThreshold === 'number' ? policyThreshold : registered.plugin.defaultThreshold);
+    return registered.plugin.evaluate(text, {
+      options,
+      threshold,
+      input: evaluateOptions.input ?? { text },
+      guardrails: this,
+      signal: evaluateOptions.signal,
+    });
+  }
+
+  private require(name: string): RegisteredGuardrail {
+    const registered = this.processors.get(name);
+    if (!registered) {
+      throw Errors.notFound(['guardrail processor', name], { details: { processors: this.names() } });
+    }
+    return registered;
+  }
+}

@@ -1,0 +1,182 @@
+// Types of the plugin API: guardrail processors, provider adapters and storage adapters, with typed define helpers.
+import type { StorageAdapter } from '../storage/storage-adapter.js';
+
+/** The kinds of plugin the gateway knows. */
+export type PluginKind = 'guardrail' | 'provider' | 'storage';
+
+/** Metadata every plugin carries. */
+export interface PluginMeta {
+  /** Unique across all plugins; a guardrail's name is its processor identifier in URLs and policies. */
+  name: string;
+  kind: PluginKind;
+  /** Names of plugins that must be registered first. */
+  dependencies?: string[];
+  /** One line saying what the plugin does. */
+  description?: string;
+}
+
+/** A JSON Schema object; compiled once with ajv when the plugin is registered. */
+export type JsonSchema = Record<string, unknown>;
+
+// ---------------------------------------------------------------- guardrails
+
+/** The text under evaluation, as the standalone endpoint receives it. */
+export interface GuardrailInput {
+  text: string;
+  filename?: string;
+}
+
+/** What a guardrail can reach while it evaluates: other guardrails, for reuse. */
+export interface GuardrailLookup {
+  /**
+   * Evaluates `text` with another registered guardrail. `options` are that guardrail's own options
+   * (its schema defaults fill the rest); `threshold` overrides its default threshold.
+   * Throws `not_found` when no such guardrail is registered.
+   */
+  evaluate(name: string, text: string, options?: { options?: Record<string, unknown>; threshold?: number }): Promise<GuardrailOutcome>;
+}
+
+/** The context of one evaluation. */
+export interface GuardrailContext<Options> {
+  /** The processor's options: schema defaults, then the policy's, then per-request `config`. */
+  options: Options;
+  /** The threshold in force: a score above it counts as a threat. */
+  threshold: number;
+  /** The whole input, including `filename` where given. */
+  input: GuardrailInput;
+  /** Other guardrails, for processors that reuse them (declare them in `dependencies`). */
+  guardrails: GuardrailLookup;
+  /** Aborted when the evaluation times out or the client leaves. */
+  signal?: AbortSignal;
+}
+
+/** The outcome of one evaluation. */
+export interface GuardrailOutcome<Results = unknown> {
+  /** The processor's `results` object, exactly in its spec shape. */
+  results: Results;
+  /** True when a threat exceeds the threshold. `request_reject` is `flagged` in reject mode, false in inspect mode. */
+  flagged: boolean;
+  /** Categories or info types that exceeded the threshold, named in errors and logs. */
+  triggered?: string[];
+  /** The text after a transforming strategy (DLP mask, redact, replace), when it changed. */
+  transformedText?: string;
+}
+
+/** A guardrail processor plugin. */
+export interface GuardrailPlugin<Options extends object = Record<string, unknown>, Results = unknown> extends PluginMeta {
+  kind: 'guardrail';
+  /** The threshold used when neither the policy nor the request sets one. */
+  defaultThreshold: number;
+  /** JSON Schema of the processor's own options (beyond `enabled` and `threshold`), with defaults. */
+  optionsSchema?: JsonSchema;
+  /** Builds patterns and models once, at registration. */
+  setup?(): void | Promise<void>;
+  /** Evaluates one text. Must not mutate shared state; may be called concurrently. */
+  evaluate(text: string, context: GuardrailContext<Options>): GuardrailOutcome<Results> | Promise<GuardrailOutcome<Results>>;
+}
+
+/**
+ * Declares a guardrail processor with full type checking of its options and results.
+ * @example
+ * export default defineGuardrail<{ words: string[] }, { matched: string[] }>({
+ *   kind: 'guardrail', name: 'banned_words', defaultThreshold: 0.5,
+ *   optionsSchema: { type: 'object', properties: { words: { type: 'array', items: { type: 'string' }, default: [] } } },
+ *   evaluate(text, { options }) {
+ *     const matched = options.words.filter((w) => text.includes(w));
+ *     return { results: { matched }, flagged: matched.length > 0 };
+ *   },
+ * });
+ */
+export function defineGuardrail<Options extends object = Record<string, unknown>, Results = unknown>(
+  plugin: Omit<GuardrailPlugin<Options, Results>, 'kind'> & { kind?: 'guardrail' },
+): GuardrailPlugin<Options, Results> {
+  return { ...plugin, kind: 'guardrail' };
+}
+
+// ---------------------------------------------------------------- providers
+
+/** The model endpoints the gateway serves. */
+export type ModelEndpoint = 'chat' | 'completions' | 'embeddings';
+
+/** The provider record and credentials an adapter builds its request from. */
+export interface ProviderRequestContext {
+  endpoint: ModelEndpoint;
+  /** The client's body in OpenAI wire format, with `model` set to the upstream model name. */
+  body: Record<string, unknown>;
+  /** The upstream model name. */
+  model: string;
+  stream: boolean;
+  provider: { name: string; type: string; config: Record<string, unknown> };
+  /** The key to send, and where: a header (`header_key`) or a query parameter (`query_param_key`). */
+  apiKey?: { value: string; headerKey?: string; queryParamKey?: string };
+  /** The model's endpoint suffix, when the route sets one. */
+  suffix?: string;
+}
+
+/** The HTTP request an adapter asks the gateway to send. */
+export interface UpstreamRequest {
+  url: string;
+  method: 'POST';
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** One server-sent event as parsed from an upstream stream. */
+export interface SseEvent {
+  event?: string;
+  data: string;
+}
+
+/** Turns upstream stream events into OpenAI `chat.completion.chunk` payloads (JSON strings). */
+export interface StreamTranslator {
+  /** Called per upstream event; answers zero or more OpenAI `data:` payloads. */
+  onEvent(event: SseEvent): string[];
+  /** Called when the upstream stream ends; answers the last payloads. */
+  onEnd(): string[];
+}
+
+/** A provider adapter plugin. */
+export interface ProviderPlugin extends PluginMeta {
+  kind: 'provider';
+  /** True when the upstream speaks OpenAI's wire format, so answers and streams pass unchanged. */
+  openaiCompatible: boolean;
+  /** Builds the upstream request from the OpenAI-format body. */
+  buildRequest(context: ProviderRequestContext): UpstreamRequest;
+  /** Translates a successful upstream JSON answer into OpenAI's format. Omitted when compatible. */
+  translateResponse?(upstream: unknown, context: ProviderRequestContext): Record<string, unknown>;
+  /** Creates a translator for one streamed answer. Omitted when compatible. */
+  createStreamTranslator?(context: ProviderRequestContext): StreamTranslator;
+  /** Extracts a human-readable error message from an upstream error body. */
+  errorMessage?(status: number, body: unknown): string | undefined;
+}
+
+/**
+ * Declares a provider adapter with full type checking.
+ * @example
+ * export default defineProvider({ name: 'my-llm', openaiCompatible: true, buildRequest: (ctx) => ({ ... }) });
+ */
+export function defineProvider(plugin: Omit<ProviderPlugin, 'kind'> & { kind?: 'provider' }): ProviderPlugin {
+  return { ...plugin, kind: 'provider' };
+}
+
+// ---------------------------------------------------------------- storage
+
+/** A storage adapter plugin: a factory that the gateway options can name. */
+export interface StoragePlugin<Options = Record<string, unknown>> extends PluginMeta {
+  kind: 'storage';
+  create(options: Options): StorageAdapter;
+}
+
+/**
+ * Declares a storage adapter plugin.
+ * @example
+ * export default defineStorage({ name: 'redis', create: (opts) => redisStorage(opts) });
+ */
+export function defineStorage<Options = Record<string, unknown>>(
+  plugin: Omit<StoragePlugin<Options>, 'kind'> & { kind?: 'storage' },
+): StoragePlugin<Options> {
+  return { ...plugin, kind: 'storage' };
+}
+
+/** Any plugin the gateway accepts. */
+export type GatewayPlugin = GuardrailPlugin<object, unknown> | ProviderPlugin | StoragePlugin<never>;
