@@ -1,0 +1,43 @@
+// The admin router: x-api-key authentication, role checks, JSON bodies and every admin resource under /v1/admin.
+import { Router } from 'express';
+import type { GatewayLogger } from '../errors/error-middleware.js';
+import { errorMiddleware, notFoundHandler } from '../errors/error-middleware.js';
+import { jsonBody } from '../http/json-body.js';
+import { requireAdminKey, requireWriteRoleForChanges, type AdminKeyring } from './admin-auth.js';
+import type { AdminServices } from './admin-services.js';
+import { applicationsRouter } from './applications-router.js';
+import { providerKeysRouter } from './provider-keys-router.js';
+import { providersRouter } from './providers-router.js';
+import { routesRouter } from './routes-router.js';
+import { templatesAndGatewaysRouter } from './templates-and-gateways-router.js';
+
+/** Options of {@link adminRouter}. */
+export interface AdminRouterOptions {
+  services: AdminServices;
+  keyring: AdminKeyring;
+  bodyLimitBytes: number;
+  logger?: GatewayLogger;
+  /** Extra admin sub-routers mounted under /v1/admin after the built-in ones (Chronicles, MCP registries). */
+  extensions?: Router[];
+}
+
+/**
+ * Creates the admin router, mounted at the application root (its paths start with /v1/admin).
+ * @example
+ * app.use(gateway.admin);
+ */
+export function adminRouter(options: AdminRouterOptions): Router {
+  const router = Router();
+  const admin = Router();
+  admin.use(requireAdminKey(options.keyring), requireWriteRoleForChanges, ...jsonBody({ limitBytes: options.bodyLimitBytes }));
+  admin.use(templatesAndGatewaysRouter(options.services));
+  admin.use(providersRouter(options.services));
+  admin.use(providerKeysRouter(options.services));
+  admin.use(routesRouter(options.services));
+  admin.use(applicationsRouter(options.services));
+  for (const extension of options.extensions ?? []) admin.use(extension);
+  admin.use(notFoundHandler);
+  router.use('/v1/admin', admin);
+  router.use('/v1/admin', errorMiddleware(options.logger));
+  return router;
+}

@@ -1,0 +1,79 @@
+// Admin endpoints for applications, their developer keys (shown in clear once) and their guardrail policy.
+import { Router } from 'express';
+import { Errors } from '../errors/error-registry.js';
+import { adminOf } from './admin-auth.js';
+import type { AdminServices } from './admin-services.js';
+import { DeveloperKeyStore } from './developer-key-store.js';
+import { validatePolicy } from './policy-validation.js';
+import { objectBody, pathParam } from './request-body.js';
+
+/** The storage key of an application's policy. */
+export const policyKey = (application: string): string => `application-policies/${application}`;
+
+/**
+ * `GET|POST /applications`, `GET|PUT|DELETE /applications/:appname`,
+ * `GET|POST /applications/:appname/keys`, `DELETE /applications/:appname/keys/:keyid`,
+ * `GET|PUT /applications/:appname/policy`.
+ */
+export function applicationsRouter(services: AdminServices): Router {
+  const router = Router();
+  const { applications, developerKeys, storage, guardrails } = services;
+
+  router.get('/applications', async function listApplications(_req, res) {
+    res.json((await applications.list()).map((record) => applications.present(record)));
+  });
+  router.post('/applications', async function createApplication(req, res) {
+    const record = applications.prepareCreate(objectBody(req), adminOf(req).name);
+    await applications.insert(record);
+    res.status(201).json({ message: `Application ${record.name} created` });
+  });
+  router.get('/applications/:appname', async function getApplication(req, res) {
+    res.json(applications.present(await applications.get(pathParam(req, 'appname'))));
+  });
+  router.put('/applications/:appname', async function updateApplication(req, res) {
+    const record = await applications.update(pathParam(req, 'appname'), objectBody(req), adminOf(req).name);
+    res.json({ message: `Application ${record.name} updated` });
+  });
+  router.delete('/applications/:appname', async function deleteApplication(req, res) {
+    const record = await applications.remove(pathParam(req, 'appname'));
+    await developerKeys.revokeAll(record.name);
+    await storage.delete(policyKey(record.name));
+    res.json({ message: `Application ${record.name} deleted` });
+  });
+
+  router.post('/applications/:appname/keys', async function createDeveloperKey(req, res) {
+    const application = (await applications.get(pathParam(req, 'appname'))).name;
+    const body = req.body === undefined ? {} : objectBody(req);
+    if (body.name !== undefined && typeof body.name !== 'string') {
+      throw Errors.validation(["The field 'name' must be of type string."], { param: 'name' });
+    }
+    const { key, record } = await developerKeys.create(application, adminOf(req).name, body.name as string | undefined);
+    res.status(201).json({
+      message: `Developer key created for ${application}. Store it now: it is not shown again.`,
+      key,
+      ...DeveloperKeyStore.present(record),
+    });
+  });
+  router.get('/applications/:appname/keys', async function listDeveloperKeys(req, res) {
+    const application = (await applications.get(pathParam(req, 'appname'))).name;
+    res.json((await developerKeys.list(application)).map((record) => DeveloperKeyStore.present(record)));
+  });
+  router.delete('/applications/:appname/keys/:keyid', async function revokeDeveloperKey(req, res) {
+    const application = (await applications.get(pathParam(req, 'appname'))).name;
+    await developerKeys.revoke(application, pathParam(req, 'keyid'));
+    res.json({ message: `Developer key ${pathParam(req, 'keyid')} revoked` });
+  });
+
+  router.get('/applications/:appname/policy', async function getPolicy(req, res) {
+    const application = (await applications.get(pathParam(req, 'appname'))).name;
+    const policy = await storage.get(policyKey(application));
+    res.json(policy ?? validatePolicy({}, guardrails));
+  });
+  router.put('/applications/:appname/policy', async function putPolicy(req, res) {
+    const application = (await applications.get(pathParam(req, 'appname'))).name;
+    const policy = validatePolicy(objectBody(req), guardrails);
+    await storage.set(policyKey(application), policy);
+    res.json({ message: `Policy of ${application} updated` });
+  });
+  return router;
+}

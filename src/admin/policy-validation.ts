@@ -1,0 +1,58 @@
+// Validates a guardrail policy: its shape, that each processor is registered, and each processor's own options.
+import { Errors } from '../errors/error-registry.js';
+import type { GuardrailEngine } from '../guardrails/guardrail-engine.js';
+import { compileValidator } from '../validation/schema-validator.js';
+import { policySchema, routePolicySchema } from './schemas/policy-schema.js';
+
+/** One processor entry of a policy. */
+export interface PolicyProcessorEntry {
+  enabled: boolean;
+  threshold?: number;
+  apply_to: Array<'input' | 'output'>;
+  [option: string]: unknown;
+}
+
+/** A guardrail policy, as applications and route overrides store it. */
+export interface GuardrailPolicy {
+  mode: 'inspect' | 'reject';
+  processors: Record<string, PolicyProcessorEntry>;
+  dlp?: { strategy?: 'mask' | 'redact' | 'replace' | 'inspect' | 'reject'; info_types?: string[] };
+  on_error: 'fail_open' | 'fail_closed';
+  timeout_ms: number;
+}
+
+/** A route's override: a policy that applies instead of the application's when `enabled`. */
+export interface RoutePolicy extends GuardrailPolicy {
+  enabled: boolean;
+}
+
+const validatePolicyShape = compileValidator<GuardrailPolicy>(policySchema);
+const validateRoutePolicyShape = compileValidator<RoutePolicy>(routePolicySchema);
+
+function checkProcessors(policy: GuardrailPolicy, engine: GuardrailEngine, prefix: string): void {
+  for (const [name, entry] of Object.entries(policy.processors)) {
+    const param = `${prefix}processors.${name}`;
+    if (!engine.has(name)) {
+      throw Errors.validation([`The processor '${name}' is not registered; known: ${engine.names().join(', ') || 'none'}.`], {
+        param,
+      });
+    }
+    const { apply_to: _applyTo, ...options } = entry;
+    engine.resolveOptions(name, options, param);
+  }
+}
+
+/** Validates an application policy (filling defaults); throws 400 naming the field. */
+export function validatePolicy(value: unknown, engine: GuardrailEngine, prefix = ''): GuardrailPolicy {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw Errors.bodyNotObject();
+  const policy = validatePolicyShape(value, prefix.replace(/\.$/, ''));
+  checkProcessors(policy, engine, prefix);
+  return policy;
+}
+
+/** Validates a route's `config.policy` in place; throws 400 naming the field. */
+export function validateRoutePolicy(value: unknown, engine: GuardrailEngine): RoutePolicy {
+  const policy = validateRoutePolicyShape(value, 'config.policy');
+  checkProcessors(policy, engine, 'config.policy.');
+  return policy;
+}

@@ -1,0 +1,138 @@
+// A collection of named admin resources in storage: validation, server-set timestamps and authors, 404 and 409.
+import { Errors } from '../errors/error-registry.js';
+import type { Storage } from '../storage/storage-facade.js';
+import type { Validator } from '../validation/schema-validator.js';
+import { SERVER_SET_FIELDS } from './schemas/common-schemas.js';
+
+/** Fields every stored resource carries. */
+export interface ResourceRecord {
+  name: string;
+  created_at: string;
+  modified_at: string;
+  created_by: string;
+  modified_by: string;
+  [field: string]: unknown;
+}
+
+/** How one collection is stored and checked. */
+export interface CollectionSpec {
+  /** The resource kind in messages, e.g. `route`. */
+  kind: string;
+  /** The storage key prefix, e.g. `routes`. */
+  prefix: string;
+  /** Validates a whole resource (after merging), filling defaults; throws 400. */
+  validate: Validator<Record<string, unknown>>;
+  /** Every field of the spec's table, so answers show each one (null when unset). */
+  fields: readonly string[];
+}
+
+/** Removes the fields only the server sets. */
+function withoutServerFields(body: Record<string, unknown>): Record<string, unknown> {
+  const copy = { ...body };
+  for (const field of SERVER_SET_FIELDS) delete copy[field];
+  return copy;
+}
+
+/**
+ * CRUD over one kind of named resource. Every write validates the whole resource first,
+ * so a failed request stores nothing.
+ */
+export class ResourceCollection {
+  constructor(
+    private readonly storage: Storage,
+    readonly spec: CollectionSpec,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /** The storage key of a resource. */
+  key(name: string): string {
+    return `${this.spec.prefix}/${name}`;
+  }
+
+  /** Fills every spec field, so answers always show the whole table. */
+  present(record: Record<string, unknown>): Record<string, unknown> {
+    const shown: Record<string, unknown> = {};
+    for (const field of this.spec.fields) shown[field] = record[field] ?? null;
+    return shown;
+  }
+
+  async list(): Promise<ResourceRecord[]> {
+    const entries = await this.storage.list<ResourceRecord>(`${this.spec.prefix}/`);
+    return entries.map((entry) => entry.value);
+  }
+
+  async find(name: string): Promise<ResourceRecord | undefined> {
+    return this.storage.get<ResourceRecord>(this.key(name));
+  }
+
+  async get(name: string): Promise<ResourceRecord> {
+    const record = await this.find(name);
+    if (!record) throw Errors.notFound([this.spec.kind, name]);
+    return record;
+  }
+
+  /** Validates `body` as a new resource, without storing it. */
+  prepareCreate(body: Record<string, unknown>, actor: string, pathName?: string): ResourceRecord {
+    const candidate = withoutServerFields(structuredClone(body));
+    if (pathName !== undefined) {
+      if (candidate.name !== undefined && candidate.name !== pathName) {
+        throw Errors.nameMismatch([String(candidate.name), pathName], { param: 'name' });
+      }
+      candidate.name = pathName;
+    }
+    const valid = this.spec.validate(candidate);
+    const stamp = this.now().toISOString();
+    return { ...valid, created_at: stamp, modified_at: stamp, created_by: actor, modified_by: actor } as ResourceRecord;
+  }
+
+  /** Validates the merge of `current` and `body` (top-level fields of `body` replace those of `current`). */
+  prepareUpdate(current: ResourceRecord, body: Record<string, unknown>, actor: string): ResourceRecord {
+    const changes = withoutServerFields(structuredClone(body));
+    if (changes.name !== undefined && changes.name !== current.name) {
+      throw Errors.nameMismatch([String(changes.name), current.name], { param: 'name' });
+    }
+    const merged = withoutServerFields({ ...current, ...changes, name: current.name });
+    const valid = this.spec.validate(merged);
+    return {
+      ...valid,
+      created_at: current.created_at,
+      created_by: current.created_by,
+      modified_at: this.now().toISOString(),
+      modified_by: actor,
+    } as ResourceRecord;
+  }
+
+  /** Stores a prepared record unless one of that name exists (409). `extra` runs under the same lock, before the write. */
+  async insert(record: ResourceRecord, extra?: () => Promise<void>): Promise<void> {
+    await this.storage.locked(this.key(record.name), async () => {
+      if (await this.find(record.name)) throw Errors.alreadyExists([this.spec.kind, record.name], { param: 'name' });
+      await extra?.();
+      await this.storage.set(this.key(record.name), record);
+    });
+  }
+
+  /** Re-reads, prepares and stores an update under the resource's lock (404 when gone). */
+  async update(
+    name: string,
+    body: Record<string, unknown>,
+    actor: string,
+    check?: (current: ResourceRecord, next: ResourceRecord) => void | Promise<void>,
+  ): Promise<ResourceRecord> {
+    return this.storage.locked(this.key(name), async () => {
+      const current = await this.get(name);
+      const next = this.prepareUpdate(current, body, actor);
+      await check?.(current, next);
+      await this.storage.set(this.key(name), next);
+      return next;
+    });
+  }
+
+  /** Deletes a resource (404 when absent). */
+  async remove(name: string): Promise<ResourceRecord> {
+    return this.storage.locked(this.key(name), async () => {
+      const current = await this.get(name);
+      await this.storage.delete(this.key(name));
+      return current;
+    });
+  }
+}

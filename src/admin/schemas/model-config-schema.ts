@@ -1,0 +1,15 @@
+// JSON Schema of one element of a `models` array (route and template model configuration).
+export const modelConfigSchema = {
+  type: 'object',
+  required: ['name', 'provider'],
+  additionalProperties: false,
+  properties: {
+    name: { type: 'string', minLength: 1 },
+    provider: { type: 'string', minLength: 1 },
+    suffix: { type: 'string' },
+    weight: { type: 'number', minimum: 0, default: 1 },
+    fallback_enabled: { type: 'boolean', default: false },
+    fallback_codes: { type: 'array', items: { type: 'integer', minimum: 100, maximum: 599 }, default: [] },
+    virtual_secret_key: { type: 'string', minLength: 1 },
+  },
+} as const;

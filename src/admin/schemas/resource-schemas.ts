@@ -1,0 +1,127 @@
+// JSON Schemas of the admin resources, following the spec's field tables; compiled once by the admin router.
+import { nameSchema, objectSchema, serverSetFields } from './common-schemas.js';
+import { modelConfigSchema } from './model-config-schema.js';
+import { routePolicySchema } from './policy-schema.js';
+
+/** A template. */
+export const templateSchema = {
+  type: 'object',
+  required: ['name'],
+  additionalProperties: false,
+  properties: {
+    name: nameSchema,
+    type: { type: 'string' },
+    description: { type: 'string' },
+    enabled: { type: 'boolean', default: true },
+    config: { ...objectSchema, default: {} },
+    models: { type: 'array', items: modelConfigSchema, default: [] },
+    ...serverSetFields,
+  },
+} as const;
+
+/** A gateway record. */
+export const gatewaySchema = {
+  type: 'object',
+  required: ['name'],
+  additionalProperties: false,
+  properties: {
+    gateway_id: { type: 'string', minLength: 1 },
+    name: nameSchema,
+    type: { type: 'string' },
+    enabled: { type: 'boolean', default: true },
+    config: { ...objectSchema, default: {} },
+    ...serverSetFields,
+  },
+} as const;
+
+/** A provider API key, as the key endpoints and a provider's `api_keys` accept it. */
+export const providerKeySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    api_key: { type: 'string', minLength: 1 },
+    api_key_secret_key: { type: 'string' },
+    api_key_secret_key_gateway: { type: 'string' },
+    api_key_secret_name: nameSchema,
+    enabled: { type: 'boolean', default: true },
+    group: { type: 'string' },
+    header_key: { type: 'string', pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$" },
+    query_param_key: { type: 'string', minLength: 1 },
+    organization: { type: 'string' },
+    provider_name: { type: 'string' },
+    namespace: { type: 'string' },
+    ...serverSetFields,
+  },
+} as const;
+
+/** A provider. */
+export const providerSchema = {
+  type: 'object',
+  required: ['name', 'type'],
+  additionalProperties: false,
+  properties: {
+    name: nameSchema,
+    type: { type: 'string', minLength: 1 },
+    enabled: { type: 'boolean', default: true },
+    vault_enabled: { type: 'boolean', default: false },
+    config: {
+      type: 'object',
+      default: {},
+      properties: {
+        api_base: { type: 'string', format: 'uri', pattern: '^https?://' },
+        models: { type: 'array', items: { type: 'string', minLength: 1 } },
+      },
+    },
+    api_keys: { type: 'array', items: { ...providerKeySchema, required: ['api_key'] } },
+    ...serverSetFields,
+  },
+} as const;
+
+/** A route, unified (only `name`) or custom (`type` and `models`). */
+export const routeSchema = {
+  type: 'object',
+  required: ['name'],
+  additionalProperties: false,
+  properties: {
+    name: nameSchema,
+    type: { type: 'string', minLength: 1 },
+    models: { type: 'array', items: modelConfigSchema, minItems: 1 },
+    enabled: { type: 'boolean', default: true },
+    config: {
+      type: 'object',
+      default: {},
+      properties: {
+        settings: {
+          type: 'object',
+          default: {},
+          properties: {
+            rate_limit: { type: 'number', minimum: 0, default: 0 },
+            retries: { type: 'integer', minimum: 0, maximum: 10, default: 1 },
+            timeout_ms: { type: 'integer', minimum: 1, maximum: 600000 },
+          },
+        },
+        team: {
+          type: 'object',
+          default: {},
+          properties: { owner: { type: 'string' }, organization: { type: 'string' } },
+        },
+        policy: routePolicySchema,
+      },
+    },
+    ...serverSetFields,
+  },
+  dependentRequired: { models: ['type'], type: ['models'] },
+} as const;
+
+/** An application, whose requests are recorded under its name. */
+export const applicationSchema = {
+  type: 'object',
+  required: ['name'],
+  additionalProperties: false,
+  properties: {
+    name: nameSchema,
+    description: { type: 'string' },
+    enabled: { type: 'boolean', default: true },
+    ...serverSetFields,
+  },
+} as const;

