@@ -3,5 +3,6 @@ import type { GatewayPlugin } from './plugins/plugin-types.js';
 
 /** The built-in plugins, in dependency order. */
 export function builtinPlugins(): GatewayPlugin[] {
-  return [];
+  // TEMPORARY until plugins/providers lands.
+  return [{ kind: 'provider', name: 'openai', openaiCompatible: true, buildRequest: () => ({ url: '', method: 'POST', headers: {}, body: '' }) }];
 }

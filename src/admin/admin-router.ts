@@ -29,7 +29,7 @@ export interface AdminRouterOptions {
 export function adminRouter(options: AdminRouterOptions): Router {
   const router = Router();
   const admin = Router();
-  admin.use(requireAdminKey(options.keyring), requireWriteRoleForChanges, ...jsonBody({ limitBytes: options.bodyLimitBytes }));
+  admin.use(requireAdminKey(options.keyring), requireWriteRoleForChanges, jsonBody({ limitBytes: options.bodyLimitBytes }));
   admin.use(templatesAndGatewaysRouter(options.services));
   admin.use(providersRouter(options.services));
   admin.use(providerKeysRouter(options.services));

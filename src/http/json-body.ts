@@ -8,18 +8,25 @@ export interface JsonBodyOptions {
   limitBytes?: number;
 }
 
+/** True when the request carries a body of at least one byte. */
+function hasBody(headers: Record<string, string | string[] | undefined>): boolean {
+  return headers['transfer-encoding'] !== undefined || Number(headers['content-length'] ?? 0) > 0;
+}
+
 /**
- * Parses a JSON object body. Requests without a body (GET, DELETE) pass through untouched.
+ * Parses a JSON object body into `req.body`. Requests without a body leave `req.body` undefined.
  * @example
  * router.post('/things', jsonBody(), handler);
  */
-export function jsonBody(options: JsonBodyOptions = {}): RequestHandler[] {
+export function jsonBody(options: JsonBodyOptions = {}): RequestHandler {
   const limit = options.limitBytes ?? 1024 * 1024;
   const parse = express.json({ limit, strict: false, type: () => true });
-  const requireJson: RequestHandler = function requireJsonContentType(req, _res, next) {
-    const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
-    if (!hasBody) {
-      req.body = undefined;
+  return function parseJsonObjectBody(req, res, next) {
+    if (req.body !== undefined) {
+      next();
+      return;
+    }
+    if (!hasBody(req.headers)) {
       next();
       return;
     }
@@ -27,19 +34,14 @@ export function jsonBody(options: JsonBodyOptions = {}): RequestHandler[] {
       next(Errors.unsupportedMediaType([req.headers['content-type'] ?? 'none']));
       return;
     }
-    const declared = Number(req.headers['content-length'] ?? 0);
-    if (declared > limit) {
+    if (Number(req.headers['content-length'] ?? 0) > limit) {
       next(Errors.bodyTooLarge([String(limit)]));
       return;
     }
-    next();
+    parse(req, res, (error?: unknown) => {
+      if (error) next(error);
+      else if (req.body === null || typeof req.body !== 'object' || Array.isArray(req.body)) next(Errors.bodyNotObject());
+      else next();
+    });
   };
-  const requireObject: RequestHandler = function requireJsonObject(req, _res, next) {
-    if (req.body !== undefined && (req.body === null || typeof req.body !== 'object' || Array.isArray(req.body))) {
-      next(Errors.bodyNotObject());
-      return;
-    }
-    next();
-  };
-  return [requireJson, parse, requireObject];
 }

@@ -15,7 +15,7 @@ export type Validator<T> = (value: unknown, paramPrefix?: string) => T;
 /** Turns an ajv error path such as `/models/0/name` into `models[0].name`. */
 function toParam(error: ErrorObject, prefix: string): string {
   const parts = error.instancePath.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
-  if (error.keyword === 'required' || error.keyword === 'dependentRequired') parts.push(String(error.params.missingProperty));
+  if (error.keyword === 'required' || error.keyword === 'dependencies') parts.push(String(error.params.missingProperty));
   if (error.keyword === 'additionalProperties') parts.push(String(error.params.additionalProperty));
   let param = prefix;
   for (const part of parts) param += /^\d+$/.test(part) ? `[${part}]` : param === '' ? part : `.${part}`;
@@ -28,7 +28,7 @@ function describe(error: ErrorObject, param: string): string {
   switch (error.keyword) {
     case 'required':
       return `${field} is required.`;
-    case 'dependentRequired':
+    case 'dependencies':
       return `${field} is required when '${String(error.params.property)}' is given.`;
     case 'additionalProperties':
       return `${field} is not a known field.`;

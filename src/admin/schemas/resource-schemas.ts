@@ -110,7 +110,7 @@ export const routeSchema = {
     },
     ...serverSetFields,
   },
-  dependentRequired: { models: ['type'], type: ['models'] },
+  dependencies: { models: ['type'], type: ['models'] },
 } as const;
 
 /** An application, whose requests are recorded under its name. */
