@@ -5,6 +5,7 @@ import { isMaskOf, maskSecret } from '../secrets/mask-secret.js';
 import type { Storage } from '../storage/storage-facade.js';
 import { compileValidator } from '../validation/schema-validator.js';
 import { SERVER_SET_FIELDS } from './schemas/common-schemas.js';
+import { withoutServerFields } from './resource-collection.js';
 import { providerKeySchema } from './schemas/resource-schemas.js';
 
 /** Key fields that are secrets: sealed at rest, masked in answers. */
@@ -115,8 +116,7 @@ export class ProviderKeyStore {
     current?: StoredProviderKey,
     paramPrefix = '',
   ): StoredProviderKey {
-    const changes = structuredClone(body);
-    for (const field of SERVER_SET_FIELDS) delete changes[field];
+    const changes = withoutServerFields(structuredClone(body));
     for (const [field, expected] of [
       ['api_key_secret_name', target.name],
       ['provider_name', target.provider],

@@ -4,7 +4,7 @@ import { Errors } from '../errors/error-registry.js';
 import { adminOf } from './admin-auth.js';
 import type { AdminServices } from './admin-services.js';
 import { DEFAULT_NAMESPACE, type StoredProviderKey } from './provider-key-store.js';
-import type { ResourceRecord } from './resource-collection.js';
+import { withoutServerFields, type ResourceRecord } from './resource-collection.js';
 import { objectBody, pathParam } from './request-body.js';
 
 /** `GET|POST /providers`, `GET|PUT|DELETE /providers/:providername`. */
@@ -44,6 +44,15 @@ export function providersRouter(services: AdminServices): Router {
     for (const key of keys) await providerKeys.put(key);
   };
 
+  /** Drops null fields of inline keys, as answers show unset fields as null and clients echo them. */
+  const cleanBody = (body: Record<string, unknown>): Record<string, unknown> => {
+    if (!Array.isArray(body.api_keys)) return body;
+    const keys = body.api_keys.map((key: unknown) =>
+      key !== null && typeof key === 'object' && !Array.isArray(key) ? withoutServerFields(key as Record<string, unknown>) : key,
+    );
+    return { ...body, api_keys: keys };
+  };
+
   const present = async (record: ResourceRecord): Promise<Record<string, unknown>> => {
     const keys = await providerKeys.list(record.name, DEFAULT_NAMESPACE);
     return { ...providers.present(record), api_keys: keys.map((key) => providerKeys.present(key)) };
@@ -54,7 +63,7 @@ export function providersRouter(services: AdminServices): Router {
   });
   router.post('/providers', async function createProvider(req, res) {
     const actor = adminOf(req).name;
-    const record = providers.prepareCreate(objectBody(req), actor);
+    const record = providers.prepareCreate(cleanBody(objectBody(req)), actor);
     checkType(record);
     const keys = await prepareInlineKeys(record, actor);
     await providers.insert(record, async () => {
@@ -68,7 +77,7 @@ export function providersRouter(services: AdminServices): Router {
   router.put('/providers/:providername', async function updateProvider(req, res) {
     const actor = adminOf(req).name;
     let keys: StoredProviderKey[] | undefined;
-    const record = await providers.update(pathParam(req, 'providername'), objectBody(req), actor, async (_current, next) => {
+    const record = await providers.update(pathParam(req, 'providername'), cleanBody(objectBody(req)), actor, async (_current, next) => {
       checkType(next);
       keys = await prepareInlineKeys(next, actor);
       if (keys) await replaceInlineKeys(next.name, keys);

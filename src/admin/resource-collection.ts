@@ -26,10 +26,11 @@ export interface CollectionSpec {
   fields: readonly string[];
 }
 
-/** Removes the fields only the server sets. */
-function withoutServerFields(body: Record<string, unknown>): Record<string, unknown> {
+/** Removes the fields only the server sets, and top-level nulls (a null clears a field, as answers show unset fields as null). */
+export function withoutServerFields(body: Record<string, unknown>): Record<string, unknown> {
   const copy = { ...body };
   for (const field of SERVER_SET_FIELDS) delete copy[field];
+  for (const [field, value] of Object.entries(copy)) if (value === null) delete copy[field];
   return copy;
 }
 
@@ -87,11 +88,13 @@ export class ResourceCollection {
 
   /** Validates the merge of `current` and `body` (top-level fields of `body` replace those of `current`). */
   prepareUpdate(current: ResourceRecord, body: Record<string, unknown>, actor: string): ResourceRecord {
-    const changes = withoutServerFields(structuredClone(body));
+    const given = structuredClone(body);
+    const changes = withoutServerFields(given);
     if (changes.name !== undefined && changes.name !== current.name) {
       throw Errors.nameMismatch([String(changes.name), current.name], { param: 'name' });
     }
     const merged = withoutServerFields({ ...current, ...changes, name: current.name });
+    for (const [field, value] of Object.entries(given)) if (value === null) delete merged[field];
     const valid = this.spec.validate(merged);
     return {
       ...valid,
