@@ -1,0 +1,75 @@
+// The standalone gateway server (`npm start`): file storage, environment configuration, graceful shutdown.
+import { randomBytes } from 'node:crypto';
+import express from 'express';
+import { createGateway, errorMiddleware, fileStorage, notFoundHandler, type GatewayLogger } from '../src/index.js';
+import { seedFromConfig } from './seed-from-config.js';
+
+const logger: GatewayLogger = {
+  info: (message, fields) => console.log(JSON.stringify({ level: 'info', message, ...fields })),
+  warn: (message, fields) => console.warn(JSON.stringify({ level: 'warn', message, ...fields })),
+  error: (message, fields) => console.error(JSON.stringify({ level: 'error', message, ...fields })),
+};
+
+const port = Number(process.env.PORT ?? 8080);
+const dataDir = process.env.GATEWAY_DATA_DIR ?? './data';
+let adminKey = process.env.GATEWAY_ADMIN_KEY;
+if (!adminKey) {
+  adminKey = `gwa_${randomBytes(24).toString('base64url')}`;
+  // Printed once, on purpose: it is the only way to learn a generated key. Set GATEWAY_ADMIN_KEY to keep one across restarts.
+  console.log(`GATEWAY_ADMIN_KEY was not set; this run's super_admin key is: ${adminKey}`);
+}
+if (!process.env.GATEWAY_SECRET) logger.warn('GATEWAY_SECRET is not set: provider keys and tokens are stored without encryption');
+
+const gateway = createGateway({
+  storage: fileStorage({ dir: dataDir }),
+  adminKeys: [{ key: adminKey, role: 'super_admin', name: 'server-admin' }],
+  secret: process.env.GATEWAY_SECRET,
+  baseUrl: process.env.GATEWAY_BASE_URL,
+  logger,
+});
+
+try {
+  await gateway.ready;
+} catch (error) {
+  logger.error('the gateway could not start', { error: (error as Error).message });
+  process.exit(1);
+}
+
+const app = express();
+app.disable('x-powered-by');
+app.get('/healthz', (_req, res) => {
+  res.json({ status: 'ok' });
+});
+app.use(gateway.router);
+app.use(notFoundHandler);
+app.use(errorMiddleware(logger));
+
+const server = app.listen(port, () => {
+  logger.info('gateway listening', { port, dataDir });
+  const configFile = process.env.GATEWAY_CONFIG;
+  if (configFile) {
+    seedFromConfig(configFile, `http://127.0.0.1:${port}`, adminKey, (line) => logger.info(line)).catch((error: Error) => {
+      logger.error('GATEWAY_CONFIG could not be applied', { error: error.message });
+      process.exitCode = 1;
+      shutdown('seed-failure');
+    });
+  }
+});
+
+let stopping = false;
+function shutdown(signal: string): void {
+  if (stopping) return;
+  stopping = true;
+  logger.info('shutting down', { signal });
+  server.close();
+  server.closeIdleConnections();
+  gateway
+    .close()
+    .then(() => process.exit())
+    .catch((error: Error) => {
+      logger.error('shutdown failed', { error: error.message });
+      process.exit(1);
+    });
+}
+process.on('SIGTERM', () => shutdown('SIGTERM'));
+process.on('SIGINT', () => shutdown('SIGINT'));

@@ -1,0 +1,102 @@
+// The examples server over real HTTP: serves the admin API on file storage, seeds GATEWAY_CONFIG, and keeps data across a restart.
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const ADMIN_KEY = 'example-server-admin-key-0123456789';
+
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const port = (server.address() as { port: number }).port;
+  server.close();
+  return port;
+}
+
+async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; base: string; output: () => string }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'examples/server.ts'], {
+    env: { ...process.env, PORT: String(port), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk) => (output += chunk));
+  child.stderr?.on('data', (chunk) => (output += chunk));
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 200; i++) {
+    try {
+      if ((await fetch(`${base}/healthz`)).ok) return { child, base, output: () => output };
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+  child.kill('SIGKILL');
+  throw new Error(`the example server did not start:\n${output}`);
+}
+
+async function stop(child: ChildProcess): Promise<number | null> {
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  const [code] = await exited;
+  return code as number | null;
+}
+
+describe('examples/server.ts', function () {
+  this.timeout(60_000);
+  let dir: string;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'gateway-example-'));
+  });
+  after(() => rm(dir, { recursive: true, force: true }));
+
+  it('serves the admin API on file storage, seeds GATEWAY_CONFIG, and keeps everything across a restart', async () => {
+    const configFile = join(dir, 'config.json');
+    await writeFile(
+      configFile,
+      JSON.stringify({
+        providers: [{ name: 'local', type: 'openai', config: { api_base: 'http://127.0.0.1:1/v1' }, api_keys: [{ api_key: 'sk-seeded-secret-123456789' }] }],
+        routes: [{ name: 'chat', type: 'chat', models: [{ name: 'gpt-4o-mini', provider: 'local' }] }],
+        applications: [{ name: 'shop', policy: { mode: 'reject' } }],
+      }),
+    );
+    const env = { GATEWAY_ADMIN_KEY: ADMIN_KEY, GATEWAY_DATA_DIR: join(dir, 'data'), GATEWAY_SECRET: 'example-secret', GATEWAY_CONFIG: configFile };
+    const headers = { 'x-api-key': ADMIN_KEY, 'content-type': 'application/json' };
+
+    let server = await startServer(env);
+    const waitForSeed = async () => {
+      for (let i = 0; i < 100 && !server.output().includes('seed: applied'); i++) await new Promise((r) => setTimeout(r, 50));
+    };
+    await waitForSeed();
+    const created = await fetch(`${server.base}/v1/admin/templates/t1`, { method: 'POST', headers, body: JSON.stringify({ type: 'dlp' }) });
+    assert.equal(created.status, 201);
+    assert.equal((await fetch(`${server.base}/v1/admin/routes`)).status, 401);
+    const before = await (await fetch(`${server.base}/v1/admin/routes/chat`, { headers })).json();
+    assert.equal(await stop(server.child), 0);
+    assert.ok(!server.output().includes('sk-seeded-secret-123456789'), 'the server log holds a secret');
+
+    server = await startServer(env);
+    await waitForSeed();
+    assert.deepEqual(await (await fetch(`${server.base}/v1/admin/routes/chat`, { headers })).json(), before);
+    assert.equal((await fetch(`${server.base}/v1/admin/templates/t1`, { headers })).status, 200);
+    const policy = (await (await fetch(`${server.base}/v1/admin/applications/shop/policy`, { headers })).json()) as { mode: string };
+    assert.equal(policy.mode, 'reject');
+    const provider = (await (await fetch(`${server.base}/v1/admin/providers/local`, { headers })).json()) as { api_keys: Array<{ api_key: string }> };
+    assert.equal(provider.api_keys[0]?.api_key, 'sk-...6789');
+    const missing = await fetch(`${server.base}/nowhere`);
+    assert.equal(missing.status, 404);
+    assert.equal(((await missing.json()) as { error: { code: string } }).error.code, 'not_found');
+    assert.equal(await stop(server.child), 0);
+  });
+
+  it('prints a generated super_admin key once when GATEWAY_ADMIN_KEY is unset, and it works', async () => {
+    const server = await startServer({ GATEWAY_ADMIN_KEY: '', GATEWAY_DATA_DIR: join(dir, 'data2') });
+    const key = /super_admin key is: (\S+)/.exec(server.output())?.[1];
+    assert.ok(key);
+    assert.equal((await fetch(`${server.base}/v1/admin/routes`, { headers: { 'x-api-key': key } })).status, 200);
+    await stop(server.child);
+  });
+});
