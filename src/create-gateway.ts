@@ -7,6 +7,7 @@ import { builtinPlugins } from './builtin-plugins.js';
 import { Errors } from './errors/error-registry.js';
 import type { Gateway, GatewayOptions } from './gateway-options.js';
 import { GuardrailEngine } from './guardrails/guardrail-engine.js';
+import { guardrailRouter } from './guardrails/guardrail-router.js';
 import { PluginRegistry } from './plugins/plugin-registry.js';
 import type { GatewayPlugin } from './plugins/plugin-types.js';
 import { createSecretBox } from './secrets/secret-box.js';
@@ -55,8 +56,13 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   const bodyLimitBytes = options.bodyLimitBytes ?? 1024 * 1024;
   const admin = Router();
   admin.use(awaitReady, adminRouter({ services, keyring, bodyLimitBytes, logger: options.logger }));
+  const guardrailsRouter = Router();
+  guardrailsRouter.use(
+    awaitReady,
+    guardrailRouter({ services, keyring, maxTextBytes: options.guardrailMaxTextBytes, logger: options.logger }),
+  );
   const router = Router();
-  router.use(admin);
+  router.use(admin, guardrailsRouter);
 
   let closed = false;
   return {
@@ -64,7 +70,8 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     admin,
     storage,
     plugins,
-    guardrails,
+    guardrails: guardrailsRouter,
+    guardrailEngine: guardrails,
     services,
     ready,
     register,

@@ -25,6 +25,8 @@ export interface GatewayOptions {
   builtins?: boolean;
   /** Largest JSON body accepted, in bytes. Default 1 MB. */
   bodyLimitBytes?: number;
+  /** Largest text the standalone guardrail endpoint evaluates, in UTF-8 bytes. Default 1 MB. */
+  guardrailMaxTextBytes?: number;
   /** Where unexpected errors are reported. Default: none. Secrets are never passed to it. */
   logger?: GatewayLogger;
   /** The clock, injectable for tests. */
@@ -41,8 +43,10 @@ export interface Gateway {
   storage: Storage;
   /** Registered plugins. */
   plugins: PluginRegistry;
+  /** The standalone guardrail endpoint, POST /v1/guardrail/:processor/apply. */
+  guardrails: Router;
   /** Registered guardrail processors. */
-  guardrails: GuardrailEngine;
+  guardrailEngine: GuardrailEngine;
   /** The stores behind the admin API. */
   services: AdminServices;
   /** Settles once storage is loaded and every plugin is set up; rejects with the start-up error. */

@@ -107,6 +107,11 @@ export const Errors = {
   storageCorrupt: createError('storage_corrupt', 'The storage file %s is corrupt: %s. Restore it from a backup or remove it; the gateway does not reset data on its own.', 500, 'api_error'),
   storageClosed: createError('storage_closed', 'The storage adapter is closed.', 500, 'api_error'),
   secretUnavailable: createError('secret_unavailable', 'A stored secret is encrypted but %s.', 500, 'configuration_error'),
+  // Provider adapters
+  unsupportedEndpoint: createError('unsupported_endpoint', 'The provider type %s does not support the %s endpoint.', 400, 'invalid_request_error'),
+  providerMisconfigured: createError('provider_misconfigured', 'The provider %s is misconfigured: %s', 500, 'configuration_error'),
+  upstreamInvalidResponse: createError('upstream_invalid_response', 'The upstream provider sent an answer the gateway cannot read: %s', 502, 'upstream_error'),
+  upstreamStreamError: createError('upstream_stream_error', 'The upstream provider %s reported an error: %s', 502, 'upstream_error'),
   internal: createError('internal_error', 'The gateway failed to handle the request.', 500, 'api_error'),
 } as const;
 

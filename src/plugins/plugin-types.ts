@@ -127,11 +127,23 @@ export interface SseEvent {
   data: string;
 }
 
-/** Turns upstream stream events into OpenAI `chat.completion.chunk` payloads (JSON strings). */
+/**
+ * Turns upstream stream events into OpenAI `chat.completion.chunk` payloads (JSON strings).
+ *
+ * The gateway writes every returned payload to the client verbatim as `data: <payload>\n\n`.
+ * The translator owns the terminator: `onEnd` returns `'[DONE]'` as its last payload, so the
+ * gateway never adds one for translated streams (compatible adapters pass the upstream's own `[DONE]`).
+ *
+ * Both methods may throw a coded `GatewayError`: `upstream_stream_error` (502) when the upstream
+ * reports an error inside the stream (Anthropic's `error` event, Gemini's `{"error": …}` chunk) or
+ * ends before its final event; `upstream_invalid_response` (502) when an event is not valid JSON.
+ * Headers are sent by then, so the gateway forwards it as a last `data: {"error": …}` payload and
+ * closes the stream without `[DONE]`.
+ */
 export interface StreamTranslator {
   /** Called per upstream event; answers zero or more OpenAI `data:` payloads. */
   onEvent(event: SseEvent): string[];
-  /** Called when the upstream stream ends; answers the last payloads. */
+  /** Called when the upstream stream ends cleanly; answers the last payloads, ending with `'[DONE]'`. */
   onEnd(): string[];
 }
 
@@ -140,9 +152,16 @@ export interface ProviderPlugin extends PluginMeta {
   kind: 'provider';
   /** True when the upstream speaks OpenAI's wire format, so answers and streams pass unchanged. */
   openaiCompatible: boolean;
-  /** Builds the upstream request from the OpenAI-format body. */
+  /**
+   * Builds the upstream request from the OpenAI-format body. Throws coded errors before anything is
+   * sent: `unsupported_endpoint` (400) for an endpoint the provider lacks, `invalid_value` (400) for a
+   * body it cannot translate, `provider_misconfigured` (500) for a provider record missing what it needs.
+   */
   buildRequest(context: ProviderRequestContext): UpstreamRequest;
-  /** Translates a successful upstream JSON answer into OpenAI's format. Omitted when compatible. */
+  /**
+   * Translates a successful upstream JSON answer into OpenAI's format. Omitted when compatible.
+   * Throws `upstream_invalid_response` (502) when the answer does not have the provider's shape.
+   */
   translateResponse?(upstream: unknown, context: ProviderRequestContext): Record<string, unknown>;
   /** Creates a translator for one streamed answer. Omitted when compatible. */
   createStreamTranslator?(context: ProviderRequestContext): StreamTranslator;

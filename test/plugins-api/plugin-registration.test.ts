@@ -24,7 +24,7 @@ describe('plugin registration', () => {
     assert.throws(() => gateway.register(echo('child', ['parent'])), { code: 'plugin_dependency_missing', message: /child depends on parent/ });
     await gateway.register(echo('parent'));
     await gateway.register(echo('child', ['parent']));
-    assert.deepEqual(gateway.guardrails.names(), ['parent', 'child']);
+    assert.deepEqual(gateway.guardrailEngine.names(), ['parent', 'child']);
     await gateway.close();
   });
 
@@ -39,9 +39,9 @@ describe('plugin registration', () => {
   it('validates guardrail options against the plugin schema and fills its defaults', async () => {
     const gateway = createGateway({ builtins: false, plugins: [echo('words')] });
     await gateway.ready;
-    assert.deepEqual((await gateway.guardrails.evaluate('words', 'a bad day')).results, { found: true });
-    assert.deepEqual((await gateway.guardrails.evaluate('words', 'a bad day', { options: { word: 'good' } })).results, { found: false });
-    await assert.rejects(gateway.guardrails.evaluate('words', 'x', { options: { nope: 1 } }), { code: 'invalid_value' });
+    assert.deepEqual((await gateway.guardrailEngine.evaluate('words', 'a bad day')).results, { found: true });
+    assert.deepEqual((await gateway.guardrailEngine.evaluate('words', 'a bad day', { options: { word: 'good' } })).results, { found: false });
+    await assert.rejects(gateway.guardrailEngine.evaluate('words', 'x', { options: { nope: 1 } }), { code: 'invalid_value' });
     await gateway.close();
   });
 
@@ -59,8 +59,8 @@ describe('plugin registration', () => {
     const gateway = createGateway({ builtins: false, plugins: [slow] });
     await gateway.ready;
     assert.equal(setups, 1);
-    await gateway.guardrails.evaluate('slow', 'a');
-    await gateway.guardrails.evaluate('slow', 'b');
+    await gateway.guardrailEngine.evaluate('slow', 'a');
+    await gateway.guardrailEngine.evaluate('slow', 'b');
     assert.equal(setups, 1);
     await gateway.close();
   });
