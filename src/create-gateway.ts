@@ -14,6 +14,13 @@ import { createSecretBox } from './secrets/secret-box.js';
 import { memoryStorage } from './storage/memory-storage.js';
 import type { StorageAdapter } from './storage/storage-adapter.js';
 import { Storage } from './storage/storage-facade.js';
+import { ProviderDirectory } from './traffic/provider-directory.js';
+import { proxyRouter } from './traffic/proxy-router.js';
+import { rateLimiterRouter } from './traffic/rate-limiter-router.js';
+import { DEFAULT_RETRY_TIMING } from './traffic/retry-policy.js';
+import { RouteRateLimits } from './traffic/route-rate-limits.js';
+import { routeResolverRouter } from './traffic/route-resolver-router.js';
+import { UpstreamClient } from './traffic/upstream-client.js';
 
 function resolveStorage(option: GatewayOptions['storage'], plugins: PluginRegistry): StorageAdapter {
   if (option === undefined) return memoryStorage();
@@ -47,22 +54,42 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   const keyring = new AdminKeyring(options.adminKeys ?? []);
   const services = createAdminServices({ storage, box, guardrails, plugins, now: options.now });
 
-  const ready = Promise.all([storage.init(), ...setups]).then(() => undefined);
+  let isReady = false;
+  const ready = Promise.all([storage.init(), ...setups]).then(() => {
+    isReady = true;
+  });
   ready.catch(() => undefined);
   const awaitReady: RequestHandler = function awaitGatewayReady(_req, _res, next) {
-    ready.then(() => next(), next);
+    if (isReady) next();
+    else ready.then(() => next(), next);
   };
+  const mount = (inner: Router): Router => Router().use(awaitReady, inner);
 
   const bodyLimitBytes = options.bodyLimitBytes ?? 1024 * 1024;
-  const admin = Router();
-  admin.use(awaitReady, adminRouter({ services, keyring, bodyLimitBytes, logger: options.logger }));
-  const guardrailsRouter = Router();
-  guardrailsRouter.use(
-    awaitReady,
-    guardrailRouter({ services, keyring, maxTextBytes: options.guardrailMaxTextBytes, logger: options.logger }),
+  const { logger } = options;
+  const admin = mount(adminRouter({ services, keyring, bodyLimitBytes, logger }));
+  const guardrailsRouter = mount(guardrailRouter({ services, keyring, maxTextBytes: options.guardrailMaxTextBytes, logger }));
+  const directory = new ProviderDirectory(storage, plugins);
+  const routes = mount(
+    routeResolverRouter({ services, directory, bodyLimitBytes: options.modelBodyLimitBytes ?? 20 * 1024 * 1024, logger, random: options.random }),
+  );
+  const limits = new RouteRateLimits(options.rateLimitBottleneck);
+  const rateLimiter = mount(rateLimiterRouter(limits, logger));
+  const client = new UpstreamClient(options.upstream);
+  const proxy = mount(
+    proxyRouter(
+      {
+        client,
+        keys: services.providerKeys,
+        timing: { ...DEFAULT_RETRY_TIMING, ...options.retryTiming },
+        defaultTimeoutMs: options.upstreamTimeoutMs ?? 60_000,
+        random: options.random,
+      },
+      logger,
+    ),
   );
   const router = Router();
-  router.use(admin, guardrailsRouter);
+  router.use(admin, guardrailsRouter, routes, rateLimiter, proxy);
 
   let closed = false;
   return {
@@ -71,6 +98,9 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     storage,
     plugins,
     guardrails: guardrailsRouter,
+    routes,
+    rateLimiter,
+    proxy,
     guardrailEngine: guardrails,
     services,
     ready,
@@ -79,6 +109,8 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       if (closed) return;
       closed = true;
       await ready.catch(() => undefined);
+      await limits.close();
+      await client.close();
       await storage.close();
     },
   };

@@ -8,6 +8,9 @@ import type { PluginRegistry } from './plugins/plugin-registry.js';
 import type { GatewayPlugin } from './plugins/plugin-types.js';
 import type { StorageAdapter } from './storage/storage-adapter.js';
 import type { Storage } from './storage/storage-facade.js';
+import type { RetryTiming } from './traffic/retry-policy.js';
+import type { BottleneckSharedOptions } from './traffic/route-rate-limits.js';
+import type { UpstreamClientOptions } from './traffic/upstream-client.js';
 
 /** Options of {@link createGateway}. */
 export interface GatewayOptions {
@@ -27,6 +30,18 @@ export interface GatewayOptions {
   bodyLimitBytes?: number;
   /** Largest text the standalone guardrail endpoint evaluates, in UTF-8 bytes. Default 1 MB. */
   guardrailMaxTextBytes?: number;
+  /** Largest model request body (chat, completions, embeddings), in bytes. Default 20 MB. */
+  modelBodyLimitBytes?: number;
+  /** Per-attempt upstream timeout when a route sets no `config.settings.timeout_ms`, in ms. Default 60000. */
+  upstreamTimeoutMs?: number;
+  /** Backoff between retries. Defaults: base 200 ms doubling, at most 5 s; a Retry-After over 10 s is not waited for. */
+  retryTiming?: Partial<RetryTiming>;
+  /** Upstream connection pool settings. */
+  upstream?: UpstreamClientOptions;
+  /** Extra bottleneck options for route rate limits, e.g. a Redis datastore shared by several replicas. */
+  rateLimitBottleneck?: BottleneckSharedOptions;
+  /** Random source for weighted choice and backoff jitter; injectable for tests. */
+  random?: () => number;
   /** Where unexpected errors are reported. Default: none. Secrets are never passed to it. */
   logger?: GatewayLogger;
   /** The clock, injectable for tests. */
@@ -43,6 +58,12 @@ export interface Gateway {
   storage: Storage;
   /** Registered plugins. */
   plugins: PluginRegistry;
+  /** The route resolver: developer key, body, route and candidate providers for the model endpoints. */
+  routes: Router;
+  /** The per-route rate limiter (needs `routes` before it). */
+  rateLimiter: Router;
+  /** The retry/fallback proxy that calls providers (needs `routes` before it). */
+  proxy: Router;
   /** The standalone guardrail endpoint, POST /v1/guardrail/:processor/apply. */
   guardrails: Router;
   /** Registered guardrail processors. */

@@ -71,7 +71,7 @@ export class DeveloperKeyStore {
 
   /** The owner of a presented key, or undefined when it is unknown or revoked. */
   async identify(presented: string): Promise<DeveloperKeyOwner | undefined> {
-    const index = await this.storage.get<DeveloperKeyIndex>(`developer-keys/${hashDeveloperKey(presented)}`);
+    const index = await this.storage.getCached<DeveloperKeyIndex>(`developer-keys/${hashDeveloperKey(presented)}`);
     return index ? { application: index.application, keyId: index.id } : undefined;
   }
 

@@ -60,11 +60,18 @@ export function checkNamespace(value: unknown): string {
 
 /** Provider keys in storage, under `provider-keys/<provider>/<namespace>/<name>`. */
 export class ProviderKeyStore {
+  /** Opened usable keys per provider and namespace, dropped on any key write. */
+  private readonly usableCache = new Map<string, Promise<UsableProviderKey[]>>();
+
   constructor(
     private readonly storage: Storage,
     private readonly box: SecretBox,
     private readonly now: () => Date = () => new Date(),
-  ) {}
+  ) {
+    storage.onWrite((key) => {
+      if (key.startsWith('provider-keys/')) this.usableCache.clear();
+    });
+  }
 
   private key(provider: string, namespace: string, name: string): string {
     return `provider-keys/${provider}/${namespace}/${name}`;
@@ -193,7 +200,18 @@ export class ProviderKeyStore {
   }
 
   /** The enabled keys of a provider in a namespace, opened for use. A disabled key is never returned. */
-  async usable(provider: string, namespace: string): Promise<UsableProviderKey[]> {
+  usable(provider: string, namespace: string): Promise<UsableProviderKey[]> {
+    const cacheKey = `${provider}/${namespace}`;
+    let keys = this.usableCache.get(cacheKey);
+    if (!keys) {
+      keys = this.loadUsable(provider, namespace);
+      this.usableCache.set(cacheKey, keys);
+      keys.catch(() => this.usableCache.delete(cacheKey));
+    }
+    return keys;
+  }
+
+  private async loadUsable(provider: string, namespace: string): Promise<UsableProviderKey[]> {
     const keys = await this.list(provider, namespace);
     return keys
       .filter((stored) => stored.enabled !== false)

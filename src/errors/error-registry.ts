@@ -29,6 +29,8 @@ export interface GatewayErrorOptions {
   details?: Record<string, unknown>;
   /** Extra response headers, for example `Retry-After`. */
   headers?: Record<string, string>;
+  /** Overrides the defined status, for errors that mirror an upstream status. */
+  statusCode?: number;
 }
 
 /** An error with a stable code, an HTTP status and an OpenAI error type. */
@@ -44,7 +46,7 @@ export class GatewayError extends Error {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'GatewayError';
     this.code = code;
-    this.statusCode = statusCode;
+    this.statusCode = options.statusCode ?? statusCode;
     this.type = type;
     this.param = options.param ?? null;
     this.details = options.details;
@@ -112,6 +114,17 @@ export const Errors = {
   providerMisconfigured: createError('provider_misconfigured', 'The provider %s is misconfigured: %s', 500, 'configuration_error'),
   upstreamInvalidResponse: createError('upstream_invalid_response', 'The upstream provider sent an answer the gateway cannot read: %s', 502, 'upstream_error'),
   upstreamStreamError: createError('upstream_stream_error', 'The upstream provider %s reported an error: %s', 502, 'upstream_error'),
+  // Model traffic
+  applicationDisabled: createError('application_disabled', 'The application %s is disabled or no longer exists.', 403, 'permission_error'),
+  routeDisabled: createError('route_disabled', 'The route %s is disabled.', 403, 'permission_error'),
+  routeTypeMismatch: createError('route_type_mismatch', 'The route %s is for %s requests, not %s.', 400, 'invalid_request_error'),
+  unknownModel: createError('unknown_model', 'No enabled provider serves the model %s: name it as provider/model, or list it in a provider\'s config.models.', 400, 'invalid_request_error'),
+  noProviderAvailable: createError('no_provider_available', 'No enabled provider is available on route %s.', 503, 'upstream_error'),
+  providerKeyUnavailable: createError('provider_key_unavailable', 'The provider key %s of provider %s does not exist or is disabled.', 500, 'configuration_error'),
+  rateLimited: createError('rate_limit_exceeded', 'The route %s allows %s requests per second; retry after %s second(s).', 429, 'rate_limit_error'),
+  upstreamUnreachable: createError('upstream_unreachable', 'The provider %s could not be reached: %s', 502, 'upstream_error'),
+  upstreamTimeout: createError('upstream_timeout', 'The provider %s did not answer within %s ms.', 504, 'timeout_error'),
+  upstreamFailed: createError('upstream_error', '%s', 502, 'upstream_error'),
   internal: createError('internal_error', 'The gateway failed to handle the request.', 500, 'api_error'),
 } as const;
 

@@ -1,6 +1,8 @@
 // The storage facade over any adapter: typed access, per-key read-modify-write locking and log helpers.
+import { LRUCache } from 'lru-cache';
 import type { JsonValue, StorageAdapter, StorageEntry } from './storage-adapter.js';
 import { KeyedLock } from './keyed-lock.js';
+
 
 /**
  * What the gateway uses to reach its adapter. Adapters stay thin; this adds typing and
@@ -8,8 +10,36 @@ import { KeyedLock } from './keyed-lock.js';
  */
 export class Storage {
   private readonly lock = new KeyedLock();
+  private readonly cache = new LRUCache<string, { value: unknown }>({ max: 10_000 });
+  /** Bumped on every write, so a read that raced a write is not cached. */
+  private generation = 0;
+  private readonly writeListeners: Array<(key: string) => void> = [];
+
+  /** Calls `listener` with the key after every write or delete made through this facade (for derived caches). */
+  onWrite(listener: (key: string) => void): void {
+    this.writeListeners.push(listener);
+  }
+
+  private written(key: string): void {
+    this.generation++;
+    this.cache.delete(key);
+    for (const listener of this.writeListeners) listener(key);
+  }
 
   constructor(readonly adapter: StorageAdapter) {}
+
+  /**
+   * Reads a key for the request path: the parsed value is cached until this facade writes the key.
+   * The value is shared between callers and must not be mutated.
+   */
+  async getCached<T>(key: string): Promise<Readonly<T> | undefined> {
+    const hit = this.cache.get(key);
+    if (hit !== undefined) return hit.value as T | undefined;
+    const generation = this.generation;
+    const value = await this.adapter.get(key);
+    if (generation === this.generation) this.cache.set(key, { value });
+    return value as T | undefined;
+  }
 
   /** Loads the adapter's persisted state. */
   init(): Promise<void> {
@@ -20,13 +50,24 @@ export class Storage {
     return this.adapter.get(key) as Promise<T | undefined>;
   }
 
-  set<T>(key: string, value: T): Promise<void> {
-    return this.adapter.set(key, value as JsonValue);
+  async set<T>(key: string, value: T): Promise<void> {
+    this.generation++;
+    try {
+      await this.adapter.set(key, value as JsonValue);
+    } finally {
+      this.written(key);
+    }
   }
 
-  delete(key: string): Promise<boolean> {
-    return this.adapter.delete(key);
+  async delete(key: string): Promise<boolean> {
+    this.generation++;
+    try {
+      return await this.adapter.delete(key);
+    } finally {
+      this.written(key);
+    }
   }
+
 
   list<T>(prefix: string): Promise<Array<StorageEntry<T>>> {
     return this.adapter.list(prefix) as Promise<Array<StorageEntry<T>>>;
@@ -44,8 +85,8 @@ export class Storage {
   update<T>(key: string, transform: (current: T | undefined) => T | undefined | Promise<T | undefined>): Promise<T | undefined> {
     return this.lock.run(key, async () => {
       const next = await transform(await this.get<T>(key));
-      if (next === undefined) await this.adapter.delete(key);
-      else await this.adapter.set(key, next as JsonValue);
+      if (next === undefined) await this.delete(key);
+      else await this.set(key, next);
       return next;
     });
   }

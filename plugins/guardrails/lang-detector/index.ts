@@ -38,8 +38,9 @@ let detector: Detector | undefined;
 /** Loads eld's database once; later calls reuse it. */
 async function loadDetector(): Promise<Detector> {
   if (detector) return detector;
-  const instance = eld.newInstance();
-  if ('load' in instance) await instance.load(ELD_DATABASE);
+  // The root entry of eld is the dynamic one: a new instance starts empty and loads a database by name.
+  const instance: Detector & { load?(size?: string): Promise<unknown> } = eld.newInstance();
+  if (instance.load) await instance.load(ELD_DATABASE);
   detector = instance;
   return instance;
 }

@@ -1,0 +1,68 @@
+// Detects EMAIL_ADDRESS and PHONE_NUMBER; phone numbers are validated with libphonenumber-js (full metadata).
+import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
+import { Likelihood, type PiiCandidate } from '../info-types.js';
+import { countDigits, hasContext, scanPattern, stepLikelihood } from './context-window.js';
+
+const EMAIL = /(?<![\w.%+-])[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,24}(?![\w-])/g;
+const EMAIL_CONTEXT = /\b(?:e-?mail|mail|contact|reach|write)\b/i;
+// `user:pass@host` inside a URL is a credential, not an address.
+const URL_USERINFO_BEFORE = /\/\/[^\s/@]*:$/;
+
+/** Finds e-mail addresses; LIKELY, VERY_LIKELY with a mail word nearby. */
+export function detectEmails(text: string): PiiCandidate[] {
+  if (!text.includes('@')) return [];
+  return scanPattern(text, EMAIL, 'EMAIL_ADDRESS', (_match, start, end) => {
+    if (URL_USERINFO_BEFORE.test(text.slice(Math.max(0, start - 80), start))) return 0;
+    return hasContext(text, start, end, EMAIL_CONTEXT, 30) ? Likelihood.VERY_LIKELY : Likelihood.LIKELY;
+  });
+}
+
+/**
+ * Phone-shaped runs: an optional `+CC`/`00CC` prefix, an optional area code in parentheses, then digit groups
+ * split by one space, dot or dash (never a newline), and an optional extension. Digits are counted later.
+ */
+const PHONE_CANDIDATE =
+  /(?<![\w+.:/@-])(?:(?:\+|00)\d{1,3}[ \t.-]?)?(?:\(\d{1,5}\)[ \t.-]?)?\d{1,15}(?:[ \t.-]\d{1,5}){0,6}(?:[ \t]?(?:x|ext\.?|#)[ \t]?\d{1,5})?(?![\w@:]|[.-]\d)/g;
+const PHONE_CONTEXT =
+  /\b(?:phone|tel|telephone|mobile|cell|cellphone|fax|desk|office|call|calls|calling|text|sms|messages?|whatsapp|contact|reach|dial|landline|hotline|number|ph|mob)\b/i;
+const PHONE_CONTEXT_AFTER = /^[ \t-]*\(?(?:office|fax|mobile|cell|home|work|tel|phone|direct)\b/i;
+const EXTENSION = /[ \t]?(?:x|ext\.?|#)[ \t]?\d{1,5}$/;
+// Shapes that are dates or dotted quads, not phone numbers.
+const NOT_A_PHONE = [/^\d{4}[-./]\d{1,2}[-./]\d{1,2}$/, /^\d{1,2}[-./]\d{1,2}[-./]\d{2,4}$/, /^\d{1,3}(?:\.\d{1,3}){3}$/];
+/** Countries tried, in order, for numbers written without an international prefix. */
+const NATIONAL_COUNTRIES: CountryCode[] = ['US', 'GB', 'CA', 'AU', 'IN', 'DE', 'FR', 'IT', 'ES', 'NL', 'BE', 'CH', 'SE', 'BR', 'MX'];
+
+/** How a phone candidate validates: as an international number, as a US/Canadian number, elsewhere, or not at all. */
+function phoneValidity(candidate: string): 'international' | 'nanp' | 'national' | 'none' {
+  const number = candidate.replace(EXTENSION, '');
+  if (/^(?:\+|00)/.test(number)) {
+    const international = number.startsWith('00') ? `+${number.slice(2)}` : number;
+    return parsePhoneNumberFromString(international)?.isValid() ? 'international' : 'none';
+  }
+  for (const country of NATIONAL_COUNTRIES) {
+    if (parsePhoneNumberFromString(number, country)?.isValid()) return country === 'US' || country === 'CA' ? 'nanp' : 'national';
+  }
+  return 'none';
+}
+
+/**
+ * Finds phone numbers. Likelihood: valid international or North American number LIKELY; valid in another
+ * common country UNLIKELY; phone-shaped but not valid anywhere VERY_UNLIKELY. A phone word nearby
+ * (phone, mobile, fax, call me, …) adds two steps, so context lifts any well-formed number to POSSIBLE or above.
+ */
+export function detectPhoneNumbers(text: string): PiiCandidate[] {
+  return scanPattern(text, PHONE_CANDIDATE, 'PHONE_NUMBER', (match, start, end) => {
+    const value = match[0];
+    const digits = countDigits(value.replace(EXTENSION, ''));
+    if (digits < 7 || digits > 15 || NOT_A_PHONE.some((shape) => shape.test(value))) return 0;
+    const validity = phoneValidity(value);
+    const base = {
+      international: Likelihood.LIKELY,
+      nanp: Likelihood.LIKELY,
+      national: Likelihood.UNLIKELY,
+      none: Likelihood.VERY_UNLIKELY,
+    }[validity];
+    const context = hasContext(text, start, end, PHONE_CONTEXT, 30) || PHONE_CONTEXT_AFTER.test(text.slice(end, end + 12));
+    return context ? stepLikelihood(base, 2) : base;
+  });
+}

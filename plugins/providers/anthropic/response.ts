@@ -1,0 +1,68 @@
+// Anthropic's answer translated: a Messages API `message` as an OpenAI `chat.completion`.
+import { Errors, type ProviderRequestContext } from '../../../src/index.js';
+import { isRecord } from '../shared/openai-chat.js';
+import { commonErrorMessage, countOf, expectObject, generateId, nowSeconds, usageOf, type FinishReason, type OpenAiUsage } from '../shared/openai-chunks.js';
+
+/**
+ * OpenAI's finish reason for an Anthropic `stop_reason`: `end_turn`, `stop_sequence` and `pause_turn`
+ * → `stop`, `max_tokens` → `length`, `tool_use` → `tool_calls`, `refusal` → `content_filter`.
+ */
+export function anthropicFinishReason(reason: unknown): FinishReason | null {
+  switch (reason) {
+    case 'max_tokens':
+      return 'length';
+    case 'tool_use':
+      return 'tool_calls';
+    case 'refusal':
+      return 'content_filter';
+    case null:
+    case undefined:
+      return null;
+    default:
+      return 'stop';
+  }
+}
+
+/**
+ * OpenAI usage from Anthropic usage. Anthropic's `input_tokens` leaves out cached input, so
+ * `prompt_tokens` adds `cache_creation_input_tokens` and `cache_read_input_tokens` (when present,
+ * the latter is also `prompt_tokens_details.cached_tokens`); `completion_tokens` is `output_tokens`.
+ */
+export function anthropicUsage(usage: unknown): OpenAiUsage {
+  const cacheRead = isRecord(usage) && typeof usage.cache_read_input_tokens === 'number' ? usage.cache_read_input_tokens : undefined;
+  const prompt = countOf(usage, 'input_tokens') + countOf(usage, 'cache_creation_input_tokens') + (cacheRead ?? 0);
+  return usageOf(prompt, countOf(usage, 'output_tokens'), cacheRead);
+}
+
+/**
+ * Translates a Messages API answer: text blocks joined as `content` (null when there is none),
+ * `tool_use` blocks as `tool_calls` with JSON-string arguments; thinking blocks are left out.
+ */
+export function translateAnthropicResponse(upstream: unknown, context: ProviderRequestContext): Record<string, unknown> {
+  const message = expectObject(upstream, 'the Anthropic answer');
+  if (!Array.isArray(message.content)) throw Errors.upstreamInvalidResponse(['the Anthropic answer has no content array']);
+  const texts: string[] = [];
+  const toolCalls: Array<Record<string, unknown>> = [];
+  for (const block of message.content) {
+    if (!isRecord(block)) continue;
+    if (block.type === 'text' && typeof block.text === 'string') texts.push(block.text);
+    if (block.type === 'tool_use') {
+      toolCalls.push({ id: block.id, type: 'function', function: { name: block.name, arguments: JSON.stringify(block.input ?? {}) } });
+    }
+  }
+  const reply: Record<string, unknown> = { role: 'assistant', content: texts.length > 0 ? texts.join('') : null, refusal: null };
+  if (toolCalls.length > 0) reply.tool_calls = toolCalls;
+  return {
+    id: typeof message.id === 'string' ? message.id : generateId(),
+    object: 'chat.completion',
+    created: nowSeconds(),
+    model: typeof message.model === 'string' ? message.model : context.model,
+    choices: [{ index: 0, message: reply, logprobs: null, finish_reason: anthropicFinishReason(message.stop_reason) }],
+    usage: anthropicUsage(message.usage),
+  };
+}
+
+/** The message of an Anthropic error body (`{"type":"error","error":{"type","message"}}`). */
+export function anthropicErrorMessage(_status: number, body: unknown): string | undefined {
+  return commonErrorMessage(body);
+}

@@ -1,0 +1,95 @@
+// Anthropic's stream translated: Messages API events as OpenAI `chat.completion.chunk` payloads.
+import { Errors, type ProviderRequestContext, type SseEvent, type StreamTranslator } from '../../../src/index.js';
+import { isRecord } from '../shared/openai-chat.js';
+import { ChunkBuilder, DONE, countOf, generateId, nowSeconds, parseEventData, usageOf, wantsStreamUsage, type FinishReason } from '../shared/openai-chunks.js';
+import { anthropicFinishReason } from './response.js';
+
+/**
+ * Creates the translator of one Anthropic stream:
+ * - `message_start` → the first chunk, `{role: 'assistant', content: ''}`;
+ * - `content_block_start` of a `tool_use` → a `tool_calls` delta with index, id, name and empty arguments;
+ * - `content_block_delta`: `text_delta` → a `content` delta, `input_json_delta` → an arguments delta;
+ * - `message_delta` → the chunk with `finish_reason`; `message_stop` → the usage chunk when the client
+ *   asked `stream_options.include_usage`; `ping`, `content_block_stop` and thinking deltas → nothing;
+ * - `error` → throws `upstream_stream_error` (502) with Anthropic's message.
+ * `onEnd` answers `[DONE]`, or throws `upstream_stream_error` when `message_stop` never came.
+ */
+export function createAnthropicStreamTranslator(context: ProviderRequestContext): StreamTranslator {
+  const chunks = new ChunkBuilder({ id: generateId(), model: context.model, created: nowSeconds(), includeUsage: wantsStreamUsage(context) });
+  const toolIndexOfBlock = new Map<number, number>();
+  let promptTokens = 0;
+  let cachedTokens: number | undefined;
+  let completionTokens = 0;
+  let finishReason: FinishReason | null = null;
+  let stopped = false;
+
+  function fail(message: string): never {
+    throw Errors.upstreamStreamError([context.provider.name, message]);
+  }
+
+  function onMessageStart(data: Record<string, unknown>): string[] {
+    const message = isRecord(data.message) ? data.message : {};
+    if (typeof message.id === 'string') chunks.identity.id = message.id;
+    if (typeof message.model === 'string') chunks.identity.model = message.model;
+    const usage = message.usage;
+    if (isRecord(usage) && typeof usage.cache_read_input_tokens === 'number') cachedTokens = usage.cache_read_input_tokens;
+    promptTokens = countOf(usage, 'input_tokens') + countOf(usage, 'cache_creation_input_tokens') + (cachedTokens ?? 0);
+    completionTokens = countOf(usage, 'output_tokens');
+    return [chunks.delta({ role: 'assistant', content: '' })];
+  }
+
+  function onBlockStart(data: Record<string, unknown>): string[] {
+    const block = isRecord(data.content_block) ? data.content_block : {};
+    if (block.type === 'text' && typeof block.text === 'string' && block.text !== '') return [chunks.delta({ content: block.text })];
+    if (block.type !== 'tool_use') return [];
+    const index = toolIndexOfBlock.size;
+    toolIndexOfBlock.set(Number(data.index), index);
+    return [chunks.delta({ tool_calls: [{ index, id: block.id, type: 'function', function: { name: block.name, arguments: '' } }] })];
+  }
+
+  function onBlockDelta(data: Record<string, unknown>): string[] {
+    const delta = isRecord(data.delta) ? data.delta : {};
+    if (delta.type === 'text_delta' && typeof delta.text === 'string') return [chunks.delta({ content: delta.text })];
+    if (delta.type !== 'input_json_delta' || typeof delta.partial_json !== 'string' || delta.partial_json === '') return [];
+    const index = toolIndexOfBlock.get(Number(data.index));
+    if (index === undefined) return fail(`input_json_delta for block ${String(data.index)}, which is not a tool_use block`);
+    return [chunks.delta({ tool_calls: [{ index, function: { arguments: delta.partial_json } }] })];
+  }
+
+  function onMessageDelta(data: Record<string, unknown>): string[] {
+    const usage = data.usage;
+    if (isRecord(usage) && typeof usage.output_tokens === 'number') completionTokens = usage.output_tokens;
+    if (isRecord(usage) && typeof usage.input_tokens === 'number') promptTokens = usage.input_tokens + countOf(usage, 'cache_creation_input_tokens') + (cachedTokens ?? 0);
+    finishReason = anthropicFinishReason(isRecord(data.delta) ? data.delta.stop_reason : undefined) ?? 'stop';
+    return [chunks.delta({}, finishReason)];
+  }
+
+  return {
+    onEvent(event: SseEvent): string[] {
+      const data = parseEventData(event.data);
+      switch (data.type ?? event.event) {
+        case 'message_start':
+          return onMessageStart(data);
+        case 'content_block_start':
+          return onBlockStart(data);
+        case 'content_block_delta':
+          return onBlockDelta(data);
+        case 'message_delta':
+          return onMessageDelta(data);
+        case 'message_stop':
+          stopped = true;
+          return chunks.identity.includeUsage ? [chunks.usage(usageOf(promptTokens, completionTokens, cachedTokens))] : [];
+        case 'error': {
+          const error = isRecord(data.error) ? data.error : {};
+          return fail(typeof error.message === 'string' ? error.message : 'an error event without a message');
+        }
+        default:
+          return [];
+      }
+    },
+    onEnd(): string[] {
+      if (!stopped) fail('the stream ended before message_stop');
+      return finishReason === null ? [chunks.delta({}, 'stop'), DONE] : [DONE];
+    },
+  };
+}

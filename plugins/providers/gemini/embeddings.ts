@@ -1,0 +1,41 @@
+// Gemini embeddings: OpenAI's embeddings request as batchEmbedContents, and the answer back as OpenAI's list.
+import { Errors, type ProviderRequestContext } from '../../../src/index.js';
+import { isRecord, numberField } from '../shared/openai-chat.js';
+import { expectObject } from '../shared/openai-chunks.js';
+import { geminiModel } from './api.js';
+
+/** The inputs of an OpenAI embeddings body: a string or a list of strings (token arrays are refused). */
+function embeddingInputs(body: Record<string, unknown>): string[] {
+  const input = body.input;
+  if (typeof input === 'string') return [input];
+  if (Array.isArray(input) && input.length > 0 && input.every((item) => typeof item === 'string')) return input;
+  throw Errors.validation(['input must be a string or a non-empty array of strings for Gemini embeddings.'], { param: 'input' });
+}
+
+/** The batchEmbedContents body: one request per input; `dimensions` → `outputDimensionality`. */
+export function geminiEmbeddingsBody(context: ProviderRequestContext): string {
+  const dimensions = numberField(context.body, 'dimensions');
+  const model = `models/${geminiModel(context)}`;
+  const requests = embeddingInputs(context.body).map((text) => ({
+    model,
+    content: { parts: [{ text }] },
+    ...(dimensions === undefined ? {} : { outputDimensionality: dimensions }),
+  }));
+  return JSON.stringify({ requests });
+}
+
+/**
+ * OpenAI's embeddings answer from `{embeddings: [{values}]}`. With `encoding_format: "base64"` each vector
+ * is base64 of little-endian float32, as OpenAI sends it. Gemini reports no token counts, so usage is 0.
+ */
+export function translateGeminiEmbeddings(upstream: unknown, context: ProviderRequestContext): Record<string, unknown> {
+  const answer = expectObject(upstream, 'the Gemini embeddings answer');
+  if (!Array.isArray(answer.embeddings)) throw Errors.upstreamInvalidResponse(['the Gemini embeddings answer has no embeddings array']);
+  const base64 = context.body.encoding_format === 'base64';
+  const data = answer.embeddings.map((embedding, index) => {
+    const values = isRecord(embedding) && Array.isArray(embedding.values) ? (embedding.values as number[]) : [];
+    const vector = base64 ? Buffer.from(new Float32Array(values).buffer).toString('base64') : values;
+    return { object: 'embedding', index, embedding: vector };
+  });
+  return { object: 'list', data, model: context.model, usage: { prompt_tokens: 0, total_tokens: 0 } };
+}

@@ -1,0 +1,131 @@
+// Gemini's request body: OpenAI chat messages, tools and sampling options as a generateContent request.
+import { Errors, type ProviderRequestContext } from '../../../src/index.js';
+import {
+  contentText, isRecord, maxTokens, numberField, parseArguments, parseDataUrl, readMessages, readToolChoice, readTools, stopSequences,
+  type OpenAiContentPart, type OpenAiMessage,
+} from '../shared/openai-chat.js';
+
+/** One part of a Gemini content. */
+export type GeminiPart = Record<string, unknown>;
+/** One turn of a Gemini conversation. */
+export interface GeminiContent {
+  role: 'user' | 'model';
+  parts: GeminiPart[];
+}
+
+const IMAGE_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', webp: 'image/webp', gif: 'image/gif', heic: 'image/heic' };
+
+function imagePart(url: string): GeminiPart {
+  const inline = parseDataUrl(url);
+  if (inline) return { inlineData: { mimeType: inline.mediaType, data: inline.data } };
+  const extension = /\.([a-z]+)(?:[?#]|$)/i.exec(url)?.[1]?.toLowerCase() ?? '';
+  return { fileData: { mimeType: IMAGE_TYPES[extension] ?? 'image/jpeg', fileUri: url } };
+}
+
+function contentParts(content: string | OpenAiContentPart[] | null): GeminiPart[] {
+  if (content === null || content === '') return [];
+  if (typeof content === 'string') return [{ text: content }];
+  return content
+    .filter((part) => part.type !== 'text' || part.text !== '')
+    .map((part) => (part.type === 'text' ? { text: part.text } : imagePart(part.image_url.url)));
+}
+
+/** A tool message's content as a `functionResponse.response` object: a JSON object as is, anything else under `content`. */
+function functionResponse(message: OpenAiMessage): Record<string, unknown> {
+  const text = contentText(message.content);
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return isRecord(parsed) ? parsed : { content: parsed };
+  } catch {
+    return { content: text };
+  }
+}
+
+/**
+ * Splits OpenAI messages into Gemini's `systemInstruction` and `contents`. System and developer
+ * messages join the instruction; assistant turns become `model` turns with `functionCall` parts;
+ * tool messages become `functionResponse` parts of a user turn, named after the call they answer;
+ * consecutive turns of one role merge into one.
+ */
+export function geminiContents(messages: OpenAiMessage[]): { systemInstruction?: { parts: GeminiPart[] }; contents: GeminiContent[] } {
+  const system: GeminiPart[] = [];
+  const contents: GeminiContent[] = [];
+  const callNames = new Map<string, string>();
+  const push = (role: GeminiContent['role'], parts: GeminiPart[]): void => {
+    if (parts.length === 0) return;
+    const last = contents[contents.length - 1];
+    if (last?.role === role) last.parts.push(...parts);
+    else contents.push({ role, parts });
+  };
+  messages.forEach((message, index) => {
+    if (message.role === 'system' || message.role === 'developer') {
+      const text = contentText(message.content);
+      if (text) system.push({ text });
+    } else if (message.role === 'user') {
+      push('user', contentParts(message.content));
+    } else if (message.role === 'assistant') {
+      const parts = contentParts(message.content);
+      (message.tool_calls ?? []).forEach((call, callIndex) => {
+        callNames.set(call.id, call.function.name);
+        const args = parseArguments(call.function.arguments, `messages[${index}].tool_calls[${callIndex}].function.arguments`);
+        parts.push({ functionCall: { name: call.function.name, args } });
+      });
+      push('model', parts);
+    } else {
+      const name = callNames.get(message.tool_call_id ?? '');
+      if (!name) {
+        throw Errors.validation([`messages[${index}].tool_call_id names no earlier tool call.`], { param: `messages[${index}].tool_call_id` });
+      }
+      push('user', [{ functionResponse: { name, response: functionResponse(message) } }]);
+    }
+  });
+  return system.length > 0 ? { systemInstruction: { parts: system }, contents } : { contents };
+}
+
+/** `generationConfig` from OpenAI's sampling options; undefined when none is set. */
+export function generationConfig(body: Record<string, unknown>): Record<string, unknown> | undefined {
+  const config: Record<string, unknown> = {};
+  const copy = { temperature: 'temperature', top_p: 'topP', top_k: 'topK', n: 'candidateCount', presence_penalty: 'presencePenalty', frequency_penalty: 'frequencyPenalty', seed: 'seed' };
+  for (const [from, to] of Object.entries(copy)) {
+    const value = numberField(body, from);
+    if (value !== undefined) config[to] = value;
+  }
+  const max = maxTokens(body);
+  if (max !== undefined) config.maxOutputTokens = max;
+  const stop = stopSequences(body);
+  if (stop && stop.length > 0) config.stopSequences = stop;
+  const format = body.response_format;
+  if (isRecord(format) && (format.type === 'json_object' || format.type === 'json_schema')) {
+    config.responseMimeType = 'application/json';
+    if (isRecord(format.json_schema) && isRecord(format.json_schema.schema)) config.responseJsonSchema = format.json_schema.schema;
+  }
+  return Object.keys(config).length > 0 ? config : undefined;
+}
+
+/** `tools` (function declarations with JSON Schema parameters) and `toolConfig` from OpenAI's tools and tool_choice. */
+function addTools(body: Record<string, unknown>, request: Record<string, unknown>): void {
+  const tools = readTools(body);
+  if (!tools || tools.length === 0) return;
+  request.tools = [{
+    functionDeclarations: tools.map((tool) => ({
+      name: tool.name,
+      ...(tool.description === undefined ? {} : { description: tool.description }),
+      ...(tool.parameters === undefined ? {} : { parametersJsonSchema: tool.parameters }),
+    })),
+  }];
+  const choice = readToolChoice(body);
+  if (!choice) return;
+  const modes = { auto: 'AUTO', none: 'NONE', required: 'ANY', function: 'ANY' } as const;
+  const callingConfig: Record<string, unknown> = { mode: modes[choice.mode] };
+  if (choice.mode === 'function') callingConfig.allowedFunctionNames = [choice.name];
+  request.toolConfig = { functionCallingConfig: callingConfig };
+}
+
+/** The generateContent body for an OpenAI chat body; the model and streaming live in the URL. */
+export function geminiChatBody(context: ProviderRequestContext): string {
+  const request: Record<string, unknown> = { ...geminiContents(readMessages(context.body)) };
+  const config = generationConfig(context.body);
+  if (config) request.generationConfig = config;
+  addTools(context.body, request);
+  return JSON.stringify(request);
+}

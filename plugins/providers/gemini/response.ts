@@ -1,0 +1,84 @@
+// Gemini's answer translated: a GenerateContentResponse as an OpenAI `chat.completion`.
+import { Errors, type ProviderRequestContext } from '../../../src/index.js';
+import { isRecord } from '../shared/openai-chat.js';
+import { commonErrorMessage, countOf, expectObject, generateId, nowSeconds, usageOf, type FinishReason, type OpenAiUsage } from '../shared/openai-chunks.js';
+
+const FILTERED = new Set(['SAFETY', 'RECITATION', 'BLOCKLIST', 'PROHIBITED_CONTENT', 'SPII', 'IMAGE_SAFETY']);
+
+/**
+ * OpenAI's finish reason for a Gemini `finishReason`: `STOP` → `stop` (`tool_calls` when the candidate
+ * called a function), `MAX_TOKENS` → `length`, `SAFETY`, `RECITATION`, `BLOCKLIST`, `PROHIBITED_CONTENT`,
+ * `SPII`, `IMAGE_SAFETY` → `content_filter`, any other reason → `stop`; none yet → null.
+ */
+export function geminiFinishReason(reason: unknown, calledFunction: boolean): FinishReason | null {
+  if (typeof reason !== 'string' || reason === '' || reason === 'FINISH_REASON_UNSPECIFIED') return null;
+  if (reason === 'MAX_TOKENS') return 'length';
+  if (FILTERED.has(reason)) return 'content_filter';
+  return calledFunction ? 'tool_calls' : 'stop';
+}
+
+/**
+ * OpenAI usage from `usageMetadata`: `promptTokenCount` → `prompt_tokens`, `candidatesTokenCount` plus
+ * `thoughtsTokenCount` → `completion_tokens` (thoughts also as `reasoning_tokens`), and
+ * `cachedContentTokenCount` → `prompt_tokens_details.cached_tokens` when present.
+ */
+export function geminiUsage(metadata: unknown): OpenAiUsage {
+  const cached = isRecord(metadata) && typeof metadata.cachedContentTokenCount === 'number' ? metadata.cachedContentTokenCount : undefined;
+  const thoughts = countOf(metadata, 'thoughtsTokenCount');
+  const usage = usageOf(countOf(metadata, 'promptTokenCount'), countOf(metadata, 'candidatesTokenCount') + thoughts, cached);
+  if (thoughts > 0) usage.completion_tokens_details = { reasoning_tokens: thoughts };
+  return usage;
+}
+
+/** The text (thought parts left out) and the function calls of one candidate, calls as OpenAI tool calls. */
+export function candidateParts(candidate: unknown): { text: string; toolCalls: Array<Record<string, unknown>> } {
+  const content = isRecord(candidate) && isRecord(candidate.content) ? candidate.content : {};
+  const parts = Array.isArray(content.parts) ? content.parts : [];
+  let text = '';
+  const toolCalls: Array<Record<string, unknown>> = [];
+  for (const part of parts) {
+    if (!isRecord(part) || part.thought === true) continue;
+    if (typeof part.text === 'string') text += part.text;
+    if (isRecord(part.functionCall)) {
+      const call = part.functionCall;
+      const id = typeof call.id === 'string' && call.id !== '' ? call.id : generateId('call');
+      toolCalls.push({ id, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.args ?? {}) } });
+    }
+  }
+  return { text, toolCalls };
+}
+
+/**
+ * Translates a generateContent answer: one choice per candidate. An answer whose prompt was blocked
+ * (`promptFeedback.blockReason`, no candidates) becomes one empty choice with `content_filter`.
+ */
+export function translateGeminiChat(upstream: unknown, context: ProviderRequestContext): Record<string, unknown> {
+  const answer = expectObject(upstream, 'the Gemini answer');
+  const candidates = Array.isArray(answer.candidates) ? answer.candidates : [];
+  const blocked = isRecord(answer.promptFeedback) && typeof answer.promptFeedback.blockReason === 'string';
+  if (candidates.length === 0 && !blocked) throw Errors.upstreamInvalidResponse(['the Gemini answer has no candidates']);
+  const choices = candidates.map((candidate, position) => {
+    const { text, toolCalls } = candidateParts(candidate);
+    const message: Record<string, unknown> = { role: 'assistant', content: text === '' && toolCalls.length > 0 ? null : text, refusal: null };
+    if (toolCalls.length > 0) message.tool_calls = toolCalls;
+    const index = isRecord(candidate) && typeof candidate.index === 'number' ? candidate.index : position;
+    const reason = isRecord(candidate) ? candidate.finishReason : undefined;
+    return { index, message, logprobs: null, finish_reason: geminiFinishReason(reason, toolCalls.length > 0) ?? 'stop' };
+  });
+  if (choices.length === 0) {
+    choices.push({ index: 0, message: { role: 'assistant', content: null, refusal: null }, logprobs: null, finish_reason: 'content_filter' });
+  }
+  return {
+    id: typeof answer.responseId === 'string' ? answer.responseId : generateId(),
+    object: 'chat.completion',
+    created: nowSeconds(),
+    model: typeof answer.modelVersion === 'string' ? answer.modelVersion : context.model,
+    choices,
+    usage: geminiUsage(answer.usageMetadata),
+  };
+}
+
+/** The message of a Gemini error body (`{"error":{"code","message","status"}}`, or a list of them). */
+export function geminiErrorMessage(_status: number, body: unknown): string | undefined {
+  return commonErrorMessage(body);
+}

@@ -1,0 +1,22 @@
+// The OpenAI provider adapter: OpenAI itself and any OpenAI-compatible API reached through `config.api_base`.
+import { defineProvider } from '../../../src/index.js';
+import { commonErrorMessage } from '../shared/openai-chunks.js';
+import { openaiHeaders, openaiUrl } from './api.js';
+import { openaiBody } from './request.js';
+
+/**
+ * Speaks OpenAI's wire format, so answers and streams pass through unchanged.
+ * Provider `config`: `api_base` (default `https://api.openai.com/v1`), `organization`, `project`.
+ * @example
+ * const request = openai.buildRequest({ endpoint: 'chat', model: 'gpt-4o-mini', stream: false, body, provider, apiKey: { value: 'sk-…' } });
+ */
+export default defineProvider({
+  name: 'openai',
+  description: 'OpenAI and OpenAI-compatible APIs (Mistral, Groq, Together, Ollama, vLLM) through config.api_base.',
+  openaiCompatible: true,
+  buildRequest(context) {
+    const { url, headers } = openaiHeaders(context, openaiUrl(context));
+    return { url, method: 'POST', headers, body: openaiBody(context) };
+  },
+  errorMessage: (_status, body) => commonErrorMessage(body),
+});

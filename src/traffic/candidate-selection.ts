@@ -1,0 +1,65 @@
+// Chooses where a model request goes: weighted random choice on custom routes, model lookup on unified routes.
+import { Errors } from '../errors/error-registry.js';
+import type { Candidate, ProviderRecord, RouteModel, RouteRecord } from './model-request-context.js';
+import type { ProviderDirectory } from './provider-directory.js';
+
+/**
+ * Orders a custom route's models: the first is a weighted random choice among models with weight > 0;
+ * the others follow in list order after it, wrapping around (weight 0 makes a model fallback-only).
+ */
+export function orderByWeight(models: readonly RouteModel[], random: () => number = Math.random): RouteModel[] {
+  const total = models.reduce((sum, model) => sum + Math.max(0, model.weight ?? 1), 0);
+  let first = 0;
+  if (total > 0) {
+    let point = random() * total;
+    first = models.findIndex((model) => (point -= Math.max(0, model.weight ?? 1)) < 0);
+    if (first === -1) first = models.length - 1;
+  }
+  return [...models.slice(first), ...models.slice(0, first)];
+}
+
+async function candidateFor(directory: ProviderDirectory, providerName: string, model: string, routeModel?: RouteModel): Promise<Candidate | undefined> {
+  const provider = await directory.provider(providerName);
+  if (!provider || provider.enabled === false) return undefined;
+  const adapter = directory.adapter(provider.type);
+  if (!adapter) return undefined;
+  return { provider: provider as ProviderRecord, adapter, model, routeModel };
+}
+
+/** Resolves a unified route's model: `provider/model`, or a model listed in a provider's `config.models`. */
+async function unifiedCandidates(directory: ProviderDirectory, model: unknown): Promise<Candidate[]> {
+  if (typeof model !== 'string' || model === '') {
+    throw Errors.validation(["The field 'model' is required on a unified route."], { param: 'model' });
+  }
+  for (const owner of await directory.providersListing(model)) {
+    const candidate = await candidateFor(directory, owner, model);
+    if (candidate) return [candidate];
+  }
+  const slash = model.indexOf('/');
+  if (slash > 0) {
+    const candidate = await candidateFor(directory, model.slice(0, slash), model.slice(slash + 1));
+    if (candidate) return [candidate];
+  }
+  throw Errors.unknownModel([JSON.stringify(model)], { param: 'model' });
+}
+
+/**
+ * The providers and models a request may use, in order of preference.
+ * Throws 400 for an unknown model on a unified route, and 503 when a custom route has no enabled provider.
+ */
+export async function resolveCandidates(
+  directory: ProviderDirectory,
+  route: Readonly<RouteRecord> | undefined,
+  routeName: string,
+  body: Record<string, unknown>,
+  random?: () => number,
+): Promise<Candidate[]> {
+  if (!route?.models?.length) return unifiedCandidates(directory, body.model);
+  const candidates: Candidate[] = [];
+  for (const routeModel of orderByWeight(route.models, random)) {
+    const candidate = await candidateFor(directory, routeModel.provider, routeModel.name, routeModel);
+    if (candidate) candidates.push(candidate);
+  }
+  if (candidates.length === 0) throw Errors.noProviderAvailable([routeName]);
+  return candidates;
+}

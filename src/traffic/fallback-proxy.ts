@@ -1,0 +1,118 @@
+// The retry/fallback proxy: sends a resolved model request upstream with retries, timeouts and fallback, then relays the answer.
+import type { Response } from 'express';
+import type { ProviderKeyStore } from '../admin/provider-key-store.js';
+import { Errors, type GatewayError } from '../errors/error-registry.js';
+import type { ProviderRequestContext } from '../plugins/plugin-types.js';
+import { setGatewayHeaders } from './gateway-headers.js';
+import type { Candidate, ModelRequestContext } from './model-request-context.js';
+import { selectProviderKey } from './provider-key-selection.js';
+import { relayJson, relayStream, type RelayOutcome } from './response-relay.js';
+import { isRetryable, parseRetryAfter, retryDelay, shouldFallBack, type AttemptFailure, type RetryTiming } from './retry-policy.js';
+import { classifyUpstreamError, type UpstreamClient } from './upstream-client.js';
+import { MAX_ERROR_BODY_BYTES, upstreamError } from './upstream-error.js';
+
+/** What the proxy needs. */
+export interface FallbackProxyDeps {
+  client: UpstreamClient;
+  keys: ProviderKeyStore;
+  timing: RetryTiming;
+  /** Per-attempt timeout when the route sets none, in ms. */
+  defaultTimeoutMs: number;
+  random?: () => number;
+}
+
+/** The end of one model request. */
+export type ProxyOutcome = { ok: true; relay: RelayOutcome } | { ok: false; error: GatewayError };
+
+type AttemptResult = { ok: true; relay: RelayOutcome } | { ok: false; failure: AttemptFailure; error: GatewayError };
+
+const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
+  new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      resolve();
+    }, { once: true });
+  });
+
+async function readErrorText(body: { text(): Promise<string> }): Promise<string> {
+  const text = await body.text().catch(() => '');
+  return text.length > MAX_ERROR_BODY_BYTES ? text.slice(0, MAX_ERROR_BODY_BYTES) : text;
+}
+
+/** One attempt against one candidate. Throws only for errors that must not be retried (bad request translation, config). */
+async function attempt(deps: FallbackProxyDeps, context: ModelRequestContext, candidate: Candidate, res: Response): Promise<AttemptResult> {
+  const started = performance.now();
+  const providerContext: ProviderRequestContext = {
+    endpoint: context.endpoint,
+    body: { ...context.body, model: candidate.model },
+    model: candidate.model,
+    stream: context.stream,
+    provider: candidate.provider,
+    apiKey: await selectProviderKey(candidate, context.clientBearer, deps.keys),
+    suffix: candidate.routeModel?.suffix,
+  };
+  const upstreamRequest = candidate.adapter.buildRequest(providerContext);
+  const record = { provider: candidate.provider.name, model: candidate.model, status: null as number | null, latency_ms: 0 };
+  context.attempts.push(record);
+  const timeoutMs = context.route?.config.settings.timeout_ms ?? deps.defaultTimeoutMs;
+  const finish = (status: number | null, error?: string): void => {
+    record.status = status;
+    record.latency_ms = Math.round(performance.now() - started);
+    if (error) Object.assign(record, { error });
+  };
+  try {
+    const upstream = await deps.client.send(upstreamRequest, context.abort.signal, timeoutMs);
+    if (upstream.status >= 400) {
+      const error = upstreamError(upstream.status, await readErrorText(upstream.body), candidate.adapter, candidate.provider.name);
+      finish(upstream.status, error.message);
+      return { ok: false, error, failure: { kind: 'status', status: upstream.status, retryAfterMs: parseRetryAfter(upstream.headers['retry-after']) } };
+    }
+    setGatewayHeaders(res, context);
+    const relay = context.stream
+      ? await relayStream(res, upstream, candidate.adapter, providerContext)
+      : await relayJson(res, upstream, candidate.adapter, providerContext);
+    finish(upstream.status, relay.streamError);
+    return { ok: true, relay };
+  } catch (error) {
+    if ((error as GatewayError).statusCode !== undefined && (error as GatewayError).code === 'upstream_invalid_response') {
+      finish(502, (error as GatewayError).message);
+      return { ok: false, error: error as GatewayError, failure: { kind: 'network' } };
+    }
+    const kind = classifyUpstreamError(error, context.abort.signal.aborted);
+    if (kind === 'timeout') {
+      finish(null, 'timeout');
+      return { ok: false, error: Errors.upstreamTimeout([candidate.provider.name, timeoutMs]), failure: { kind } };
+    }
+    const message = (error as Error).message ?? String(error);
+    finish(null, kind === 'aborted' ? 'client disconnected' : message);
+    return { ok: false, error: Errors.upstreamUnreachable([candidate.provider.name, message]), failure: { kind: 'network' } };
+  }
+}
+
+/**
+ * Runs a model request to its end: each candidate is tried with `settings.retries` retries; a model
+ * with `fallback_enabled` whose final failure matches its `fallback_codes` moves on to the next one.
+ * Answers the success, or the last failure. Never throws after the answer has started.
+ */
+export async function proxyModelRequest(deps: FallbackProxyDeps, context: ModelRequestContext, res: Response): Promise<ProxyOutcome> {
+  const retries = context.route?.config.settings.retries ?? 1;
+  let last: GatewayError = Errors.noProviderAvailable([context.routeName]);
+  for (const candidate of context.candidates) {
+    let result: AttemptResult | undefined;
+    for (let retry = 0; ; retry++) {
+      result = await attempt(deps, context, candidate, res);
+      if (result.ok || context.abort.signal.aborted || res.headersSent) break;
+      if (retry >= retries || !isRetryable(result.failure)) break;
+      const delay = retryDelay(retry, result.failure, deps.timing, deps.random);
+      if (delay === undefined) break;
+      await sleep(delay, context.abort.signal);
+    }
+    if (result.ok) return { ok: true, relay: result.relay };
+    last = result.error;
+    if (context.abort.signal.aborted || res.headersSent) break;
+    const model = candidate.routeModel;
+    if (!model || !shouldFallBack(result.failure, model.fallback_enabled, model.fallback_codes)) break;
+  }
+  return { ok: false, error: last };
+}

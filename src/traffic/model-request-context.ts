@@ -1,0 +1,87 @@
+// The state of one model request as it passes the route resolver, rate limiter, guardrail pipeline and proxy.
+import type { Request } from 'express';
+import type { ModelEndpoint, ProviderPlugin } from '../plugins/plugin-types.js';
+
+/** A stored model configuration (element of a route's `models`). */
+export interface RouteModel {
+  name: string;
+  provider: string;
+  suffix?: string;
+  weight: number;
+  fallback_enabled: boolean;
+  fallback_codes: number[];
+  virtual_secret_key?: string;
+}
+
+/** A stored provider record, as the request path reads it. */
+export interface ProviderRecord {
+  name: string;
+  type: string;
+  enabled: boolean;
+  config: Record<string, unknown>;
+}
+
+/** A stored route record, as the request path reads it. */
+export interface RouteRecord {
+  name: string;
+  type?: string;
+  models?: RouteModel[];
+  enabled: boolean;
+  config: {
+    settings: { rate_limit: number; retries: number; timeout_ms?: number };
+    team?: Record<string, unknown>;
+    policy?: Record<string, unknown> & { enabled?: boolean };
+  };
+}
+
+/** One provider and model the request may be sent to, in order of preference. */
+export interface Candidate {
+  provider: ProviderRecord;
+  adapter: ProviderPlugin;
+  /** The upstream model name. */
+  model: string;
+  /** The route's model configuration; absent on unified routes. */
+  routeModel?: RouteModel;
+}
+
+/** One upstream attempt, as recorded in answers' headers and in Chronicles. */
+export interface AttemptRecord {
+  provider: string;
+  model: string;
+  status: number | null;
+  error?: string;
+  latency_ms: number;
+}
+
+/** Everything the gateway knows about one model request. */
+export interface ModelRequestContext {
+  id: string;
+  startedAt: number;
+  endpoint: ModelEndpoint;
+  application: string;
+  developerKeyId: string;
+  /** The route, or undefined for a request without X-Gateway-route (an implicit unified route). */
+  route?: RouteRecord;
+  routeName: string;
+  /** The client's body in OpenAI wire format; guardrails may replace it before the proxy sends it. */
+  body: Record<string, unknown>;
+  stream: boolean;
+  candidates: Candidate[];
+  /** The client's `Authorization: Bearer` value, passed to the provider when no stored key is selected. */
+  clientBearer?: string;
+  attempts: AttemptRecord[];
+  /** Aborted when the client disconnects. */
+  abort: AbortController;
+}
+
+const CONTEXT = Symbol('gateway.model-request');
+
+/** Attaches the context to the request. */
+export function setModelContext(req: Request, context: ModelRequestContext): void {
+  (req as Request & { [CONTEXT]?: ModelRequestContext })[CONTEXT] = context;
+}
+
+/** The context of a model request, when the route resolver has run. */
+export function modelContextOf(req: Request): ModelRequestContext | undefined {
+  return (req as Request & { [CONTEXT]?: ModelRequestContext })[CONTEXT];
+}

@@ -1,0 +1,52 @@
+// Request-path lookups of providers and routes, cached in memory and dropped when the admin API writes them.
+import type { PluginRegistry } from '../plugins/plugin-registry.js';
+import type { ProviderPlugin } from '../plugins/plugin-types.js';
+import type { Storage } from '../storage/storage-facade.js';
+import type { ProviderRecord, RouteRecord } from './model-request-context.js';
+
+/** Finds routes, providers, their adapters, and which providers list a model. */
+export class ProviderDirectory {
+  private modelIndex: Promise<Map<string, string[]>> | undefined;
+
+  constructor(
+    private readonly storage: Storage,
+    private readonly plugins: PluginRegistry,
+  ) {
+    storage.onWrite((key) => {
+      if (key.startsWith('providers/')) this.modelIndex = undefined;
+    });
+  }
+
+  route(name: string): Promise<Readonly<RouteRecord> | undefined> {
+    return this.storage.getCached<RouteRecord>(`routes/${name}`);
+  }
+
+  provider(name: string): Promise<Readonly<ProviderRecord> | undefined> {
+    return this.storage.getCached<ProviderRecord>(`providers/${name}`);
+  }
+
+  adapter(type: string): ProviderPlugin | undefined {
+    return this.plugins.provider(type);
+  }
+
+  /** Names of the providers whose `config.models` lists `model`, sorted by name. */
+  async providersListing(model: string): Promise<string[]> {
+    this.modelIndex ??= this.buildModelIndex();
+    return (await this.modelIndex).get(model) ?? [];
+  }
+
+  private async buildModelIndex(): Promise<Map<string, string[]>> {
+    const index = new Map<string, string[]>();
+    for (const { value } of await this.storage.list<ProviderRecord>('providers/')) {
+      const models = value.config?.models;
+      if (!Array.isArray(models)) continue;
+      for (const model of models) {
+        if (typeof model !== 'string') continue;
+        const owners = index.get(model) ?? [];
+        owners.push(value.name);
+        index.set(model, owners);
+      }
+    }
+    return index;
+  }
+}

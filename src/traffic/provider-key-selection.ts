@@ -1,0 +1,27 @@
+// Picks the credential for an upstream attempt: the route's virtual key, else the client's Bearer, else the provider's first enabled key.
+import type { ProviderKeyStore } from '../admin/provider-key-store.js';
+import { DEFAULT_NAMESPACE } from '../admin/provider-key-store.js';
+import { Errors } from '../errors/error-registry.js';
+import type { ProviderRequestContext } from '../plugins/plugin-types.js';
+import type { Candidate } from './model-request-context.js';
+
+/**
+ * The key to send to `candidate`'s provider. Keys are read from the namespace in the provider's
+ * `config.namespace` (default `default`). A disabled key is never used.
+ */
+export async function selectProviderKey(
+  candidate: Candidate,
+  clientBearer: string | undefined,
+  keys: ProviderKeyStore,
+): Promise<ProviderRequestContext['apiKey']> {
+  const namespace = typeof candidate.provider.config.namespace === 'string' ? candidate.provider.config.namespace : DEFAULT_NAMESPACE;
+  const virtualKey = candidate.routeModel?.virtual_secret_key;
+  if (virtualKey !== undefined) {
+    const key = (await keys.usable(candidate.provider.name, namespace)).find((usable) => usable.name === virtualKey);
+    if (!key) throw Errors.providerKeyUnavailable([virtualKey, candidate.provider.name]);
+    return { value: key.value, headerKey: key.headerKey, queryParamKey: key.queryParamKey };
+  }
+  if (clientBearer !== undefined) return { value: clientBearer };
+  const first = (await keys.usable(candidate.provider.name, namespace))[0];
+  return first ? { value: first.value, headerKey: first.headerKey, queryParamKey: first.queryParamKey } : undefined;
+}

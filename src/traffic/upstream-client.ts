@@ -1,0 +1,64 @@
+// Sends requests to providers over undici keep-alive pools, with per-attempt timeouts and client-abort propagation.
+import { Agent, request, type Dispatcher } from 'undici';
+import type { UpstreamRequest } from '../plugins/plugin-types.js';
+
+/** Options of the upstream client. */
+export interface UpstreamClientOptions {
+  /** Sockets kept per upstream origin. Default 256. */
+  connectionsPerOrigin?: number;
+  /** How long an idle keep-alive socket is kept, in ms. Default 30 s. */
+  keepAliveTimeoutMs?: number;
+}
+
+/** A response whose headers arrived; the body is still streaming. */
+export interface UpstreamResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Dispatcher.ResponseData['body'];
+}
+
+/** How an attempt failed before a response arrived. */
+export type UpstreamFailureKind = 'timeout' | 'network' | 'aborted';
+
+/** Classifies an undici or socket error. */
+export function classifyUpstreamError(error: unknown, clientAborted: boolean): UpstreamFailureKind {
+  if (clientAborted) return 'aborted';
+  const code = (error as { code?: string } | null)?.code ?? '';
+  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') return 'timeout';
+  return 'network';
+}
+
+/** The keep-alive client every upstream request goes through. */
+export class UpstreamClient {
+  private readonly agent: Agent;
+
+  constructor(options: UpstreamClientOptions = {}) {
+    this.agent = new Agent({
+      connections: options.connectionsPerOrigin ?? 256,
+      keepAliveTimeout: options.keepAliveTimeoutMs ?? 30_000,
+      pipelining: 1,
+    });
+  }
+
+  /**
+   * Sends one request. Resolves when the response headers arrive. `timeoutMs` bounds the wait for
+   * headers and every pause between body chunks.
+   */
+  async send(upstream: UpstreamRequest, signal: AbortSignal, timeoutMs: number): Promise<UpstreamResponse> {
+    const response = await request(upstream.url, {
+      method: upstream.method,
+      headers: upstream.headers,
+      body: upstream.body,
+      signal,
+      dispatcher: this.agent,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+    });
+    return { status: response.statusCode, headers: response.headers, body: response.body };
+  }
+
+  /** Closes every pooled connection. */
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+}

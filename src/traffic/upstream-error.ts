@@ -1,0 +1,38 @@
+// Turns a failed upstream answer into the gateway's error: the upstream status, with its message in OpenAI's error shape.
+import { GatewayError } from '../errors/error-registry.js';
+import type { ProviderPlugin } from '../plugins/plugin-types.js';
+
+/** The largest upstream error body read, in bytes. */
+export const MAX_ERROR_BODY_BYTES = 64 * 1024;
+
+interface UpstreamErrorObject {
+  message?: unknown;
+  type?: unknown;
+  code?: unknown;
+  param?: unknown;
+}
+
+/**
+ * Builds the error answered for an upstream failure. An OpenAI-shaped error body keeps its message,
+ * type, code and param; any other body is summarised by the adapter's `errorMessage` or its text.
+ */
+export function upstreamError(status: number, text: string, adapter: ProviderPlugin, providerName: string): GatewayError {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  const inner = (parsed as { error?: UpstreamErrorObject } | undefined)?.error;
+  if (inner && typeof inner === 'object' && typeof inner.message === 'string') {
+    return new GatewayError(
+      typeof inner.code === 'string' ? inner.code : 'upstream_error',
+      status,
+      'upstream_error',
+      inner.message,
+      { param: typeof inner.param === 'string' ? inner.param : null, details: typeof inner.type === 'string' ? { upstream_type: inner.type } : undefined },
+    );
+  }
+  const message = adapter.errorMessage?.(status, parsed ?? text) ?? (text.trim().slice(0, 500) || `HTTP ${status}`);
+  return new GatewayError('upstream_error', status, 'upstream_error', `The provider ${providerName} answered ${status}: ${message}`);
+}
