@@ -22,7 +22,7 @@ export function detectEmails(text: string): PiiCandidate[] {
  * split by one space, dot or dash (never a newline), and an optional extension. Digits are counted later.
  */
 const PHONE_CANDIDATE =
-  /(?<![\w+.:/@-])(?:(?:\+|00)\d{1,3}[ \t.-]?)?(?:\(\d{1,5}\)[ \t.-]?)?\d{1,15}(?:[ \t.-]\d{1,5}){0,6}(?:[ \t]?(?:x|ext\.?|#)[ \t]?\d{1,5})?(?![\w@:]|[.-]\d)/g;
+  /(?<![\w+.:/@-])(?:(?:\+|00)\d{1,3}[ \t.-]?)?(?:\(\d{1,5}\)[ \t.-]?)?\d{1,15}(?:[ \t.-]\d{1,8}){0,6}(?:[ \t]?(?:x|ext\.?|#)[ \t]?\d{1,5})?(?![\w@:]|[.-]\d)/g;
 const PHONE_CONTEXT =
   /\b(?:phone|tel|telephone|mobile|cell|cellphone|fax|desk|office|call|calls|calling|text|sms|messages?|whatsapp|contact|reach|dial|landline|hotline|number|ph|mob)\b/i;
 const PHONE_CONTEXT_AFTER = /^[ \t-]*\(?(?:office|fax|mobile|cell|home|work|tel|phone|direct)\b/i;

@@ -22,9 +22,10 @@ export function passesLuhn(digits: string): boolean {
  */
 const CARD_ISSUER = /^(?:4|5[0-9]|6|3[0456789]|2(?:2[0-9]|[3-6]\d|7[0-2])|1800|2131)/;
 // 12 to 19 digits, optionally in groups split by single spaces or dashes.
-const CARD_CANDIDATE = /(?<![\w.-])\d(?:[ -]?\d){11,18}(?![\w]|[.-]\d)/g;
+const CARD_CANDIDATE = /(?<![\w.+-])\d(?:[ -]?\d){11,18}(?![\w]|[.-]\d)/g;
+// How cards are printed: one run of digits, groups of four (the last shorter), or Amex's 4-6-5.
+const CARD_LAYOUT = /^(?:\d+|\d{4}([ -])\d{4}\1\d{4}(?:\1\d{1,4}){0,2}|\d{4}([ -])\d{6}\2\d{4,5})$/;
 const CARD_CONTEXT = /\b(?:card|credit|debit|visa|master ?card|amex|american express|discover|jcb|maestro|cc|ccn|pan|payment|billing|charge)\b/i;
-const SEPARATOR_RUN = /[ -]{2,}/;
 
 /**
  * Finds card numbers: 12 to 19 digits that pass Luhn and start with an issuer prefix. LIKELY (16 digits or more)
@@ -32,7 +33,7 @@ const SEPARATOR_RUN = /[ -]{2,}/;
  */
 export function detectCreditCards(text: string): PiiCandidate[] {
   return scanPattern(text, CARD_CANDIDATE, 'CREDIT_CARD_NUMBER', (match, start, end) => {
-    if (SEPARATOR_RUN.test(match[0])) return 0;
+    if (!CARD_LAYOUT.test(match[0])) return 0;
     const digits = match[0].replace(/[ -]/g, '');
     if (!CARD_ISSUER.test(digits) || !passesLuhn(digits) || /^(\d)\1+$/.test(digits)) return 0;
     const base = digits.length >= 16 ? Likelihood.LIKELY : Likelihood.POSSIBLE;

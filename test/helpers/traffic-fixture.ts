@@ -1,0 +1,54 @@
+// Sets up model traffic for tests: a fake provider, a test gateway, an application with a developer key.
+import request from 'supertest';
+import { startFakeProvider, type FakeProvider } from './fake-provider.js';
+import { createTestGateway, TEST_KEYS, type TestGateway } from './test-gateway.js';
+import type { GatewayOptions } from '../../src/index.js';
+
+/** A gateway in front of a fake provider, with one application and its developer key. */
+export interface TrafficFixture extends TestGateway {
+  fake: FakeProvider;
+  developerKey: string;
+  /** Creates an admin resource as super_admin; fails the test on any error. */
+  create(path: string, body: Record<string, unknown>, headers?: Record<string, string>): Promise<void>;
+}
+
+/** Quick retries for tests: 5 ms steps. */
+export const FAST_RETRIES: GatewayOptions['retryTiming'] = { baseDelayMs: 5, maxDelayMs: 20, maxRetryAfterMs: 2000 };
+
+/**
+ * Starts a fake provider and a gateway with provider `fake` (type openai) pointing at it,
+ * application `app` and a developer key.
+ */
+export async function createTrafficFixture(options: GatewayOptions = {}): Promise<TrafficFixture> {
+  const fake = await startFakeProvider();
+  const t = await createTestGateway({ retryTiming: FAST_RETRIES, ...options });
+  const create = async (path: string, body: Record<string, unknown>, headers: Record<string, string> = {}): Promise<void> => {
+    const res = await request(t.app).post(path).set('x-api-key', TEST_KEYS.superAdmin).set(headers).send(body);
+    if (res.status !== 201) throw new Error(`creating ${path} failed: ${res.status} ${res.text}`);
+  };
+  await create('/v1/admin/providers', {
+    name: 'fake',
+    type: 'openai',
+    config: { api_base: `${fake.url}/v1`, models: ['gpt-4o-mini', 'text-embedding-3-small'] },
+    api_keys: [{ api_key_secret_name: 'main', api_key: 'sk-stored-provider-key-0001' }],
+  });
+  await create('/v1/admin/applications', { name: 'app' });
+  const key = await request(t.app).post('/v1/admin/applications/app/keys').set('x-api-key', TEST_KEYS.superAdmin).send({});
+  return {
+    ...t,
+    fake,
+    developerKey: key.body.key as string,
+    create,
+    async close() {
+      await t.close();
+      await fake.close();
+    },
+  };
+}
+
+/** A minimal chat body. */
+export const chatBody = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({
+  model: 'gpt-4o-mini',
+  messages: [{ role: 'user', content: 'Hello' }],
+  ...extra,
+});
