@@ -5,6 +5,7 @@ import { Errors, type GatewayError } from '../errors/error-registry.js';
 import type { ProviderRequestContext } from '../plugins/plugin-types.js';
 import { setGatewayHeaders } from './gateway-headers.js';
 import type { Candidate, ModelRequestContext } from './model-request-context.js';
+import { AttemptTimer } from './attempt-timer.js';
 import { selectProviderKey } from './provider-key-selection.js';
 import { relayJson, relayStream, type RelayOutcome } from './response-relay.js';
 import { isRetryable, parseRetryAfter, retryDelay, shouldFallBack, type AttemptFailure, type RetryTiming } from './retry-policy.js';
@@ -61,8 +62,9 @@ async function attempt(deps: FallbackProxyDeps, context: ModelRequestContext, ca
     record.latency_ms = Math.round(performance.now() - started);
     if (error) Object.assign(record, { error });
   };
+  const timer = new AttemptTimer(timeoutMs, context.abort.signal);
   try {
-    const upstream = await deps.client.send(upstreamRequest, context.abort.signal, timeoutMs);
+    const upstream = await deps.client.send(upstreamRequest, timer.signal);
     if (upstream.status >= 400) {
       const error = upstreamError(upstream.status, await readErrorText(upstream.body), candidate.adapter, candidate.provider.name);
       finish(upstream.status, error.message);
@@ -70,23 +72,25 @@ async function attempt(deps: FallbackProxyDeps, context: ModelRequestContext, ca
     }
     setGatewayHeaders(res, context);
     const relay = context.stream
-      ? await relayStream(res, upstream, candidate.adapter, providerContext)
+      ? await relayStream(res, upstream, candidate.adapter, providerContext, () => timer.touch())
       : await relayJson(res, upstream, candidate.adapter, providerContext);
     finish(upstream.status, relay.streamError);
     return { ok: true, relay };
   } catch (error) {
-    if ((error as GatewayError).statusCode !== undefined && (error as GatewayError).code === 'upstream_invalid_response') {
-      finish(502, (error as GatewayError).message);
-      return { ok: false, error: error as GatewayError, failure: { kind: 'network' } };
-    }
-    const kind = classifyUpstreamError(error, context.abort.signal.aborted);
+    const kind = classifyUpstreamError(error, context.abort.signal.aborted, timer.timedOut);
     if (kind === 'timeout') {
       finish(null, 'timeout');
       return { ok: false, error: Errors.upstreamTimeout([candidate.provider.name, timeoutMs]), failure: { kind } };
     }
+    if ((error as GatewayError).code === 'upstream_invalid_response') {
+      finish(502, (error as GatewayError).message);
+      return { ok: false, error: error as GatewayError, failure: { kind: 'network' } };
+    }
     const message = (error as Error).message ?? String(error);
     finish(null, kind === 'aborted' ? 'client disconnected' : message);
     return { ok: false, error: Errors.upstreamUnreachable([candidate.provider.name, message]), failure: { kind: 'network' } };
+  } finally {
+    timer.clear();
   }
 }
 

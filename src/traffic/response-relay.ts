@@ -25,7 +25,12 @@ async function write(res: Response, chunk: string | Uint8Array): Promise<void> {
 }
 
 /** Reads a whole JSON answer and sends it: compatible answers byte for byte, others translated. */
-export async function relayJson(res: Response, upstream: UpstreamResponse, adapter: ProviderPlugin, context: ProviderRequestContext): Promise<RelayOutcome> {
+export async function relayJson(
+  res: Response,
+  upstream: UpstreamResponse,
+  adapter: ProviderPlugin,
+  context: ProviderRequestContext,
+): Promise<RelayOutcome> {
   const bytes = Buffer.from(await upstream.body.arrayBuffer());
   let json: Record<string, unknown>;
   try {
@@ -47,9 +52,16 @@ export async function relayJson(res: Response, upstream: UpstreamResponse, adapt
  * before the first byte can still be retried or fall back (it is thrown). After that, a failure
  * ends the stream with an SSE `error` event, never a silent clean end.
  */
-export async function relayStream(res: Response, upstream: UpstreamResponse, adapter: ProviderPlugin, context: ProviderRequestContext): Promise<RelayOutcome> {
+export async function relayStream(
+  res: Response,
+  upstream: UpstreamResponse,
+  adapter: ProviderPlugin,
+  context: ProviderRequestContext,
+  onChunk: () => void,
+): Promise<RelayOutcome> {
   const iterator = (upstream.body as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
   const first = await iterator.next();
+  onChunk();
   res.status(200).set(SSE_HEADERS);
   res.flushHeaders();
   const payloads: string[] = [];
@@ -72,7 +84,10 @@ export async function relayStream(res: Response, upstream: UpstreamResponse, ada
   };
   try {
     if (!first.done) await forward(first.value);
-    for (let next = await iterator.next(); !next.done; next = await iterator.next()) await forward(next.value);
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
+      onChunk();
+      await forward(next.value);
+    }
     parser.end();
     if (translator) {
       for (const payload of [...pending.splice(0), ...translator.onEnd()]) {

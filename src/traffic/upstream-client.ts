@@ -21,8 +21,9 @@ export interface UpstreamResponse {
 export type UpstreamFailureKind = 'timeout' | 'network' | 'aborted';
 
 /** Classifies an undici or socket error. */
-export function classifyUpstreamError(error: unknown, clientAborted: boolean): UpstreamFailureKind {
+export function classifyUpstreamError(error: unknown, clientAborted: boolean, timedOut: boolean): UpstreamFailureKind {
   if (clientAborted) return 'aborted';
+  if (timedOut) return 'timeout';
   const code = (error as { code?: string } | null)?.code ?? '';
   if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') return 'timeout';
   return 'network';
@@ -41,18 +42,16 @@ export class UpstreamClient {
   }
 
   /**
-   * Sends one request. Resolves when the response headers arrive. `timeoutMs` bounds the wait for
-   * headers and every pause between body chunks.
+   * Sends one request. Resolves when the response headers arrive. Timeouts are the caller's, through
+   * `signal` (see AttemptTimer): undici's own timers tick too coarsely for sub-second limits.
    */
-  async send(upstream: UpstreamRequest, signal: AbortSignal, timeoutMs: number): Promise<UpstreamResponse> {
+  async send(upstream: UpstreamRequest, signal: AbortSignal): Promise<UpstreamResponse> {
     const response = await request(upstream.url, {
       method: upstream.method,
       headers: upstream.headers,
       body: upstream.body,
       signal,
       dispatcher: this.agent,
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
     });
     return { status: response.statusCode, headers: response.headers, body: response.body };
   }

@@ -78,6 +78,10 @@ describe('model routing', () => {
     const received = f.fake.requests[0];
     assert.equal((received?.body as { model: string }).model, 'gpt-4o');
     assert.equal(received?.headers.authorization, 'Bearer sk-client-own-key');
+    await f.create('/v1/admin/routes', { name: 'suffixed', type: 'chat', models: [{ name: 'gpt-4o', provider: 'fake', suffix: '/chat/completions?variant=b' }] });
+    await chat({ 'x-gateway-route': 'suffixed' }).expect(200);
+    assert.equal(f.fake.requests[1]?.path, '/v1/chat/completions');
+    assert.equal(f.fake.requests[1]?.query.variant, 'b');
   });
 
   it('virtual_secret_key selects a stored key, placed by header_key or query_param_key; a disabled key is never used', async () => {

@@ -32,9 +32,12 @@ const AI = String.raw`(?:ai|a\.i\.|llm|language model|chatbot|chat bot|assistant
 const PERSONAS = String.raw`(?:dan|stan|dude|aim|kevin|mongo tom|betterdan|anti-?dan|evilbot|evil-?bot|ucar|apophis|jailbreak|jailbroken|ai unchained|omega|alphabreak|maximum|developer mode)`;
 const LIMITS = String.raw`(?:filters?|filtering|restrictions?|limitations?|limits|censorship|censoring|guidelines|rules|ethics|morals|morality|boundaries|constraints|principles|safeguards|guardrails)`;
 
-/** Compiles a rule pattern: case-insensitive (views are already lower case), unicode-aware. */
+/**
+ * Compiles a rule pattern. No flags: the views are already lower case, and the `i` and `u` flags make V8's
+ * matching several times slower, which the 1 ms budget cannot afford.
+ */
 function re(source: string): RegExp {
-  return new RegExp(source, 'iu');
+  return new RegExp(source);
 }
 
 /** The rules, strongest first within each family. */

@@ -24,6 +24,13 @@ export function geminiEmbeddingsBody(context: ProviderRequestContext): string {
   return JSON.stringify({ requests });
 }
 
+/** The vector as base64 of little-endian float32 values. */
+function float32Base64(values: number[]): string {
+  const bytes = Buffer.alloc(values.length * 4);
+  values.forEach((value, index) => bytes.writeFloatLE(value, index * 4));
+  return bytes.toString('base64');
+}
+
 /**
  * OpenAI's embeddings answer from `{embeddings: [{values}]}`. With `encoding_format: "base64"` each vector
  * is base64 of little-endian float32, as OpenAI sends it. Gemini reports no token counts, so usage is 0.
@@ -34,7 +41,7 @@ export function translateGeminiEmbeddings(upstream: unknown, context: ProviderRe
   const base64 = context.body.encoding_format === 'base64';
   const data = answer.embeddings.map((embedding, index) => {
     const values = isRecord(embedding) && Array.isArray(embedding.values) ? (embedding.values as number[]) : [];
-    const vector = base64 ? Buffer.from(new Float32Array(values).buffer).toString('base64') : values;
+    const vector = base64 ? float32Base64(values) : values;
     return { object: 'embedding', index, embedding: vector };
   });
   return { object: 'list', data, model: context.model, usage: { prompt_tokens: 0, total_tokens: 0 } };

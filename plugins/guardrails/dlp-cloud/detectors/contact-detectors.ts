@@ -3,7 +3,9 @@ import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/
 import { Likelihood, type PiiCandidate } from '../info-types.js';
 import { countDigits, hasContext, scanPattern, stepLikelihood } from './context-window.js';
 
-const EMAIL = /(?<![\w.%+-])[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,24}(?![\w-])/g;
+// Internationalised addresses (RFC 6531) too: letters and digits of any script.
+const EMAIL =
+  /(?<![\p{L}\p{N}._%+-])[\p{L}\p{N}][\p{L}\p{N}._%+-]{0,63}@(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?\.)+\p{L}{2,24}(?![\p{L}\p{N}-])/gu;
 const EMAIL_CONTEXT = /\b(?:e-?mail|mail|contact|reach|write)\b/i;
 // `user:pass@host` inside a URL is a credential, not an address.
 const URL_USERINFO_BEFORE = /\/\/[^\s/@]*:$/;

@@ -14,7 +14,7 @@ interface CredentialRule {
 
 /** Values that stand in for a secret rather than being one: `${VAR}`, `<password>`, `****`, `changeme`, … */
 const PLACEHOLDER =
-  /^(?:\$\{.*\}?|\$\(.*\)?|\$[A-Z_][A-Z0-9_]*|<[^>]*>?|\{\{.*|%[A-Z_]+%?|[*x.•#_-]+|(?:your|my|some|enter|insert)[_-]?\w*|\w*(?:example|dummy|placeholder|sample|redacted|changeme)\w*|password|passwd|secret|null|none|undefined|true|false|test|string)$/i;
+  /^(?:\$\{.*\}?|\$\(.*\)?|\$[A-Z_][A-Z0-9_]*|<[^>]*>?|\{.*\}?|%[A-Z_]+%?|[*x.•#_-]+|(?:your|my|some|enter|insert|replace)[_-]?\w*|\w*(?:example|dummy|placeholder|sample|redacted|changeme|replace_?with|fake|not_?a_?real)\w*|password|passwd|secret|null|none|undefined|true|false|test|string)$/i;
 
 /** True when a secret value is a placeholder; such hits are reported VERY_UNLIKELY. */
 export function isPlaceholder(value: string): boolean {
@@ -35,7 +35,7 @@ function genericSecretLikelihood(value: string): number {
 
 /** Likelihood of a password value: placeholders VERY_UNLIKELY, anything else as given. */
 function passwordLikelihood(value: string, base: number): number {
-  return isPlaceholder(value) || value.length < 4 ? Likelihood.VERY_UNLIKELY : base;
+  return isPlaceholder(value) || value.length < 4 || /^(.)\1+$/.test(value) ? Likelihood.VERY_UNLIKELY : base;
 }
 
 // Private key blocks, in PEM and in JSON strings with `\n` escapes; END may be missing when the text is cut off.
@@ -71,17 +71,18 @@ const RULES: CredentialRule[] = [
   { infoType: 'GCP_API_KEY', pattern: /\bAIza[0-9A-Za-z_-]{35}(?![\w-])/g, likelihood: Likelihood.VERY_LIKELY, hints: ['aiza'] },
   {
     infoType: 'JSON_WEB_TOKEN',
-    pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.([A-Za-z0-9_-]*)/g,
+    pattern: /(?<![A-Za-z0-9-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.([A-Za-z0-9_-]*)/g,
     likelihood: (m) => ((m[1] ?? '').length >= 16 ? Likelihood.VERY_LIKELY : Likelihood.LIKELY),
     hints: ['eyj'],
   },
   {
     infoType: 'AUTH_TOKEN',
-    // GitHub, GitLab, Slack, Stripe secret, npm, SendGrid, Databricks, Shopify, Hugging Face, Google OAuth, Anthropic, OpenAI.
+    // GitHub, GitLab, Slack, Stripe secret, npm, SendGrid, Databricks, Shopify, Hugging Face, Google OAuth, Anthropic,
+    // OpenAI, Docker Hub, Tailscale, Grafana, HashiCorp Vault, Groq.
     pattern:
-      /\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{50,255}|glpat-[A-Za-z0-9_-]{20,}|xox[abposr]-[A-Za-z0-9-]{10,}|xapp-\d-[A-Za-z0-9-]{20,}|(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{20,}|npm_[A-Za-z0-9]{36}|SG\.[A-Za-z0-9_-]{20,24}\.[A-Za-z0-9_-]{40,45}|dapi[a-f0-9]{32}(?:-\d)?|shp(?:at|ca|pa|ss)_[A-Za-z0-9]{32}|hf_[A-Za-z]{34}|ya29\.[A-Za-z0-9_-]{20,}|sk-ant-(?:api|admin)\d\d-[A-Za-z0-9_-]{80,}|sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{16,}T3BlbkFJ[A-Za-z0-9_-]{16,})(?![\w-])/g,
+      /\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{50,255}|glpat-[A-Za-z0-9_-]{20,}|xox[abposr]-[A-Za-z0-9-]{10,}|xapp-\d-[A-Za-z0-9-]{20,}|(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{24,}|npm_[A-Za-z0-9]{36}|SG\.[A-Za-z0-9_-]{20,24}\.[A-Za-z0-9_-]{40,45}|dapi[a-f0-9]{32}(?:-\d)?|shp(?:at|ca|pa|ss)_[A-Za-z0-9]{32}|hf_[A-Za-z]{34}|ya29\.[A-Za-z0-9_-]{20,}|sk-ant-(?:api|admin)\d\d-[A-Za-z0-9_-]{80,}|sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{16,}T3BlbkFJ[A-Za-z0-9_-]{16,}|dckr_pat_[A-Za-z0-9_-]{24,}|tskey-[a-z]+-[A-Za-z0-9]{8,}-[A-Za-z0-9]{16,}|glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|glc_[A-Za-z0-9+/]{32,}={0,2}|hv[sb]\.[A-Za-z0-9_-]{24,}|gsk_[A-Za-z0-9]{48,})(?![\w-])/g,
     likelihood: Likelihood.VERY_LIKELY,
-    hints: ['gh', 'github_pat_', 'glpat-', 'xox', 'xapp-', '_live_', '_test_', 'npm_', 'sg.', 'dapi', 'shp', 'hf_', 'ya29.', 'sk-'],
+    hints: ['gh', 'github_pat_', 'glpat-', 'xox', 'xapp-', '_live_', '_test_', 'npm_', 'sg.', 'dapi', 'shp', 'hf_', 'ya29.', 'sk-', 'dckr_pat_', 'tskey-', 'glsa_', 'glc_', 'hvs.', 'hvb.', 'gsk_'],
   },
   {
     infoType: 'AUTH_TOKEN',

@@ -17,10 +17,25 @@ export function passesLuhn(digits: string): boolean {
 }
 
 /**
- * Issuer prefixes of payment cards: Visa 4; Mastercard 51–55 and 2221–2720; Amex 34, 37; Diners 30, 36, 38, 39;
- * JCB 35 and the 15-digit 1800, 2131; Discover/UnionPay/RuPay/Maestro 50, 56–69; Mir 2200–2204.
+ * Issuer prefixes of payment cards and the lengths each issues: Amex 34, 37 (15); Visa 4 (13, 16, 19);
+ * Mastercard 51–55, 2221–2720 (16); Diners 30, 36, 38, 39 (14–19); JCB 35 (16–19) and 1800, 2131 (15);
+ * Discover, UnionPay, RuPay and Maestro 50, 56–69 (12–19).
  */
-const CARD_ISSUER = /^(?:4|5[0-9]|6|3[0456789]|2(?:2[0-9]|[3-6]\d|7[0-2])|1800|2131)/;
+const CARD_BRANDS: Array<{ prefix: RegExp; lengths: readonly number[] }> = [
+  { prefix: /^3[47]/, lengths: [15] },
+  { prefix: /^4/, lengths: [13, 16, 19] },
+  { prefix: /^(?:5[1-5]|2(?:2[2-9]|[3-6]\d|7[01]|720))/, lengths: [16] },
+  { prefix: /^3[0689]/, lengths: [14, 15, 16, 17, 18, 19] },
+  { prefix: /^35/, lengths: [16, 17, 18, 19] },
+  { prefix: /^(?:1800|2131)/, lengths: [15] },
+  { prefix: /^(?:50|5[6-9]|6)/, lengths: [12, 13, 14, 15, 16, 17, 18, 19] },
+];
+
+/** True when the number starts with a known issuer prefix and has a length that issuer uses. */
+function hasCardIssuer(digits: string): boolean {
+  return CARD_BRANDS.some((brand) => brand.prefix.test(digits) && brand.lengths.includes(digits.length));
+}
+
 // 12 to 19 digits, optionally in groups split by single spaces or dashes.
 const CARD_CANDIDATE = /(?<![\w.+-])\d(?:[ -]?\d){11,18}(?![\w]|[.-]\d)/g;
 // How cards are printed: one run of digits, groups of four (the last shorter), or Amex's 4-6-5.
@@ -35,7 +50,7 @@ export function detectCreditCards(text: string): PiiCandidate[] {
   return scanPattern(text, CARD_CANDIDATE, 'CREDIT_CARD_NUMBER', (match, start, end) => {
     if (!CARD_LAYOUT.test(match[0])) return 0;
     const digits = match[0].replace(/[ -]/g, '');
-    if (!CARD_ISSUER.test(digits) || !passesLuhn(digits) || /^(\d)\1+$/.test(digits)) return 0;
+    if (!hasCardIssuer(digits) || !passesLuhn(digits) || /^(\d)\1+$/.test(digits)) return 0;
     const base = digits.length >= 16 ? Likelihood.LIKELY : Likelihood.POSSIBLE;
     return hasContext(text, start, end, CARD_CONTEXT, 40) ? stepLikelihood(base, 2) : base;
   });

@@ -20,7 +20,8 @@ const NOT_A_NAME = new Set([
  */
 const NAME_CUES: Array<{ pattern: RegExp; likelihood: number }> = [
   {
-    pattern: new RegExp(`(?:\\b(?:full[ \\t]+)?name[ \\t]*:[ \\t]*|\\bmy[ \\t]+name[ \\t]+is[ \\t]+|\\bname'?s[ \\t]+)(${FULL_NAME})`, 'dgiu'),
+    // No `i` flag: with it, \\p{Lu} would match lower-case letters too.
+    pattern: new RegExp(`(?:\\b(?:[Ff]ull[ \\t]+)?[Nn]ame[ \\t]*:[ \\t]*|\\b[Mm]y[ \\t]+name[ \\t]+is[ \\t]+|\\b[Nn]ame'?s[ \\t]+)(${FULL_NAME})`, 'dgu'),
     likelihood: Likelihood.LIKELY,
   },
   {
