@@ -137,8 +137,8 @@ export interface SseEvent {
  * Both methods may throw a coded `GatewayError`: `upstream_stream_error` (502) when the upstream
  * reports an error inside the stream (Anthropic's `error` event, Gemini's `{"error": …}` chunk) or
  * ends before its final event; `upstream_invalid_response` (502) when an event is not valid JSON.
- * Headers are sent by then, so the gateway forwards it as a last `data: {"error": …}` payload and
- * closes the stream without `[DONE]`.
+ * Headers are sent by then, so the gateway forwards it as a last `event: error` frame carrying the
+ * error body, and closes the stream without `[DONE]`.
  */
 export interface StreamTranslator {
   /** Called per upstream event; answers zero or more OpenAI `data:` payloads. */

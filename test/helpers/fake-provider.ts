@@ -60,6 +60,8 @@ export interface FakeProvider {
   script(plan: FakeScript | FakeAnswer[] | FakeAnswer): void;
   /** The answer for requests naming `model` (after the function and the queue). */
   forModel(model: string, answer: FakeAnswer): void;
+  /** How many streamed answers are still open (neither finished nor closed by the client). */
+  openStreams(): number;
   /** Forgets requests and every script. */
   reset(): void;
   close(): Promise<void>;
@@ -117,6 +119,7 @@ export async function startFakeProvider(): Promise<FakeProvider> {
   let queue: FakeAnswer[] = [];
   let byModel = new Map<string, FakeAnswer>();
   let fallback: FakeAnswer = {};
+  let openStreams = 0;
   const timers = new Set<NodeJS.Timeout>();
   const sleep = (ms: number): Promise<void> =>
     new Promise((resolve) => {
@@ -135,6 +138,10 @@ export async function startFakeProvider(): Promise<FakeProvider> {
 
   async function stream(res: ServerResponse, spec: AnswerSpec, answer: FakeAnswer): Promise<void> {
     const plan = streamAnswer(spec);
+    openStreams += 1;
+    res.once('close', () => {
+      openStreams -= 1;
+    });
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     for (const frame of plan.head) await write(res, frame);
     for (const [index, frame] of plan.pieces.entries()) {
@@ -209,6 +216,7 @@ export async function startFakeProvider(): Promise<FakeProvider> {
     forModel(model, answer) {
       byModel.set(model, answer);
     },
+    openStreams: () => openStreams,
     reset() {
       requests.length = 0;
       scripter = undefined;

@@ -68,6 +68,19 @@ describe('fake provider', () => {
     await assert.rejects(cut.text());
   });
 
+  it('counts open streams until they finish or the client leaves', async () => {
+    fake.script({ chunks: 50, chunkDelayMs: 20 });
+    const controller = new AbortController();
+    const response = await fetch(`${fake.url}/v1/chat/completions`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(chatBody('m', { stream: true })), signal: controller.signal,
+    });
+    await response.body?.getReader().read();
+    assert.equal(fake.openStreams(), 1);
+    controller.abort();
+    for (let i = 0; i < 50 && fake.openStreams() > 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.equal(fake.openStreams(), 0);
+  });
+
   it('answers tool calls, completions and embeddings in OpenAI format, and 404 for unknown paths', async () => {
     fake.script([{ toolCall: { name: 'f', arguments: { a: 1 } } }]);
     const tool = (await (await post(`${fake.url}/v1/chat/completions`, chatBody())).json()) as { choices: Array<{ message: { tool_calls: unknown[] }; finish_reason: string }> };

@@ -1,0 +1,34 @@
+// Benchmark gateway: createGateway on memory storage, seeded with a provider, a unified route and a two-model custom route.
+import express from 'express';
+import { createGateway, memoryStorage } from '../src/index.js';
+
+const upstream = process.argv[2];
+if (!upstream) throw new Error('usage: gateway-bench-server.ts <upstream base URL>');
+const adminKey = 'bench-admin-key-0123456789abcdef';
+const gateway = createGateway({ storage: memoryStorage(), adminKeys: [{ key: adminKey, role: 'super_admin' }] });
+await gateway.ready;
+const app = express();
+app.disable('x-powered-by');
+app.disable('etag');
+app.use(gateway.router);
+const server = app.listen(0, '127.0.0.1');
+await new Promise((resolve) => server.once('listening', resolve));
+server.keepAliveTimeout = 60_000;
+const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+
+const admin = async (path: string, body: unknown): Promise<Record<string, unknown>> => {
+  const response = await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': adminKey }, body: JSON.stringify(body) });
+  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as Record<string, unknown>;
+};
+await admin('/v1/admin/providers', { name: 'bench', type: 'openai', config: { api_base: `${upstream}/v1`, models: ['bench-model'] }, api_keys: [{ api_key: 'sk-bench-upstream-key' }] });
+await admin('/v1/admin/providers', { name: 'bench2', type: 'openai', config: { api_base: `${upstream}/v1` }, api_keys: [{ api_key: 'sk-bench-upstream-key2' }] });
+await admin('/v1/admin/routes', { name: 'unified' });
+await admin('/v1/admin/routes', { name: 'custom', type: 'chat', models: [{ name: 'bench-model', provider: 'bench', weight: 2 }, { name: 'bench-model', provider: 'bench2', weight: 1 }] });
+await admin('/v1/admin/applications', { name: 'bench' });
+const { key } = (await admin('/v1/admin/applications/bench/keys', {})) as { key: string };
+console.log(JSON.stringify({ port: (server.address() as { port: number }).port, key, adminKey }));
+process.on('SIGTERM', () => {
+  server.close();
+  void gateway.close().then(() => process.exit(0));
+});

@@ -1,0 +1,89 @@
+// `npm run bench`: the gateway's overhead against a loopback upstream, at 1 and 32 connections, as ratios to direct.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { autocannonThroughput, sampleLatency, type LoadResult, type LoadTarget } from './load-sampler.js';
+
+const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 4000);
+const CONNECTIONS = [1, 32];
+
+async function startChild(script: string, args: string[] = []): Promise<{ child: ChildProcess; info: Record<string, unknown> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout! });
+  const info = await new Promise<Record<string, unknown>>((resolve, reject) => {
+    lines.once('line', (line) => resolve(JSON.parse(line) as Record<string, unknown>));
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
+  });
+  return { child, info };
+}
+
+const chat = (stream: boolean): string =>
+  JSON.stringify({ model: 'bench-model', messages: [{ role: 'user', content: 'Say hello.' }], max_tokens: 16, ...(stream ? { stream: true } : {}) });
+
+interface Row {
+  scenario: string;
+  connections: number;
+  result: LoadResult;
+  direct?: LoadResult;
+}
+
+const fmt = (n: number, digits = 3): string => n.toFixed(digits);
+
+function print(rows: Row[]): void {
+  console.log('\n| scenario | conns | p50 ms | p99 ms | req/s | added p50 ms | throughput vs direct | errors |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+  for (const { scenario, connections, result, direct } of rows) {
+    const added = direct ? fmt(result.p50 - direct.p50) : '-';
+    const ratio = direct ? `${((result.rps / direct.rps) * 100).toFixed(0)}%` : '-';
+    console.log(`| ${scenario} | ${connections} | ${fmt(result.p50)} | ${fmt(result.p99)} | ${result.rps.toFixed(0)} | ${added} | ${ratio} | ${result.errors} |`);
+  }
+}
+
+const upstream = await startChild('bench/fake-upstream-server.ts');
+const upstreamOrigin = `http://127.0.0.1:${String(upstream.info.port)}`;
+const gateway = await startChild('bench/gateway-bench-server.ts', [upstreamOrigin]);
+const gatewayOrigin = `http://127.0.0.1:${String(gateway.info.port)}`;
+const developerKey = String(gateway.info.key);
+
+const targets: Record<string, (stream: boolean) => LoadTarget> = {
+  direct: (stream) => ({ origin: upstreamOrigin, path: '/v1/chat/completions', headers: { 'content-type': 'application/json' }, body: chat(stream) }),
+  'unified route': (stream) => ({
+    origin: gatewayOrigin,
+    path: '/v1/chat/completions',
+    headers: { 'content-type': 'application/json', 'x-gateway-apikey': developerKey, 'x-gateway-route': 'unified' },
+    body: chat(stream),
+  }),
+  'custom route, 2 weighted models': (stream) => ({
+    origin: gatewayOrigin,
+    path: '/v1/chat/completions',
+    headers: { 'content-type': 'application/json', 'x-gateway-apikey': developerKey, 'x-gateway-route': 'custom' },
+    body: chat(stream),
+  }),
+};
+
+const rows: Row[] = [];
+try {
+  for (const connections of CONNECTIONS) {
+    const direct = await sampleLatency(targets.direct!(false), { connections, durationMs: DURATION_MS });
+    rows.push({ scenario: 'direct', connections, result: direct });
+    for (const name of ['unified route', 'custom route, 2 weighted models']) {
+      rows.push({ scenario: name, connections, result: await sampleLatency(targets[name]!(false), { connections, durationMs: DURATION_MS }), direct });
+    }
+    const directTtfb = await sampleLatency(targets.direct!(true), { connections, durationMs: DURATION_MS, firstByte: true });
+    rows.push({ scenario: 'stream TTFB, direct', connections, result: directTtfb });
+    rows.push({
+      scenario: 'stream TTFB, unified route',
+      connections,
+      result: await sampleLatency(targets['unified route']!(true), { connections, durationMs: DURATION_MS, firstByte: true }),
+      direct: directTtfb,
+    });
+  }
+  const seconds = Math.max(2, Math.round(DURATION_MS / 1000));
+  const acDirect = await autocannonThroughput(targets.direct!(false), 32, seconds);
+  rows.push({ scenario: 'autocannon: direct', connections: 32, result: acDirect });
+  rows.push({ scenario: 'autocannon: unified route', connections: 32, result: await autocannonThroughput(targets['unified route']!(false), 32, seconds), direct: acDirect });
+  print(rows);
+  console.log(`\nnode ${process.version}, ${DURATION_MS} ms per scenario after a 1 s warm-up; latency from hrtime per request (autocannon rows: 1 ms resolution).`);
+} finally {
+  upstream.child.kill('SIGTERM');
+  gateway.child.kill('SIGTERM');
+}
