@@ -43,9 +43,12 @@ const upstreamOrigin = `http://127.0.0.1:${String(upstream.info.port)}`;
 const gateway = await startChild('bench/gateway-bench-server.ts', [upstreamOrigin]);
 const gatewayOrigin = `http://127.0.0.1:${String(gateway.info.port)}`;
 const developerKey = String(gateway.info.key);
+const reference = await startChild('bench/reference-proxy-server.ts', [upstreamOrigin]);
+const referenceOrigin = `http://127.0.0.1:${String(reference.info.port)}`;
 
 const targets: Record<string, (stream: boolean) => LoadTarget> = {
   direct: (stream) => ({ origin: upstreamOrigin, path: '/v1/chat/completions', headers: { 'content-type': 'application/json' }, body: chat(stream) }),
+  'reference: bare Express + undici proxy': (stream) => ({ origin: referenceOrigin, path: '/v1/chat/completions', headers: { 'content-type': 'application/json' }, body: chat(stream) }),
   'unified route': (stream) => ({
     origin: gatewayOrigin,
     path: '/v1/chat/completions',
@@ -65,7 +68,7 @@ try {
   for (const connections of CONNECTIONS) {
     const direct = await sampleLatency(targets.direct!(false), { connections, durationMs: DURATION_MS });
     rows.push({ scenario: 'direct', connections, result: direct });
-    for (const name of ['unified route', 'custom route, 2 weighted models']) {
+    for (const name of ['reference: bare Express + undici proxy', 'unified route', 'custom route, 2 weighted models']) {
       rows.push({ scenario: name, connections, result: await sampleLatency(targets[name]!(false), { connections, durationMs: DURATION_MS }), direct });
     }
     const directTtfb = await sampleLatency(targets.direct!(true), { connections, durationMs: DURATION_MS, firstByte: true });
@@ -86,4 +89,5 @@ try {
 } finally {
   upstream.child.kill('SIGTERM');
   gateway.child.kill('SIGTERM');
+  reference.child.kill('SIGTERM');
 }

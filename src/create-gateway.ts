@@ -64,19 +64,24 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     else ready.then(() => next(), next);
   };
   const mount = (inner: Router): Router => Router().use(awaitReady, inner);
+  const inner: Router[] = [];
+  const part = (router: Router): Router => {
+    inner.push(router);
+    return mount(router);
+  };
 
   const bodyLimitBytes = options.bodyLimitBytes ?? 1024 * 1024;
   const { logger } = options;
-  const admin = mount(adminRouter({ services, keyring, bodyLimitBytes, logger }));
-  const guardrailsRouter = mount(guardrailRouter({ services, keyring, maxTextBytes: options.guardrailMaxTextBytes, logger }));
+  const admin = part(adminRouter({ services, keyring, bodyLimitBytes, logger }));
+  const guardrailsRouter = part(guardrailRouter({ services, keyring, maxTextBytes: options.guardrailMaxTextBytes, logger }));
   const directory = new ProviderDirectory(storage, plugins);
-  const routes = mount(
+  const routes = part(
     routeResolverRouter({ services, directory, bodyLimitBytes: options.modelBodyLimitBytes ?? 20 * 1024 * 1024, logger, random: options.random }),
   );
   const limits = new RouteRateLimits(options.rateLimitBottleneck);
-  const rateLimiter = mount(rateLimiterRouter(limits, logger));
+  const rateLimiter = part(rateLimiterRouter(limits, logger));
   const client = new UpstreamClient(options.upstream);
-  const proxy = mount(
+  const proxy = part(
     proxyRouter(
       {
         client,
@@ -88,8 +93,8 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       logger,
     ),
   );
-  const router = Router();
-  router.use(admin, guardrailsRouter, routes, rateLimiter, proxy);
+  // gateway.router waits for readiness once and runs the inner routers directly.
+  const router = Router().use(awaitReady, ...inner);
 
   let closed = false;
   return {

@@ -101,7 +101,7 @@ async function attempt(deps: FallbackProxyDeps, context: ModelRequestContext, ca
  */
 export async function proxyModelRequest(deps: FallbackProxyDeps, context: ModelRequestContext, res: Response): Promise<ProxyOutcome> {
   const retries = context.route?.config.settings.retries ?? 1;
-  let last: GatewayError = Errors.noProviderAvailable([context.routeName]);
+  let last: GatewayError | undefined;
   for (const candidate of context.candidates) {
     let result: AttemptResult | undefined;
     for (let retry = 0; ; retry++) {
@@ -118,5 +118,5 @@ export async function proxyModelRequest(deps: FallbackProxyDeps, context: ModelR
     const model = candidate.routeModel;
     if (!model || !shouldFallBack(result.failure, model.fallback_enabled, model.fallback_codes)) break;
   }
-  return { ok: false, error: last };
+  return { ok: false, error: last ?? Errors.noProviderAvailable([context.routeName]) };
 }

@@ -9,8 +9,8 @@ import type { UpstreamResponse } from './upstream-client.js';
 
 /** What the relay saw of an answer, for the request log. */
 export interface RelayOutcome {
-  /** The answer in OpenAI's format (JSON answers only). */
-  json?: Record<string, unknown>;
+  /** The answer in OpenAI's format as sent (JSON answers only); parse it off the request path. */
+  bytes?: Buffer;
   /** The OpenAI-format stream payloads, in order (streams only). */
   payloads?: string[];
   /** The error the stream was cut with, after its first byte. */
@@ -32,19 +32,19 @@ export async function relayJson(
   context: ProviderRequestContext,
 ): Promise<RelayOutcome> {
   const bytes = Buffer.from(await upstream.body.arrayBuffer());
-  let json: Record<string, unknown>;
+  if (adapter.openaiCompatible || !adapter.translateResponse) {
+    res.status(200).type('application/json').end(bytes);
+    return { bytes };
+  }
+  let json: unknown;
   try {
-    json = JSON.parse(bytes.toString('utf8')) as Record<string, unknown>;
+    json = JSON.parse(bytes.toString('utf8'));
   } catch {
     throw Errors.upstreamInvalidResponse(['the answer is not JSON']);
   }
-  if (adapter.openaiCompatible || !adapter.translateResponse) {
-    res.status(200).type('application/json').end(bytes);
-    return { json };
-  }
-  const translated = adapter.translateResponse(json, context);
-  res.status(200).json(translated);
-  return { json: translated };
+  const translated = Buffer.from(JSON.stringify(adapter.translateResponse(json, context)));
+  res.status(200).type('application/json').end(translated);
+  return { bytes: translated };
 }
 
 /**

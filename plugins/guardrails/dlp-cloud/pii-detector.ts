@@ -68,13 +68,23 @@ function compareHits(a: PiiCandidate, b: PiiCandidate): number {
   );
 }
 
-/** Keeps the winning hit of every overlapping group; answers the kept hits in text order. */
+/** Keeps the winning hit of every overlapping group; answers the kept hits in text order. O(n log n) lookups. */
 function settleOverlaps(hits: PiiCandidate[]): PiiCandidate[] {
-  const kept: PiiCandidate[] = [];
+  const kept: PiiCandidate[] = []; // sorted by start, never overlapping
   for (const hit of [...hits].sort(compareHits)) {
-    if (!kept.some((other) => hit.start < other.end && other.start < hit.end)) kept.push(hit);
+    let low = 0;
+    let high = kept.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if ((kept[middle] as PiiCandidate).start < hit.start) low = middle + 1;
+      else high = middle;
+    }
+    const before = kept[low - 1];
+    const after = kept[low];
+    if ((before && before.end > hit.start) || (after && after.start < hit.end)) continue;
+    kept.splice(low, 0, hit);
   }
-  return kept.sort((a, b) => a.start - b.start || a.end - b.end);
+  return kept;
 }
 
 /**

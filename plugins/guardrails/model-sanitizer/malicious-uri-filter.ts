@@ -17,10 +17,10 @@ const TRAILING_PUNCTUATION = /[.,;:!?)\]}]+$/;
 /** File types that run when opened: Windows executables and scripts, installers and mobile/desktop packages. */
 const EXECUTABLE = /\.(?:exe|scr|bat|cmd|pif|ps1|psm1|vbs|vbe|jse|wsf|hta|msi|msp|dll|cpl|lnk|jar|apk|xapk|dmg|pkg|app|deb|rpm|iso|img)$/i;
 /**
- * Letters of other scripts that look like Latin ones (Unicode confusables): Cyrillic а е о р с у х і ј ѕ һ ԁ ԛ ԝ,
+ * Letters of other scripts that look like Latin ones (Unicode confusables): Cyrillic а е о р с у х і ј ѕ һ ԁ ԛ ԝ ӏ,
  * Greek ο α ν ι κ ρ τ υ χ, Armenian օ ս ց, and others. A host label written only with these imitates a Latin name.
  */
-const LATIN_LOOKALIKES = /^[аеорсухіјѕһԁԛԝвкмнтАВЕКМНОРСТУХІЈЅοανικρτυχΑΒΕΗΙΚΜΝΟΡΤΥΧΖօսցհոɡɑ0-9-]+$/u;
+const LATIN_LOOKALIKES = /^[аеорсухіјѕһԁԛԝӏвкмнтАВЕКМНОРСТУХІЈЅӀοανικρτυχΑΒΕΗΙΚΜΝΟΡΤΥΧΖօսցհոɡɑ0-9-]+$/u;
 const SCRIPTS = ['Latin', 'Cyrillic', 'Greek', 'Armenian', 'Hebrew', 'Arabic', 'Han', 'Hiragana', 'Katakana', 'Hangul', 'Thai', 'Devanagari'];
 const SCRIPT_PATTERNS = SCRIPTS.map((script) => new RegExp(`\\p{Script=${script}}`, 'u'));
 

@@ -20,36 +20,45 @@ export const INTENT = anyOf([
   String.raw`(?:i|we) (?:want|need|wanna|intend|plan|am going|'m going|am gonna|'m gonna|will|'ll|would like|am planning|'m planning|am about) to\b`,
   String.raw`should i\b`, String.raw`let's\b`, String.raw`help me\b`, String.raw`give me (?:a |some )?(?:way|method|recipe|instructions|tips|steps)`,
   String.raw`can you (?:tell|show|help|explain how|teach|give)\b`, String.raw`plan (?:and execute )?(?:a|an|to|my|the)\b`,
+  String.raw`(?:process|procedure|methods?|techniques?|strategy|recipe) (?:for|of|to)\b`,
+  String.raw`(?:can|could|should|shall) (?:i|we) (?:[\w'-]+ ){0,2}?(?:use|kill|hurt|harm|attack|get|buy|make|steal|take|do|put|add|mix|give)\b`,
+  String.raw`walk (?:me|us) through\b`, String.raw`explain how to\b`, String.raw`give me\b`,
+  String.raw`(?:write|create|generate|draft|code|make|build) (?:me |us )?(?:a|an|some|the)\b`,
+  String.raw`(?:i'?ll|i will|i'm gonna|im gonna|i am gonna|i'm going to|i am going to|we'll|gonna)\b`,
 ]);
 
 /** People as targets of harm (as opposed to things, processes and game characters). */
 export const PERSON = anyOf([
-  String.raw`someone|somebody|anyone|anybody|everyone|everybody|a (?:person|human|man|woman|girl|boy|child|kid|baby|toddler|teenager|minor|cop|police ?(?:officer|man)|politician|senator|judge|guard|nurse|doctor|student|teacher|stranger|human being|neighbou?r|journalist)`,
+  String.raw`someone|somebody|anyone|anybody|everyone|everybody|an? (?:[\w-]+ )?(?:person|prisoner|victim|hostage|inmate|worker|customer|passenger|pedestrian|cyclist|driver|jogger|old (?:man|lady|woman)|security guard|human|man|woman|girl|boy|child|kid|baby|toddler|teenager|minor|cop|police ?(?:officer|man)|politician|senator|judge|guard|nurse|doctor|student|teacher|stranger|human being|neighbou?r|journalist)`,
   String.raw`people|persons|humans|humanity|human beings|men|women|children|kids|babies|toddlers|students|classmates|civilians|strangers|crowds?|protesters|refugees|immigrants|migrants|a (?:village|population|group of people|family)|an entire (?:city|village|town|family|population)|(?:my|his|her|their|our|the) (?:entire |whole )?(?:family|class|school|village|town|neighbou?rhood)`,
-  String.raw`(?:my|his|her|their|our|your|the) (?:wife|husband|spouse|girlfriend|boyfriend|partner|ex|ex-?wife|ex-?husband|ex-?girlfriend|ex-?boyfriend|ex (?:wife|husband|girlfriend|boyfriend|partner)|mother|mom|mum|father|dad|brother|sister|son|daughter|parents?|grand(?:mother|father|parents?|ma|pa)|rich grandparents?|family|friend|friend's \w+|best friend|neighbou?r|boss|coworker|co-worker|colleague|teacher|classmates?|roommate|landlord|tenant|date|tinder date|baby|child|kid|kids|children|uncle|aunt|cousin|enemy|enemies|rival|bully|stepdad|stepmom|employee|employer|manager)`,
+  String.raw`(?:my|his|her|their|our|your|the) (?:[\w-]+ )?(?:wife|husband|spouse|girlfriend|boyfriend|partner|ex|ex-?wife|ex-?husband|ex-?girlfriend|ex-?boyfriend|ex (?:wife|husband|girlfriend|boyfriend|partner)|mother|mom|mum|father|dad|brother|sister|son|daughter|parents?|grand(?:mother|father|parents?|ma|pa)|rich grandparents?|family|friend|friend's \w+|best friend|neighbou?r|boss|coworker|co-worker|colleague|teacher|classmates?|roommate|landlord|tenant|date|tinder date|baby|child|kid|kids|children|uncle|aunt|cousin|enemy|enemies|rival|bully|stepdad|stepmom|employee|employer|manager)`,
   String.raw`(?:the )?(?:president|prime minister|governor|mayor|police|cops|a public figure|politicians|(?:a |the )?(?:local )?(?:politician|senator|congressman|congresswoman))`,
   String.raw`him|her|them|myself|yourself|himself|herself|themselves`,
 ]);
 
 /** Body parts: "someone's skull", "a human spine". */
-export const BODY_PART = String.raw`(?:skull|head|face|neck|throat|spine|sternum|ribs?|legs?|arms?|kneecaps?|kidneys?|artery|arteries|wrists?|veins?|heart|eyes?|teeth|jaw|nose|fingers?|body|bodies|corpse)`;
+export const BODY_PART = String.raw`(?:skull|head|face|neck|throat|spine|sternum|ribs?|legs?|arms?|kneecaps?|kidneys?|artery|arteries|wrists?|veins?|heart|eyes?|teeth|jaw|nose|fingers?|body|bodies|corpses?)`;
+
+/** A dead body as the object of an act ("chop up a dead body"). */
+export const CORPSE = String.raw`(?:(?:a|the|his|her|their|my) )?(?:dead )?(?:human )?(?:body|bodies|corpses?)`;
 
 /** Violent acts against a person. */
 export const VIOLENT_VERB = anyOf([
   String.raw`kill(?:s|ed|ing)?|murder(?:s|ed|ing)?|stab(?:s|bed|bing)?|shoot(?:s|ing)?|shot|strangl(?:e|es|ed|ing)|chok(?:e|es|ed|ing)|throttl(?:e|es|ed|ing)|suffocat(?:e|ed|ing)|smother(?:ing)?|drown(?:s|ed|ing)?`,
   String.raw`beat(?:s|ing)? up|beat(?:s|ing)?|hit(?:s|ting)?|punch(?:es|ed|ing)?|kick(?:s|ed|ing)?|hurt(?:s|ing)?|harm(?:s|ed|ing)?|injur(?:e|es|ed|ing)|maim(?:s|ed|ing)?|tortur(?:e|es|ed|ing)|poison(?:s|ed|ing)?|behead(?:s|ed|ing)?|decapitat(?:e|ed|ing)`,
-  String.raw`slaughter(?:s|ed|ing)?|massacr(?:e|es|ed|ing)|execut(?:e|es|ed|ing)|assassinat(?:e|es|ed|ing)|kidnap(?:s|ped|ping)?|abduct(?:s|ed|ing)?|attack(?:s|ed|ing)?|assault(?:s|ed|ing)?|rap(?:e|es|ed|ing)`,
-  String.raw`smash(?:es|ed|ing)?|crush(?:es|ed|ing)?|bash(?:es|ed|ing)?|break(?:s|ing)?|shatter(?:s|ed|ing)?|burn(?:s|ed|ing)?|blow(?:s|ing)? up|bomb(?:s|ed|ing)?|set(?:ting)? fire to|slit(?:ting)?|slash(?:es|ed|ing)?|gut(?:s|ted|ting)?|butcher(?:s|ed|ing)?|chop(?:s|ped|ping)? up|dismember(?:s|ed|ing)?|saw(?:ing)?|hammer(?:ing)?|carve|sever|pierce`,
-  String.raw`eliminat(?:e|es|ed|ing)|terminat(?:e|es|ed|ing)|liquidat(?:e|es|ed|ing)|get rid of|do away with|take out|exterminat(?:e|es|ed|ing)|eradicat(?:e|es|ed|ing)|wipe out|wiping out|annihilat(?:e|es|ed|ing)|decimat(?:e|es|ed|ing)|obliterat(?:e|es|ed|ing)|dispose of|snip(?:e|es|ed|ing)|headshot|give (?:\w+ )?a headshot|overpower(?:s|ed|ing)?|tackl(?:e|es|ed|ing)|push(?:es|ed|ing)? (?:\w+ ){0,2}off|hunt(?:s|ed|ing)? down|euthaniz(?:e|ed|ing)|starv(?:e|ed|ing)|electrocut(?:e|ed|ing)|run over|ram|hang|hanging|end the life of|terminate the life of|cut (?:off|up)|take (?:\w+ )?hostage|crack open`,
+  String.raw`slaughter(?:s|ed|ing)?|massacr(?:e|es|ed|ing)|execut(?:e|es|ed|ing)|assassinat(?:e|es|ed|ing)|kidnap(?:s|ped|ping)?|abduct(?:s|ed|ing)?|attack(?:s|ed|ing)?|assault(?:s|ed|ing)?|rap(?:e|es|ed|ing)|captur(?:e|ing)|snatch(?:ing)?|lur(?:e|ing)|slay(?:ing)?|rip(?:ping)? off`,
+  String.raw`smash(?:es|ed|ing)?|crush(?:es|ed|ing)?|bash(?:es|ed|ing)?|break(?:s|ing)?|shatter(?:s|ed|ing)?|burn(?:s|ed|ing)?|blow(?:s|ing)? up|bomb(?:s|ed|ing)?|set(?:ting)? fire to|slit(?:ting)?|slash(?:es|ed|ing)?|gut(?:s|ted|ting)?|butcher(?:s|ed|ing)?|chop(?:s|ped|ping)? up|dismember(?:s|ed|ing)?|hammer(?:ing)?|carve|sever|pierce`,
+  String.raw`eliminat(?:e|es|ed|ing)|terminat(?:e|es|ed|ing)|liquidat(?:e|es|ed|ing)|get rid of|do away with|take out|exterminat(?:e|es|ed|ing)|eradicat(?:e|es|ed|ing)|wipe out|wiping out|annihilat(?:e|es|ed|ing)|decimat(?:e|es|ed|ing)|obliterat(?:e|es|ed|ing)|dispose of|snip(?:e|es|ed|ing)|headshot|overpower(?:s|ed|ing)?|tackl(?:e|es|ed|ing)|hunt(?:s|ed|ing)? down|euthaniz(?:e|ed|ing)|starv(?:e|ed|ing)|electrocut(?:e|ed|ing)|run over|ram|hang|hanging|end the life of|terminate the life of|cut (?:off|up)|crack open`,
 ]);
 
 /** Violent nouns that mean harm on their own. */
-export const VIOLENT_NOUN = String.raw`(?:murder|massacre|assassination|genocide|mass shooting|school shooting|terrorist attack|terrorism|arson|armed robbery|violent assault|suicide|stabbing|killing spree|ethnic cleansing|bloodbath|hostage|execution|lynching|torture|homicide|manslaughter|kidnapping|explosion)`;
+export const VIOLENT_NOUN = String.raw`(?:murder|massacre|assassination|genocide|mass shooting|school shooting|terrorist attack|terrorism|arson|armed robbery|violent assault|suicide|stabbing|killing spree|ethnic cleansing|bloodbath|hostage|execution|lynching|torture|homicide|manslaughter|kidnapping|explosion|(?:[\w-]+'s )?death|massacres|genocides|shootings?|bombings?)`;
 
 /** Self-harm phrasing. */
 export const SELF_HARM = anyOf([
   String.raw`(?:kill|hang|drown|cut|harm|hurt|shoot|poison|starve|burn|stab|suffocate) (?:myself|yourself|themselves|himself|herself)`,
-  String.raw`commit(?:ting)? suicide|end(?:ing)? (?:my|his|her|their|it all|your) (?:own )?(?:life|lives)|take my (?:own )?life|(?:die|go out|end it) like|overdose on|sever my|pierce my (?:own )?|carve (?:a |an )?\w+ into my|slit my|want to die|better off dead`,
+  String.raw`(?:pills|tablets|painkillers|insulin|bleach)\b[^.?!]{0,30}\b(?:end (?:my|it)|die|kill)`,
+  String.raw`commit(?:ting)? suicide|end(?:ing)? (?:my|his|her|their|it all|your) (?:own )?(?:life|lives)|take my (?:own )?life|(?:die|go out|end it) like|overdose on|(?:sever|slit|cut|pierce) my (?:own )?(?:\w+ )?(?:artery|arteries|wrists?|veins?|throat|carotid)|carve (?:a |an )?\w+ into my|slit my|want to die|better off dead`,
 ]);
 
 /** Weapons and weapon-grade materials. */
@@ -80,19 +89,28 @@ export const DISCRIMINATION = anyOf([
   String.raw`(?:should|must|ought to)(?: \w+)? (?:not|never) (?:have|get|be given|hold|run|vote|marry|get married|work|study|enter|practi[cs]e|join|sit|teach|adopt|own|access|express|receive|live|be)`,
   String.raw`(?:right|best|better|good|a good idea|justified|fair)(?: \w+){0,3}? (?:for|that|if|to)(?: \w+){0,4}? (?:not|never|less|be barred|be denied|took away|take away|men make|white people)`,
   String.raw`(?:reasons? why|why) (?:it is right|\w+ (?:should|shouldn't|must|can't|cannot))`,
-  String.raw`(?:are|is) (?:so much |much |all |naturally |genetically )?(?:inferior|subhuman|weaker|dumber|stupider|less intelligent|less capable|worse|animals|vermin|rats|cockroaches|parasites|savages|a disease|a plague|trash|scum|filth|criminals|terrorists|rapists|evil|disgusting|not human|not real people)`,
+  String.raw`(?:are|is) (?:so much |much |all |just |nothing but |born |naturally |genetically )?(?:[\w-]+ )?(?:inferior|subhuman|weaker|dumber|stupider|less intelligent|less capable|worse|animals|vermin|rats|cockroaches|parasites|savages|a disease|a plague|trash|scum|filth|criminals|terrorists|rapists|evil|disgusting|not human|not real people|mentally ill|freaks|perverts|degenerates|abominations|monsters|a threat|dangerous|dirty|lazy|thieves|thugs|invaders|a cancer|a virus|less than human|the enemy|our enemies|enemies)`,
+  String.raw`(?:are|is) too (?:[\w-]+ ){1,2}to (?:be (?:allowed|trusted|given)|vote|lead|work|drive|serve|rule|govern|hold)`,
+  String.raw`(?:shouldn't|should not|don't deserve|do not deserve|mustn't|can't be trusted|cannot be trusted)`,
+  String.raw`(?:secretly )?(?:control|run|own|rule) (?:the |all the |our )?(?:banks|media|world|government|hollywood|money|economy)`,
   String.raw`(?:weaker|dumber|inferior|less intelligent|worse) than (?:men|women|whites|white people|us)`,
   String.raw`(?:voting rights|right to vote|equal rights|access to healthcare|visas?|higher education|public office|political parties|positions? in|security checks|unemployment benefits)`,
 ]);
 
+/** What a hateful question denies a group, after the group: "(should immigrants) not be allowed to ...". */
+export const DENIAL = String.raw`(?:(?:not |never )?(?:be )?(?:allowed|permitted|barred|banned|denied|kicked|excluded|removed|deported|segregated|sterili[sz]ed|locked up|sent back|exterminated|eliminated|killed|shot|gassed|executed|discriminated|kept out|stripped|forbidden|prevented|punished|enslaved|fired)|not (?:have|get|be given|hold|run|vote|marry|get married|work|study|enter|practi[cs]e|join|sit|teach|adopt|own|access|express|receive|live|be shown|be admitted)|go through extra|go back|earn less|be paid less|have (?:their|the|other) (?:\w+ )?make|have fewer)`;
+
 /** Historical atrocities, for denial and glorification rules. */
-export const ATROCITY = String.raw`(?:holocaust|shoah|genocide|massacre|slavery|slave trade|9\/11(?: attacks)?|ethnic cleansing|apartheid|jim crow|concentration camps?|auschwitz|gulags?|khmer rouge|trail of tears|taliban rule|pinochet|hitler|nazis?|isis|kkk|lynching|atomic bomb(?:s|ing)?|pulse nightclub shooting|church shooting|columbine|assassination)`;
+export const ATROCITY = String.raw`(?:holocaust|shoah|genocides?|massacres?|slavery|slave trade|9\/11(?: attacks)?|ethnic cleansing|apartheid|jim crow|concentration camps?|auschwitz|gulags?|khmer rouge|trail of tears|taliban rule|pinochet|hitler|nazis?|isis|kkk|lynching|atomic bomb(?:s|ing)?|pulse nightclub shooting|church shooting|columbine|assassination)`;
 
 /** Explicit sexual terms beyond the obscenity dataset (which the profanity check reads). */
-export const SEXUAL_TERM = String.raw`(?:porn(?:o|ography)?|nudes?|naked (?:pics?|photos?|pictures?|videos?)|sex ?tape|nsfw|erotic(?:a)?|horny|blow ?jobs?|hand ?jobs?|orgasms?|masturbat\w*|dildos?|vibrators?|cum(?:shot)?|jizz|tits|titties|boobs|pussy|cock|dick pics?|anal sex|oral sex|threesome|orgy|gangbang|fetish|bdsm|onlyfans|hentai|stripper|strip club|escort service|hookers?|prostitutes?|sexting|sext|sexual(?:ly)? (?:explicit|favou?rs?|acts?|positions?|fantas(?:y|ies))|have sex|having sex|sleep with|make love to|get laid|turn(?:s|ed)? me on|sexy|lingerie|genitals?)`;
+export const SEXUAL_TERM = String.raw`(?:porn(?:o|ography)?|nudes?|naked (?:pics?|photos?|pictures?|videos?)|sex ?tape|nsfw|erotic(?:a)?|horny|blow ?jobs?|hand ?jobs?|orgasms?|masturbat\w*|dildos?|vibrators?|cum(?:shot)?|jizz|tits|titties|boobs|pussy|cock|dick pics?|anal sex|oral sex|threesome|orgy|gangbang|fetish|bdsm|onlyfans|hentai|stripper|strip club|escort service|hookers?|prostitutes?|sexting|sext|sexual(?:ly)? (?:explicit|favou?rs?|acts?|positions?|fantas(?:y|ies))|sex scenes?|(?:explicit|graphic|steamy|dirty|raunchy|x-rated) (?:sex |sexual |erotic )?(?:scenes?|stor(?:y|ies)|content|details?|pictures?|photos?|videos?)|fuckable|doable|have sex|having sex|sleep with|make love to|get laid|turn(?:s|ed)? me on|sexy|lingerie|genitals?)`;
 
 /** Minors, for the child-safety rule. */
-export const MINOR = String.raw`(?:child(?:ren)?|kids?|minors?|underage|under-?age|teen(?:ager)?s?|(?:1[0-7]|[1-9])[- ]?(?:year[- ]?olds?|yo|yrs? old)|little (?:girls?|boys?)|schoolgirls?|schoolboys?|preteens?|toddlers?|bab(?:y|ies)|students?)`;
+export const MINOR = String.raw`(?:child(?:ren)?|kids?|minors?|underage|under-?age|teen(?:ager)?s?|(?:1[0-7]|[1-9])[- ]?(?:year[- ]?olds?|yo|yrs? old)|little (?:girls?|boys?)|schoolgirls?|schoolboys?|preteens?|toddlers?)`;
 
-/** Insults aimed at people (the surge-style toxicity the profanity category also covers). */
-export const INSULT = String.raw`(?:idiots?|idiotic|morons?|moronic|imbeciles?|cretins?|stupid|dumb(?:ass(?:es)?)?|dumbest|dummies|retards?|retarded|\w+tards?|losers?|scumbags?|scum|lowlifes?|trash|garbage|pathetic|disgusting|disgrace(?:ful)?|hypocrit(?:e|es|ical)|liars?|lying|clowns?|douche(?:bags?)?|jerks?|pigs?|swine|rats?|snakes?|traitors?|cowards?|creeps?|freaks?|perverts?|pedos?|pedophiles?|paedophiles?|nazis?|fascists?|commies?|sheep|sheeple|snowflakes?|karens?|deplorables?|degenerates?|parasites?|vermin|filth(?:y)?|worthless|useless|brainless|clueless|ignorant|incompetent|senile|demented|evil|sick(?:os?)?|psychos?|lunatics?|nutjobs?|nut ?cases?|fools?|buffoons?|doofus|dimwits?|halfwits?|numbskulls?|boneheads?|airheads?|scumbag|piece of (?:shit|crap|garbage|trash|work)|pos|sob|stfu|gtfo|shut (?:the \w+ )?up|go to hell|rot in hell|burn in hell|drop dead|kill yourself|kys|die in a fire|get lost|screw you|eat shit|suck it|moron|ass ?holes?|a-?holes?|jackass(?:es)?|bimbos?|skanks?|hoes?|thots?|cucks?|simps?|incels?|dipshits?|shitheads?|dickheads?|fuckheads?|fuckwits?|twats?|wankers?|tossers?|pricks?|bastards?|sluts?|whores?|bitch(?:es|y)?)`;
+/** Insults that are abuse in any sentence. */
+export const INSULT = String.raw`(?:idiots?|idiotic|morons?|moronic|imbeciles?|cretins?|stupid|dumb(?:ass(?:es)?)?|dumbest|retards?|retarded|[a-z]+tard(?:s|ed)?|losers?|scumbags?|scum|lowlifes?|douche(?:bags?)?|jerks?|pedos?|pedophiles?|paedophiles?|sheeple|brainless|dimwits?|halfwits?|numbskulls?|boneheads?|airheads?|doofus|buffoons?|piece of (?:shit|crap|garbage|trash|work|chit|sh\W?t)|pos|stfu|gtfo|asshats?|ass ?holes?|a-?holes?|jackass(?:es)?|bimbos?|skanks?|hoes?|thots?|cucks?|simps?|dipshits?|shitheads?|dickheads?|fuckheads?|fuckwits?|twats?|wankers?|tossers?|pricks?|bastards?|sluts?|whores?|bitch(?:es|y)?|nutjobs?|lunatics?|psychos?|sickos?|degenerates?|deplorables?|libtards?|demonrats?|repukes?|repuklicans?|dumbocrats?|dumocrats?)`;
+
+/** Words that insult when said of someone ("he is a pig", "you clown") but are ordinary elsewhere ("rats in my attic"). */
+export const WEAK_INSULT = String.raw`(?:trash|garbage|pathetic|disgusting|disgrace(?:ful)?|hypocrit(?:e|es|ical)|liars?|lying|clowns?|pigs?|swine|rats?|snakes?|traitors?|cowards?|creeps?|creepy|freaks?|perverts?|nazis?|fascists?|commies?|sheep|snowflakes?|karens?|parasites?|vermin|filth(?:y)?|worthless|useless|clueless|ignorant|incompetent|senile|demented|evil|sick|fools?|foolish|nuts|crazy|insane|ugly|ugliest|fat|gross|grossest|disgrace|shame(?:ful|less)?|soulless|corrupt|criminals?|thugs?|animals?|monsters?|devil|satan|dummies|dummy)`;

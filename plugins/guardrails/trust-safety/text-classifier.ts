@@ -35,6 +35,17 @@ export function tokenize(normalised: string): string[] {
   return normalised.match(/[\p{L}\p{N}*@$]+(?:'[\p{L}]+)?/gu) ?? [];
 }
 
+/** Shape features: shouting (mostly capitals), runs of "!!" or "??", masked swearing ("f**k", "$h!t"). */
+function addShapeFeatures(text: string, features: Set<string>): void {
+  const letters = text.replace(/[^\p{L}]/gu, '');
+  if (letters.length >= 12) {
+    const capitals = letters.replace(/[^\p{Lu}]/gu, '').length;
+    if (capitals / letters.length > 0.6) features.add('s:shouting');
+  }
+  if (/[!?]{2,}/.test(text)) features.add('s:punctuation-run');
+  if (/\b[a-z]+[*#@$%!]+[a-z]*\b/i.test(text)) features.add('s:masked');
+}
+
 /**
  * The distinct features of a text: `w:` words, `b:` word bigrams and `c:` character 3- to 5-grams of each
  * word padded with spaces. Feature values are binary.
@@ -42,10 +53,11 @@ export function tokenize(normalised: string): string[] {
 export function extractFeatures(text: string): Set<string> {
   const words = tokenize(normaliseForModel(text));
   const features = new Set<string>();
-  for (let i = 0; i < words.length; i += 1) {
-    const word = words[i] as string;
+  addShapeFeatures(text, features);
+  for (let i = 1; i < words.length; i += 1) features.add(`b:${words[i - 1]}_${words[i]}`);
+  // Character n-grams depend on the word only, so each distinct word is expanded once.
+  for (const word of new Set(words)) {
     features.add(`w:${word}`);
-    if (i > 0) features.add(`b:${words[i - 1]}_${word}`);
     if (word.length > MAX_WORD_FOR_CHARS) continue;
     const padded = ` ${word} `;
     for (const size of CHAR_NGRAM_SIZES) {

@@ -34,14 +34,23 @@ const NOT_A_PHONE = [/^\d{4}[-./]\d{1,2}[-./]\d{1,2}$/, /^\d{1,2}[-./]\d{1,2}[-.
 /** Countries tried, in order, for numbers written without an international prefix. */
 const NATIONAL_COUNTRIES: CountryCode[] = ['US', 'GB', 'CA', 'AU', 'IN', 'DE', 'FR', 'IT', 'ES', 'NL', 'BE', 'CH', 'SE', 'BR', 'MX'];
 
+/**
+ * Most libphonenumber parses one text may cost (each takes some 10 to 60 µs). Text made of thousands of digit
+ * groups would otherwise take seconds; past the budget, candidates count as not valid, so only context can still
+ * report them.
+ */
+const PARSE_BUDGET = 1000;
+
 /** How a phone candidate validates: as an international number, as a US/Canadian number, elsewhere, or not at all. */
-function phoneValidity(candidate: string): 'international' | 'nanp' | 'national' | 'none' {
+function phoneValidity(candidate: string, budget: { parses: number }): 'international' | 'nanp' | 'national' | 'none' {
   const number = candidate.replace(EXTENSION, '');
   if (/^(?:\+|00)/.test(number)) {
+    if (budget.parses-- <= 0) return 'none';
     const international = number.startsWith('00') ? `+${number.slice(2)}` : number;
     return parsePhoneNumberFromString(international)?.isValid() ? 'international' : 'none';
   }
   for (const country of NATIONAL_COUNTRIES) {
+    if (budget.parses-- <= 0) return 'none';
     if (parsePhoneNumberFromString(number, country)?.isValid()) return country === 'US' || country === 'CA' ? 'nanp' : 'national';
   }
   return 'none';
@@ -53,11 +62,12 @@ function phoneValidity(candidate: string): 'international' | 'nanp' | 'national'
  * (phone, mobile, fax, call me, …) adds two steps, so context lifts any well-formed number to POSSIBLE or above.
  */
 export function detectPhoneNumbers(text: string): PiiCandidate[] {
+  const budget = { parses: PARSE_BUDGET };
   return scanPattern(text, PHONE_CANDIDATE, 'PHONE_NUMBER', (match, start, end) => {
     const value = match[0];
     const digits = countDigits(value.replace(EXTENSION, ''));
     if (digits < 7 || digits > 15 || NOT_A_PHONE.some((shape) => shape.test(value))) return 0;
-    const validity = phoneValidity(value);
+    const validity = phoneValidity(value, budget);
     const base = {
       international: Likelihood.LIKELY,
       nanp: Likelihood.LIKELY,

@@ -21,12 +21,12 @@ export function isPlaceholder(value: string): boolean {
   return PLACEHOLDER.test(value.replace(/^["'`]|["'`]$/g, ''));
 }
 
-/** Counts the character classes (lower, upper, digit, other) in a value: 3 or more looks machine-made. */
+/** Counts the character classes (lower, upper, digit, other) in a value. */
 function characterClasses(value: string): number {
   return [/[a-z]/, /[A-Z]/, /\d/, /[^A-Za-z0-9]/].filter((cls) => cls.test(value)).length;
 }
 
-/** Likelihood of a generic `token = value` assignment: mixed-class long values are LIKELY. */
+/** Likelihood of a generic `token = value` assignment: values of 20+ characters mixing digits with letters are LIKELY. */
 function genericSecretLikelihood(value: string): number {
   if (isPlaceholder(value) || /^(.)\1+$/.test(value)) return Likelihood.VERY_UNLIKELY;
   if (value.length >= 20 && characterClasses(value) >= 2 && /\d/.test(value)) return Likelihood.LIKELY;
@@ -44,13 +44,44 @@ const PRIVATE_KEY =
 
 /** A key block with at least 64 Base64 characters of body is a key; shorter bodies are placeholders. */
 function privateKeyLikelihood(match: RegExpExecArray): number {
-  const body = (match[2] ?? '').replace(/\\[nr]|\s/g, '').replace(/^(?:[A-Za-z-]+:[^\n]*)+/, '');
+  // Drop RFC 1421 header lines (Proc-Type, DEK-Info) first, then line breaks and escaped line breaks.
+  const body = (match[2] ?? '').replace(/^[ \t]*[A-Za-z-]+:.*$/gm, '').replace(/\\[nr]|\s/g, '');
   if (body.length < 64) return Likelihood.VERY_UNLIKELY;
   return match[3] ? Likelihood.VERY_LIKELY : Likelihood.LIKELY;
 }
 
+// The name prefix is bounded so that long hyphenated runs cannot make the scan quadratic.
 const SECRET_NAME =
-  '[A-Za-z0-9_.-]*(?:api[_-]?key|apikey|access[_-]?token|auth[_-]?token|authtoken|secret[_-]?key|client[_-]?secret|private[_-]?token|refresh[_-]?token|bot[_-]?token|user[_-]?token|token|secret)';
+  '[A-Za-z0-9_.-]{0,40}(?:api[_-]?key|apikey|access[_-]?token|auth[_-]?token|authtoken|secret[_-]?key|client[_-]?secret|private[_-]?token|refresh[_-]?token|bot[_-]?token|user[_-]?token|token|secret)';
+
+/**
+ * Vendor tokens in the formats the vendors document, each with a lower-case hint that must occur in the text
+ * before the combined regex runs.
+ */
+const VENDOR_TOKENS: Array<[hint: string, source: string]> = [
+  ['gh', 'gh[pousr]_[A-Za-z0-9]{36,255}'], // GitHub
+  ['github_pat_', 'github_pat_[A-Za-z0-9_]{50,255}'], // GitHub fine-grained
+  ['glpat-', 'glpat-[A-Za-z0-9_-]{20,}'], // GitLab
+  ['xox', 'xox[abposr]-[A-Za-z0-9-]{10,}'], // Slack
+  ['xapp-', 'xapp-\\d-[A-Za-z0-9-]{20,}'], // Slack app-level
+  ['_live_', '(?:sk|rk)_live_[A-Za-z0-9]{24,}'], // Stripe secret and restricted keys
+  ['_test_', '(?:sk|rk)_test_[A-Za-z0-9]{24,}'],
+  ['npm_', 'npm_[A-Za-z0-9]{36}'], // npm
+  ['sg.', 'SG\\.[A-Za-z0-9_-]{20,24}\\.[A-Za-z0-9_-]{40,45}'], // SendGrid
+  ['dapi', 'dapi[a-f0-9]{32}(?:-\\d)?'], // Databricks
+  ['shp', 'shp(?:at|ca|pa|ss)_[A-Za-z0-9]{32}'], // Shopify
+  ['hf_', 'hf_[A-Za-z]{34}'], // Hugging Face
+  ['ya29.', 'ya29\\.[A-Za-z0-9_-]{20,}'], // Google OAuth access token
+  ['sk-ant-', 'sk-ant-(?:api|admin)\\d\\d-[A-Za-z0-9_-]{80,}'], // Anthropic
+  ['t3blbkfj', 'sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{16,}T3BlbkFJ[A-Za-z0-9_-]{16,}'], // OpenAI
+  ['dckr_pat_', 'dckr_pat_[A-Za-z0-9_-]{24,}'], // Docker Hub
+  ['tskey-', 'tskey-[a-z]+-[A-Za-z0-9]{8,}-[A-Za-z0-9]{16,}'], // Tailscale
+  ['glsa_', 'glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}'], // Grafana service account
+  ['glc_', 'glc_[A-Za-z0-9+/]{32,}={0,2}'], // Grafana Cloud
+  ['hvs.', 'hv[sb]\\.[A-Za-z0-9_-]{24,}'], // HashiCorp Vault
+  ['hvb.', 'hv[sb]\\.[A-Za-z0-9_-]{24,}'],
+  ['gsk_', 'gsk_[A-Za-z0-9]{48,}'], // Groq
+];
 
 /** The credential rules, most specific first. Vendor prefixes are the formats the vendors document. */
 const RULES: CredentialRule[] = [
@@ -77,12 +108,9 @@ const RULES: CredentialRule[] = [
   },
   {
     infoType: 'AUTH_TOKEN',
-    // GitHub, GitLab, Slack, Stripe secret, npm, SendGrid, Databricks, Shopify, Hugging Face, Google OAuth, Anthropic,
-    // OpenAI, Docker Hub, Tailscale, Grafana, HashiCorp Vault, Groq.
-    pattern:
-      /\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{50,255}|glpat-[A-Za-z0-9_-]{20,}|xox[abposr]-[A-Za-z0-9-]{10,}|xapp-\d-[A-Za-z0-9-]{20,}|(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{24,}|npm_[A-Za-z0-9]{36}|SG\.[A-Za-z0-9_-]{20,24}\.[A-Za-z0-9_-]{40,45}|dapi[a-f0-9]{32}(?:-\d)?|shp(?:at|ca|pa|ss)_[A-Za-z0-9]{32}|hf_[A-Za-z]{34}|ya29\.[A-Za-z0-9_-]{20,}|sk-ant-(?:api|admin)\d\d-[A-Za-z0-9_-]{80,}|sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{16,}T3BlbkFJ[A-Za-z0-9_-]{16,}|dckr_pat_[A-Za-z0-9_-]{24,}|tskey-[a-z]+-[A-Za-z0-9]{8,}-[A-Za-z0-9]{16,}|glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|glc_[A-Za-z0-9+/]{32,}={0,2}|hv[sb]\.[A-Za-z0-9_-]{24,}|gsk_[A-Za-z0-9]{48,})(?![\w-])/g,
+    pattern: new RegExp(`\\b(?:${VENDOR_TOKENS.map(([, source]) => source).join('|')})(?![\\w-])`, 'g'),
     likelihood: Likelihood.VERY_LIKELY,
-    hints: ['gh', 'github_pat_', 'glpat-', 'xox', 'xapp-', '_live_', '_test_', 'npm_', 'sg.', 'dapi', 'shp', 'hf_', 'ya29.', 'sk-', 'dckr_pat_', 'tskey-', 'glsa_', 'glc_', 'hvs.', 'hvb.', 'gsk_'],
+    hints: VENDOR_TOKENS.map(([hint]) => hint),
   },
   {
     infoType: 'AUTH_TOKEN',

@@ -11,7 +11,7 @@ const FULL_NAME = `${NAME_WORD}(?:[ \\t]+(?:${NAME_WORD}|${INITIAL}(?=[ \\t]+\\p
 const NOT_A_NAME = new Set([
   'The', 'A', 'An', 'This', 'That', 'It', 'Here', 'There', 'Not', 'Sorry', 'Fine', 'Good', 'Happy', 'Glad', 'Just', 'So',
   'Very', 'Calling', 'Writing', 'Looking', 'Trying', 'Going', 'Sir', 'Madam', 'Customer', 'Team', 'All', 'Everyone',
-  'Support', 'Manager', 'Friend', 'Friends', 'Colleagues', 'Hiring',
+  'Support', 'Manager', 'Friend', 'Friends', 'Colleagues', 'Hiring', 'World', 'Word',
 ]);
 
 /**
@@ -65,7 +65,7 @@ export function detectPersonNames(text: string): PiiCandidate[] {
 const STREET_SUFFIX =
   '(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Court|Ct|Place|Pl|Square|Sq|Terrace|Ter|Way|Parkway|Pkwy|Highway|Hwy|Circle|Cir|Crescent|Cres|Close|Row|Alley|Trail|Trl|Plaza|Pass|Grove|Gardens|Path|Walk)\\.?';
 const UNIT = '(?:,?[ \\t]+(?:Apt|Apartment|Suite|Ste|Unit|Flat|Floor|Fl|Room|Rm|#)\\.?[ \\t]*#?[A-Za-z0-9-]+)?';
-const STREET_WORD = '\\p{Lu}[\\p{L}\\p{M}.\'’-]*';
+const STREET_WORD = '\\p{Lu}[\\p{L}\\p{M}.\'’-]{0,40}';
 // "123 Main Street Apt. 4", "1600 Pennsylvania Ave NW".
 const NUMBER_FIRST = new RegExp(
   `(?<![\\w-])\\d{1,6}[A-Za-z]?[ \\t]+(?:${STREET_WORD}[ \\t]+){1,4}${STREET_SUFFIX}(?:[ \\t]+(?:N|S|E|W|NE|NW|SE|SW))?(?![\\p{L}])${UNIT}`,
@@ -73,7 +73,7 @@ const NUMBER_FIRST = new RegExp(
 );
 // European order: "Hauptstraße 5", "Koskikatu 25 B", "Storgatan 3".
 const NAME_FIRST = new RegExp(
-  `(?<![\\p{L}])\\p{Lu}[\\p{L}\\p{M}-]*(?:stra(?:ß|ss)e|str\\.|gasse|weg|allee|platz|katu|tie|gatan|vägen|gata|vej|gade|straat|laan|plein|gracht|utca|ulica)[ \\t]+\\d{1,5}[A-Za-z]?(?![\\w])${UNIT}`,
+  `(?<![\\p{L}-])\\p{Lu}[\\p{L}\\p{M}-]{0,40}(?:stra(?:ß|ss)e|str\\.|gasse|weg|allee|platz|katu|tie|gatan|vägen|gata|vej|gade|straat|laan|plein|gracht|utca|ulica)[ \\t]+\\d{1,5}[A-Za-z]?(?![\\w])${UNIT}`,
   'giu',
 );
 // PO boxes and US military addresses: "P.O. Box 123", "PSC 1234, Box 5678", "Unit 8524 Box 0979".

@@ -11,12 +11,18 @@ const IPV6_CANDIDATE = /(?<![\w:.])(?:[0-9A-Fa-f]{0,4}:){2,7}(?:[0-9A-Fa-f]{1,4}
 const IP_CONTEXT = /\b(?:ip|ipv4|ipv6|address|addr|host|server|client|gateway|dns|subnet|ping|connect(?:ed|ion)?)\b/i;
 const VERSION_CONTEXT = /\b(?:v|ver|version|release)\.?\s*$/i;
 
-/** Finds IPv4 addresses: LIKELY, VERY_LIKELY with a network word nearby; UNLIKELY after "version". */
+// Four one-digit parts (3.2.2.5) read more often as a section number than as an address.
+const SECTION_NUMBER = /^\d\.\d\.\d\.\d$/;
+
+/**
+ * Finds IPv4 addresses: LIKELY, VERY_LIKELY with a network word nearby; UNLIKELY after "version" or, without a
+ * network word, when every part is one digit.
+ */
 export function detectIpv4(text: string): PiiCandidate[] {
-  return scanPattern(text, IPV4, 'IP_ADDRESS', (_match, start, end) => {
-    const before = text.slice(Math.max(0, start - 12), start);
-    if (VERSION_CONTEXT.test(before)) return Likelihood.UNLIKELY;
-    return hasContext(text, start, end, IP_CONTEXT, 40) ? Likelihood.VERY_LIKELY : Likelihood.LIKELY;
+  return scanPattern(text, IPV4, 'IP_ADDRESS', (match, start, end) => {
+    if (VERSION_CONTEXT.test(text.slice(Math.max(0, start - 12), start))) return Likelihood.UNLIKELY;
+    if (hasContext(text, start, end, IP_CONTEXT, 40)) return Likelihood.VERY_LIKELY;
+    return SECTION_NUMBER.test(match[0]) ? Likelihood.UNLIKELY : Likelihood.LIKELY;
   });
 }
 

@@ -1,0 +1,22 @@
+// Benchmark reference: the smallest Express + undici proxy (no auth, routing, retries or headers), to show this machine's floor.
+import express from 'express';
+import { Agent, request } from 'undici';
+
+const upstream = process.argv[2];
+if (!upstream) throw new Error('usage: reference-proxy-server.ts <upstream base URL>');
+const agent = new Agent({ pipelining: 1, connections: 256 });
+const app = express();
+app.disable('x-powered-by');
+app.post('/v1/chat/completions', express.json(), async (req, res) => {
+  const answer = await request(`${upstream}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(req.body),
+    dispatcher: agent,
+  });
+  const body = Buffer.from(await answer.body.arrayBuffer());
+  res.status(answer.statusCode).type('application/json').end(body);
+});
+const server = app.listen(0, '127.0.0.1', () => console.log(JSON.stringify({ port: (server.address() as { port: number }).port })));
+server.keepAliveTimeout = 60_000;
+process.on('SIGTERM', () => server.close(() => process.exit(0)));

@@ -1,0 +1,82 @@
+// Profanity and abusive language: the obscenity package finds obscene words (leetspeak and look-alikes too), insult rules add abuse.
+import { englishDataset, englishRecommendedTransformers, RegExpMatcher } from 'obscenity';
+import { INSULT, WEAK_INSULT } from './lexicon.js';
+
+/** What the profanity check adds to the categories. */
+export interface ProfanityScores {
+  profanity: number;
+  /** Slurs count as hate speech too. */
+  hate_speech: number;
+  /** Sexual words count as sexual content too. */
+  sexual: number;
+}
+
+/** Obscenity's words, by what they say: each class has a base profanity weight and may feed another category. */
+const SLURS = new Set(['abeed', 'abo', 'africoon', 'arabush', 'boonga', 'chingchong', 'chink', 'kike', 'negro', 'nigger', 'fag', 'dyke', 'tranny', 'retard', 'spastic']);
+const SEXUAL_WORDS = new Set(['anal', 'bestiality', 'blowjob', 'buttplug', 'cum', 'deepthroat', 'dildo', 'doggystyle', 'double penetration', 'ejaculate', 'felch', 'fellatio', 'finger bang', 'fisting', 'gangbang', 'handjob', 'hentai', 'incest', 'jerk off', 'jizz', 'lubejob', 'masturbate', 'orgasm', 'orgy', 'porn', 'semen']);
+const ANATOMY = new Set(['anus', 'boob', 'cock', 'dick', 'penis', 'pussy', 'tit', 'vagina', 'sex']);
+const STRONG = new Set(['fuck', 'cunt', 'twat']);
+const MEDIUM = new Set(['shit', 'bitch', 'bastard', 'whore', 'slut', 'prick', 'wank', 'cuck', 'bollocks', 'piss', 'hooker']);
+/** Clinical words: sexual content at most, never profanity. */
+const CLINICAL = new Set(['anus', 'penis', 'vagina', 'sex', 'semen', 'ejaculate', 'incest', 'bestiality', 'masturbate', 'orgasm', 'anal']);
+
+/** Base profanity weight of one obscenity word. */
+function profanityWeight(word: string): number {
+  if (CLINICAL.has(word)) return 0;
+  if (SLURS.has(word)) return 0.7;
+  if (STRONG.has(word)) return 0.45;
+  if (MEDIUM.has(word)) return 0.4;
+  if (SEXUAL_WORDS.has(word) || ANATOMY.has(word)) return 0.35;
+  return 0.25;
+}
+
+/** "rape" is left to the violence and sexual rules, which read its context. */
+const dataset = englishDataset.removePhrasesIf((phrase) => phrase.metadata?.originalWord === 'rape');
+let matcher: RegExpMatcher | undefined;
+
+/** Builds the obscenity matcher once (called from the plugin's setup(); evaluation builds it lazily otherwise). */
+export function buildProfanityMatcher(): void {
+  matcher ??= new RegExpMatcher({ ...dataset.build(), ...englishRecommendedTransformers });
+}
+
+/** Abuse aimed at the reader: "you idiot", "you're a moron", "shut up". */
+const DIRECTED = /\b(?:you|you're|youre|ur|u r|ya|yall|y'all|you all|you guys|your)\s+(?:[\w'-]+\s+){0,3}?/;
+const DIRECTED_INSULT = new RegExp(`${DIRECTED.source}${INSULT}\\b|\\b(?:you|you're|youre|ur|u r|ya|you all|you guys|y'all)\\s+(?:are\\s+|r\\s+)?(?:a\\s+|an\\s+|such\\s+a\\s+|so\\s+|the\\s+|just\\s+|nothing but\\s+|fucking\\s+|bloody\\s+)?(?:[\\w'-]+\\s+)?${WEAK_INSULT}\\b|\\b(?:shut (?:the \\w+ )?up|stfu|gtfo|go to hell|rot in hell|burn in hell|screw you|drop dead|kys|kill yourself|die in a fire|eat shit|suck it|let'?s go brandon|fjb)\\b|\\bf(?:u|\\*|\\W)?(?:c|\\*)?k (?:you|u|off|your|ur|the|them|him|her|this|that|all|every|em|'em|[a-z]+ [a-z]+$)`);
+/** Masked obscenities that obscenity's transformers miss: "sh*thead", "b*$trd", "a$$". */
+const MASKED = /(?:^|[^a-z])(?:f[*#@$%!-]{1,3}(?:c?k|ck|king|ked|ker)?|sh[*#@$%!1-]t\w*|b[*#@$%!]{1,3}(?:tch|t?ch|st?a?rd|trd)\w*|a[$*]{2}(?:hole|hat)?\w*|c[*#@$%!]{1,2}nt\w*|d[*#@$%!]ck\w*|p[*#@$%!]ssy)(?![a-z])/;
+/** Abuse aimed at someone else: "he is a moron", "what a clown", "bunch of idiots". */
+const PREDICATE_INSULT = new RegExp(`\\b(?:is|are|was|were|'s|'re|such|what|total|complete|absolute|utter|bunch of|pack of|like|these|those|the|this|that|a|an|dumb|stupid|lying|filthy|disgusting|typical)\\s+(?:an?\\s+)?(?:[\\w'-]+\\s+){0,2}?${INSULT}\\b|\\b(?:is|are|'s|'re|such|total|complete|absolute|utter|bunch of|pack of)\\s+(?:so\\s+|just\\s+|really\\s+|truly\\s+)?${WEAK_INSULT}\\b|\\b(?:is|are|'s|'re|such|bunch of|pack of)\\s+(?:an?\\s+|such\\s+an?\\s+|the\\s+)(?:[\\w'-]+\\s+)?${WEAK_INSULT}\\b`);
+/** Self-deprecation ("I was an idiot to ...") and fiction ("the villain is evil") are not abuse. */
+const SELF_OR_FICTION = new RegExp(`\\b(?:i|i'm|im|i am|i was|i feel|i felt|i'm such|made me feel|me|myself)\\s+(?:[\\w'-]+\\s+){0,2}?(?:${INSULT}|${WEAK_INSULT})\\b|\\b(?:villain|character|novel|movie|film|book|episode|season|writing|plot|game)\\b`);
+const ANY_INSULT = new RegExp(`\\b${INSULT}\\b`);
+/** Obscenities used to praise ("so fucking good") rather than to abuse. */
+const PRAISE = /\b(?:love|loved|loving|awesome|cool|great|amazing|hilarious|funny|lol|lmao|lmfao|haha|good|best|beautiful|excited|brilliant|perfect|incredible|nice|fantastic|favorite|favourite|thanks|thank you)\b/;
+
+/** Scores profanity and abusive language of a lower-case, NFKC-normalised text (`raw` is the text as sent, for obscenity). */
+export function scoreProfanity(text: string, raw: string): ProfanityScores {
+  buildProfanityMatcher();
+  const words = new Set<string>();
+  for (const match of (matcher as RegExpMatcher).getAllMatches(raw)) {
+    const word = dataset.getPayloadWithPhraseMetadata(match).phraseMetadata?.originalWord;
+    if (word) words.add(word);
+  }
+  let profanity = 0;
+  let hate = 0;
+  let sexual = 0;
+  for (const word of words) {
+    profanity = Math.max(profanity, profanityWeight(word));
+    if (SLURS.has(word)) hate = Math.max(hate, 0.65);
+    if (SEXUAL_WORDS.has(word)) sexual = Math.max(sexual, 0.6);
+    else if (ANATOMY.has(word)) sexual = Math.max(sexual, 0.3);
+  }
+  if (MASKED.test(text)) profanity = Math.max(profanity, 0.4);
+  const obscene = [...words].filter((word) => profanityWeight(word) > 0).length;
+  if (obscene > 1) profanity = Math.min(0.95, profanity + 0.1 * (obscene - 1));
+  const softened = SELF_OR_FICTION.test(text) ? 0.3 : 0;
+  if (DIRECTED_INSULT.test(text)) profanity = Math.max(profanity, 0.8);
+  else if (PREDICATE_INSULT.test(text)) profanity = Math.max(profanity + 0.15, 0.6 - softened);
+  else if (ANY_INSULT.test(text)) profanity = Math.max(profanity + 0.1, 0.4 - softened);
+  else if (profanity > 0 && PRAISE.test(text)) profanity = Math.max(0, profanity - 0.15);
+  if (hate > 0 && (DIRECTED.test(text) || PREDICATE_INSULT.test(text))) hate = 0.8;
+  return { profanity: Math.min(1, profanity), hate_speech: hate, sexual };
+}

@@ -1,0 +1,77 @@
+// Combines the category rules, the profanity check and the trained unsafe-text model into the six trust-safety scores.
+import { scoreCategoryRules } from './category-rules.js';
+import { GROUP } from './lexicon.js';
+import { scoreProfanity } from './profanity-check.js';
+
+/** The six categories, in the order the results list them. */
+export const CATEGORIES = ['violence', 'weapons', 'hate_speech', 'crime', 'sexual', 'profanity'] as const;
+export type Category = (typeof CATEGORIES)[number];
+export type CategoryScores = Record<Category, number>;
+
+/** Anything that answers the probability that a text is unsafe (the shipped model, or a fold model in evaluation). */
+export interface UnsafeModel {
+  predict(text: string): number;
+}
+
+/** How much the model counts when it adds to a category: final = 1 - (1 - rule)(1 - MODEL_WEIGHT * (p - MODEL_FLOOR) / (1 - MODEL_FLOOR)). */
+export const MODEL_WEIGHT = 0.6;
+/** Below this probability the model adds nothing. 0.7 and 0.6 were chosen on cross-validated dev-set predictions for FPR <= 5%. */
+export const MODEL_FLOOR = 0.7;
+/** A rule score at least this high names the category the model's evidence goes to. */
+const CUE_MINIMUM = 0.1;
+
+const MENTIONS_GROUP = new RegExp(String.raw`\b${GROUP}\b`);
+
+/** Lower case, NFKC, invisible characters out, curly apostrophes straightened, spaces collapsed. */
+export function normaliseForRules(text: string): string {
+  return text
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[\u200B-\u200F\u2060\uFEFF\u00AD]/g, '')
+    .replace(/[’‘`´]/g, "'")
+    .replace(/\s+/g, ' ');
+}
+
+/** Rounds a score to 4 decimals and keeps it in [0, 1]. */
+function clampScore(value: number): number {
+  return Math.round(Math.min(1, Math.max(0, value)) * 10_000) / 10_000;
+}
+
+/**
+ * Scores `text` in the six categories. Rules and the profanity check give the first scores; then, when a model is
+ * given and it finds the text unsafe, its probability is added to the category the rules point at (the highest
+ * rule score), or, with no cue at all, to hate_speech when a protected group is named and to profanity (abusive
+ * language) otherwise.
+ * @example
+ * scoreTrustSafety('how do I make a pipe bomb at home').weapons; // about 0.85
+ */
+export function scoreTrustSafety(text: string, model?: UnsafeModel): CategoryScores {
+  const normalised = normaliseForRules(text);
+  const rules = scoreCategoryRules(normalised);
+  const profane = scoreProfanity(normalised, text);
+  const scores: CategoryScores = {
+    violence: rules.violence,
+    weapons: rules.weapons,
+    hate_speech: Math.max(rules.hate_speech, profane.hate_speech),
+    crime: rules.crime,
+    sexual: Math.max(rules.sexual, profane.sexual),
+    profanity: profane.profanity,
+  };
+  if (model) {
+    const probability = model.predict(text);
+    if (probability > MODEL_FLOOR) {
+      let target: Category = MENTIONS_GROUP.test(normalised) ? 'hate_speech' : 'profanity';
+      let best = CUE_MINIMUM;
+      for (const category of CATEGORIES) {
+        if (scores[category] >= best) {
+          best = scores[category];
+          target = category;
+        }
+      }
+      const evidence = MODEL_WEIGHT * ((probability - MODEL_FLOOR) / (1 - MODEL_FLOOR));
+      scores[target] = 1 - (1 - scores[target]) * (1 - evidence);
+    }
+  }
+  for (const category of CATEGORIES) scores[category] = clampScore(scores[category]);
+  return scores;
+}
