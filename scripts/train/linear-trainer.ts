@@ -52,12 +52,12 @@ export function trainLinearModel(examples: TrainingExample[], label: string, tra
   const settings = { ...DEFAULT_TRAIN_OPTIONS, ...options };
   const featureSets = examples.map((example) => extractFeatures(example.text));
   const counts = new Map<string, number>();
-  for (const set of featureSets) for (const feature of set) counts.set(feature, (counts.get(feature) ?? 0) + 1);
+  for (const list of featureSets) for (const feature of new Set(list)) counts.set(feature, (counts.get(feature) ?? 0) + 1);
   const index = new Map<string, number>();
   for (const [feature, count] of counts) if (count >= settings.minCount) index.set(feature, index.size);
-  const rows = featureSets.map((set) => {
-    const ids = [...set].map((feature) => index.get(feature)).filter((id): id is number => id !== undefined);
-    return { ids, scale: set.size > 0 ? 1 / Math.sqrt(set.size) : 0 };
+  const rows = featureSets.map((list) => {
+    const ids = list.map((feature) => index.get(feature)).filter((id): id is number => id !== undefined);
+    return { ids, scale: list.length > 0 ? 1 / Math.sqrt(list.length) : 0 };
   });
   const positives = examples.filter((example) => example.label).length;
   const classWeight = { pos: examples.length / (2 * Math.max(1, positives)), neg: examples.length / (2 * Math.max(1, examples.length - positives)) };
@@ -76,6 +76,7 @@ export function trainLinearModel(examples: TrainingExample[], label: string, tra
       const error = sigmoid(sum) - (example.label ? 1 : 0);
       const importance = (example.weight ?? 1) * (example.label ? classWeight.pos : classWeight.neg);
       const gradient = error * importance;
+      // An id that repeats (an n-gram of two words) gets its gradient once per occurrence, as its count implies.
       for (const id of row.ids) {
         const g = gradient * row.scale + settings.l2 * (weights[id] as number);
         squares[id] = (squares[id] as number) + g * g;

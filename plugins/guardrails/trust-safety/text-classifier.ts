@@ -35,35 +35,56 @@ export function tokenize(normalised: string): string[] {
   return normalised.match(/[\p{L}\p{N}*@$]+(?:'[\p{L}]+)?/gu) ?? [];
 }
 
-/** Shape features: shouting (mostly capitals), runs of "!!" or "??", masked swearing ("f**k", "$h!t"). */
-function addShapeFeatures(text: string, features: Set<string>): void {
-  const letters = text.replace(/[^\p{L}]/gu, '');
-  if (letters.length >= 12) {
-    const capitals = letters.replace(/[^\p{Lu}]/gu, '').length;
-    if (capitals / letters.length > 0.6) features.add('s:shouting');
-  }
-  if (/[!?]{2,}/.test(text)) features.add('s:punctuation-run');
-  if (/\b[a-z]+[*#@$%!]+[a-z]*\b/i.test(text)) features.add('s:masked');
+/** The distinct features of one text, by kind (kept apart so prediction needs no string prefixes). */
+export interface FeatureSets {
+  /** `s:` shape features: shouting (mostly capitals), runs of "!!" or "??", masked swearing ("f**k"). */
+  shapes: Set<string>;
+  /** `w:` words. */
+  words: Set<string>;
+  /** `b:` word bigrams, joined with "_". */
+  bigrams: Set<string>;
+  /**
+   * `c:` character 3- to 5-grams of each distinct word padded with spaces. A list, not a set: an n-gram shared by
+   * two words counts twice, which spares a set insertion per n-gram (the hot loop of prediction).
+   */
+  chars: string[];
 }
 
-/**
- * The distinct features of a text: `w:` words, `b:` word bigrams and `c:` character 3- to 5-grams of each
- * word padded with spaces. Feature values are binary.
- */
-export function extractFeatures(text: string): Set<string> {
-  const words = tokenize(normaliseForModel(text));
-  const features = new Set<string>();
-  addShapeFeatures(text, features);
-  for (let i = 1; i < words.length; i += 1) features.add(`b:${words[i - 1]}_${words[i]}`);
+const PREFIXES = { shapes: 's:', words: 'w:', bigrams: 'b:', chars: 'c:' } as const;
+type FeatureKind = keyof typeof PREFIXES;
+const KINDS = Object.keys(PREFIXES) as FeatureKind[];
+
+/** Shape features, counted on ASCII letters (enough to tell shouting). */
+function shapeFeatures(text: string): Set<string> {
+  const shapes = new Set<string>();
+  const letters = text.match(/[a-zA-Z]/g)?.length ?? 0;
+  if (letters >= 12 && (text.match(/[A-Z]/g)?.length ?? 0) / letters > 0.6) shapes.add('shouting');
+  if (/[!?]{2,}/.test(text)) shapes.add('punctuation-run');
+  if (/\b[a-z]+[*#@$%!]+[a-z]*\b/i.test(text)) shapes.add('masked');
+  return shapes;
+}
+
+/** Splits a text into its distinct features. */
+export function featureSets(text: string): FeatureSets {
+  const tokens = tokenize(normaliseForModel(text));
+  const sets: FeatureSets = { shapes: shapeFeatures(text), words: new Set(tokens), bigrams: new Set(), chars: [] };
+  for (let i = 1; i < tokens.length; i += 1) sets.bigrams.add(`${tokens[i - 1]}_${tokens[i]}`);
   // Character n-grams depend on the word only, so each distinct word is expanded once.
-  for (const word of new Set(words)) {
-    features.add(`w:${word}`);
+  for (const word of sets.words) {
     if (word.length > MAX_WORD_FOR_CHARS) continue;
     const padded = ` ${word} `;
     for (const size of CHAR_NGRAM_SIZES) {
-      for (let start = 0; start + size <= padded.length; start += 1) features.add(`c:${padded.slice(start, start + size)}`);
+      for (let start = 0; start + size <= padded.length; start += 1) sets.chars.push(padded.slice(start, start + size));
     }
   }
+  return sets;
+}
+
+/** The features of a text as prefixed strings (`w:word`, `c: wo`, ...), as the trainer and the model file name them. */
+export function extractFeatures(text: string): string[] {
+  const sets = featureSets(text);
+  const features: string[] = [];
+  for (const kind of KINDS) for (const feature of sets[kind]) features.push(PREFIXES[kind] + feature);
   return features;
 }
 
@@ -76,20 +97,33 @@ export function sigmoid(value: number): number {
  * The margin of a text under `weights`: bias plus the weights of its features, scaled by 1/sqrt(feature count)
  * so long texts are not more confident just for being long.
  */
-export function margin(features: Set<string>, bias: number, weights: ReadonlyMap<string, number>): number {
-  if (features.size === 0) return bias;
+export function margin(features: readonly string[], bias: number, weights: ReadonlyMap<string, number>): number {
+  if (features.length === 0) return bias;
   let sum = 0;
   for (const feature of features) sum += weights.get(feature) ?? 0;
-  return bias + sum / Math.sqrt(features.size);
+  return bias + sum / Math.sqrt(features.length);
 }
 
-/** Builds a classifier from model data (as loaded from JSON or just trained). */
+/** Builds a classifier from model data (as loaded from JSON or just trained); same margin as `margin()`, without prefixes. */
 export function createClassifier(model: LinearModelFile): TextClassifier {
-  const weights = new Map(Object.entries(model.weights));
+  const maps = Object.fromEntries(KINDS.map((kind) => [kind, new Map<string, number>()])) as Record<FeatureKind, Map<string, number>>;
+  for (const [feature, weight] of Object.entries(model.weights)) {
+    const kind = KINDS.find((candidate) => feature.startsWith(PREFIXES[candidate]));
+    if (kind) maps[kind].set(feature.slice(2), weight);
+  }
   return {
     label: model.label,
     predict(text: string): number {
-      return sigmoid(margin(extractFeatures(text), model.bias, weights));
+      const sets = featureSets(text);
+      let sum = 0;
+      let count = 0;
+      for (const kind of KINDS) {
+        const weights = maps[kind];
+        const features = sets[kind];
+        for (const feature of features) sum += weights.get(feature) ?? 0;
+        count += Array.isArray(features) ? features.length : features.size;
+      }
+      return sigmoid(count === 0 ? model.bias : model.bias + sum / Math.sqrt(count));
     },
   };
 }
