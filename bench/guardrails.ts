@@ -98,8 +98,14 @@ export async function benchGuardrails(): Promise<GuardrailBenchRow[]> {
       mean: durations.reduce((sum, d) => sum + d, 0) / durations.length,
       iterations: durations.length,
       met: p50 <= TARGET_P50_MS,
-      ...(name === 'model_sanitizer' ? { note: 'includes its three sub-guardrails and Base64 decoding' } : {}),
     });
+  }
+  const sanitizer = rows.find((r) => r.processor === 'model_sanitizer' && r.iterations > 0);
+  if (sanitizer) {
+    // model_sanitizer runs its three dependencies one after the other (they are CPU-bound on one thread).
+    const needs = PROCESSORS.find((p) => p.name === 'model_sanitizer')?.needs ?? [];
+    const parts = rows.filter((r) => needs.includes(r.processor)).reduce((sum, r) => sum + r.p50, 0);
+    sanitizer.note = `includes ${needs.join(' + ')} (p50 sum ${parts.toFixed(3)} ms) and its own csam, URL and Base64 work`;
   }
   return rows;
 }

@@ -8,6 +8,7 @@ import { Errors } from './errors/error-registry.js';
 import type { Gateway, GatewayOptions } from './gateway-options.js';
 import { GuardrailEngine } from './guardrails/guardrail-engine.js';
 import { guardrailRouter } from './guardrails/guardrail-router.js';
+import { guardrailPipelineRouter } from './guardrails/pipeline/guardrail-pipeline-router.js';
 import { PluginRegistry } from './plugins/plugin-registry.js';
 import type { GatewayPlugin } from './plugins/plugin-types.js';
 import { createSecretBox } from './secrets/secret-box.js';
@@ -80,6 +81,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   );
   const limits = new RouteRateLimits(options.rateLimitBottleneck);
   const rateLimiter = part(rateLimiterRouter(limits, logger));
+  const guardrailPipeline = part(guardrailPipelineRouter({ engine: guardrails, storage, windowing: options.streamWindowing, logger }));
   const client = new UpstreamClient(options.upstream);
   const proxy = part(
     proxyRouter(
@@ -105,6 +107,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     guardrails: guardrailsRouter,
     routes,
     rateLimiter,
+    guardrailPipeline,
     proxy,
     guardrailEngine: guardrails,
     services,

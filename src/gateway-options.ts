@@ -8,6 +8,7 @@ import type { PluginRegistry } from './plugins/plugin-registry.js';
 import type { GatewayPlugin } from './plugins/plugin-types.js';
 import type { StorageAdapter } from './storage/storage-adapter.js';
 import type { Storage } from './storage/storage-facade.js';
+import type { StreamWindowing } from './guardrails/pipeline/output-guard.js';
 import type { RetryTiming } from './traffic/retry-policy.js';
 import type { BottleneckSharedOptions } from './traffic/route-rate-limits.js';
 import type { UpstreamClientOptions } from './traffic/upstream-client.js';
@@ -40,6 +41,8 @@ export interface GatewayOptions {
   upstream?: UpstreamClientOptions;
   /** Extra bottleneck options for route rate limits, e.g. a Redis datastore shared by several replicas. */
   rateLimitBottleneck?: BottleneckSharedOptions;
+  /** Output checks on streams: hold this many new characters, and check a window of this many. Default 200 and 1000. */
+  streamWindowing?: StreamWindowing;
   /** Random source for weighted choice and backoff jitter; injectable for tests. */
   random?: () => number;
   /** Where unexpected errors are reported. Default: none. Secrets are never passed to it. */
@@ -62,6 +65,8 @@ export interface Gateway {
   routes: Router;
   /** The per-route rate limiter (needs `routes` before it). */
   rateLimiter: Router;
+  /** The guardrail pipeline: input checks before the provider call, output checks armed for the proxy (needs `routes` before it). */
+  guardrailPipeline: Router;
   /** The retry/fallback proxy that calls providers (needs `routes` before it). */
   proxy: Router;
   /** The standalone guardrail endpoint, POST /v1/guardrail/:processor/apply. */

@@ -71,6 +71,11 @@ export interface GuardrailPlugin<Options extends object = Record<string, unknown
   optionsSchema?: JsonSchema;
   /** Builds patterns and models once, at registration. */
   setup?(): void | Promise<void>;
+  /**
+   * How plain text from model traffic (prompts, answers, tool results) is handed to this processor,
+   * for processors whose input is not plain text (e.g. Base64 with a filename). Default: `{ text }`.
+   */
+  pipelineInput?(text: string): GuardrailInput;
   /** Evaluates one text. Must not mutate shared state; may be called concurrently. */
   evaluate(text: string, context: GuardrailContext<Options>): GuardrailOutcome<Results> | Promise<GuardrailOutcome<Results>>;
 }

@@ -72,8 +72,9 @@ async function attempt(deps: FallbackProxyDeps, context: ModelRequestContext, ca
     }
     setGatewayHeaders(res, context);
     const relay = context.stream
-      ? await relayStream(res, upstream, candidate.adapter, providerContext, () => timer.touch())
-      : await relayJson(res, upstream, candidate.adapter, providerContext);
+      ? await relayStream(res, upstream, candidate.adapter, providerContext, () => timer.touch(), context.outputGuard)
+      : await relayJson(res, upstream, candidate.adapter, providerContext, context.outputGuard);
+    context.relay = relay;
     finish(upstream.status, relay.streamError);
     return { ok: true, relay };
   } catch (error) {
@@ -112,7 +113,7 @@ export async function proxyModelRequest(deps: FallbackProxyDeps, context: ModelR
       if (delay === undefined) break;
       await sleep(delay, context.abort.signal);
     }
-    if (result.ok) return { ok: true, relay: result.relay };
+    if (result.ok) return result.relay.rejected && !res.headersSent ? { ok: false, error: result.relay.rejected } : { ok: true, relay: result.relay };
     last = result.error;
     if (context.abort.signal.aborted || res.headersSent) break;
     const model = candidate.routeModel;

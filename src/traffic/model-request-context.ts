@@ -1,6 +1,9 @@
 // The state of one model request as it passes the route resolver, rate limiter, guardrail pipeline and proxy.
 import type { Request } from 'express';
+import type { GuardrailCheck } from '../guardrails/pipeline/check-runner.js';
+import type { OutputGuard } from '../guardrails/pipeline/output-guard.js';
 import type { ModelEndpoint, ProviderPlugin } from '../plugins/plugin-types.js';
+import type { RelayOutcome } from './response-relay.js';
 
 /** A stored model configuration (element of a route's `models`). */
 export interface RouteModel {
@@ -72,6 +75,12 @@ export interface ModelRequestContext {
   attempts: AttemptRecord[];
   /** Aborted when the client disconnects. */
   abort: AbortController;
+  /** Guardrail checks run so far, input and output. */
+  checks: GuardrailCheck[];
+  /** Set by the guardrail pipeline when the policy checks output. */
+  outputGuard?: OutputGuard;
+  /** What the proxy relayed, for the request log. */
+  relay?: RelayOutcome;
 }
 
 const CONTEXT = Symbol('gateway.model-request');

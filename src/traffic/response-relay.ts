@@ -1,10 +1,12 @@
-// Writes a successful upstream answer to the client: JSON as is or translated, streams chunk by chunk without buffering.
+// Writes a successful upstream answer to the client: JSON as is or translated, streams chunk by chunk, checked when a policy asks.
 import { once } from 'node:events';
 import type { Response } from 'express';
 import { toGatewayError } from '../errors/error-middleware.js';
-import { Errors } from '../errors/error-registry.js';
-import type { ProviderPlugin, ProviderRequestContext } from '../plugins/plugin-types.js';
+import { Errors, type GatewayError } from '../errors/error-registry.js';
+import { chunkText } from '../guardrails/pipeline/message-text.js';
+import type { OutputGuard } from '../guardrails/pipeline/output-guard.js';
 import { createSseParser } from '../http/sse-parser.js';
+import type { ProviderPlugin, ProviderRequestContext } from '../plugins/plugin-types.js';
 import type { UpstreamResponse } from './upstream-client.js';
 
 /** What the relay saw of an answer, for the request log. */
@@ -15,6 +17,8 @@ export interface RelayOutcome {
   payloads?: string[];
   /** The error the stream was cut with, after its first byte. */
   streamError?: string;
+  /** An output check withheld the answer: this error is answered instead (JSON) or ended the stream. */
+  rejected?: GatewayError;
 }
 
 const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' };
@@ -24,33 +28,88 @@ async function write(res: Response, chunk: string | Uint8Array): Promise<void> {
   if (!res.write(chunk) && !res.destroyed) await once(res, 'drain');
 }
 
-/** Reads a whole JSON answer and sends it: compatible answers byte for byte, others translated. */
+function parseJson(bytes: Buffer): unknown {
+  try {
+    return JSON.parse(bytes.toString('utf8'));
+  } catch {
+    throw Errors.upstreamInvalidResponse(['the answer is not JSON']);
+  }
+}
+
+/**
+ * Reads a whole JSON answer and sends it: compatible answers byte for byte, others translated.
+ * With an output guard, the answer is checked (and DLP-transformed) first, and withheld when rejected.
+ */
 export async function relayJson(
   res: Response,
   upstream: UpstreamResponse,
   adapter: ProviderPlugin,
   context: ProviderRequestContext,
+  guard?: OutputGuard,
 ): Promise<RelayOutcome> {
   const bytes = Buffer.from(await upstream.body.arrayBuffer());
-  if (adapter.openaiCompatible || !adapter.translateResponse) {
+  const compatible = adapter.openaiCompatible || !adapter.translateResponse;
+  if (compatible && !guard) {
     res.status(200).type('application/json').end(bytes);
     return { bytes };
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(bytes.toString('utf8'));
-  } catch {
-    throw Errors.upstreamInvalidResponse(['the answer is not JSON']);
+  const parsed = parseJson(bytes);
+  const answer = compatible ? (parsed as Record<string, unknown>) : adapter.translateResponse!(parsed, context);
+  const rejected = await guard?.checkAnswer(answer);
+  if (rejected) return { rejected };
+  const sent = Buffer.from(JSON.stringify(answer));
+  res.status(200).type('application/json').end(sent);
+  return { bytes: sent };
+}
+
+/** Holds streamed output until its window passes the output checks (reject mode), or lets it flow. */
+class StreamGate {
+  private held: Array<string | Uint8Array> = [];
+  private heldChars = 0;
+  private text = '';
+
+  constructor(
+    private readonly res: Response,
+    private readonly guard: OutputGuard | undefined,
+  ) {}
+
+  /** Queues output carrying `added` text; checks and releases it when enough text is held. */
+  async push(chunk: string | Uint8Array, added: string): Promise<GatewayError | undefined> {
+    if (!this.guard) {
+      await write(this.res, chunk);
+      return undefined;
+    }
+    this.text += added;
+    this.held.push(chunk);
+    this.heldChars += added.length;
+    if (!this.guard.blocking) return this.release();
+    return this.heldChars >= this.guard.windowing.stepChars ? this.check() : undefined;
   }
-  const translated = Buffer.from(JSON.stringify(adapter.translateResponse(json, context)));
-  res.status(200).type('application/json').end(translated);
-  return { bytes: translated };
+
+  /** Checks at the end of the stream: the last window in reject mode, the whole text in inspect mode. */
+  async finish(): Promise<GatewayError | undefined> {
+    return this.guard ? this.check(!this.guard.blocking) : undefined;
+  }
+
+  private async check(whole = false): Promise<GatewayError | undefined> {
+    const text = whole ? this.text : this.text.slice(-this.guard!.windowing.windowChars);
+    const rejected = await this.guard!.checkWindow(text);
+    if (rejected) return rejected;
+    return this.release();
+  }
+
+  private async release(): Promise<undefined> {
+    for (const chunk of this.held) await write(this.res, chunk);
+    this.held = [];
+    this.heldChars = 0;
+    return undefined;
+  }
 }
 
 /**
  * Relays a stream. The first upstream chunk is read before anything is written, so a failure
- * before the first byte can still be retried or fall back (it is thrown). After that, a failure
- * ends the stream with an SSE `error` event, never a silent clean end.
+ * before the first byte can still be retried or fall back (it is thrown). After that, a failure or
+ * an output check that rejects ends the stream with an SSE `error` event, never a silent clean end.
  */
 export async function relayStream(
   res: Response,
@@ -58,6 +117,7 @@ export async function relayStream(
   adapter: ProviderPlugin,
   context: ProviderRequestContext,
   onChunk: () => void,
+  guard?: OutputGuard,
 ): Promise<RelayOutcome> {
   const iterator = (upstream.body as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
   const first = await iterator.next();
@@ -66,41 +126,55 @@ export async function relayStream(
   res.flushHeaders();
   const payloads: string[] = [];
   const translator = adapter.openaiCompatible ? undefined : adapter.createStreamTranslator?.(context);
-  const pending: string[] = [];
+  const gate = new StreamGate(res, guard);
+  const textOf = (from: number): string => (guard ? payloads.slice(from).map(chunkText).join('') : '');
   const parser = createSseParser((event) => {
-    if (translator) for (const payload of translator.onEvent(event)) pending.push(payload);
+    if (translator) payloads.push(...translator.onEvent(event));
     else payloads.push(event.data);
   });
-  const forward = async (chunk: Buffer): Promise<void> => {
+  const forward = async (chunk: Buffer): Promise<GatewayError | undefined> => {
+    const before = payloads.length;
     parser.push(chunk);
-    if (!translator) {
-      await write(res, chunk);
-      return;
+    if (!translator) return gate.push(chunk, textOf(before));
+    return sendPayloads(before);
+  };
+  const sendPayloads = async (from: number): Promise<GatewayError | undefined> => {
+    for (let index = from; index < payloads.length; index++) {
+      const payload = payloads[index]!;
+      const rejected = await gate.push(`data: ${payload}\n\n`, guard ? chunkText(payload) : '');
+      if (rejected) return rejected;
     }
-    for (const payload of pending.splice(0)) {
-      payloads.push(payload);
-      await write(res, `data: ${payload}\n\n`);
-    }
+    return undefined;
+  };
+  const cut = (error: GatewayError): void => {
+    if (!res.destroyed) res.end(`event: error\ndata: ${JSON.stringify(error.toJSON())}\n\n`);
   };
   try {
-    if (!first.done) await forward(first.value);
-    for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
+    let rejected = first.done ? undefined : await forward(first.value);
+    for (let next = rejected ? undefined : await iterator.next(); next && !next.done; next = rejected ? undefined : await iterator.next()) {
       onChunk();
-      await forward(next.value);
+      rejected = await forward(next.value);
     }
-    parser.end();
-    if (translator) {
-      for (const payload of [...pending.splice(0), ...translator.onEnd()]) {
-        payloads.push(payload);
-        await write(res, `data: ${payload}\n\n`);
+    if (!rejected) {
+      parser.end();
+      if (translator) {
+        const before = payloads.length;
+        payloads.push(...translator.onEnd());
+        rejected = await sendPayloads(before);
       }
+    }
+    rejected ??= await gate.finish();
+    if (rejected) {
+      upstream.body.destroy();
+      cut(rejected);
+      return { payloads, rejected, streamError: rejected.message };
     }
     res.end();
     return { payloads };
   } catch (error) {
     const gatewayError = toGatewayError(error);
     const failure = gatewayError.code === 'internal_error' ? Errors.upstreamStreamError([context.provider.name, 'the stream broke off']) : gatewayError;
-    if (!res.destroyed) res.end(`event: error\ndata: ${JSON.stringify(failure.toJSON())}\n\n`);
+    cut(failure);
     return { payloads, streamError: failure.message };
   }
 }

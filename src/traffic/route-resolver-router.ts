@@ -61,6 +61,7 @@ function resolver(endpoint: ModelEndpoint, deps: RouteResolverDeps): RequestHand
       clientBearer: bearer,
       attempts: [],
       abort: new AbortController(),
+      checks: [],
     };
     res.on('close', () => {
       if (!res.writableFinished) context.abort.abort();

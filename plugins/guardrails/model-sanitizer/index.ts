@@ -54,6 +54,8 @@ const modelSanitizer = defineGuardrail<ModelSanitizerOptions, ModelSanitizerResu
   name: 'model_sanitizer',
   description: 'Decodes a Base64 file and runs Model Armor-style filters: csam, malicious_uris, pi_and_jailbreak, rai, sdp.',
   dependencies: ['promptinjectiondetection', 'trustsafety', 'dlp_cloud'],
+  // Model traffic is plain text: hand it over Base64-encoded, as the standalone endpoint receives files.
+  pipelineInput: (text) => ({ text: Buffer.from(text, 'utf8').toString('base64'), filename: 'message.txt' }),
   defaultThreshold: 0.5,
   optionsSchema: {
     type: 'object',

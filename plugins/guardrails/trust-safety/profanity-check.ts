@@ -13,8 +13,8 @@ export interface ProfanityScores {
 
 /** Obscenity's words, by what they say: each class has a base profanity weight and may feed another category. */
 const SLURS = new Set(['abeed', 'abo', 'africoon', 'arabush', 'boonga', 'chingchong', 'chink', 'kike', 'negro', 'nigger', 'fag', 'dyke', 'tranny', 'retard', 'spastic']);
-const SEXUAL_WORDS = new Set(['anal', 'bestiality', 'blowjob', 'buttplug', 'cum', 'deepthroat', 'dildo', 'doggystyle', 'double penetration', 'ejaculate', 'felch', 'fellatio', 'finger bang', 'fisting', 'gangbang', 'handjob', 'hentai', 'incest', 'jerk off', 'jizz', 'lubejob', 'masturbate', 'orgasm', 'orgy', 'porn', 'semen']);
-const ANATOMY = new Set(['anus', 'boob', 'cock', 'dick', 'penis', 'pussy', 'tit', 'vagina', 'sex']);
+const SEXUAL_WORDS = new Set(['bestiality', 'blowjob', 'buttplug', 'cum', 'deepthroat', 'dildo', 'doggystyle', 'double penetration', 'ejaculate', 'felch', 'fellatio', 'finger bang', 'fisting', 'gangbang', 'handjob', 'hentai', 'incest', 'jerk off', 'jizz', 'lubejob', 'masturbate', 'orgasm', 'orgy', 'porn', 'semen']);
+const ANATOMY = new Set(['anal', 'anus', 'boob', 'cock', 'dick', 'penis', 'pussy', 'tit', 'vagina', 'sex']);
 const STRONG = new Set(['fuck', 'cunt', 'twat']);
 const MEDIUM = new Set(['shit', 'bitch', 'bastard', 'whore', 'slut', 'prick', 'wank', 'cuck', 'bollocks', 'piss', 'hooker']);
 /** Clinical words: sexual content at most, never profanity. */
@@ -41,7 +41,7 @@ export function buildProfanityMatcher(): void {
 
 /** Abuse aimed at the reader: "you idiot", "you're a moron", "shut up". */
 const DIRECTED = /\b(?:you|you're|youre|ur|u r|ya|yall|y'all|you all|you guys|your)\s+(?:[\w'-]+\s+){0,3}?/;
-const DIRECTED_INSULT = new RegExp(`${DIRECTED.source}${INSULT}\\b|\\b(?:you|you're|youre|ur|u r|ya|you all|you guys|y'all)\\s+(?:are\\s+|r\\s+)?(?:a\\s+|an\\s+|such\\s+a\\s+|so\\s+|the\\s+|just\\s+|nothing but\\s+|fucking\\s+|bloody\\s+)?(?:[\\w'-]+\\s+)?${WEAK_INSULT}\\b|\\b(?:shut (?:the \\w+ )?up|stfu|gtfo|go to hell|rot in hell|burn in hell|screw you|drop dead|kys|kill yourself|die in a fire|eat shit|suck it|let'?s go brandon|fjb)\\b|\\bf(?:u|\\*|\\W)?(?:c|\\*)?k (?:you|u|off|your|ur|the|them|him|her|this|that|all|every|em|'em|[a-z]+ [a-z]+$)`);
+const DIRECTED_INSULT = new RegExp(`${DIRECTED.source}${INSULT}\\b|\\b(?:you|you're|youre|ur|u r|ya|you all|you guys|y'all)\\s+(?:are\\s+|r\\s+)?(?:a\\s+|an\\s+|such\\s+a\\s+|so\\s+|the\\s+|just\\s+|nothing but\\s+|fucking\\s+|bloody\\s+)?(?:[\\w'-]+\\s+)?(?:${WEAK_INSULT}|evil|sick|nuts|crazy|insane|ugly|fat|gross)\\b|\\b(?:shut (?:the \\w+ )?up|stfu|gtfo|go to hell|rot in hell|burn in hell|screw you|drop dead|kys|kill yourself|die in a fire|eat shit|suck it|let'?s go brandon|fjb)\\b|\\bf(?:u|\\*|\\W)?(?:c|\\*)?k (?:you|u|off|your|ur|the|them|him|her|this|that|all|every|em|'em|[a-z]+ [a-z]+$)`);
 /** Masked obscenities that obscenity's transformers miss: "sh*thead", "b*$trd", "a$$". */
 const MASKED = /(?:^|[^a-z])(?:f[*#@$%!-]{1,3}(?:c?k|ck|king|ked|ker)?|sh[*#@$%!1-]t\w*|b[*#@$%!]{1,3}(?:tch|t?ch|st?a?rd|trd)\w*|a[$*]{2}(?:hole|hat)?\w*|c[*#@$%!]{1,2}nt\w*|d[*#@$%!]ck\w*|p[*#@$%!]ssy)(?![a-z])/;
 /** Abuse aimed at someone else: "he is a moron", "what a clown", "bunch of idiots". */

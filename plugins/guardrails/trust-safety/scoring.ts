@@ -14,13 +14,21 @@ export interface UnsafeModel {
 }
 
 /** How much the model counts when it adds to a category: final = 1 - (1 - rule)(1 - MODEL_WEIGHT * (p - MODEL_FLOOR) / (1 - MODEL_FLOOR)). */
-export const MODEL_WEIGHT = 0.6;
-/** Below this probability the model adds nothing. 0.7 and 0.6 were chosen on cross-validated dev-set predictions for FPR <= 5%. */
-export const MODEL_FLOOR = 0.7;
+export const MODEL_WEIGHT = 0.7;
+/** Below this probability the model adds nothing. Floor 0.6 and weight 0.7 were picked on cross-validated dev-set predictions, one step short of the highest recall, to keep FPR headroom. */
+export const MODEL_FLOOR = 0.6;
 /** A rule score at least this high names the category the model's evidence goes to. */
 const CUE_MINIMUM = 0.1;
 
 const MENTIONS_GROUP = new RegExp(String.raw`\b${GROUP}\b`);
+
+/**
+ * A one-line question or request ("how do I kill a Python process?"). The rules read these well (intent, target,
+ * fiction), while the model, which sees only words, confuses them with their harmful twins; so there the model
+ * counts `REQUEST_MODEL_FACTOR` as much.
+ */
+const REQUEST = /^\s*(?:how|what|what's|whats|where|why|who|when|which|can|could|should|would|is|are|do|does|did|give|tell|show|explain|write|list|help)\b[^\n]{0,200}$/;
+const REQUEST_MODEL_FACTOR = 0.35;
 
 /** Lower case, NFKC, invisible characters out, curly apostrophes straightened, spaces collapsed. */
 export function normaliseForRules(text: string): string {
@@ -68,7 +76,8 @@ export function scoreTrustSafety(text: string, model?: UnsafeModel): CategorySco
           target = category;
         }
       }
-      const evidence = MODEL_WEIGHT * ((probability - MODEL_FLOOR) / (1 - MODEL_FLOOR));
+      const request = REQUEST.test(normalised) ? REQUEST_MODEL_FACTOR : 1;
+      const evidence = request * MODEL_WEIGHT * ((probability - MODEL_FLOOR) / (1 - MODEL_FLOOR));
       scores[target] = 1 - (1 - scores[target]) * (1 - evidence);
     }
   }

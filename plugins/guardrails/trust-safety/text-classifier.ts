@@ -104,24 +104,62 @@ export function margin(features: readonly string[], bias: number, weights: Reado
   return bias + sum / Math.sqrt(features.length);
 }
 
-/** Builds a classifier from model data (as loaded from JSON or just trained); same margin as `margin()`, without prefixes. */
+/** FNV-1a hash of `text.slice(start, end)`, computed without making the substring. */
+function hashRange(text: string, start: number, end: number): number {
+  let hash = 0x811c9dc5;
+  for (let i = start; i < end; i += 1) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
+}
+
+/**
+ * Builds a classifier from model data (as loaded from JSON or just trained). It computes `margin()` over
+ * `extractFeatures()`, except that character n-grams are looked up by a 32-bit hash instead of as strings: the
+ * hot loop then makes no substrings. A hash collision between an n-gram of the text and a weighted n-gram is
+ * possible but rare (23k weights in 2^32) and would move the margin by one small weight.
+ */
 export function createClassifier(model: LinearModelFile): TextClassifier {
-  const maps = Object.fromEntries(KINDS.map((kind) => [kind, new Map<string, number>()])) as Record<FeatureKind, Map<string, number>>;
+  const words = new Map<string, number>();
+  const bigrams = new Map<string, number>();
+  const shapes = new Map<string, number>();
+  const chars = new Map<number, number>();
   for (const [feature, weight] of Object.entries(model.weights)) {
-    const kind = KINDS.find((candidate) => feature.startsWith(PREFIXES[candidate]));
-    if (kind) maps[kind].set(feature.slice(2), weight);
+    const name = feature.slice(2);
+    if (feature.startsWith(PREFIXES.chars)) {
+      const hash = hashRange(name, 0, name.length);
+      chars.set(hash, (chars.get(hash) ?? 0) + weight);
+    } else if (feature.startsWith(PREFIXES.words)) words.set(name, weight);
+    else if (feature.startsWith(PREFIXES.bigrams)) bigrams.set(name, weight);
+    else if (feature.startsWith(PREFIXES.shapes)) shapes.set(name, weight);
   }
   return {
     label: model.label,
     predict(text: string): number {
-      const sets = featureSets(text);
+      const tokens = tokenize(normaliseForModel(text));
+      const distinct = new Set(tokens);
       let sum = 0;
       let count = 0;
-      for (const kind of KINDS) {
-        const weights = maps[kind];
-        const features = sets[kind];
-        for (const feature of features) sum += weights.get(feature) ?? 0;
-        count += Array.isArray(features) ? features.length : features.size;
+      for (const shape of shapeFeatures(text)) {
+        sum += shapes.get(shape) ?? 0;
+        count += 1;
+      }
+      const seenBigrams = new Set<string>();
+      for (let i = 1; i < tokens.length; i += 1) {
+        const bigram = `${tokens[i - 1]}_${tokens[i]}`;
+        if (seenBigrams.has(bigram)) continue;
+        seenBigrams.add(bigram);
+        sum += bigrams.get(bigram) ?? 0;
+      }
+      count += seenBigrams.size + distinct.size;
+      for (const word of distinct) {
+        sum += words.get(word) ?? 0;
+        if (word.length > MAX_WORD_FOR_CHARS) continue;
+        const padded = ` ${word} `;
+        for (const size of CHAR_NGRAM_SIZES) {
+          for (let start = 0; start + size <= padded.length; start += 1) {
+            sum += chars.get(hashRange(padded, start, start + size)) ?? 0;
+            count += 1;
+          }
+        }
       }
       return sigmoid(count === 0 ? model.bias : model.bias + sum / Math.sqrt(count));
     },

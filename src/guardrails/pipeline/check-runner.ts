@@ -1,0 +1,112 @@
+// Runs a policy's processors on text concurrently, each under a timeout, and decides: pass, transform or reject.
+import type { GuardrailPolicy } from '../../admin/policy-validation.js';
+import { Errors, type GatewayError } from '../../errors/error-registry.js';
+import type { GuardrailEngine } from '../guardrail-engine.js';
+import { DLP_PROCESSOR, processorOptions } from '../policy-options.js';
+import { processorsFor, type GuardrailPhase } from './effective-policy.js';
+import { joinSlots, type TextSlot } from './message-text.js';
+
+/** One check as the request log records it. */
+export interface GuardrailCheck {
+  processor: string;
+  phase: GuardrailPhase;
+  request_reject: boolean;
+  /** What exceeded the threshold (categories or info types). */
+  triggered: string[];
+  /** The processor's results; for dlp_cloud, one entry per checked message. */
+  results: unknown;
+  /** Set when the processor threw or timed out; `fail_open` or `fail_closed` says what followed. */
+  error?: string;
+  on_error?: 'fail_open' | 'fail_closed';
+  latency_ms: number;
+}
+
+/** The outcome of one phase. */
+export interface CheckRun {
+  checks: GuardrailCheck[];
+  /** The error to answer when the phase blocks the request. */
+  reject?: GatewayError;
+}
+
+interface Evaluation {
+  flagged: boolean;
+  triggered: string[];
+  results: unknown;
+}
+
+function withTimeout<T>(work: (signal: AbortSignal) => Promise<T>, ms: number): Promise<T> {
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      reject(new Error(`timed out after ${ms} ms`));
+    }, ms);
+  });
+  return Promise.race([work(controller.signal), timeout]).finally(() => clearTimeout(timer));
+}
+
+/** Evaluates one processor: DLP per slot (rewriting slots it transforms), the others on the joined text. */
+async function evaluateProcessor(
+  engine: GuardrailEngine,
+  policy: Readonly<GuardrailPolicy>,
+  name: string,
+  slots: TextSlot[],
+  signal: AbortSignal,
+): Promise<Evaluation> {
+  const options = processorOptions(policy, name);
+  const toInput = engine.get(name)?.pipelineInput;
+  const run = (text: string) => engine.evaluate(name, text, { options, input: toInput?.(text), signal });
+  if (name !== DLP_PROCESSOR) {
+    const text = joinSlots(slots);
+    const outcome = await run(text);
+    return { flagged: outcome.flagged, triggered: outcome.triggered ?? [], results: outcome.results };
+  }
+  const outcomes = await Promise.all(slots.map((slot) => run(slot.text)));
+  outcomes.forEach((outcome, index) => {
+    if (outcome.transformedText !== undefined) slots[index]?.replace(outcome.transformedText);
+  });
+  return {
+    flagged: outcomes.some((outcome) => outcome.flagged),
+    triggered: [...new Set(outcomes.flatMap((outcome) => outcome.triggered ?? []))],
+    results: outcomes.map((outcome) => outcome.results),
+  };
+}
+
+/**
+ * Runs every processor of `phase` on the slots. In reject mode, a flagged check rejects, and so does
+ * a failed one when the policy fails closed; in inspect mode nothing blocks and everything is recorded.
+ */
+export async function runChecks(engine: GuardrailEngine, policy: Readonly<GuardrailPolicy>, phase: GuardrailPhase, slots: TextSlot[]): Promise<CheckRun> {
+  const selected = processorsFor(policy, phase).filter(([name]) => engine.has(name));
+  if (selected.length === 0 || slots.length === 0) return { checks: [] };
+  const rejecting = policy.mode === 'reject';
+  const checks = await Promise.all(
+    selected.map(async ([name]): Promise<GuardrailCheck> => {
+      const started = performance.now();
+      try {
+        const evaluation = await withTimeout((signal) => evaluateProcessor(engine, policy, name, slots, signal), policy.timeout_ms);
+        const latency = Math.round((performance.now() - started) * 1000) / 1000;
+        return { processor: name, phase, request_reject: rejecting && evaluation.flagged, triggered: evaluation.triggered, results: evaluation.results, latency_ms: latency };
+      } catch (error) {
+        const latency = Math.round((performance.now() - started) * 1000) / 1000;
+        return { processor: name, phase, request_reject: false, triggered: [], results: null, error: (error as Error).message, on_error: policy.on_error, latency_ms: latency };
+      }
+    }),
+  );
+  if (!rejecting) return { checks };
+  const failed = checks.find((check) => check.error !== undefined && check.on_error === 'fail_closed');
+  if (failed) {
+    failed.request_reject = true;
+    return { checks, reject: Errors.guardrailUnavailable([failed.processor, failed.error ?? 'error'], { details: { processor: failed.processor, phase } }) };
+  }
+  const flagged = checks.find((check) => check.request_reject);
+  if (!flagged) return { checks };
+  const categories = flagged.triggered.length > 0 ? flagged.triggered : ['policy violation'];
+  return {
+    checks,
+    reject: Errors.guardrailRejected([phase, flagged.processor, categories.join(', ')], {
+      details: { processor: flagged.processor, categories, phase },
+    }),
+  };
+}

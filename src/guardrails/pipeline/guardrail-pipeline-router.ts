@@ -1,0 +1,47 @@
+// The guardrail pipeline router: runs the policy's input checks before any provider call and arms the output checks.
+import { Router, type RequestHandler } from 'express';
+import { errorMiddleware, type GatewayLogger } from '../../errors/error-middleware.js';
+import type { Storage } from '../../storage/storage-facade.js';
+import { ENDPOINT_PATHS } from '../../traffic/model-endpoints.js';
+import { modelContextOf } from '../../traffic/model-request-context.js';
+import type { GuardrailEngine } from '../guardrail-engine.js';
+import { runChecks } from './check-runner.js';
+import { effectivePolicy, processorsFor } from './effective-policy.js';
+import { requestSlots } from './message-text.js';
+import { OutputGuard, type StreamWindowing } from './output-guard.js';
+
+/** What the pipeline needs. */
+export interface GuardrailPipelineDeps {
+  engine: GuardrailEngine;
+  storage: Storage;
+  windowing?: StreamWindowing;
+  logger?: GatewayLogger;
+}
+
+/**
+ * Creates the guardrail pipeline router for the model endpoints. It acts on requests the route
+ * resolver has resolved, and must run before the proxy.
+ */
+export function guardrailPipelineRouter(deps: GuardrailPipelineDeps): Router {
+  const guard: RequestHandler = async function applyGuardrailPolicy(req, _res, next) {
+    const context = modelContextOf(req);
+    if (!context) {
+      next();
+      return;
+    }
+    const { policy } = await effectivePolicy(deps.storage, context.application, context.route);
+    if (processorsFor(policy, 'input').length > 0) {
+      const run = await runChecks(deps.engine, policy, 'input', requestSlots(context.endpoint, context.body));
+      context.checks.push(...run.checks);
+      if (run.reject) throw run.reject;
+    }
+    if (processorsFor(policy, 'output').length > 0 && context.endpoint !== 'embeddings') {
+      context.outputGuard = new OutputGuard(deps.engine, policy, context.checks, deps.windowing);
+    }
+    next();
+  };
+  const router = Router();
+  router.post(Object.values(ENDPOINT_PATHS), guard);
+  router.use(Object.values(ENDPOINT_PATHS), errorMiddleware(deps.logger));
+  return router;
+}

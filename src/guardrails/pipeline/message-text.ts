@@ -1,0 +1,72 @@
+// Reads and rewrites the text of model requests and answers in OpenAI's format, for guardrail checks and DLP transforms.
+import type { ModelEndpoint } from '../../plugins/plugin-types.js';
+
+/** One piece of checkable text, with a way to put a transformed version back. */
+export interface TextSlot {
+  text: string;
+  replace(next: string): void;
+}
+
+const CHECKED_ROLES = new Set(['user', 'tool', 'function', 'assistant', 'developer']);
+
+/** Text slots of a content value: a string, or an array of parts with `type: "text"`. */
+function contentSlots(holder: Record<string, unknown>, key: string): TextSlot[] {
+  const content = holder[key];
+  if (typeof content === 'string') return [{ text: content, replace: (next) => (holder[key] = next) }];
+  if (!Array.isArray(content)) return [];
+  const slots: TextSlot[] = [];
+  for (const part of content) {
+    if (part && typeof part === 'object' && typeof (part as { text?: unknown }).text === 'string') {
+      const record = part as Record<string, unknown>;
+      slots.push({ text: record.text as string, replace: (next) => (record.text = next) });
+    }
+  }
+  return slots;
+}
+
+/**
+ * The checkable text of a request body, which the body's slots rewrite in place. System messages
+ * are the operator's own and are neither checked nor transformed.
+ */
+export function requestSlots(endpoint: ModelEndpoint, body: Record<string, unknown>): TextSlot[] {
+  if (endpoint === 'chat') {
+    const messages = Array.isArray(body.messages) ? (body.messages as Array<Record<string, unknown>>) : [];
+    return messages.filter((m) => m && CHECKED_ROLES.has(String(m.role))).flatMap((message) => contentSlots(message, 'content'));
+  }
+  const key = endpoint === 'completions' ? 'prompt' : 'input';
+  const value = body[key];
+  if (typeof value === 'string') return [{ text: value, replace: (next) => (body[key] = next) }];
+  if (Array.isArray(value)) {
+    return value.flatMap((item, index) =>
+      typeof item === 'string' ? [{ text: item, replace: (next: string) => ((value as unknown[])[index] = next) }] : [],
+    );
+  }
+  return [];
+}
+
+/** The text slots of a JSON answer: each choice's message content, or completion text. */
+export function answerSlots(answer: Record<string, unknown>): TextSlot[] {
+  const choices = Array.isArray(answer.choices) ? (answer.choices as Array<Record<string, unknown>>) : [];
+  return choices.flatMap((choice) => {
+    if (choice.message && typeof choice.message === 'object') return contentSlots(choice.message as Record<string, unknown>, 'content');
+    return typeof choice.text === 'string' ? contentSlots(choice, 'text') : [];
+  });
+}
+
+/** The text a stream chunk adds: the first choice's delta content, or completion text. */
+export function chunkText(payload: string): string {
+  if (payload === '[DONE]') return '';
+  try {
+    const chunk = JSON.parse(payload) as { choices?: Array<{ delta?: { content?: unknown }; text?: unknown }> };
+    const choice = chunk.choices?.[0];
+    const text = choice?.delta?.content ?? choice?.text;
+    return typeof text === 'string' ? text : '';
+  } catch {
+    return '';
+  }
+}
+
+/** Joins slots into one text for checks that look at the whole exchange. */
+export function joinSlots(slots: TextSlot[]): string {
+  return slots.map((slot) => slot.text).join('\n');
+}
