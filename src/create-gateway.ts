@@ -4,6 +4,9 @@ import { AdminKeyring } from './admin/admin-auth.js';
 import { adminRouter } from './admin/admin-router.js';
 import { createAdminServices } from './admin/admin-services.js';
 import { builtinPlugins } from './builtin-plugins.js';
+import { chroniclesAdminRouter } from './chronicles/chronicles-admin-router.js';
+import { ChroniclesRecorder } from './chronicles/chronicles-recorder.js';
+import { chroniclesRecorderRouter } from './chronicles/chronicles-recorder-router.js';
 import { Errors } from './errors/error-registry.js';
 import type { Gateway, GatewayOptions } from './gateway-options.js';
 import { GuardrailEngine } from './guardrails/guardrail-engine.js';
@@ -73,8 +76,11 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
 
   const bodyLimitBytes = options.bodyLimitBytes ?? 1024 * 1024;
   const { logger } = options;
-  const admin = part(adminRouter({ services, keyring, bodyLimitBytes, logger }));
+  const recorder = new ChroniclesRecorder(storage, { ...options.chronicles, now: options.now ? () => options.now!().getTime() : undefined });
+  services.applicationDeletedHooks.push((application) => recorder.forget(application));
+  const admin = part(adminRouter({ services, keyring, bodyLimitBytes, logger, extensions: [chroniclesAdminRouter(services, recorder)] }));
   const guardrailsRouter = part(guardrailRouter({ services, keyring, maxTextBytes: options.guardrailMaxTextBytes, logger }));
+  const chronicles = part(chroniclesRecorderRouter(recorder, logger));
   const directory = new ProviderDirectory(storage, plugins);
   const routes = part(
     routeResolverRouter({ services, directory, bodyLimitBytes: options.modelBodyLimitBytes ?? 20 * 1024 * 1024, logger, random: options.random }),
@@ -105,6 +111,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     storage,
     plugins,
     guardrails: guardrailsRouter,
+    chronicles,
     routes,
     rateLimiter,
     guardrailPipeline,
@@ -117,6 +124,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       if (closed) return;
       closed = true;
       await ready.catch(() => undefined);
+      await recorder.close();
       await limits.close();
       await client.close();
       await storage.close();

@@ -8,6 +8,7 @@ import type { PluginRegistry } from './plugins/plugin-registry.js';
 import type { GatewayPlugin } from './plugins/plugin-types.js';
 import type { StorageAdapter } from './storage/storage-adapter.js';
 import type { Storage } from './storage/storage-facade.js';
+import type { ChroniclesOptions } from './chronicles/chronicles-recorder.js';
 import type { StreamWindowing } from './guardrails/pipeline/output-guard.js';
 import type { RetryTiming } from './traffic/retry-policy.js';
 import type { BottleneckSharedOptions } from './traffic/route-rate-limits.js';
@@ -43,6 +44,8 @@ export interface GatewayOptions {
   rateLimitBottleneck?: BottleneckSharedOptions;
   /** Output checks on streams: hold this many new characters, and check a window of this many. Default 200 and 1000. */
   streamWindowing?: StreamWindowing;
+  /** The request log: batching and retention. Defaults: 200 ms batches, 10,000 entries per application, no age limit. */
+  chronicles?: Omit<ChroniclesOptions, 'now'>;
   /** Random source for weighted choice and backoff jitter; injectable for tests. */
   random?: () => number;
   /** Where unexpected errors are reported. Default: none. Secrets are never passed to it. */
@@ -61,6 +64,8 @@ export interface Gateway {
   storage: Storage;
   /** Registered plugins. */
   plugins: PluginRegistry;
+  /** The Chronicles recorder: one request log entry per model request with a developer key (mount before `routes`). */
+  chronicles: Router;
   /** The route resolver: developer key, body, route and candidate providers for the model endpoints. */
   routes: Router;
   /** The per-route rate limiter (needs `routes` before it). */

@@ -24,6 +24,8 @@ export interface AdminServices {
   applications: ResourceCollection;
   providerKeys: ProviderKeyStore;
   developerKeys: DeveloperKeyStore;
+  /** Called after an application is deleted, so other parts drop what they hold for it (its request log). */
+  applicationDeletedHooks: Array<(application: string) => Promise<void>>;
 }
 
 /** Creates the admin services over one storage facade. */
@@ -46,5 +48,6 @@ export function createAdminServices(deps: {
     applications: collection('application', 'applications', applicationSchema, ['name', 'description', 'enabled']),
     providerKeys: new ProviderKeyStore(storage, deps.box, now),
     developerKeys: new DeveloperKeyStore(storage, now),
+    applicationDeletedHooks: [],
   };
 }

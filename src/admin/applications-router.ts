@@ -38,6 +38,7 @@ export function applicationsRouter(services: AdminServices): Router {
     const record = await applications.remove(pathParam(req, 'appname'));
     await developerKeys.revokeAll(record.name);
     await storage.delete(policyKey(record.name));
+    for (const hook of services.applicationDeletedHooks) await hook(record.name);
     res.json({ message: `Application ${record.name} deleted` });
   });
 

@@ -38,6 +38,7 @@ export function errorMiddleware(logger?: GatewayLogger): ErrorRequestHandler {
         cause: gatewayError.cause instanceof Error ? gatewayError.cause.message : undefined,
       });
     }
+    res.locals.gatewayError = gatewayError;
     if (res.headersSent) {
       next(error);
       return;

@@ -1,0 +1,127 @@
+// One Chronicles (request log) entry: what a request asked, what it got, which checks ran, built after the answer is sent.
+import type { Request, Response } from 'express';
+import { callerOf, DEVELOPER_KEY_HEADER } from '../auth/caller-identity.js';
+import type { GatewayError } from '../errors/error-registry.js';
+import type { GuardrailCheck } from '../guardrails/pipeline/check-runner.js';
+import { answerSlots, chunkText, joinSlots } from '../guardrails/pipeline/message-text.js';
+import type { AttemptRecord, ModelRequestContext } from '../traffic/model-request-context.js';
+
+/** One tool call made through a registry, as the request log records it (filled by the MCP proxy). */
+export interface ToolInvocation {
+  tool: string;
+  registry: string;
+  arguments: unknown;
+  result?: unknown;
+  blocked?: boolean;
+  error?: string;
+  latency_ms: number;
+  guardrail_checks: GuardrailCheck[];
+}
+
+/** A request log entry. */
+export interface ChronicleEntry {
+  id: string;
+  timestamp: string;
+  application: string;
+  kind: 'model' | 'tool';
+  endpoint: string;
+  route: string | null;
+  provider: string | null;
+  model: string | null;
+  status: number;
+  latency_ms: number;
+  stream: boolean;
+  attempts: AttemptRecord[];
+  input: unknown;
+  output: string | null;
+  usage: Record<string, unknown> | null;
+  guardrail_checks: GuardrailCheck[];
+  tool_invocations: ToolInvocation[];
+  error: { code: string; message: string; type: string } | null;
+}
+
+/** The output text and usage of a relayed answer, parsed after it was sent. */
+function outputOf(context: ModelRequestContext | undefined): { output: string | null; usage: Record<string, unknown> | null } {
+  const relay = context?.relay;
+  if (!relay || relay.rejected) return { output: null, usage: null };
+  if (relay.payloads) {
+    let usage: Record<string, unknown> | null = null;
+    for (const payload of relay.payloads) {
+      if (payload.includes('"usage"')) {
+        try {
+          const parsed = JSON.parse(payload) as { usage?: Record<string, unknown> | null };
+          if (parsed.usage) usage = parsed.usage;
+        } catch {
+          // a payload that is not JSON carries no usage
+        }
+      }
+    }
+    return { output: relay.payloads.map(chunkText).join(''), usage };
+  }
+  if (!relay.bytes) return { output: null, usage: null };
+  try {
+    const answer = JSON.parse(relay.bytes.toString('utf8')) as Record<string, unknown>;
+    const text = joinSlots(answerSlots(answer));
+    return { output: text === '' && context?.endpoint === 'embeddings' ? null : text, usage: (answer.usage as Record<string, unknown>) ?? null };
+  } catch {
+    return { output: null, usage: null };
+  }
+}
+
+/** The input as recorded: the messages, prompt or input as sent to the provider (after DLP transforms). */
+function inputOf(context: ModelRequestContext | undefined, req: Request): unknown {
+  const body = (context?.body ?? req.body) as Record<string, unknown> | undefined;
+  if (!body || typeof body !== 'object') return null;
+  return body.messages ?? body.prompt ?? body.input ?? null;
+}
+
+/** Replaces every occurrence of the request's own credentials, so no key reaches the log even if a client pasted one. */
+function scrub(entry: ChronicleEntry, req: Request): ChronicleEntry {
+  const secrets = [req.headers[DEVELOPER_KEY_HEADER], /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1]].filter(
+    (value): value is string => typeof value === 'string' && value.length >= 8,
+  );
+  let text = JSON.stringify(entry);
+  let changed = false;
+  for (const secret of secrets) {
+    const escaped = JSON.stringify(secret).slice(1, -1);
+    if (text.includes(escaped)) {
+      text = text.split(escaped).join('[REDACTED]');
+      changed = true;
+    }
+  }
+  return changed ? (JSON.parse(text) as ChronicleEntry) : entry;
+}
+
+/** Builds the entry of a finished model request, or undefined when it had no valid developer key. */
+export function buildModelEntry(req: Request, res: Response, context: ModelRequestContext | undefined, startedAt: number, id: string): ChronicleEntry | undefined {
+  const caller = callerOf(req);
+  if (caller?.kind !== 'application') return undefined;
+  const last = context?.attempts.at(-1);
+  const error = (res.locals.gatewayError as GatewayError | undefined) ?? context?.relay?.rejected;
+  const streamError = context?.relay?.streamError;
+  const routeHeader = req.headers['x-gateway-route'];
+  const entry: ChronicleEntry = {
+    id: context?.id ?? id,
+    timestamp: new Date(startedAt).toISOString(),
+    application: caller.application,
+    kind: 'model',
+    endpoint: req.path,
+    route: context?.routeName ?? (typeof routeHeader === 'string' ? routeHeader : null),
+    provider: last?.provider ?? null,
+    model: last?.model ?? (typeof (req.body as { model?: unknown } | undefined)?.model === 'string' ? (req.body as { model: string }).model : null),
+    status: res.headersSent || res.writableFinished ? res.statusCode : 499,
+    latency_ms: Date.now() - startedAt,
+    stream: context?.stream ?? false,
+    attempts: context?.attempts ?? [],
+    input: inputOf(context, req),
+    ...outputOf(context),
+    guardrail_checks: context?.checks ?? [],
+    tool_invocations: [],
+    error: error
+      ? { code: error.code, message: error.message, type: error.type }
+      : streamError
+        ? { code: 'stream_error', message: streamError, type: 'upstream_error' }
+        : null,
+  };
+  return scrub(entry, req);
+}

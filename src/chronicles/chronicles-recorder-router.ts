@@ -1,0 +1,30 @@
+// The Chronicles recorder router: writes one request log entry for every model request made with a developer key.
+import { randomUUID } from 'node:crypto';
+import { Router, type RequestHandler } from 'express';
+import type { GatewayLogger } from '../errors/error-middleware.js';
+import { ENDPOINT_PATHS } from '../traffic/model-endpoints.js';
+import { modelContextOf } from '../traffic/model-request-context.js';
+import { buildModelEntry } from './chronicle-entry.js';
+import type { ChroniclesRecorder } from './chronicles-recorder.js';
+
+/**
+ * Creates the recorder router. Mount it before the route resolver: it watches each model request
+ * to its end (answered, rejected, failed, rate-limited or abandoned) and queues its entry.
+ */
+export function chroniclesRecorderRouter(recorder: ChroniclesRecorder, logger?: GatewayLogger): Router {
+  const watch: RequestHandler = function recordChronicle(req, res, next) {
+    const startedAt = Date.now();
+    res.once('close', () => {
+      try {
+        const entry = buildModelEntry(req, res, modelContextOf(req), startedAt, randomUUID());
+        if (entry) recorder.record(entry);
+      } catch (error) {
+        logger?.error('a request log entry could not be built', { error: (error as Error).message });
+      }
+    });
+    next();
+  };
+  const router = Router();
+  router.post(Object.values(ENDPOINT_PATHS), watch);
+  return router;
+}
