@@ -39,9 +39,15 @@ export function buildProfanityMatcher(): void {
   matcher ??= new RegExpMatcher({ ...dataset.build(), ...englishRecommendedTransformers });
 }
 
+/** Words that insult only when said to the reader ("you're sick"); elsewhere they are ordinary ("a sick child"). */
+const DIRECTED_ONLY = 'evil|sick|nuts|crazy|insane|ugly|fat|gross';
+/** Any insult word at all: the insult patterns below run only when one is present. */
+const INSULT_WORD = new RegExp(`\\b(?:${INSULT}|${WEAK_INSULT}|${DIRECTED_ONLY})\\b`);
 /** Abuse aimed at the reader: "you idiot", "you're a moron", "shut up". */
 const DIRECTED = /\b(?:you|you're|youre|ur|u r|ya|yall|y'all|you all|you guys|your)\s+(?:[\w'-]+\s+){0,3}?/;
-const DIRECTED_INSULT = new RegExp(`${DIRECTED.source}${INSULT}\\b|\\b(?:you|you're|youre|ur|u r|ya|you all|you guys|y'all)\\s+(?:are\\s+|r\\s+)?(?:a\\s+|an\\s+|such\\s+a\\s+|so\\s+|the\\s+|just\\s+|nothing but\\s+|fucking\\s+|bloody\\s+)?(?:[\\w'-]+\\s+)?(?:${WEAK_INSULT}|evil|sick|nuts|crazy|insane|ugly|fat|gross)\\b|\\b(?:shut (?:the \\w+ )?up|stfu|gtfo|go to hell|rot in hell|burn in hell|screw you|drop dead|kys|kill yourself|die in a fire|eat shit|suck it|let'?s go brandon|fjb)\\b|\\bf(?:u|\\*|\\W)?(?:c|\\*)?k (?:you|u|off|your|ur|the|them|him|her|this|that|all|every|em|'em|[a-z]+ [a-z]+$)`);
+const DIRECTED_INSULT = new RegExp(`${DIRECTED.source}${INSULT}\\b|\\b(?:you|you're|youre|ur|u r|ya|you all|you guys|y'all)\\s+(?:are\\s+|r\\s+)?(?:a\\s+|an\\s+|such\\s+a\\s+|so\\s+|the\\s+|just\\s+|nothing but\\s+|fucking\\s+|bloody\\s+)?(?:[\\w'-]+\\s+)?(?:${WEAK_INSULT}|${DIRECTED_ONLY})\\b`);
+/** Abusive phrases that need no insult word: "shut up", "go to hell", "f*ck you". */
+const ABUSIVE_PHRASE = new RegExp(`\\b(?:shut (?:the \\w+ )?up|stfu|gtfo|go to hell|rot in hell|burn in hell|screw you|drop dead|kys|kill yourself|die in a fire|eat shit|suck it|let'?s go brandon|fjb)\\b|\\bf(?:u|\\*|\\W)?(?:c|\\*)?k (?:you|u|off|your|ur|the|them|him|her|this|that|all|every|em|'em|[a-z]+ [a-z]+$)`);
 /** Masked obscenities that obscenity's transformers miss: "sh*thead", "b*$trd", "a$$". */
 const MASKED = /(?:^|[^a-z])(?:f[*#@$%!-]{1,3}(?:c?k|ck|king|ked|ker)?|sh[*#@$%!1-]t\w*|b[*#@$%!]{1,3}(?:tch|t?ch|st?a?rd|trd)\w*|a[$*]{2}(?:hole|hat)?\w*|c[*#@$%!]{1,2}nt\w*|d[*#@$%!]ck\w*|p[*#@$%!]ssy)(?![a-z])/;
 /** Abuse aimed at someone else: "he is a moron", "what a clown", "bunch of idiots". */
@@ -72,11 +78,12 @@ export function scoreProfanity(text: string, raw: string): ProfanityScores {
   if (MASKED.test(text)) profanity = Math.max(profanity, 0.4);
   const obscene = [...words].filter((word) => profanityWeight(word) > 0).length;
   if (obscene > 1) profanity = Math.min(0.95, profanity + 0.1 * (obscene - 1));
-  const softened = SELF_OR_FICTION.test(text) ? 0.3 : 0;
-  if (DIRECTED_INSULT.test(text)) profanity = Math.max(profanity, 0.8);
-  else if (PREDICATE_INSULT.test(text)) profanity = Math.max(profanity + 0.15, 0.6 - softened);
-  else if (ANY_INSULT.test(text)) profanity = Math.max(profanity + 0.1, 0.4 - softened);
+  const insulting = INSULT_WORD.test(text);
+  const softened = (): number => (SELF_OR_FICTION.test(text) ? 0.3 : 0);
+  if (ABUSIVE_PHRASE.test(text) || (insulting && DIRECTED_INSULT.test(text))) profanity = Math.max(profanity, 0.8);
+  else if (insulting && PREDICATE_INSULT.test(text)) profanity = Math.max(profanity + 0.15, 0.6 - softened());
+  else if (insulting && ANY_INSULT.test(text)) profanity = Math.max(profanity + 0.1, 0.4 - softened());
   else if (profanity > 0 && PRAISE.test(text)) profanity = Math.max(0, profanity - 0.15);
-  if (hate > 0 && (DIRECTED.test(text) || PREDICATE_INSULT.test(text))) hate = 0.8;
+  if (hate > 0 && (DIRECTED.test(text) || (insulting && PREDICATE_INSULT.test(text)))) hate = 0.8;
   return { profanity: Math.min(1, profanity), hate_speech: hate, sexual };
 }

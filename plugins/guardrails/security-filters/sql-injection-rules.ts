@@ -1,0 +1,123 @@
+// SQL injection rules: tautologies after a quote breakout, UNION SELECT, time delays, stacked queries, dangerous procedures.
+import type { PatternRule } from './filter-rule.js';
+
+/** SQL whitespace as injections write it: blanks, encoded line breaks, `+` (URL space) and inline comments. */
+const WS = String.raw`(?:[\s\uE00A+]|/\*[^*]{0,40}\*/)`;
+
+/** Boolean operators that start an injected condition. */
+const BOOL = String.raw`(?:or|and|xor|\|\||&&)(?![a-z0-9_])`;
+
+const re = (source: string): RegExp => new RegExp(source, 'gi');
+
+/** The two operands of a comparison are the same value (`1=1`, `'a'='a`, `''=''`) or the comparison of two numbers holds. */
+function tautologyScore(match: RegExpExecArray): number {
+  const [, leftQuote = '', left = '', operator = '', rightQuote = '', right = ''] = match;
+  if ((left === '' && leftQuote === '') || (right === '' && rightQuote === '')) return 0;
+  if (/^(?:=|<=>|like)$/i.test(operator)) return left.toLowerCase() === right.toLowerCase() ? 0.85 : 0;
+  const [a, b] = [Number(left), Number(right)];
+  if (left === '' || right === '' || Number.isNaN(a) || Number.isNaN(b)) return 0;
+  const holds = operator === '<' ? a < b : operator === '>' ? a > b : a !== b;
+  return holds ? 0.75 : 0;
+}
+
+/** `sleep(n)` counts when SQL surrounds it (a boolean, ORDER BY, SELECT, a comma list, a comment); elsewhere it is code. */
+function sleepScore(match: RegExpExecArray): number {
+  const input = match.input;
+  const before = input.slice(Math.max(0, match.index - 12), match.index).toLowerCase();
+  const after = input.slice(match.index + match[0].length, match.index + match[0].length + 12);
+  const sqlBefore = /(?:\bor|\band|\bxor|&&|\|\||\bby|\bselect|\bif|[,(]|['"])\s*$/.test(before);
+  const sqlAfter = /^\s*(?:--|#|\/\*|\)|,|(?:or|and)\b)/i.test(after);
+  return sqlBefore || sqlAfter ? 0.8 : 0.3;
+}
+
+/** The SQL injection rules, read on the decoded text. */
+export const SQL_INJECTION_RULES: readonly PatternRule[] = [
+  {
+    id: 'sql.tautology',
+    pattern: re(
+      String.raw`(?:^|[\s'"\x60)(\uE00A+]|/\*[^*]{0,40}\*/)${BOOL}${WS}*\(*\s*(['"]?)([\w@.$-]{0,20})\1\s*(=|<=>|\blike\b|<>|!=|<|>)\s*\(*\s*(['"]?)([\w@.$-]{0,20})`,
+    ),
+    score: tautologyScore,
+    hints: ['or', 'and', '||', '&&'],
+  },
+  {
+    // A quote closes the string, a short condition follows, and a comment cuts off the rest of the query.
+    id: 'sql.boolean_comment',
+    pattern: re(
+      String.raw`['"\x60]\)*\s*${BOOL}\s*\(*\s*['"]?[\w@.]{0,20}['"]?\s*(?:[=<>!]{1,2}\s*['"]?[\w@.]{0,20}['"]?)?\s*\)*\s*(?:--|#|/\*)`,
+    ),
+    score: 0.8,
+    hints: ['--', '#', '/*'],
+  },
+  { id: 'sql.boolean_comment', pattern: re(String.raw`\b(?:and|or)${WS}+\d+\s*[=<>]\s*\d+\s*(?:--|#|/\*)`), score: 0.75, hints: ['--', '#', '/*'] },
+  { id: 'sql.union_select', pattern: re(String.raw`\bunion${WS}+(?:(?:all|distinct)${WS}+)?\(?${WS}*select(?![a-z_])`), score: 0.85, hints: ['union'] },
+  { id: 'sql.time_delay', pattern: re(String.raw`\bwaitfor${WS}+delay${WS}+['"]?\d`), score: 0.9, hints: ['waitfor'] },
+  { id: 'sql.time_delay', pattern: re(String.raw`\bbenchmark\s*\(\s*\d{4,}\s*,`), score: 0.85, hints: ['benchmark'] },
+  { id: 'sql.time_delay', pattern: re(String.raw`\b(?:pg_sleep\s*\(\s*\d|dbms_lock\.sleep\s*\(|dbms_pipe\.receive_message\s*\()`), score: 0.85, hints: ['sleep', 'dbms_pipe'] },
+  { id: 'sql.time_delay', pattern: re(String.raw`(?<![\w.$>:])sleep\s*\(\s*\d+\s*\)`), score: sleepScore, hints: ['sleep'] },
+  {
+    id: 'sql.dangerous_procedure',
+    pattern: re(
+      String.raw`\b(?:xp_cmdshell|xp_reg(?:read|write)|xp_dirtree|xp_fileexist|sp_addsrvrolemember|sp_addlogin|sp_configure|sp_oacreate|sp_oamethod|sp_password|sp_makewebtask|sp_execute_external_script)\b|\bexec(?:ute)?${WS}+(?:master\.(?:dbo)?\.)?(?:xp|sp)_\w*`,
+    ),
+    score: 0.85,
+    hints: ['xp_', 'sp_'],
+  },
+  { id: 'sql.fingerprint', pattern: re(String.raw`@@(?:version|servername|hostname|datadir|basedir|spid)`), score: 0.75, hints: ['@@'] },
+  {
+    id: 'sql.fingerprint',
+    pattern: re(
+      String.raw`\bselect${WS}+(?:version|user|current_user|session_user|system_user|database|current_database|schema|current_schema)(?:\s*\(\s*\)|(?=\s*(?:;|--|#|$)))|\bcurrent_setting\s*\(\s*'`,
+    ),
+    score: 0.6,
+    hints: ['select', 'current_setting'],
+  },
+  {
+    id: 'sql.system_catalog',
+    pattern: re(
+      String.raw`(\b(?:from|join)${WS}+)?\b(?:master\.\.sys\w+|information_schema\.\w+|sys\.(?:user\$|all_\w+|dba_\w+|sql_logins|syslogins)|mysql\.user|pg_shadow|sqlite_master|all_tab_columns|dba_role_privs|sysobjects|syscolumns|msysobjects)\b`,
+    ),
+    score: (match) => (match[1] ? 0.7 : 0.35),
+    hints: ['sys', 'information_schema', 'mysql.user', 'pg_shadow', 'sqlite_master', 'all_tab', 'dba_'],
+  },
+  {
+    id: 'sql.out_of_band',
+    pattern: re(
+      String.raw`\butl_(?:inaddr|http|file|tcp)\.|\bload_file\s*\(|\binto${WS}+(?:out|dump)file\b|\bload${WS}+data${WS}+(?:local${WS}+)?infile\b|\bopen(?:rowset|datasource)\s*\(|\bbackup${WS}+database${WS}+\w+${WS}+to${WS}+disk`,
+    ),
+    score: 0.85,
+    hints: ['utl_', 'load_file', 'outfile', 'dumpfile', 'infile', 'openrowset', 'opendatasource', 'backup'],
+  },
+  {
+    // A quote closes the string and a second statement follows.
+    id: 'sql.stacked_query',
+    pattern: re(
+      String.raw`['"]\)*\s*;\s*(?:drop|create|insert|update|delete|exec|execute|shutdown|grant|revoke|declare|alter|truncate|waitfor)\b|['"]\s*(?:create|grant|drop|exec)${WS}+(?:user|table|database|connect|resource|dba|master|sp_|xp_)`,
+    ),
+    score: 0.8,
+    hints: [';', 'create', 'grant', 'drop', 'exec'],
+  },
+  {
+    id: 'sql.privilege_change',
+    pattern: re(
+      String.raw`\bcreate${WS}+user${WS}+\w+${WS}+identified${WS}+by\b|\bgrant${WS}+(?:connect|resource|dba|sysadmin|all${WS}+privileges)${WS}+(?:on${WS}+\S+${WS}+)?to${WS}+\w+`,
+    ),
+    score: 0.5,
+    hints: ['create', 'grant'],
+  },
+  { id: 'sql.order_by_probe', pattern: re(String.raw`\border${WS}+by${WS}+\d+[^\n]{0,120}?(?:--|#|/\*)`), score: 0.75, hints: ['order'] },
+  { id: 'sql.inline_comment', pattern: /\/\*!\d{4,6}|\/\*[^*]{0,6}['"][^*]{0,6}\*\//g, score: 0.65, hints: ['/*'] },
+  { id: 'sql.string_concat', pattern: /'\s*\|\|\s*'[^'\n]{0,20}'\s*\|\|\s*'/g, score: 0.6, hints: ['||'] },
+  {
+    id: 'sql.char_encoding',
+    pattern: re(String.raw`\b(?:n?char|chr)\s*\(\s*\d{2,3}\s*\)(?:\s*(?:\+|\|\||,|&)\s*(?:n?char|chr)\s*\(\s*\d{2,3}\s*\)){3,}`),
+    score: 0.75,
+    hints: ['char(', 'chr('],
+  },
+  {
+    id: 'sql.subquery_comparison',
+    pattern: re(String.raw`\b(?:and|or)${WS}+\d+\s*=\s*(?:\(\s*)*(?:select|convert|cast|utl_\w+|ascii|substr(?:ing)?|length|count)\b`),
+    score: 0.75,
+    hints: ['and', 'or'],
+  },
+];
