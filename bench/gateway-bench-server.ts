@@ -27,7 +27,12 @@ await admin('/v1/admin/routes', { name: 'unified' });
 await admin('/v1/admin/routes', { name: 'custom', type: 'chat', models: [{ name: 'bench-model', provider: 'bench', weight: 2 }, { name: 'bench-model', provider: 'bench2', weight: 1 }] });
 await admin('/v1/admin/applications', { name: 'bench' });
 const { key } = (await admin('/v1/admin/applications/bench/keys', {})) as { key: string };
-console.log(JSON.stringify({ port: (server.address() as { port: number }).port, key, adminKey }));
+await admin('/v1/admin/applications', { name: 'guarded' });
+const policy = { mode: 'reject', processors: { promptinjectiondetection: { apply_to: ['input'] }, dlp_cloud: { apply_to: ['input'], strategy: 'mask' } } };
+const policyAnswer = await fetch(`${base}/v1/admin/applications/guarded/policy`, { method: 'PUT', headers: { 'content-type': 'application/json', 'x-api-key': adminKey }, body: JSON.stringify(policy) });
+if (!policyAnswer.ok) throw new Error(`policy: ${policyAnswer.status} ${await policyAnswer.text()}`);
+const guarded = (await admin('/v1/admin/applications/guarded/keys', {})) as { key: string };
+console.log(JSON.stringify({ port: (server.address() as { port: number }).port, key, guardedKey: guarded.key, adminKey }));
 process.on('SIGTERM', () => {
   server.close();
   void gateway.close().then(() => process.exit(0));

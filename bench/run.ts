@@ -43,6 +43,7 @@ const upstreamOrigin = `http://127.0.0.1:${String(upstream.info.port)}`;
 const gateway = await startChild('bench/gateway-bench-server.ts', [upstreamOrigin]);
 const gatewayOrigin = `http://127.0.0.1:${String(gateway.info.port)}`;
 const developerKey = String(gateway.info.key);
+const guardedKey = String(gateway.info.guardedKey);
 const reference = await startChild('bench/reference-proxy-server.ts', [upstreamOrigin]);
 const referenceOrigin = `http://127.0.0.1:${String(reference.info.port)}`;
 
@@ -53,6 +54,12 @@ const targets: Record<string, (stream: boolean) => LoadTarget> = {
     origin: gatewayOrigin,
     path: '/v1/chat/completions',
     headers: { 'content-type': 'application/json', 'x-gateway-apikey': developerKey, 'x-gateway-route': 'unified' },
+    body: chat(stream),
+  }),
+  'unified route + 2-processor input policy': (stream) => ({
+    origin: gatewayOrigin,
+    path: '/v1/chat/completions',
+    headers: { 'content-type': 'application/json', 'x-gateway-apikey': guardedKey, 'x-gateway-route': 'unified' },
     body: chat(stream),
   }),
   'custom route, 2 weighted models': (stream) => ({
@@ -68,7 +75,7 @@ try {
   for (const connections of CONNECTIONS) {
     const direct = await sampleLatency(targets.direct!(false), { connections, durationMs: DURATION_MS });
     rows.push({ scenario: 'direct', connections, result: direct });
-    for (const name of ['reference: bare Express + undici proxy', 'unified route', 'custom route, 2 weighted models']) {
+    for (const name of ['reference: bare Express + undici proxy', 'unified route', 'custom route, 2 weighted models', 'unified route + 2-processor input policy']) {
       rows.push({ scenario: name, connections, result: await sampleLatency(targets[name]!(false), { connections, durationMs: DURATION_MS }), direct });
     }
     const directTtfb = await sampleLatency(targets.direct!(true), { connections, durationMs: DURATION_MS, firstByte: true });

@@ -75,21 +75,22 @@ function inputOf(context: ModelRequestContext | undefined, req: Request): unknow
   return body.messages ?? body.prompt ?? body.input ?? null;
 }
 
-/** Replaces every occurrence of the request's own credentials, so no key reaches the log even if a client pasted one. */
-function scrub(entry: ChronicleEntry, req: Request): ChronicleEntry {
-  const secrets = [req.headers[DEVELOPER_KEY_HEADER], /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1]].filter(
+/** The credentials a request carried (developer key, Bearer), which must never reach the log. */
+function requestSecrets(req: Request): string[] {
+  return [req.headers[DEVELOPER_KEY_HEADER], /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1]].filter(
     (value): value is string => typeof value === 'string' && value.length >= 8,
   );
-  let text = JSON.stringify(entry);
-  let changed = false;
-  for (const secret of secrets) {
-    const escaped = JSON.stringify(secret).slice(1, -1);
-    if (text.includes(escaped)) {
-      text = text.split(escaped).join('[REDACTED]');
-      changed = true;
-    }
-  }
-  return changed ? (JSON.parse(text) as ChronicleEntry) : entry;
+}
+
+/** Replaces the request's own credentials in user content (input and output), the only place a client could have pasted them. */
+function scrub(entry: ChronicleEntry, req: Request): ChronicleEntry {
+  const secrets = requestSecrets(req);
+  if (secrets.length === 0) return entry;
+  const clean = (value: string): string => secrets.reduce((text, secret) => text.split(secret).join('[REDACTED]'), value);
+  const inputText = JSON.stringify(entry.input);
+  if (inputText !== undefined && secrets.some((secret) => inputText.includes(secret))) entry.input = JSON.parse(clean(inputText)) as unknown;
+  if (entry.output !== null && secrets.some((secret) => entry.output!.includes(secret))) entry.output = clean(entry.output);
+  return entry;
 }
 
 /** Builds the entry of a finished model request, or undefined when it had no valid developer key. */

@@ -123,10 +123,8 @@ export class ChroniclesRecorder {
   }
 
   private async trim(application: string): Promise<void> {
-    const entries = await this.storage.readLog<ChronicleEntry>(chroniclesLog(application));
-    const kept = entries.slice(-this.maxEntries);
-    await this.storage.rewriteLog(chroniclesLog(application), kept);
-    this.counts.set(application, kept.length);
+    await this.storage.trimLog(chroniclesLog(application), this.maxEntries);
+    this.counts.set(application, this.maxEntries);
   }
 
   private async sweepAge(): Promise<void> {

@@ -81,3 +81,19 @@ export async function readJsonLines(file: string): Promise<JsonValue[]> {
     }
   });
 }
+
+/** Keeps the newest `keep` complete lines of `file` (a torn last line is dropped), replacing it atomically. */
+export async function trimJsonLines(file: string, keep: number, replace: (file: string, text: string) => Promise<void>): Promise<void> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  const lines = text.split('\n');
+  lines.pop();
+  if (lines.length <= keep) return;
+  const kept = keep > 0 ? lines.slice(-keep) : [];
+  await replace(file, kept.length > 0 ? `${kept.join('\n')}\n` : '');
+}

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Errors } from '../errors/error-registry.js';
 import { fsyncDir, mkdirDurable, mkdirTreeDurable, unlinkDurable, writeFileAtomic } from './atomic-write.js';
 import { keyFilePath, scanKeyFiles } from './file-key-path.js';
-import { appendDurable, cutTornTail, readJsonLines, toJsonLines } from './file-log.js';
+import { appendDurable, cutTornTail, readJsonLines, toJsonLines, trimJsonLines } from './file-log.js';
 import { keyedWriteQueue } from './keyed-write-queue.js';
 import type { JsonValue, StorageAdapter, StorageEntry } from './storage-adapter.js';
 import { keySegments } from './storage-key.js';
@@ -152,6 +152,13 @@ export function fileStorage(options: FileStorageOptions): StorageAdapter {
         await writeFileAtomic(file, text);
         cleanTails.add(log);
         logNames.add(log);
+      });
+    },
+    async trimLog(log, keep) {
+      const file = logFile(await usable(log));
+      return logQueue.run(log, async () => {
+        await trimJsonLines(file, keep, writeFileAtomic);
+        cleanTails.add(log);
       });
     },
     async listLogs(prefix) {

@@ -61,6 +61,12 @@ export function memoryStorage(): StorageAdapter {
       keySegments(log);
       logs.set(log, records.map((record) => JSON.stringify(record)));
     },
+    async trimLog(log, keep) {
+      open();
+      keySegments(log);
+      const lines = logs.get(log);
+      if (lines && lines.length > keep) lines.splice(0, lines.length - Math.max(0, keep));
+    },
     async listLogs(prefix) {
       open();
       return [...logs.keys()].filter((name) => name.startsWith(prefix)).sort();

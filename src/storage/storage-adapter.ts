@@ -36,6 +36,8 @@ export interface StorageAdapter {
   readLog(log: string): Promise<JsonValue[]>;
   /** Replaces the whole log atomically, for retention. */
   rewriteLog(log: string, records: JsonValue[]): Promise<void>;
+  /** Keeps only the newest `keep` records of the log, atomically and without parsing them (count-based retention). */
+  trimLog(log: string, keep: number): Promise<void>;
   /** Names of the logs whose name starts with `prefix`. */
   listLogs(prefix: string): Promise<string[]>;
   /** Finishes pending writes and releases resources. Later calls fail with `storage_closed`. */

@@ -103,6 +103,10 @@ export class Storage {
     return this.adapter.rewriteLog(log, records as JsonValue[]);
   }
 
+  trimLog(log: string, keep: number): Promise<void> {
+    return this.adapter.trimLog(log, keep);
+  }
+
   listLogs(prefix: string): Promise<string[]> {
     return this.adapter.listLogs(prefix);
   }

@@ -66,7 +66,7 @@ async function attempt(deps: FallbackProxyDeps, context: ModelRequestContext, ca
   try {
     const upstream = await deps.client.send(upstreamRequest, timer.signal);
     if (upstream.status >= 400) {
-      const error = upstreamError(upstream.status, await readErrorText(upstream.body), candidate.adapter, candidate.provider.name);
+      const error = upstreamError(upstream.status, await readErrorText(upstream.body), candidate.adapter, candidate.provider.name, providerContext.apiKey?.value);
       finish(upstream.status, error.message);
       return { ok: false, error, failure: { kind: 'status', status: upstream.status, retryAfterMs: parseRetryAfter(upstream.headers['retry-after']) } };
     }

@@ -1,6 +1,7 @@
 // Turns a failed upstream answer into the gateway's error: the upstream status, with its message in OpenAI's error shape.
 import { GatewayError } from '../errors/error-registry.js';
 import type { ProviderPlugin } from '../plugins/plugin-types.js';
+import { maskSecret } from '../secrets/mask-secret.js';
 
 /** The largest upstream error body read, in bytes. */
 export const MAX_ERROR_BODY_BYTES = 64 * 1024;
@@ -16,7 +17,9 @@ interface UpstreamErrorObject {
  * Builds the error answered for an upstream failure. An OpenAI-shaped error body keeps its message,
  * type, code and param; any other body is summarised by the adapter's `errorMessage` or its text.
  */
-export function upstreamError(status: number, text: string, adapter: ProviderPlugin, providerName: string): GatewayError {
+export function upstreamError(status: number, rawText: string, adapter: ProviderPlugin, providerName: string, secret?: string): GatewayError {
+  // An upstream may echo the key it was sent; it must not reach the client or the log.
+  const text = secret && secret.length >= 8 ? rawText.split(secret).join(maskSecret(secret)) : rawText;
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

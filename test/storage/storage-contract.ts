@@ -137,6 +137,20 @@ export function storageContract(name: string, make: () => Promise<ContractSubjec
         assert.deepEqual(await storage.readLog('r'), []);
       });
 
+      it('trims a log to its newest records, and leaves a short or unknown log alone', async () => {
+        await storage.append('t', [1, 2, 3, 4, 5]);
+        await storage.trimLog('t', 2);
+        assert.deepEqual(await storage.readLog('t'), [4, 5]);
+        await storage.trimLog('t', 10);
+        assert.deepEqual(await storage.readLog('t'), [4, 5]);
+        await storage.append('t', [{ six: 6 }]);
+        assert.deepEqual(await storage.readLog('t'), [4, 5, { six: 6 }]);
+        await storage.trimLog('t', 0);
+        assert.deepEqual(await storage.readLog('t'), []);
+        await storage.trimLog('never-written', 3);
+        assert.deepEqual(await storage.readLog('never-written'), []);
+      });
+
       it('lists log names by prefix, sorted, apart from value keys', async () => {
         await storage.set('requests/2024-01-02', 'a value, not a log');
         await storage.append('requests/2024-01-02', [1]);

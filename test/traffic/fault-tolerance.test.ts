@@ -77,6 +77,13 @@ describe('retries and fallback', () => {
     assert.equal(res.headers['x-gateway-attempts'], '1');
   });
 
+  it('never passes on the provider key when an upstream error message echoes it', async () => {
+    f.fake.script({ fail: { status: 401, message: 'Incorrect API key provided: sk-stored-provider-key-0001' } });
+    const res = await chat().expect(401);
+    assert.ok(!res.text.includes('sk-stored-provider-key-0001'));
+    assert.match(res.body.error.message, /sk-\.\.\.0001/);
+  });
+
   it('answers the last upstream error when every model fails', async () => {
     f.fake.script({ fail: { status: 503, message: 'primary down' } });
     backup.script({ fail: { status: 500, message: 'backup down' } });

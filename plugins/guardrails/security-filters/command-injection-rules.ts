@@ -1,0 +1,123 @@
+// Command injection rules: commands chained after shell separators, substitution, code-exec calls, SSI, shellshock, reverse shells.
+import type { PatternRule } from './filter-rule.js';
+
+const re = (source: string): RegExp => new RegExp(source, 'g');
+
+/**
+ * Shell separators that start a new command inside a value: `;`, `|`, `&`, `&&`, `||`, `$(`, an encoded line
+ * break, or a literal `\n` escape. A real line break is not one: documentation shows commands on their own lines.
+ */
+const SEP = String.raw`(?:[;|&\uE00A]|\$\(|\\[nr])`;
+/** Blanks between words, as injections write them: spaces, tabs, `+` (URL space), `${IFS}`. */
+const BLANK = String.raw`(?:[ \t+]|\$\{?IFS\}?)`;
+/** Where a command invocation ends: the end, a blank or another separator, a quote or a closing bracket. */
+const END = String.raw`(?=$|[\s;&|\x60'")\\\uE00A])`;
+
+/** Reconnaissance commands that need no argument to be an attack: fingerprinting the host. */
+const RECON = 'whoami|ifconfig|ipconfig|systeminfo|sysinfo|tasklist|netstat|uname|hostname';
+
+/** Common commands, which count only with an argument shaped like an attack (a system path, a URL, a count). */
+const WITH_ARGUMENTS = [
+  String.raw`(?:ls|dir)${BLANK}+(?:-[a-zA-Z]+${BLANK}+)*(?:/|[A-Za-z]:\\|~)[^\s;&|]*`,
+  String.raw`(?:cat|type|more|head|tail)${BLANK}+(?:/|[A-Za-z]:\\|%\w+%|~)[^\s;&|]*`,
+  String.raw`ping${BLANK}+(?:-[a-z]${BLANK}+\d+${BLANK}+)*(?:\d{1,3}(?:\.\d{1,3}){3}|[\w-]+(?:\.[\w-]+)+)`,
+  String.raw`(?:curl|wget)${BLANK}+(?:-\S+${BLANK}+)*https?://[^\s;&|]+`,
+  String.raw`(?:nc|ncat|netcat)${BLANK}+-\w+`,
+  String.raw`(?:sleep|timeout)${BLANK}+\d+(?=[ \t]*(?:$|[;&|\x60'")\uE00A]|\\n))`,
+  String.raw`net${BLANK}+(?:users?|view|localgroup|share|use|start|stop|group|accounts|session)\b`,
+  String.raw`netsh${BLANK}+\w+`,
+  String.raw`(?:bash|sh|zsh|dash)${BLANK}+-[ci]\b`,
+  String.raw`(?:perl|python[23]?|ruby|php|node)${BLANK}+-[ecr]\b`,
+  String.raw`echo${BLANK}+[^;&|\n]{1,200}?>${BLANK}*[\w./-]+\.(?:php|pl|sh|jsp|aspx?|py|cgi)\b`,
+  String.raw`rm${BLANK}+-[rf]{1,2}${BLANK}+[/~*]`,
+  String.raw`(?:nslookup|dig)${BLANK}+[\w-]+(?:\.[\w-]+)+`,
+  String.raw`certutil${BLANK}+-urlcache|bitsadmin${BLANK}+/transfer`,
+].join('|');
+
+/** A `| command |` that is a cell of a Markdown table, not a pipe. */
+function isTableCell(match: RegExpExecArray): boolean {
+  if (!match[0].trimStart().startsWith('|') || !/^\|[ \t]/.test(match[0].trimStart())) return false;
+  return /^\s+\|/.test(match.input.slice(match.index + match[0].length));
+}
+
+/** Recon after a separator; after a bare quote only the unmistakable ones (not `hostname` or `uname`, common words in prose). */
+function reconScore(match: RegExpExecArray): number {
+  if (isTableCell(match)) return 0;
+  if (/^['"]/.test(match[0]) && /(?:hostname|uname|netstat)$/.test(match[0])) return 0;
+  return 0.85;
+}
+
+/** Shell commands whose name inside a code-exec call marks the call as an attack. */
+const SHELL_WORDS = String.raw`(?:id|whoami|pwd|uname|ls|dir|cat|type|curl|wget|ping|sleep|nc|bash|sh|cmd|powershell|echo|net|ifconfig|ipconfig|/)`;
+
+/** The command injection rules, read on the decoded text. */
+export const COMMAND_INJECTION_RULES: readonly PatternRule[] = [
+  {
+    id: 'cmd.chained_recon',
+    pattern: re(String.raw`(?:${SEP}|['"][ \t]+)${BLANK}*(?:/(?:usr/)?s?bin/)?(?:${RECON})${END}`),
+    score: reconScore,
+    hints: RECON.split('|'),
+  },
+  {
+    // `id` is a common word, so only tight forms count: `;id;`, `|id|`, `&id`, or alone between encoded line breaks.
+    id: 'cmd.chained_recon',
+    pattern: re(String.raw`(?:[;|&\uE00A\x60]|\$\(|\\n)(?:/(?:usr/)?bin/)?id(?=$|[;|&\x60'")\uE00A]|\\n)|\uE00A[ \t]*id[ \t]*(?=$|\uE00A)`),
+    score: 0.85,
+    hints: ['id'],
+  },
+  {
+    id: 'cmd.chained_binary',
+    pattern: re(String.raw`(?:${SEP}|\x60)[ \t'"]*/(?:usr/(?:local/)?)?s?bin/[a-z0-9_.-]+`),
+    score: (match) => (isTableCell(match) ? 0 : 0.85),
+    hints: ['bin/'],
+  },
+  {
+    id: 'cmd.chained_command',
+    pattern: re(String.raw`(?:${SEP}|&&|\|\|)${BLANK}*(?:${WITH_ARGUMENTS})`),
+    score: (match) => (isTableCell(match) ? 0 : 0.8),
+  },
+  {
+    id: 'cmd.windows_shell',
+    pattern: /\bcmd(?:\.exe)?[?\s+]*\/[ck]\b|\bpowershell(?:\.exe)?\s+-(?:e|enc|encodedcommand|c|command|nop|w)\b/gi,
+    score: 0.7,
+    hints: ['cmd', 'powershell'],
+  },
+  {
+    id: 'cmd.substitution',
+    pattern: re(String.raw`\$\([ \t]*\x60?[ \t]*(?:curl|wget|whoami|id|uname|cat|ls|nc|bash|sh|ping|sleep|type|echo|/)|\\\x60(?:pwd|id|whoami|uname)[^\\\x60]{0,20}\\\x60|\x60/(?:usr/)?s?bin/\w+[^\x60\n]{0,40}\x60|\$\{IFS\}`),
+    score: 0.8,
+    hints: ['$(', '`', '${ifs}'],
+  },
+  {
+    id: 'cmd.code_exec',
+    pattern: re(
+      String.raw`(?:^|[;&|'"\s(])(?:system|exec|shell_exec|passthru|popen|proc_open|eval|assert|pcntl_exec|os\.system|os\.popen)\s*\(\s*['"\x60]\s*${SHELL_WORDS}`,
+    ),
+    score: 0.85,
+    hints: ['system', 'exec', 'passthru', 'popen', 'eval', 'assert'],
+  },
+  { id: 'cmd.code_exec', pattern: /['";][ \t]*phpinfo\s*\(\s*\)|\$\{@\w+\s*\(/g, score: 0.8, hints: ['phpinfo', '${@'] },
+  {
+    id: 'cmd.php_injection',
+    pattern: /<\?(?:php|=)?[^?]{0,200}?\b(?:system|exec|shell_exec|passthru|eval|include|require|assert)\s*\(/gi,
+    score: 0.85,
+    hints: ['<?'],
+  },
+  { id: 'cmd.ssi', pattern: /<!--#\s*(?:exec|include|echo|config|fsize|flastmod|printenv)\b/gi, score: 0.9, hints: ['<!--#'] },
+  { id: 'cmd.shellshock', pattern: /\(\)\s*\{\s*:\s*;?\s*\}\s*;/g, score: 0.95, hints: ['()'] },
+  {
+    id: 'cmd.reverse_shell',
+    pattern: re(
+      String.raw`\b(?:nc|ncat|netcat)\b[^\n;|&]{0,40}\s-[a-z]*e\s*/bin/(?:ba|z|da)?sh\b|/dev/(?:tcp|udp)/[\w.-]+/\d+|\b(?:ba)?sh\s+-i\s*(?:>&|2>&1|<&)|\bsocket\s*\(\s*S\s*,\s*PF_INET|\bexec\s*\(\s*["']/bin/(?:ba)?sh\b|\bpty\.spawn\s*\(|\bmkfifo\s+/tmp/`,
+    ),
+    score: 0.95,
+    hints: ['nc', '/dev/', 'sh -i', 'pf_inet', '/bin/', 'pty.spawn', 'mkfifo'],
+  },
+  {
+    id: 'cmd.template_injection',
+    pattern:
+      /\{\{[^{}]{0,120}?(?:__class__|__globals__|__builtins__|__import__|\.popen\(|\bos\.|subprocess|_file\(|\/etc\/(?:passwd|shadow)|\bexec\(|\beval\()[^{}]{0,120}\}\}|\$\{[^}]{0,80}?(?:getRuntime|\.exec\(|jndi:)/gi,
+    score: 0.8,
+    hints: ['{{', '${'],
+  },
+];
