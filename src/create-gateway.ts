@@ -12,6 +12,9 @@ import type { Gateway, GatewayOptions } from './gateway-options.js';
 import { GuardrailEngine } from './guardrails/guardrail-engine.js';
 import { guardrailRouter } from './guardrails/guardrail-router.js';
 import { guardrailPipelineRouter } from './guardrails/pipeline/guardrail-pipeline-router.js';
+import { mcpAdminRouter } from './mcp/mcp-admin-router.js';
+import { mcpProxyRouter } from './mcp/mcp-proxy-router.js';
+import { RegistryService } from './mcp/registry-service.js';
 import { PluginRegistry } from './plugins/plugin-registry.js';
 import type { GatewayPlugin } from './plugins/plugin-types.js';
 import { createSecretBox } from './secrets/secret-box.js';
@@ -78,7 +81,16 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   const { logger } = options;
   const recorder = new ChroniclesRecorder(storage, { ...options.chronicles, now: options.now ? () => options.now!().getTime() : undefined });
   services.applicationDeletedHooks.push((application) => recorder.forget(application));
-  const admin = part(adminRouter({ services, keyring, bodyLimitBytes, logger, extensions: [chroniclesAdminRouter(services, recorder)] }));
+  const registries = new RegistryService(storage, box, services.registries, options.now);
+  const admin = part(
+    adminRouter({
+      services,
+      keyring,
+      bodyLimitBytes,
+      logger,
+      extensions: [chroniclesAdminRouter(services, recorder), mcpAdminRouter(registries, options.baseUrl)],
+    }),
+  );
   const guardrailsRouter = part(guardrailRouter({ services, keyring, maxTextBytes: options.guardrailMaxTextBytes, logger }));
   const chronicles = part(chroniclesRecorderRouter(recorder, logger));
   const directory = new ProviderDirectory(storage, plugins);
@@ -89,6 +101,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   const rateLimiter = part(rateLimiterRouter(limits, logger));
   const guardrailPipeline = part(guardrailPipelineRouter({ engine: guardrails, storage, windowing: options.streamWindowing, logger }));
   const client = new UpstreamClient(options.upstream);
+  const mcp = part(mcpProxyRouter({ service: registries, developerKeys: services.developerKeys, engine: guardrails, recorder, client, logger }));
   const proxy = part(
     proxyRouter(
       {
@@ -116,6 +129,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     rateLimiter,
     guardrailPipeline,
     proxy,
+    mcp,
     guardrailEngine: guardrails,
     services,
     ready,

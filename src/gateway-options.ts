@@ -74,6 +74,8 @@ export interface Gateway {
   guardrailPipeline: Router;
   /** The retry/fallback proxy that calls providers (needs `routes` before it). */
   proxy: Router;
+  /** The MCP registry proxy at /v1/mcp/:name (Streamable HTTP). */
+  mcp: Router;
   /** The standalone guardrail endpoint, POST /v1/guardrail/:processor/apply. */
   guardrails: Router;
   /** Registered guardrail processors. */

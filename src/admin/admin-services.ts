@@ -7,6 +7,7 @@ import { compileValidator } from '../validation/schema-validator.js';
 import { DeveloperKeyStore } from './developer-key-store.js';
 import { ProviderKeyStore } from './provider-key-store.js';
 import { ResourceCollection } from './resource-collection.js';
+import { REGISTRY_FIELDS, registrySchema } from '../mcp/registry-records.js';
 import { applicationSchema, gatewaySchema, providerSchema, routeSchema, templateSchema } from './schemas/resource-schemas.js';
 
 const STAMPS = ['created_at', 'modified_at', 'created_by', 'modified_by'] as const;
@@ -22,6 +23,7 @@ export interface AdminServices {
   providers: ResourceCollection;
   routes: ResourceCollection;
   applications: ResourceCollection;
+  registries: ResourceCollection;
   providerKeys: ProviderKeyStore;
   developerKeys: DeveloperKeyStore;
   /** Called after an application is deleted, so other parts drop what they hold for it (its request log). */
@@ -46,6 +48,7 @@ export function createAdminServices(deps: {
     providers: collection('provider', 'providers', providerSchema, ['name', 'type', 'enabled', 'vault_enabled', 'config', 'api_keys']),
     routes: collection('route', 'routes', routeSchema, ['name', 'type', 'models', 'config', 'enabled']),
     applications: collection('application', 'applications', applicationSchema, ['name', 'description', 'enabled']),
+    registries: collection('MCP registry', 'mcp-registries', registrySchema, [...REGISTRY_FIELDS]),
     providerKeys: new ProviderKeyStore(storage, deps.box, now),
     developerKeys: new DeveloperKeyStore(storage, now),
     applicationDeletedHooks: [],

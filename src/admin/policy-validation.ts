@@ -8,7 +8,8 @@ import { policySchema, routePolicySchema } from './schemas/policy-schema.js';
 export interface PolicyProcessorEntry {
   enabled: boolean;
   threshold?: number;
-  apply_to: Array<'input' | 'output'>;
+  /** Phases the entry runs in; policies accept `input` and `output` (registry policies use `tool_result` internally). */
+  apply_to: Array<'input' | 'output' | 'tool_result'>;
   [option: string]: unknown;
 }
 

@@ -126,3 +126,37 @@ export function buildModelEntry(req: Request, res: Response, context: ModelReque
   };
   return scrub(entry, req);
 }
+
+/** Builds the entry of one tool call made through a registry with a developer key. */
+export function buildToolEntry(options: {
+  id: string;
+  application: string;
+  registry: string;
+  endpoint: string;
+  startedAt: number;
+  status: number;
+  invocation: ToolInvocation;
+  error?: { code: string; message: string; type: string };
+}): ChronicleEntry {
+  const { invocation } = options;
+  return {
+    id: options.id,
+    timestamp: new Date(options.startedAt).toISOString(),
+    application: options.application,
+    kind: 'tool',
+    endpoint: options.endpoint,
+    route: null,
+    provider: options.registry,
+    model: null,
+    status: options.status,
+    latency_ms: invocation.latency_ms,
+    stream: false,
+    attempts: [],
+    input: invocation.arguments ?? null,
+    output: typeof invocation.result === 'string' ? invocation.result : invocation.result === undefined ? null : JSON.stringify(invocation.result),
+    usage: null,
+    guardrail_checks: invocation.guardrail_checks,
+    tool_invocations: [invocation],
+    error: options.error ?? null,
+  };
+}

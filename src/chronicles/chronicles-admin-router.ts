@@ -50,7 +50,10 @@ function matches(entry: ChronicleEntry, query: ListQuery): boolean {
   return true;
 }
 
-/** `GET /applications/:appname/chronicles` and `GET /applications/:appname/chronicles/:id`. */
+/**
+ * `GET /applications/:appname/chronicles`, `GET /applications/:appname/chronicles/:id`, and the usage graph
+ * `GET /applications/:appname/graph` (per tool: tool, server, requests, last_used, over the retained entries).
+ */
 export function chroniclesAdminRouter(services: AdminServices, recorder: ChroniclesRecorder): Router {
   const router = Router();
 
@@ -74,6 +77,21 @@ export function chroniclesAdminRouter(services: AdminServices, recorder: Chronic
     const more = newestFirst.slice(index).some((entry) => matches(entry, query));
     const last = page.at(-1);
     res.json({ data: page, next_cursor: more && last ? Buffer.from(last.id).toString('base64url') : null });
+  });
+
+  router.get('/applications/:appname/graph', async function usageGraph(req, res) {
+    const application = (await services.applications.get(pathParam(req, 'appname'))).name;
+    const nodes = new Map<string, { tool: string; server: string; requests: number; last_used: string }>();
+    for (const entry of await recorder.entries(application)) {
+      for (const invocation of entry.tool_invocations) {
+        const key = `${invocation.registry}\u0000${invocation.tool}`;
+        const node = nodes.get(key) ?? { tool: invocation.tool, server: invocation.registry, requests: 0, last_used: entry.timestamp };
+        node.requests++;
+        if (entry.timestamp > node.last_used) node.last_used = entry.timestamp;
+        nodes.set(key, node);
+      }
+    }
+    res.json([...nodes.values()].sort((a, b) => b.requests - a.requests || a.tool.localeCompare(b.tool)));
   });
 
   router.get('/applications/:appname/chronicles/:id', async function getChronicle(req, res) {

@@ -128,6 +128,9 @@ export const Errors = {
   // Guardrails on traffic
   guardrailRejected: createError('guardrail_rejected', 'The %s was rejected by %s: %s.', 400, 'guardrail_error'),
   guardrailUnavailable: createError('guardrail_unavailable', 'The guardrail %s could not run (%s) and the policy fails closed.', 503, 'guardrail_error'),
+  // MCP registries
+  mcpUpstreamUnreachable: createError('mcp_upstream_unreachable', 'The tool server of registry %s could not be reached: %s', 502, 'upstream_error'),
+  mcpToolNotFound: createError('tool_not_found', 'The registry %s has no tool named %s.', 404, 'not_found_error'),
   internal: createError('internal_error', 'The gateway failed to handle the request.', 500, 'api_error'),
 } as const;
 

@@ -4,17 +4,22 @@ import type { PatternRule } from './filter-rule.js';
 const re = (source: string): RegExp => new RegExp(source, 'g');
 
 /**
- * Shell separators that start a new command inside a value: `;`, `|`, `&`, `&&`, `||`, `$(`, an encoded line
- * break, or a literal `\n` escape. A real line break is not one: documentation shows commands on their own lines.
+ * Shell separators that start a new command inside a value: `;`, `|`, `&`, `&&`, `||`, an encoded line break, or a
+ * literal `\n` escape. A real line break is not one (documentation and scripts put commands on their own lines),
+ * and neither is `$(`, which shell scripts use everywhere; substitution has its own, narrower rule.
  */
-const SEP = String.raw`(?:[;|&\uE00A]|\$\(|\\[nr])`;
+const SEP = String.raw`(?:[;|&\uE00A]|\\[nr])`;
 /** Blanks between words, as injections write them: spaces, tabs, `+` (URL space), `${IFS}`. */
 const BLANK = String.raw`(?:[ \t+]|\$\{?IFS\}?)`;
 /** Where a command invocation ends: the end, a blank or another separator, a quote or a closing bracket. */
 const END = String.raw`(?=$|[\s;&|\x60'")\\\uE00A])`;
 
-/** Reconnaissance commands that need no argument to be an attack: fingerprinting the host. */
-const RECON = 'whoami|ifconfig|ipconfig|systeminfo|sysinfo|tasklist|netstat|uname|hostname';
+/** Reconnaissance commands that need no argument to be an attack, and that are rarely identifiers in code. */
+const RECON = 'whoami|ifconfig|ipconfig|systeminfo|sysinfo|tasklist';
+/** Reconnaissance commands whose names are also common identifiers: they count with an option (`uname -a`). */
+const RECON_WITH_OPTION = String.raw`(?:uname|hostname|netstat)${BLANK}+-[a-zA-Z]+`;
+/** Binaries an attack runs by absolute path after a spaced separator; scripts run many others (`&& /usr/bin/test`). */
+const ATTACK_BINARY = 'id|whoami|uname|ls|cat|sh|bash|zsh|dash|nc|ncat|netcat|curl|wget|ping|perl|python[23]?';
 
 /** Common commands, which count only with an argument shaped like an attack (a system path, a URL, a count). */
 const WITH_ARGUMENTS = [
@@ -36,39 +41,50 @@ const WITH_ARGUMENTS = [
 
 /** A `| command |` that is a cell of a Markdown table, not a pipe. */
 function isTableCell(match: RegExpExecArray): boolean {
-  if (!match[0].trimStart().startsWith('|') || !/^\|[ \t]/.test(match[0].trimStart())) return false;
-  return /^\s+\|/.test(match.input.slice(match.index + match[0].length));
+  if (!/^\s*\|[ \t]/.test(match[0])) return false;
+  const rest = match.input.slice(match.index + match[0].length);
+  const lineEnd = rest.indexOf('\n');
+  return (lineEnd < 0 ? rest : rest.slice(0, lineEnd)).includes('|');
 }
 
-/** Recon after a separator; after a bare quote only the unmistakable ones (not `hostname` or `uname`, common words in prose). */
-function reconScore(match: RegExpExecArray): number {
-  if (isTableCell(match)) return 0;
-  if (/^['"]/.test(match[0]) && /(?:hostname|uname|netstat)$/.test(match[0])) return 0;
-  return 0.85;
+/** `|id|` inside a regex alternation such as `(?:name|id|type)`: words on both sides of the bars. */
+function isAlternation(match: RegExpExecArray): boolean {
+  const before = match.input[match.index - 1] ?? '';
+  const after = match.input.slice(match.index + match[0].length, match.index + match[0].length + 2);
+  return match[0].startsWith('|') && /[\w(]/.test(before) && /^(?:\)|\|[\w(])/.test(after);
 }
 
-/** Shell commands whose name inside a code-exec call marks the call as an attack. */
-const SHELL_WORDS = String.raw`(?:id|whoami|pwd|uname|ls|dir|cat|type|curl|wget|ping|sleep|nc|bash|sh|cmd|powershell|echo|net|ifconfig|ipconfig|/)`;
+/** A binary right after the separator (`;/usr/bin/id`) is an injection; after a blank only an attacker's tool. */
+function binaryScore(match: RegExpExecArray): number {
+  if (isTableCell(match) || isAlternation(match)) return 0;
+  const tight = !/^\S+[ \t'"]/.test(match[0]) || /^\\[nr]/.test(match[0]);
+  return tight || new RegExp(`/(?:${ATTACK_BINARY})$`).test(match[0]) ? 0.85 : 0;
+}
+
+/** Functions that run a string as a command or as code. */
+const EXEC_CALL = String.raw`(?:system|exec|shell_exec|passthru|popen|proc_open|eval|assert|pcntl_exec|os\.system|os\.popen)\s*\(\s*['"\x60]`;
+/** What an attack runs through such a call: reconnaissance, a system file, a download, a shell or a delay. */
+const ATTACK_COMMAND = String.raw`(?:(?:/usr)?/s?bin/|(?:id|whoami|pwd|uname|ifconfig|ipconfig|hostname)\b|(?:cat|type)\s+(?:/etc/|[a-z]:\\)|(?:curl|wget)\s|nc\s|(?:ba)?sh\s+-i|sleep\s+\d)`;
 
 /** The command injection rules, read on the decoded text. */
 export const COMMAND_INJECTION_RULES: readonly PatternRule[] = [
   {
     id: 'cmd.chained_recon',
-    pattern: re(String.raw`(?:${SEP}|['"][ \t]+)${BLANK}*(?:/(?:usr/)?s?bin/)?(?:${RECON})${END}`),
-    score: reconScore,
-    hints: RECON.split('|'),
+    pattern: re(String.raw`(?:${SEP}|['"][ \t]+)${BLANK}*(?:/(?:usr/)?s?bin/)?(?:(?:${RECON})${END}|${RECON_WITH_OPTION})`),
+    score: (match) => (isTableCell(match) ? 0 : 0.85),
+    hints: [...RECON.split('|'), 'uname', 'hostname', 'netstat'],
   },
   {
     // `id` is a common word, so only tight forms count: `;id;`, `|id|`, `&id`, or alone between encoded line breaks.
     id: 'cmd.chained_recon',
-    pattern: re(String.raw`(?:[;|&\uE00A\x60]|\$\(|\\n)(?:/(?:usr/)?bin/)?id(?=$|[;|&\x60'")\uE00A]|\\n)|\uE00A[ \t]*id[ \t]*(?=$|\uE00A)`),
-    score: 0.85,
+    pattern: re(String.raw`(?:[;|&\uE00A]|\\n)(?:/(?:usr/)?bin/)?id(?=$|[;|&\x60'")\uE00A]|\\n)|\uE00A[ \t]*id[ \t]*(?=$|\uE00A)`),
+    score: (match) => (isAlternation(match) ? 0 : 0.85),
     hints: ['id'],
   },
   {
     id: 'cmd.chained_binary',
-    pattern: re(String.raw`(?:${SEP}|\x60)[ \t'"]*/(?:usr/(?:local/)?)?s?bin/[a-z0-9_.-]+`),
-    score: (match) => (isTableCell(match) ? 0 : 0.85),
+    pattern: re(String.raw`${SEP}[ \t'"]*/(?:usr/(?:local/)?)?s?bin/[a-z0-9_.-]+`),
+    score: binaryScore,
     hints: ['bin/'],
   },
   {
@@ -79,20 +95,25 @@ export const COMMAND_INJECTION_RULES: readonly PatternRule[] = [
   {
     id: 'cmd.windows_shell',
     pattern: /\bcmd(?:\.exe)?[?\s+]*\/[ck]\b|\bpowershell(?:\.exe)?\s+-(?:e|enc|encodedcommand|c|command|nop|w)\b/gi,
-    score: 0.7,
+    // Documentation shows these often; alone they stay below the default threshold.
+    score: 0.45,
     hints: ['cmd', 'powershell'],
   },
   {
+    // Substitution as injections use it: nested backticks, reconnaissance or a system file inside, escaped backticks,
+    // `${IFS}` for blanks. Scripts' own `$(cat …)` and `$(echo …)` are left alone.
     id: 'cmd.substitution',
-    pattern: re(String.raw`\$\([ \t]*\x60?[ \t]*(?:curl|wget|whoami|id|uname|cat|ls|nc|bash|sh|ping|sleep|type|echo|/)|\\\x60(?:pwd|id|whoami|uname)[^\\\x60]{0,20}\\\x60|\x60/(?:usr/)?s?bin/\w+[^\x60\n]{0,40}\x60|\$\{IFS\}`),
+    pattern: re(
+      String.raw`\$\([ \t]*\x60|\$\([ \t]*(?:whoami|id|uname|hostname|ifconfig|ipconfig)\b|\$\([ \t]*(?:cat|type)${BLANK}+(?:/etc/(?:passwd|shadow)|[a-z]:\\)|\\\x60(?:pwd|id|whoami|uname)[^\\\x60]{0,20}\\\x60|\x60/(?:usr/)?s?bin/(?:id|whoami|uname|ifconfig)\b[^\x60\n]{0,40}\x60|\$\{IFS\}`,
+    ),
     score: 0.8,
     hints: ['$(', '`', '${ifs}'],
   },
   {
     id: 'cmd.code_exec',
-    pattern: re(
-      String.raw`(?:^|[;&|'"\s(])(?:system|exec|shell_exec|passthru|popen|proc_open|eval|assert|pcntl_exec|os\.system|os\.popen)\s*\(\s*['"\x60]\s*${SHELL_WORDS}`,
-    ),
+    // An attack command through an exec call, or any exec call chained right after a separator (`;system('…')`).
+    // Documentation calling exec('ls -lh /usr') is neither.
+    pattern: re(String.raw`(?<![\w.])${EXEC_CALL}\s*${ATTACK_COMMAND}|[;&|][ \t]*${EXEC_CALL}`),
     score: 0.85,
     hints: ['system', 'exec', 'passthru', 'popen', 'eval', 'assert'],
   },
@@ -108,10 +129,10 @@ export const COMMAND_INJECTION_RULES: readonly PatternRule[] = [
   {
     id: 'cmd.reverse_shell',
     pattern: re(
-      String.raw`\b(?:nc|ncat|netcat)\b[^\n;|&]{0,40}\s-[a-z]*e\s*/bin/(?:ba|z|da)?sh\b|/dev/(?:tcp|udp)/[\w.-]+/\d+|\b(?:ba)?sh\s+-i\s*(?:>&|2>&1|<&)|\bsocket\s*\(\s*S\s*,\s*PF_INET|\bexec\s*\(\s*["']/bin/(?:ba)?sh\b|\bpty\.spawn\s*\(|\bmkfifo\s+/tmp/`,
+      String.raw`\b(?:nc|ncat|netcat)\b[^\n;|&]{0,40}\s-[a-z]*e\s*/bin/(?:ba|z|da)?sh\b|/dev/(?:tcp|udp)/[\w.-]+/\d+|\b(?:ba)?sh\s+-i\s*(?:>&|2>&1|<&)|\bsocket\s*\(\s*S\s*,\s*PF_INET|\bexec\s*\(\s*["']/bin/(?:ba)?sh\b|\bpty\.spawn\s*\(\s*["']/bin/(?:ba)?sh|\bmkfifo\s+/tmp/`,
     ),
     score: 0.95,
-    hints: ['nc', '/dev/', 'sh -i', 'pf_inet', '/bin/', 'pty.spawn', 'mkfifo'],
+    hints: ['nc', '/dev/', 'sh -i', 'pf_inet', '/bin/', 'mkfifo'],
   },
   {
     id: 'cmd.template_injection',

@@ -5,6 +5,9 @@ import type { DecodedText } from './payload-decoder.js';
 /** Files and folders a traversal aims at: credentials, system configuration, web server secrets. */
 const TARGETS = String.raw`(?:etc[\\/](?:passwd|shadow|group|hosts|issue|sudoers|crontab)|boot\.ini|win\.ini|system\.ini|windows[\\/]system32|winnt[\\/]|\.htaccess|\.htpasswd|web\.config|\.env\b|\.ssh[\\/]|id_rsa|proc[\\/]self|\.aws[\\/]credentials|\.git[\\/]config|desktop\.ini|global\.asa|repair[\\/](?:sam|system))`;
 
+/** Plain `../` steps in one run from which the run counts on its own: deeper than real project layouts go. */
+const PLAIN_STEPS = 7;
+
 /** One step up: two or more dots and a separator. */
 const SEGMENT = /\.{2,}[\\/]/g;
 
@@ -16,13 +19,21 @@ function countSegments(text: string): number {
   return count;
 }
 
-/** A run of steps: 3+ steps count; 2 steps only with a filter-evasion form (`....//`); one step only with 4+ dots. */
+/**
+ * A run of steps up. Legitimate relative paths use plain `../` (`../../../deps/x`, even five or six deep in code),
+ * and JSON writes `..\\..\\` for Windows paths; attacks bend the form to slip past filters: mixed or doubled
+ * separators, `./` in between, three or more dots. An evasive run of 2+ steps counts; a plain run only from
+ * {@link PLAIN_STEPS} steps; one step only with 4+ dots.
+ */
 function runScore(match: RegExpExecArray): number {
-  const steps = match[0].match(/\.{2,}[\\/]+/g) ?? [];
-  const evasive = steps.some((step) => /^\.{3,}/.test(step));
-  if (steps.length >= 3) return 0.8;
-  if (steps.length === 2) return evasive ? 0.7 : 0.45;
-  return steps.some((step) => /^\.{4,}/.test(step)) ? 0.6 : 0;
+  const run = match[0].replace(/\\\\/g, '\\');
+  const steps = run.match(/\.{2,}[\\/]+/g) ?? [];
+  const evasive = /\.{3,}|[\\/]{2,}|(?:^|[\\/])\.[\\/]/.test(run) || (run.includes('/') && run.includes('\\'));
+  if (steps.length >= 3 && evasive) return 0.8;
+  if (steps.length === 2 && evasive) return 0.7;
+  if (steps.length >= PLAIN_STEPS) return 0.7;
+  if (steps.length >= 3) return 0.4;
+  return steps.length === 1 && /^\.{4,}/.test(run) ? 0.6 : 0;
 }
 
 /** The decoded text has more steps up than the text as sent: the traversal was encoded. */
@@ -51,16 +62,18 @@ export const PATH_TRAVERSAL_RULES: readonly PatternRule[] = [
   {
     // A system path whose separators are broken escapes (`etc%c1%8sissue`): the shape of a filter-evasion payload.
     id: 'path.obfuscated_separator',
-    pattern: re(String.raw`\b(?:etc|windows|winnt|system32|drivers)(?:[^A-Za-z0-9\s/\\]|%[0-9a-zA-Z]{2}){1,8}(?:passwd|shadow|issue|hosts|system32|drivers|win\.ini)`),
+    pattern: re(String.raw`(?:etc|windows|winnt|system32|drivers)(?:[^A-Za-z0-9\s/\\]|%[0-9a-zA-Z]{2}){1,8}(?:passwd|shadow|issue|hosts|system32|drivers|win\.ini)`),
     score: 0.8,
     hints: ['etc', 'windows', 'winnt', 'system32', 'drivers'],
   },
   {
     id: 'path.null_byte',
-    pattern: /[\w./\\]%00|%00[\w./\\]|[\w./\\]\\0(?![0-9])|[\w./\\]\\u0000/g,
+    // Only the URL form: `\0` and `\u0000` are everyday escapes in source code.
+    pattern: /[\w./\\]%00|%00[\w./\\]/g,
     score: 0.55,
     on: 'raw',
-    hints: ['%00', '\\0', '\\u0000'],
+    hints: ['%00'],
   },
-  { id: 'path.root_traversal', pattern: /(?:^|[\s'"=(])[\\/]+(?:\.[\\/]+)*\.{2,}[\\/]/g, score: 0.55, hints: ['..'] },
+    // `/../` from the root: weak alone (code joins `__dirname + '/../lib'`), adds up with other signs.
+  { id: 'path.root_traversal', pattern: /(?:^|[\s'"=(])[\\/]+(?:\.[\\/]+)*\.{2,}[\\/]/g, score: 0.4, hints: ['..'] },
 ];

@@ -32,7 +32,7 @@ const VENDOR_TOKENS: VendorToken[] = [
   ['secret.groq_key', 'gsk_', '[A-Za-z0-9]{52}'],
   ['secret.cloudflare_token', 'cf(?:at|ut|k)_', '[A-Za-z0-9]{48}'],
   ['secret.figma_token', 'figd_', '[A-Za-z0-9_-]{40,}'],
-  ['secret.linear_key', 'lin_api_', '[A-Za-z0-9]{40}'],
+  ['secret.linear_key', 'lin_api_', '[A-Za-z0-9]{40,}'],
   ['secret.notion_token', 'ntn_', '\\d{11}[A-Za-z0-9]{35}'],
   ['secret.vercel_token', 'vc[pikar]_', '[A-Za-z0-9]{24,}'],
   ['secret.onepassword_token', 'ops_', 'eyJ[A-Za-z0-9+/_=-]{100,}'],
@@ -86,7 +86,7 @@ function jwtScore(match: RegExpExecArray): number {
 }
 
 /** Loopback hosts: credentials for a local development database are not a leak of a live system. */
-const LOOPBACK = /^(?:localhost|127\.\d+\.\d+\.\d+|\[?::1\]?|0\.0\.0\.0)(?::\d+)?$/i;
+const LOOPBACK = /^(?:localhost|127\.\d+\.\d+\.\d+|\[?::1\]?|0\.0\.0\.0)(?![\w.-])/i;
 
 /** `scheme://user:password@host`: a real password, or a token as the user with GitHub's `x-oauth-basic`. */
 function urlCredentialScore(match: RegExpExecArray): number {
@@ -98,10 +98,17 @@ function urlCredentialScore(match: RegExpExecArray): number {
 
 /** Generic assignments (`password=…`, `api_key: …`); names holding `aws` are left to the exact AWS rule. */
 function assignmentScore(match: RegExpExecArray): number {
-  const [, name = '', , value = ''] = match;
+  const [, name = '', operator = '', quote = '', value = ''] = match;
+  // An unquoted bare word after a spaced operator is a variable in code (`password = userPassword`); env files
+  // write `DB_PASSWORD=Hunter` without spaces.
+  if (quote === '' && /^[A-Za-z_$]+$/.test(value) && /\s/.test(operator)) return 0;
   const before = match.input.slice(Math.max(0, match.index - 24), match.index).toLowerCase();
-  if (/aws[\w.-]*$/.test(before) || /^-----/.test(value)) return 0;
-  if (/^(?:pass|pwd|passwd|password|passphrase|db_pass)/i.test(name)) return isRealPassword(value) ? 0.7 : 0;
+  // An ARN names a secret (`…:secret:db-password-AbC123`); it does not hold one.
+  if (/aws[\w.-]*$/.test(before) || before.endsWith(':') || /^-----/.test(value)) return 0;
+  if (/^(?:pass|pwd|passwd|password|passphrase|db_pass)/i.test(name)) {
+    // `PWD=/home/me` is the working directory, not a password.
+    return isRealPassword(value) && !/^(?:~?\/|[A-Za-z]:\\)/.test(value) ? 0.7 : 0;
+  }
   return isRealToken(value) ? 0.75 : 0;
 }
 
@@ -169,10 +176,10 @@ export const SECRET_RULES: readonly PatternRule[] = [
   },
   {
     id: 'secret.generic_assignment',
-    pattern: new RegExp(`(?<![A-Za-z])(${SECRET_NAMES})["']?\\s*(?:=|:|=>|:=)\\s*(["'\`]?)([^\\s"'\`,;]{6,200})\\2`, 'gi'),
+    pattern: new RegExp(`(?<![A-Za-z])(${SECRET_NAMES})["']?(\\s*(?:=|:|=>|:=)\\s*)(["'\`]?)([^\\s"'\`,;()\\[\\]<>{}]{6,200})\\3`, 'gi'),
     score: assignmentScore,
     on: 'raw',
     hints: ['pass', 'pwd', 'key', 'token', 'secret'],
-    evidence: (match) => `${match[1]}=${maskValue(match[3] ?? '')}`,
+    evidence: (match) => `${match[1]}=${maskValue(match[4] ?? '')}`,
   },
 ];

@@ -34,6 +34,17 @@ const STAND_IN_WORDS = /your|example|sample|dummy|placeholder|redacted|changeme|
 /** A code expression rather than a value: `process.env.DB_PASS`, `get_password()`, `config["token"]`. */
 const CODE_EXPRESSION = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$|^[A-Za-z_$][\w$.]*\s*[([]/;
 
+/** True when a value holds a run of 6 consecutive characters (`abcdef`, `123456`, `uvwxyz`): typed by hand for a document. */
+export function hasSequentialRun(value: string, length = 6): boolean {
+  let run = 1;
+  for (let i = 1; i < value.length; i++) {
+    const step = value.toLowerCase().charCodeAt(i) - value.toLowerCase().charCodeAt(i - 1);
+    run = step === 1 && /[a-z0-9]/i.test(value[i] ?? '') ? run + 1 : 1;
+    if (run >= length) return true;
+  }
+  return false;
+}
+
 /**
  * True when a vendor token's body is a stand-in: one character repeated, a run of x, masking or template syntax.
  * Vendor prefixes already make a token specific, so words such as "Example" inside a full-length body do not count.
@@ -45,11 +56,13 @@ export function isPlaceholderTokenBody(body: string): boolean {
 /**
  * True when an assigned value (a password, an API key, the password of a URL) is a stand-in rather than a secret:
  * the DLP placeholder list (`${VAR}`, `<password>`, `changeme`, …), stand-in words, template syntax, code
- * expressions, or a value of one repeated character.
+ * expressions, a value of one repeated character, or one with a typed run such as `abcdef` or `123456`.
  */
 export function isPlaceholderValue(value: string): boolean {
   const bare = value.replace(/^["'`]|["'`]$/g, '');
-  return isDlpPlaceholder(bare) || STAND_IN_WORDS.test(bare) || TEMPLATE.test(bare) || CODE_EXPRESSION.test(bare) || isUniform(bare);
+  return (
+    isDlpPlaceholder(bare) || STAND_IN_WORDS.test(bare) || TEMPLATE.test(bare) || CODE_EXPRESSION.test(bare) || isUniform(bare) || hasSequentialRun(bare)
+  );
 }
 
 /** A password value counts when it is not a stand-in, has 6+ characters and mixes classes (or is long and varied). */

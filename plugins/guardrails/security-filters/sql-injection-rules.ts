@@ -13,7 +13,7 @@ const re = (source: string): RegExp => new RegExp(source, 'gi');
 function tautologyScore(match: RegExpExecArray): number {
   const [, leftQuote = '', left = '', operator = '', rightQuote = '', right = ''] = match;
   if ((left === '' && leftQuote === '') || (right === '' && rightQuote === '')) return 0;
-  if (/^(?:=|<=>|like)$/i.test(operator)) return left.toLowerCase() === right.toLowerCase() ? 0.85 : 0;
+  if (/^(?:=|<=>|like)$/i.test(operator)) return left === right ? 0.85 : 0;
   const [a, b] = [Number(left), Number(right)];
   if (left === '' || right === '' || Number.isNaN(a) || Number.isNaN(b)) return 0;
   const holds = operator === '<' ? a < b : operator === '>' ? a > b : a !== b;
@@ -44,7 +44,7 @@ export const SQL_INJECTION_RULES: readonly PatternRule[] = [
     // A quote closes the string, a short condition follows, and a comment cuts off the rest of the query.
     id: 'sql.boolean_comment',
     pattern: re(
-      String.raw`['"\x60]\)*\s*${BOOL}\s*\(*\s*['"]?[\w@.]{0,20}['"]?\s*(?:[=<>!]{1,2}\s*['"]?[\w@.]{0,20}['"]?)?\s*\)*\s*(?:--|#|/\*)`,
+      String.raw`['"]\)*[ \t]*${BOOL}[ \t]*\(*[ \t]*(?:['"]?[\w@.]{0,20}['"]?[ \t]*[=<>!]{1,2}[ \t]*['"]?[\w@.]{0,20}['"]?|true|false|not[ \t]+\w+|\d+)[ \t]*\)*[ \t]*(?:--|#|/\*)`,
     ),
     score: 0.8,
     hints: ['--', '#', '/*'],
@@ -63,7 +63,13 @@ export const SQL_INJECTION_RULES: readonly PatternRule[] = [
     score: 0.85,
     hints: ['xp_', 'sp_'],
   },
-  { id: 'sql.fingerprint', pattern: re(String.raw`@@(?:version|servername|hostname|datadir|basedir|spid)`), score: 0.75, hints: ['@@'] },
+  {
+    // Server variables read inside a query (`select @@version`, `(@@version,1,1)`); alone, `@@version` is also a build placeholder.
+    id: 'sql.fingerprint',
+    pattern: re(String.raw`(\bselect${WS}+|[(,]\s*)?@@(?:version|servername|hostname|datadir|basedir|spid)`),
+    score: (match) => (match[1] ? 0.75 : 0.4),
+    hints: ['@@'],
+  },
   {
     id: 'sql.fingerprint',
     pattern: re(
@@ -92,10 +98,17 @@ export const SQL_INJECTION_RULES: readonly PatternRule[] = [
     // A quote closes the string and a second statement follows.
     id: 'sql.stacked_query',
     pattern: re(
-      String.raw`['"]\)*\s*;\s*(?:drop|create|insert|update|delete|exec|execute|shutdown|grant|revoke|declare|alter|truncate|waitfor)\b|['"]\s*(?:create|grant|drop|exec)${WS}+(?:user|table|database|connect|resource|dba|master|sp_|xp_)`,
+      String.raw`['"]\)*[ \t]*;[ \t]*(?:(?:drop|create|alter|truncate)${WS}+(?:table|user|database|procedure|function|view|login|schema)\b|insert${WS}+into\b|update${WS}+\w+${WS}+set\b|delete${WS}+from\b|exec(?:ute)?${WS}+\w|shutdown\b|(?:grant|revoke)${WS}+\w+${WS}+(?:on|to)\b|declare${WS}+@|waitfor${WS}+delay\b)`,
     ),
     score: 0.8,
-    hints: [';', 'create', 'grant', 'drop', 'exec'],
+    hints: [';'],
+  },
+  {
+    // A statement right after a quote: weak alone (SQL strings in documentation), telling next to a privilege change.
+    id: 'sql.quoted_statement',
+    pattern: re(String.raw`['"]\s*(?:create|grant|drop|exec)${WS}+(?:user|table|database|connect|resource|dba|master|sp_|xp_)`),
+    score: 0.35,
+    hints: ['create', 'grant', 'drop', 'exec'],
   },
   {
     id: 'sql.privilege_change',
@@ -106,7 +119,13 @@ export const SQL_INJECTION_RULES: readonly PatternRule[] = [
     hints: ['create', 'grant'],
   },
   { id: 'sql.order_by_probe', pattern: re(String.raw`\border${WS}+by${WS}+\d+[^\n]{0,120}?(?:--|#|/\*)`), score: 0.75, hints: ['order'] },
-  { id: 'sql.inline_comment', pattern: /\/\*!\d{4,6}|\/\*[^*]{0,6}['"][^*]{0,6}\*\//g, score: 0.65, hints: ['/*'] },
+  {
+    // MySQL's versioned comment `/*!50000 …*/`, or a quote hidden in a comment right after a number (`1/*'*/`).
+    id: 'sql.inline_comment',
+    pattern: /\/\*!\d{4,6}|\d[ \t]*\/\*[^*]{0,6}['"][^*]{0,6}\*\//g,
+    score: 0.65,
+    hints: ['/*'],
+  },
   { id: 'sql.string_concat', pattern: /'\s*\|\|\s*'[^'\n]{0,20}'\s*\|\|\s*'/g, score: 0.6, hints: ['||'] },
   {
     id: 'sql.char_encoding',

@@ -4,8 +4,8 @@ import type { Storage } from '../../storage/storage-facade.js';
 import type { RouteRecord } from '../../traffic/model-request-context.js';
 import { DLP_PROCESSOR } from '../policy-options.js';
 
-/** The phases a check runs in. */
-export type GuardrailPhase = 'input' | 'output';
+/** The phases a check runs in: a model request's input and output, or a tool's result (registry policies). */
+export type GuardrailPhase = 'input' | 'output' | 'tool_result';
 
 /** Where a policy came from, for the request log. */
 export type PolicySource = 'route' | 'application' | 'none';

@@ -1,0 +1,86 @@
+// Admin endpoints of MCP registries: CRUD with a sealed token, the Tools tab (scan on open), tool toggles and policies.
+import { Router, type Request } from 'express';
+import { adminOf } from '../admin/admin-auth.js';
+import { objectBody, pathParam } from '../admin/request-body.js';
+import { Errors } from '../errors/error-registry.js';
+import { presentRegistry, type RegistryRecord } from './registry-records.js';
+import type { RegistryService } from './registry-service.js';
+
+/** The public base URL: the configured one, else the request's own origin. */
+export function baseUrlOf(req: Request, configured: string | undefined): string {
+  return configured ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+}
+
+/**
+ * `GET|POST /mcp/registries`, `GET|PUT|DELETE /mcp/registries/:name`, `GET /mcp/registries/:name/tools`,
+ * `PUT /mcp/registries/:name/tools/:tool`, `GET|PUT /mcp/registries/:name/policies` (mounted under /v1/admin).
+ */
+export function mcpAdminRouter(service: RegistryService, configuredBaseUrl: string | undefined): Router {
+  const router = Router();
+  const { registries, box } = service;
+  const present = (req: Request, record: RegistryRecord) => presentRegistry(record, box, baseUrlOf(req, configuredBaseUrl));
+  const seal = (record: RegistryRecord): RegistryRecord => {
+    delete record.request_url;
+    if (typeof record.authorization_token === 'string') record.authorization_token = box.seal(record.authorization_token);
+    return record;
+  };
+
+  router.get('/mcp/registries', async function listRegistries(req, res) {
+    res.json((await registries.list()).map((record) => present(req, record as RegistryRecord)));
+  });
+  router.post('/mcp/registries', async function createRegistry(req, res) {
+    const record = seal(registries.prepareCreate(objectBody(req), adminOf(req).name) as RegistryRecord);
+    await registries.insert(record);
+    res.status(201).json({ message: `MCP registry ${record.name} created`, request_url: present(req, record).request_url });
+  });
+  router.get('/mcp/registries/:name', async function getRegistry(req, res) {
+    res.json(present(req, (await registries.get(pathParam(req, 'name'))) as RegistryRecord));
+  });
+  router.put('/mcp/registries/:name', async function updateRegistry(req, res) {
+    const body = objectBody(req);
+    const current = (await registries.get(pathParam(req, 'name'))) as RegistryRecord;
+    // A token echoed back masked keeps the stored one; a new value replaces it at once.
+    const echoed = typeof body.authorization_token === 'string' && current.authorization_token !== undefined && present(req, current).authorization_token === body.authorization_token;
+    const { authorization_token: _echo, ...withoutToken } = body;
+    const changes = echoed ? withoutToken : body;
+    const record = await registries.update(current.name, changes, adminOf(req).name, (_old, next) => {
+      const typed = next as RegistryRecord;
+      if (echoed) typed.authorization_token = current.authorization_token;
+      else if (typeof body.authorization_token === 'string') typed.authorization_token = box.seal(body.authorization_token);
+      delete typed.request_url;
+    });
+    res.json({ message: `MCP registry ${record.name} updated` });
+  });
+  router.delete('/mcp/registries/:name', async function deleteRegistry(req, res) {
+    const record = await registries.remove(pathParam(req, 'name'));
+    await service.forget(record.name);
+    res.json({ message: `MCP registry ${record.name} deleted` });
+  });
+
+  router.get('/mcp/registries/:name/tools', async function listRegistryTools(req, res) {
+    res.json((await service.listTools(pathParam(req, 'name'))).views);
+  });
+  router.put('/mcp/registries/:name/tools/:tool', async function toggleTool(req, res) {
+    const body = objectBody(req);
+    if (typeof body.enabled !== 'boolean') throw Errors.validation(["The field 'enabled' is required and must be a boolean."], { param: 'enabled' });
+    const name = pathParam(req, 'name');
+    const toolName = pathParam(req, 'tool');
+    const { upstream } = await service.listTools(name);
+    const tool = upstream.find((candidate) => candidate.name === toolName);
+    if (!tool) throw Errors.mcpToolNotFound([name, toolName]);
+    const others = upstream.filter((candidate) => candidate !== tool).map((candidate) => candidate.name);
+    const view = await service.tools.setEnabled(name, tool, body.enabled, others);
+    res.json({ message: `Tool ${toolName} ${body.enabled ? 'enabled' : 'disabled'}`, tool: view });
+  });
+
+  router.get('/mcp/registries/:name/policies', async function getRegistryPolicies(req, res) {
+    const name = (await registries.get(pathParam(req, 'name'))).name;
+    res.json(await service.policies(name));
+  });
+  router.put('/mcp/registries/:name/policies', async function putRegistryPolicies(req, res) {
+    const name = (await registries.get(pathParam(req, 'name'))).name;
+    await service.setPolicies(name, objectBody(req));
+    res.json({ message: `Policies of MCP registry ${name} updated` });
+  });
+  return router;
+}

@@ -1,0 +1,58 @@
+// MCP registry records: schema, stored shape with the sealed token, and the answer shape with request_url and a masked token.
+import { nameSchema, serverSetFields } from '../admin/schemas/common-schemas.js';
+import type { ResourceRecord } from '../admin/resource-collection.js';
+import type { SecretBox } from '../secrets/secret-box.js';
+import { maskSecret } from '../secrets/mask-secret.js';
+
+/** JSON Schema of a registry body. */
+export const registrySchema = {
+  type: 'object',
+  required: ['name', 'url'],
+  additionalProperties: false,
+  properties: {
+    name: nameSchema,
+    url: { type: 'string', format: 'uri', pattern: '^https?://' },
+    description: { type: 'string' },
+    authorization_token: { type: 'string', minLength: 1 },
+    request_url: { type: 'string' },
+    ...serverSetFields,
+  },
+} as const;
+
+/** The fields of a registry, as the spec's table lists them. */
+export const REGISTRY_FIELDS = ['name', 'url', 'request_url', 'description', 'authorization_token'] as const;
+
+/** A stored registry: the token sealed (encrypted when GATEWAY_SECRET is set). */
+export interface RegistryRecord extends ResourceRecord {
+  url: string;
+  description?: string;
+  authorization_token?: string;
+}
+
+/** The registry request URL: `{base_url}/v1/mcp/<name>`. */
+export function requestUrl(baseUrl: string, name: string): string {
+  return `${baseUrl.replace(/\/+$/, '')}/v1/mcp/${encodeURIComponent(name)}`;
+}
+
+/** The registry as answers show it: request_url generated, token masked. */
+export function presentRegistry(record: RegistryRecord, box: SecretBox, baseUrl: string): Record<string, unknown> {
+  let token: string | null = null;
+  if (typeof record.authorization_token === 'string') {
+    try {
+      token = maskSecret(box.open(record.authorization_token));
+    } catch {
+      token = '...(encrypted)';
+    }
+  }
+  return {
+    name: record.name,
+    url: record.url,
+    request_url: requestUrl(baseUrl, record.name),
+    description: record.description ?? null,
+    authorization_token: token,
+    created_at: record.created_at,
+    modified_at: record.modified_at,
+    created_by: record.created_by,
+    modified_by: record.modified_by,
+  };
+}

@@ -1,0 +1,63 @@
+// The registries of one gateway: records with sealed tokens, their tool states and policies, and their tool lists.
+import type { ResourceCollection } from '../admin/resource-collection.js';
+import { Errors } from '../errors/error-registry.js';
+import type { SecretBox } from '../secrets/secret-box.js';
+import type { Storage } from '../storage/storage-facade.js';
+import { listUpstreamTools, type UpstreamTool } from './mcp-upstream.js';
+import type { RegistryRecord } from './registry-records.js';
+import { validateRegistryPolicies, type RegistryPolicies } from './registry-policies.js';
+import { ToolStateStore, type ToolView } from './tool-state-store.js';
+
+const policiesKey = (registry: string): string => `mcp-policies/${registry}`;
+
+/** What the admin API and the proxy share about registries. */
+export class RegistryService {
+  readonly tools: ToolStateStore;
+
+  constructor(
+    readonly storage: Storage,
+    readonly box: SecretBox,
+    readonly registries: ResourceCollection,
+    now?: () => Date,
+  ) {
+    this.tools = new ToolStateStore(storage, now);
+  }
+
+  /** A registry from the request-path cache; 404 when unknown. */
+  async registry(name: string): Promise<Readonly<RegistryRecord>> {
+    const record = await this.storage.getCached<RegistryRecord>(this.registries.key(name));
+    if (!record) throw Errors.notFound(['MCP registry', name]);
+    return record;
+  }
+
+  /** The registry's token in clear, for the upstream only. */
+  token(record: Readonly<RegistryRecord>): string | undefined {
+    return record.authorization_token === undefined ? undefined : this.box.open(record.authorization_token);
+  }
+
+  /** The tool server's tools, reconciled with their states (pinning and a fresh scan). */
+  async listTools(name: string): Promise<{ upstream: UpstreamTool[]; views: ToolView[] }> {
+    const record = await this.registry(name);
+    const upstream = await listUpstreamTools(name, record.url, this.token(record));
+    return { upstream, views: await this.tools.reconcile(name, upstream) };
+  }
+
+  /** The registry's policies, defaults filled. */
+  async policies(name: string): Promise<RegistryPolicies> {
+    const stored = await this.storage.getCached<RegistryPolicies>(policiesKey(name));
+    return stored ? (stored as RegistryPolicies) : validateRegistryPolicies({});
+  }
+
+  /** Validates and stores the registry's policies. */
+  async setPolicies(name: string, body: unknown): Promise<RegistryPolicies> {
+    const policies = validateRegistryPolicies(structuredClone(body));
+    await this.storage.set(policiesKey(name), policies);
+    return policies;
+  }
+
+  /** Deletes what belongs to a registry besides its record. */
+  async forget(name: string): Promise<void> {
+    await this.tools.removeAll(name);
+    await this.storage.delete(policiesKey(name));
+  }
+}
