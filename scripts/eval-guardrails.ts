@@ -6,7 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { EvalModule, EvalRow } from './eval/eval-types.js';
 
 /** The eval modules, in the order their rows are printed. A module not written yet is skipped with a note. */
-const MODULES = ['prompt-injection-eval', 'trust-safety-eval', 'language-eval', 'pii-eval'];
+const MODULES = ['prompt-injection-eval', 'trust-safety-eval', 'language-eval', 'pii-eval', 'tool-output-eval'];
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(here, '..');

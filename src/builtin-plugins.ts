@@ -1,8 +1,9 @@
-// The built-in plugins: the five guardrail processors and the provider adapters, registered like a user's own.
+// The built-in plugins: the guardrail processors (the spec's five and security_filters) and the provider adapters, registered like a user's own.
 import dlpCloud from '../plugins/guardrails/dlp-cloud/index.js';
 import langDetector from '../plugins/guardrails/lang-detector/index.js';
 import modelSanitizer from '../plugins/guardrails/model-sanitizer/index.js';
 import promptInjectionDetection from '../plugins/guardrails/prompt-injection-detection/index.js';
+import securityFilters from '../plugins/guardrails/security-filters/index.js';
 import trustSafety from '../plugins/guardrails/trust-safety/index.js';
 import anthropic from '../plugins/providers/anthropic/index.js';
 import azure from '../plugins/providers/azure/index.js';
@@ -12,5 +13,5 @@ import type { GatewayPlugin } from './plugins/plugin-types.js';
 
 /** The built-in plugins, in dependency order. */
 export function builtinPlugins(): GatewayPlugin[] {
-  return [promptInjectionDetection, trustSafety, langDetector, dlpCloud, modelSanitizer, openai, azure, anthropic, gemini];
+  return [promptInjectionDetection, trustSafety, langDetector, dlpCloud, modelSanitizer, securityFilters, openai, azure, anthropic, gemini];
 }

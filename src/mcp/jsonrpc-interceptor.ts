@@ -35,6 +35,12 @@ export interface InterceptorDeps {
   recorder: ChroniclesRecorder;
 }
 
+/**
+ * Where tool invocations go: by default one Chronicles entry each (the HTTP proxy); the Responses
+ * tool loop collects them into its own single entry instead.
+ */
+export type InvocationSink = (invocation: ToolInvocation, status: number, error?: { code: string; message: string; type: string }) => void;
+
 /** The JSON-RPC side of one proxied request to one registry, made by one application. */
 export class JsonRpcInterceptor {
   private readonly pending = new Map<string, PendingCall>();
@@ -46,7 +52,12 @@ export class JsonRpcInterceptor {
     private readonly endpoint: string,
     /** Credentials of this request (developer key, registry token): replaced wherever they appear in a log entry. */
     private readonly secrets: string[] = [],
-  ) {}
+    sink?: InvocationSink,
+  ) {
+    this.sink = sink ?? ((invocation, status, error) => this.recordEntry(invocation, status, error));
+  }
+
+  private readonly sink: InvocationSink;
 
   /**
    * Looks at the client's messages before they are forwarded. Answers the error responses for
@@ -141,20 +152,32 @@ export class JsonRpcInterceptor {
       latency_ms: Date.now() - call.startedAt,
       guardrail_checks: outcome.checks ?? [],
     };
-    const entry = buildToolEntry({
+    const error = outcome.error === undefined ? undefined : { code: outcome.blocked ? 'tool_refused' : 'tool_error', message: outcome.error, type: 'tool_error' };
+    this.sink(this.scrubbed(invocation), status, error);
+  }
+
+  /** The invocation with this request's credentials replaced wherever they appear. */
+  private scrubbed(invocation: ToolInvocation): ToolInvocation {
+    const secrets = this.secrets.filter((secret) => secret.length >= 8);
+    const text = JSON.stringify(invocation);
+    const leaked = secrets.filter((secret) => text.includes(secret));
+    return leaked.length === 0 ? invocation : (JSON.parse(leaked.reduce((t, secret) => t.split(secret).join('[REDACTED]'), text)) as ToolInvocation);
+  }
+
+  /** The default sink: one Chronicles entry per tool call. */
+  private recordEntry(invocation: ToolInvocation, status: number, error?: { code: string; message: string; type: string }): void {
+    this.deps.recorder.record(
+      buildToolEntry({
         id: randomUUID(),
         application: this.application,
         registry: this.registry,
         endpoint: this.endpoint,
-        startedAt: call.startedAt,
+        startedAt: Date.now() - invocation.latency_ms,
         status,
         invocation,
-        ...(outcome.error === undefined ? {} : { error: { code: outcome.blocked ? 'tool_refused' : 'tool_error', message: outcome.error, type: 'tool_error' } }),
-    });
-    const secrets = this.secrets.filter((secret) => secret.length >= 8);
-    const text = JSON.stringify(entry);
-    const leaked = secrets.filter((secret) => text.includes(secret));
-    this.deps.recorder.record(leaked.length === 0 ? entry : JSON.parse(leaked.reduce((t, secret) => t.split(secret).join('[REDACTED]'), text)));
+        ...(error ? { error } : {}),
+      }),
+    );
   }
 
   /** Records calls whose answers never came (the tool server failed or the client left). */

@@ -7,6 +7,18 @@ import { createMcpFixture, REGISTRY_TOKEN, type McpFixture } from '../helpers/mc
 
 const AWS_KEY = 'AKIAIOSFODNN7EXAMPLF';
 
+describe('MCP registry request_url with a configured base URL', () => {
+  it('uses GATEWAY_BASE_URL when it is set', async () => {
+    const f = await createMcpFixture({ baseUrl: 'https://gateway.example.com/' });
+    try {
+      const res = await request(f.app).get('/v1/admin/mcp/registries/tools').set('x-api-key', TEST_KEYS.viewer).expect(200);
+      assert.equal(res.body.request_url, 'https://gateway.example.com/v1/mcp/tools');
+    } finally {
+      await f.close();
+    }
+  });
+});
+
 describe('MCP registries', () => {
   let f: McpFixture;
   beforeEach(async () => {
@@ -21,10 +33,11 @@ describe('MCP registries', () => {
   const textOf = (result: unknown) => ((result as { content: Array<{ text: string }> }).content[0]?.text ?? '');
 
   it('answers the registry with its generated request_url and a masked token', async () => {
-    const res = await admin().get('/v1/admin/mcp/registries/tools').expect(200);
-    assert.equal(res.body.request_url, `${new URL(f.base).protocol}//${new URL(f.base).host}/v1/mcp/tools`);
-    assert.equal(res.body.url, f.mcp.url);
-    assert.equal(res.body.authorization_token, `reg...cdef`);
+    const res = await fetch(`${f.base}/v1/admin/mcp/registries/tools`, { headers: { 'x-api-key': TEST_KEYS.admin } });
+    const body = (await res.json()) as Record<string, unknown>;
+    assert.equal(body.request_url, `${f.base}/v1/mcp/tools`, 'derived from the request without GATEWAY_BASE_URL');
+    assert.equal(body.url, f.mcp.url);
+    assert.equal(body.authorization_token, `reg...cdef`);
     assert.ok(!JSON.stringify((await admin().get('/v1/admin/mcp/registries').expect(200)).body).includes(REGISTRY_TOKEN));
     const bad = await request(f.app).post('/v1/admin/mcp/registries').set('x-api-key', TEST_KEYS.admin).send({ name: 'x', url: 'not a url' }).expect(400);
     assert.equal(bad.body.error.param, 'url');

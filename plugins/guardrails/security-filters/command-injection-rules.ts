@@ -100,11 +100,11 @@ export const COMMAND_INJECTION_RULES: readonly PatternRule[] = [
     hints: ['cmd', 'powershell'],
   },
   {
-    // Substitution as injections use it: nested backticks, reconnaissance or a system file inside, escaped backticks,
-    // `${IFS}` for blanks. Scripts' own `$(cat …)` and `$(echo …)` are left alone.
+    // Substitution as injections use it: nested backticks, a system file read inside, escaped backticks, `${IFS}`
+    // for blanks. Scripts' own `$(cat …)`, `$(id -u)` and `$(uname -s)` are left alone.
     id: 'cmd.substitution',
     pattern: re(
-      String.raw`\$\([ \t]*\x60|\$\([ \t]*(?:whoami|id|uname|hostname|ifconfig|ipconfig)\b|\$\([ \t]*(?:cat|type)${BLANK}+(?:/etc/(?:passwd|shadow)|[a-z]:\\)|\\\x60(?:pwd|id|whoami|uname)[^\\\x60]{0,20}\\\x60|\x60/(?:usr/)?s?bin/(?:id|whoami|uname|ifconfig)\b[^\x60\n]{0,40}\x60|\$\{IFS\}`,
+      String.raw`\$\([ \t]*\x60|\$\([ \t]*(?:cat|type)${BLANK}+(?:/etc/(?:passwd|shadow)|[a-z]:\\)|\\\x60(?:pwd|id|whoami|uname)[^\\\x60]{0,20}\\\x60|\x60/(?:usr/)?s?bin/(?:id|whoami|uname|ifconfig)\b[^\x60\n]{0,40}\x60|\$\{IFS\}`,
     ),
     score: 0.8,
     hints: ['$(', '`', '${ifs}'],

@@ -9,7 +9,7 @@ const TARGETS = String.raw`(?:etc[\\/](?:passwd|shadow|group|hosts|issue|sudoers
 const PLAIN_STEPS = 7;
 
 /** One step up: two or more dots and a separator. */
-const SEGMENT = /\.{2,}[\\/]/g;
+const SEGMENT = /(?<!\.)\.{2,}[\\/]/g;
 
 /** Number of `../` or `..\` steps in a text. */
 function countSegments(text: string): number {
@@ -54,10 +54,10 @@ const re = (source: string): RegExp => new RegExp(source, 'gi');
 
 /** The path traversal rules, read on the decoded text (one reads the text as sent). */
 export const PATH_TRAVERSAL_RULES: readonly PatternRule[] = [
-  { id: 'path.traversal_sequence', pattern: /(?:\.{2,}[\\/]+(?:\.[\\/]+)*)+/g, score: runScore, hints: ['..'] },
-  { id: 'path.traversal_target', pattern: re(String.raw`\.{2,}[\\/][^\s'"<>]{0,80}?${TARGETS}`), score: 0.9, hints: ['..'] },
-  { id: 'path.traversal_target', pattern: re(String.raw`(?:[\\/]\.){3,}[\\/]${TARGETS}`), score: 0.8, hints: ['/.', '\\.'] },
-  { id: 'path.encoded_traversal', pattern: /\.{2,}[\\/]/g, score: encodedScore, hints: ['..'] },
+  { id: 'path.traversal_sequence', pattern: /(?<!\.)(?:\.{2,}[\\/]+(?:\.[\\/]+)*)+/g, score: runScore, hints: ['..'] },
+  { id: 'path.traversal_target', pattern: re(String.raw`(?<!\.)\.{2,}[\\/][^\s'"<>]{0,80}?${TARGETS}`), score: 0.9, hints: ['..'] },
+  { id: 'path.traversal_target', pattern: re(String.raw`(?<![\\/]\.)(?:[\\/]\.){3,}[\\/]${TARGETS}`), score: 0.8, hints: ['/.', '\\.'] },
+  { id: 'path.encoded_traversal', pattern: /(?<!\.)\.{2,}[\\/]/g, score: encodedScore, hints: ['..'] },
   { id: 'path.encoded_target', pattern: re(TARGETS), score: encodedTargetScore },
   {
     // A system path whose separators are broken escapes (`etc%c1%8sissue`): the shape of a filter-evasion payload.

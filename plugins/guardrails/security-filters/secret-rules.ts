@@ -16,7 +16,7 @@ const VENDOR_TOKENS: VendorToken[] = [
   ['secret.stripe_key', '(?:sk|rk)_(?:live|test)_', '[A-Za-z0-9]{24,99}'],
   ['secret.stripe_key', 'whsec_', '[A-Za-z0-9]{32,}'],
   ['secret.npm_token', 'npm_', '[A-Za-z0-9]{36}'],
-  ['secret.openai_key', 'sk-(?:proj-|svcacct-|admin-)?', '[A-Za-z0-9_-]{16,}T3BlbkFJ[A-Za-z0-9_-]{16,}'],
+  ['secret.openai_key', 'sk-(?:proj-|svcacct-|admin-)?', '[A-Za-z0-9_-]{16,200}T3BlbkFJ[A-Za-z0-9_-]{16,200}'],
   ['secret.anthropic_key', 'sk-ant-(?:api|admin)\\d{2}-', '[A-Za-z0-9_-]{80,}'],
   ['secret.google_api_key', 'AIza', '[0-9A-Za-z_-]{35}'],
   ['secret.google_oauth_token', 'ya29\\.', '[A-Za-z0-9_-]{20,}'],

@@ -44,7 +44,7 @@ export const SQL_INJECTION_RULES: readonly PatternRule[] = [
     // A quote closes the string, a short condition follows, and a comment cuts off the rest of the query.
     id: 'sql.boolean_comment',
     pattern: re(
-      String.raw`['"]\)*[ \t]*${BOOL}[ \t]*\(*[ \t]*(?:['"]?[\w@.]{0,20}['"]?[ \t]*[=<>!]{1,2}[ \t]*['"]?[\w@.]{0,20}['"]?|true|false|not[ \t]+\w+|\d+)[ \t]*\)*[ \t]*(?:--|#|/\*)`,
+      String.raw`['"]\)*[ \t]*${BOOL}[ \t]*\(*[ \t]*(?:['"]?[\w@.]{1,20}['"]?[ \t]*[=<>!]{1,2}[ \t]*['"]?[\w@.]{1,20}['"]?|true|false|not[ \t]+\w+|\d+)[ \t]*\)*[ \t]*(?:--|#|/\*)`,
     ),
     score: 0.8,
     hints: ['--', '#', '/*'],
@@ -89,7 +89,7 @@ export const SQL_INJECTION_RULES: readonly PatternRule[] = [
   {
     id: 'sql.out_of_band',
     pattern: re(
-      String.raw`\butl_(?:inaddr|http|file|tcp)\.|\bload_file\s*\(|\binto${WS}+(?:out|dump)file\b|\bload${WS}+data${WS}+(?:local${WS}+)?infile\b|\bopen(?:rowset|datasource)\s*\(|\bbackup${WS}+database${WS}+\w+${WS}+to${WS}+disk`,
+      String.raw`\butl_(?:inaddr|http|file|tcp)\.|\bload_file\s*\(\s*(?:['"]|0x)|\binto${WS}+(?:out|dump)file\b|\bload${WS}+data${WS}+(?:local${WS}+)?infile\b|\bopen(?:rowset|datasource)\s*\(|\bbackup${WS}+database${WS}+\w+${WS}+to${WS}+disk`,
     ),
     score: 0.85,
     hints: ['utl_', 'load_file', 'outfile', 'dumpfile', 'infile', 'openrowset', 'opendatasource', 'backup'],
@@ -122,7 +122,7 @@ export const SQL_INJECTION_RULES: readonly PatternRule[] = [
   {
     // MySQL's versioned comment `/*!50000 …*/`, or a quote hidden in a comment right after a number (`1/*'*/`).
     id: 'sql.inline_comment',
-    pattern: /\/\*!\d{4,6}|\d[ \t]*\/\*[^*]{0,6}['"][^*]{0,6}\*\//g,
+    pattern: /\/\*!\d{4,6}|\d\/\*!?\d{0,6}['"]\*\//g,
     score: 0.65,
     hints: ['/*'],
   },
