@@ -3,7 +3,9 @@ import express from 'express';
 import { createGateway, memoryStorage } from '../src/index.js';
 
 const upstream = process.argv[2];
-if (!upstream) throw new Error('usage: gateway-bench-server.ts <upstream base URL>');
+const mcpUrl = process.argv[3];
+const mcpToken = process.argv[4];
+if (!upstream) throw new Error('usage: gateway-bench-server.ts <upstream base URL> [<MCP server URL> <token>]');
 const adminKey = 'bench-admin-key-0123456789abcdef';
 const gateway = createGateway({ storage: memoryStorage(), adminKeys: [{ key: adminKey, role: 'super_admin' }] });
 await gateway.ready;
@@ -32,6 +34,7 @@ const policy = { mode: 'reject', processors: { promptinjectiondetection: { apply
 const policyAnswer = await fetch(`${base}/v1/admin/applications/guarded/policy`, { method: 'PUT', headers: { 'content-type': 'application/json', 'x-api-key': adminKey }, body: JSON.stringify(policy) });
 if (!policyAnswer.ok) throw new Error(`policy: ${policyAnswer.status} ${await policyAnswer.text()}`);
 const guarded = (await admin('/v1/admin/applications/guarded/keys', {})) as { key: string };
+if (mcpUrl) await admin('/v1/admin/mcp/registries', { name: 'bench-tools', url: mcpUrl, authorization_token: mcpToken });
 console.log(JSON.stringify({ port: (server.address() as { port: number }).port, key, guardedKey: guarded.key, adminKey }));
 process.on('SIGTERM', () => {
   server.close();

@@ -1,6 +1,7 @@
 // `npm run bench`: the gateway's overhead against a loopback upstream, at 1 and 32 connections, as ratios to direct.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { sampleToolCalls } from './mcp-tool-call-bench.js';
 import { autocannonThroughput, sampleLatency, type LoadResult, type LoadTarget } from './load-sampler.js';
 
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 4000);
@@ -38,9 +39,12 @@ function print(rows: Row[]): void {
   }
 }
 
+const MCP_TOKEN = 'bench-registry-token-0123456789';
 const upstream = await startChild('bench/fake-upstream-server.ts');
 const upstreamOrigin = `http://127.0.0.1:${String(upstream.info.port)}`;
-const gateway = await startChild('bench/gateway-bench-server.ts', [upstreamOrigin]);
+const mcpServer = await startChild('bench/fake-mcp-bench-server.ts', [MCP_TOKEN]);
+const mcpUrl = String(mcpServer.info.url);
+const gateway = await startChild('bench/gateway-bench-server.ts', [upstreamOrigin, mcpUrl, MCP_TOKEN]);
 const gatewayOrigin = `http://127.0.0.1:${String(gateway.info.port)}`;
 const developerKey = String(gateway.info.key);
 const guardedKey = String(gateway.info.guardedKey);
@@ -87,6 +91,14 @@ try {
       direct: directTtfb,
     });
   }
+  const mcpDirect = await sampleToolCalls(mcpUrl, { authorization: `Bearer ${MCP_TOKEN}` }, DURATION_MS);
+  rows.push({ scenario: 'MCP tools/call, direct', connections: 1, result: mcpDirect });
+  rows.push({
+    scenario: 'MCP tools/call, through the registry proxy',
+    connections: 1,
+    result: await sampleToolCalls(`${gatewayOrigin}/v1/mcp/bench-tools`, { authorization: `Bearer ${developerKey}` }, DURATION_MS),
+    direct: mcpDirect,
+  });
   const seconds = Math.max(2, Math.round(DURATION_MS / 1000));
   const acDirect = await autocannonThroughput(targets.direct!(false), 32, seconds);
   rows.push({ scenario: 'autocannon: direct', connections: 32, result: acDirect });
@@ -97,4 +109,5 @@ try {
   upstream.child.kill('SIGTERM');
   gateway.child.kill('SIGTERM');
   reference.child.kill('SIGTERM');
+  mcpServer.child.kill('SIGTERM');
 }

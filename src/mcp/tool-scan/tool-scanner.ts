@@ -39,8 +39,12 @@ function riskOf(findings: readonly ToolFinding[]): ToolRisk {
  * // → { risk: 'none', findings: [], scanned_at: '2025-…' }
  */
 export function scanTool(tool: ScannableTool, context: ScanContext = {}): ToolScanResult {
-  const strings = toolStrings(tool);
+  const { strings, truncated } = toolStrings(tool);
+  const unread: ToolFinding[] = truncated
+    ? [{ rule: 'schema.unscanned', severity: 'medium', evidence: 'schema deeper or larger than the scanner reads; the rest is unchecked', location: truncated }]
+    : [];
   const findings = dedupe([
+    ...unread,
     ...runWordingRules(POISONING_RULES, strings),
     ...shadowingFindings(strings, context.otherToolNames ?? []),
     ...unicodeFindings(strings),

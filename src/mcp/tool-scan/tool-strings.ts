@@ -29,15 +29,30 @@ function child(path: string, key: string): string {
   return /^[A-Za-z_$][\w$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
 }
 
-function push(into: ToolString[], kind: ToolStringKind, location: string, text: string): void {
-  if (into.length >= MAX_STRINGS || text === '') return;
+/** What a walk collected, and whether it had to stop early (a schema deeper or larger than the bounds). */
+interface Walk {
+  strings: ToolString[];
+  truncated?: string;
+}
+
+function push(walk: Walk, kind: ToolStringKind, location: string, text: string): void {
+  const into = walk.strings;
+  if (text === '') return;
+  if (into.length >= MAX_STRINGS) {
+    walk.truncated ??= location;
+    return;
+  }
   const bounded = text.length > MAX_STRING_LENGTH ? text.slice(0, MAX_STRING_LENGTH) : text;
   into.push({ kind, location, text: bounded, folded: foldText(bounded) });
 }
 
 /** Walks a schema value: strings anywhere, parameter names under `properties`, and non-keyword object keys. */
-function walk(value: unknown, path: string, depth: number, into: ToolString[]): void {
-  if (depth > MAX_DEPTH || into.length >= MAX_STRINGS) return;
+function walk(value: unknown, path: string, depth: number, into: Walk): void {
+  if (into.truncated) return;
+  if (depth > MAX_DEPTH || into.strings.length >= MAX_STRINGS) {
+    if (value !== null && (typeof value === 'object' || typeof value === 'string')) into.truncated = path;
+    return;
+  }
   if (typeof value === 'string') {
     push(into, 'text', path, value);
     return;
@@ -64,15 +79,16 @@ function walk(value: unknown, path: string, depth: number, into: ToolString[]): 
 /**
  * Every string of a tool, each with its location: the name, the description, and recursively every string in the
  * input schema (descriptions, titles, enums, defaults, examples, nested properties, items, anyOf…), plus parameter
- * names and any non-keyword object keys.
+ * names and any non-keyword object keys. `truncated` names the first location left unread when the schema is
+ * deeper or larger than the bounds, so the scanner can say so instead of passing it silently.
  * @example
- * toolStrings({ name: 'read', inputSchema: { properties: { path: { description: 'File path' } } } })
+ * toolStrings({ name: 'read', inputSchema: { properties: { path: { description: 'File path' } } } }).strings
  * // → name 'read', parameter 'path' at inputSchema.properties.path, text 'File path' at inputSchema.properties.path.description
  */
-export function toolStrings(tool: ScannableTool): ToolString[] {
-  const strings: ToolString[] = [];
-  push(strings, 'name', 'name', String(tool.name ?? ''));
-  if (typeof tool.description === 'string') push(strings, 'text', 'description', tool.description);
-  walk(tool.inputSchema, 'inputSchema', 0, strings);
-  return strings;
+export function toolStrings(tool: ScannableTool): Walk {
+  const collected: Walk = { strings: [] };
+  push(collected, 'name', 'name', String(tool.name ?? ''));
+  if (typeof tool.description === 'string') push(collected, 'text', 'description', tool.description);
+  walk(tool.inputSchema, 'inputSchema', 0, collected);
+  return collected;
 }
