@@ -16,6 +16,8 @@ import { mcpAdminRouter } from './mcp/mcp-admin-router.js';
 import { mcpProxyRouter } from './mcp/mcp-proxy-router.js';
 import { RegistryService } from './mcp/registry-service.js';
 import { PluginRegistry } from './plugins/plugin-registry.js';
+import { ResponseStore } from './responses/response-store.js';
+import { responsesRouter } from './responses/responses-router.js';
 import type { GatewayPlugin } from './plugins/plugin-types.js';
 import { createSecretBox } from './secrets/secret-box.js';
 import { memoryStorage } from './storage/memory-storage.js';
@@ -102,17 +104,27 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   const guardrailPipeline = part(guardrailPipelineRouter({ engine: guardrails, storage, windowing: options.streamWindowing, logger }));
   const client = new UpstreamClient(options.upstream);
   const mcp = part(mcpProxyRouter({ service: registries, developerKeys: services.developerKeys, engine: guardrails, recorder, client, logger }));
-  const proxy = part(
-    proxyRouter(
-      {
-        client,
-        keys: services.providerKeys,
-        timing: { ...DEFAULT_RETRY_TIMING, ...options.retryTiming },
-        defaultTimeoutMs: options.upstreamTimeoutMs ?? 60_000,
-        random: options.random,
-      },
+  const proxyDeps = {
+    client,
+    keys: services.providerKeys,
+    timing: { ...DEFAULT_RETRY_TIMING, ...options.retryTiming },
+    defaultTimeoutMs: options.upstreamTimeoutMs ?? 60_000,
+    random: options.random,
+  };
+  const proxy = part(proxyRouter(proxyDeps, logger));
+  const responses = part(
+    responsesRouter({
+      services,
+      directory,
+      limits,
+      baseUrl: options.baseUrl,
+      bodyLimitBytes: options.modelBodyLimitBytes ?? 20 * 1024 * 1024,
       logger,
-    ),
+      proxy: proxyDeps,
+      sessions: { registries, developerKeys: services.developerKeys, engine: guardrails, recorder, ownOrigins: [] },
+      store: new ResponseStore(),
+      maxRounds: options.responsesMaxRounds ?? 8,
+    }),
   );
   // gateway.router waits for readiness once and runs the inner routers directly.
   const router = Router().use(awaitReady, ...inner);
@@ -130,6 +142,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     guardrailPipeline,
     proxy,
     mcp,
+    responses,
     guardrailEngine: guardrails,
     services,
     ready,

@@ -46,6 +46,8 @@ export interface GatewayOptions {
   streamWindowing?: StreamWindowing;
   /** The request log: batching and retention. Defaults: 200 ms batches, 10,000 entries per application, no age limit. */
   chronicles?: Omit<ChroniclesOptions, 'now'>;
+  /** Model calls one /v1/responses request may make in its tool loop. Default 8. */
+  responsesMaxRounds?: number;
   /** Random source for weighted choice and backoff jitter; injectable for tests. */
   random?: () => number;
   /** Where unexpected errors are reported. Default: none. Secrets are never passed to it. */
@@ -74,6 +76,8 @@ export interface Gateway {
   guardrailPipeline: Router;
   /** The retry/fallback proxy that calls providers (needs `routes` before it). */
   proxy: Router;
+  /** POST /v1/responses: the Responses API, with the MCP tool loop run by the gateway. */
+  responses: Router;
   /** The MCP registry proxy at /v1/mcp/:name (Streamable HTTP). */
   mcp: Router;
   /** The standalone guardrail endpoint, POST /v1/guardrail/:processor/apply. */

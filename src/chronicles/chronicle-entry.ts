@@ -38,6 +38,8 @@ export interface ChronicleEntry {
   guardrail_checks: GuardrailCheck[];
   tool_invocations: ToolInvocation[];
   error: { code: string; message: string; type: string } | null;
+  /** Model calls made by a Responses tool loop. */
+  rounds?: number;
 }
 
 /** The output text and usage of a relayed answer, parsed after it was sent. */
@@ -115,9 +117,10 @@ export function buildModelEntry(req: Request, res: Response, context: ModelReque
     stream: context?.stream ?? false,
     attempts: context?.attempts ?? [],
     input: inputOf(context, req),
-    ...outputOf(context),
+    ...(context?.exchange ? { output: context.exchange.output, usage: context.exchange.usage } : outputOf(context)),
     guardrail_checks: context?.checks ?? [],
-    tool_invocations: [],
+    tool_invocations: context?.exchange?.tool_invocations ?? [],
+    ...(context?.exchange ? { rounds: context.exchange.rounds } : {}),
     error: error
       ? { code: error.code, message: error.message, type: error.type }
       : streamError

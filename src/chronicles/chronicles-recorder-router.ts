@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { Router, type RequestHandler } from 'express';
 import type { GatewayLogger } from '../errors/error-middleware.js';
+import { RESPONSES_PATH } from '../responses/responses-router.js';
 import { ENDPOINT_PATHS } from '../traffic/model-endpoints.js';
 import { modelContextOf } from '../traffic/model-request-context.js';
 import { buildModelEntry } from './chronicle-entry.js';
@@ -25,6 +26,6 @@ export function chroniclesRecorderRouter(recorder: ChroniclesRecorder, logger?: 
     next();
   };
   const router = Router();
-  router.post(Object.values(ENDPOINT_PATHS), watch);
+  router.post([...Object.values(ENDPOINT_PATHS), RESPONSES_PATH], watch);
   return router;
 }

@@ -7,7 +7,7 @@ import { setGatewayHeaders } from './gateway-headers.js';
 import type { Candidate, ModelRequestContext } from './model-request-context.js';
 import { AttemptTimer } from './attempt-timer.js';
 import { selectProviderKey } from './provider-key-selection.js';
-import { relayJson, relayStream, type RelayOutcome } from './response-relay.js';
+import { captureJson, relayJson, relayStream, type RelayOutcome } from './response-relay.js';
 import { isRetryable, parseRetryAfter, retryDelay, shouldFallBack, type AttemptFailure, type RetryTiming } from './retry-policy.js';
 import { classifyUpstreamError, type UpstreamClient } from './upstream-client.js';
 import { MAX_ERROR_BODY_BYTES, upstreamError } from './upstream-error.js';
@@ -41,8 +41,11 @@ async function readErrorText(body: { text(): Promise<string> }): Promise<string>
   return text.length > MAX_ERROR_BODY_BYTES ? text.slice(0, MAX_ERROR_BODY_BYTES) : text;
 }
 
-/** One attempt against one candidate. Throws only for errors that must not be retried (bad request translation, config). */
-async function attempt(deps: FallbackProxyDeps, context: ModelRequestContext, candidate: Candidate, res: Response): Promise<AttemptResult> {
+/**
+ * One attempt against one candidate. Throws only for errors that must not be retried (bad request
+ * translation, config). Without `res`, the answer is captured (parsed and translated) instead of sent.
+ */
+async function attempt(deps: FallbackProxyDeps, context: ModelRequestContext, candidate: Candidate, res: Response | undefined): Promise<AttemptResult> {
   const started = performance.now();
   const providerContext: ProviderRequestContext = {
     endpoint: context.endpoint,
@@ -70,10 +73,12 @@ async function attempt(deps: FallbackProxyDeps, context: ModelRequestContext, ca
       finish(upstream.status, error.message);
       return { ok: false, error, failure: { kind: 'status', status: upstream.status, retryAfterMs: parseRetryAfter(upstream.headers['retry-after']) } };
     }
-    setGatewayHeaders(res, context);
-    const relay = context.stream
-      ? await relayStream(res, upstream, candidate.adapter, providerContext, () => timer.touch(), context.outputGuard)
-      : await relayJson(res, upstream, candidate.adapter, providerContext, context.outputGuard);
+    if (res) setGatewayHeaders(res, context);
+    const relay = !res
+      ? await captureJson(upstream, candidate.adapter, providerContext)
+      : context.stream
+        ? await relayStream(res, upstream, candidate.adapter, providerContext, () => timer.touch(), context.outputGuard)
+        : await relayJson(res, upstream, candidate.adapter, providerContext, context.outputGuard);
     context.relay = relay;
     finish(upstream.status, relay.streamError);
     return { ok: true, relay };
@@ -100,22 +105,22 @@ async function attempt(deps: FallbackProxyDeps, context: ModelRequestContext, ca
  * with `fallback_enabled` whose final failure matches its `fallback_codes` moves on to the next one.
  * Answers the success, or the last failure. Never throws after the answer has started.
  */
-export async function proxyModelRequest(deps: FallbackProxyDeps, context: ModelRequestContext, res: Response): Promise<ProxyOutcome> {
+export async function proxyModelRequest(deps: FallbackProxyDeps, context: ModelRequestContext, res?: Response): Promise<ProxyOutcome> {
   const retries = context.route?.config.settings.retries ?? 1;
   let last: GatewayError | undefined;
   for (const candidate of context.candidates) {
     let result: AttemptResult | undefined;
     for (let retry = 0; ; retry++) {
       result = await attempt(deps, context, candidate, res);
-      if (result.ok || context.abort.signal.aborted || res.headersSent) break;
+      if (result.ok || context.abort.signal.aborted || res?.headersSent) break;
       if (retry >= retries || !isRetryable(result.failure)) break;
       const delay = retryDelay(retry, result.failure, deps.timing, deps.random);
       if (delay === undefined) break;
       await sleep(delay, context.abort.signal);
     }
-    if (result.ok) return result.relay.rejected && !res.headersSent ? { ok: false, error: result.relay.rejected } : { ok: true, relay: result.relay };
+    if (result.ok) return result.relay.rejected && !res?.headersSent ? { ok: false, error: result.relay.rejected } : { ok: true, relay: result.relay };
     last = result.error;
-    if (context.abort.signal.aborted || res.headersSent) break;
+    if (context.abort.signal.aborted || res?.headersSent) break;
     const model = candidate.routeModel;
     if (!model || !shouldFallBack(result.failure, model.fallback_enabled, model.fallback_codes)) break;
   }

@@ -1,5 +1,6 @@
 // The state of one model request as it passes the route resolver, rate limiter, guardrail pipeline and proxy.
 import type { Request } from 'express';
+import type { ToolInvocation } from '../chronicles/chronicle-entry.js';
 import type { GuardrailCheck } from '../guardrails/pipeline/check-runner.js';
 import type { OutputGuard } from '../guardrails/pipeline/output-guard.js';
 import type { ModelEndpoint, ProviderPlugin } from '../plugins/plugin-types.js';
@@ -81,6 +82,8 @@ export interface ModelRequestContext {
   outputGuard?: OutputGuard;
   /** What the proxy relayed, for the request log. */
   relay?: RelayOutcome;
+  /** Set by endpoints that make several model calls (the Responses tool loop): what the request log records as the exchange. */
+  exchange?: { output: string | null; usage: Record<string, unknown> | null; tool_invocations: ToolInvocation[]; rounds: number };
 }
 
 const CONTEXT = Symbol('gateway.model-request');

@@ -19,6 +19,8 @@ export interface RelayOutcome {
   streamError?: string;
   /** An output check withheld the answer: this error is answered instead (JSON) or ended the stream. */
   rejected?: GatewayError;
+  /** The answer in OpenAI's format, when it was captured rather than sent. */
+  json?: Record<string, unknown>;
 }
 
 const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' };
@@ -60,6 +62,13 @@ export async function relayJson(
   const sent = Buffer.from(JSON.stringify(answer));
   res.status(200).type('application/json').end(sent);
   return { bytes: sent };
+}
+
+/** Reads a whole JSON answer and keeps it, translated into OpenAI's format, for the caller (the Responses tool loop). */
+export async function captureJson(upstream: UpstreamResponse, adapter: ProviderPlugin, context: ProviderRequestContext): Promise<RelayOutcome> {
+  const parsed = parseJson(Buffer.from(await upstream.body.arrayBuffer()));
+  const compatible = adapter.openaiCompatible || !adapter.translateResponse;
+  return { json: compatible ? (parsed as Record<string, unknown>) : adapter.translateResponse!(parsed, context) };
 }
 
 /** Holds streamed output until its window passes the output checks (reject mode), or lets it flow. */

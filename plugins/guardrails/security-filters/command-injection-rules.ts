@@ -37,6 +37,7 @@ const WITH_ARGUMENTS = [
   String.raw`rm${BLANK}+-[rf]{1,2}${BLANK}+[/~*]`,
   String.raw`(?:nslookup|dig)${BLANK}+[\w-]+(?:\.[\w-]+)+`,
   String.raw`certutil${BLANK}+-urlcache|bitsadmin${BLANK}+/transfer`,
+  String.raw`reg(?:\.exe)?${BLANK}+(?:add|delete|query)${BLANK}+["']?HK`,
 ].join('|');
 
 /** A `| command |` that is a cell of a Markdown table, not a pipe. */
@@ -61,10 +62,19 @@ function binaryScore(match: RegExpExecArray): number {
   return tight || new RegExp(`/(?:${ATTACK_BINARY})$`).test(match[0]) ? 0.85 : 0;
 }
 
+/** `a || id;` and `x && dir` in (minified) code: a double operator right after an operand is code, not a shell. */
+function isCodeOperator(match: RegExpExecArray): boolean {
+  if (!/^(?:\|\||&&)/.test(match[0])) return false;
+  return /[\w)\]]$/.test(match.input.slice(Math.max(0, match.index - 1), match.index));
+}
+
+/** Short commands that are also everyday words or variable names: they count only tight against separators. */
+const TIGHT_COMMANDS = 'id|uname|hostname|pwd|ls|dir|whoami|ifconfig|ipconfig|netstat|sysinfo|systeminfo';
+
 /** Functions that run a string as a command or as code. */
 const EXEC_CALL = String.raw`(?:system|exec|shell_exec|passthru|popen|proc_open|eval|assert|pcntl_exec|os\.system|os\.popen)\s*\(\s*['"\x60]`;
 /** What an attack runs through such a call: reconnaissance, a system file, a download, a shell or a delay. */
-const ATTACK_COMMAND = String.raw`(?:(?:/usr)?/s?bin/|(?:id|whoami|pwd|uname|ifconfig|ipconfig|hostname)\b|(?:cat|type)\s+(?:/etc/|[a-z]:\\)|(?:curl|wget)\s|nc\s|(?:ba)?sh\s+-i|sleep\s+\d)`;
+const ATTACK_COMMAND = String.raw`(?:(?:/usr)?/s?bin/|(?:id|whoami|pwd|uname|ifconfig|ipconfig|hostname)\b|(?:ls|dir)['"\x60]\s*\)|(?:cat|type)\s+(?:/etc/|[a-z]:\\)|(?:curl|wget)\s|nc\s|(?:ba)?sh\s+-i|sleep\s+\d)`;
 
 /** The command injection rules, read on the decoded text. */
 export const COMMAND_INJECTION_RULES: readonly PatternRule[] = [
@@ -75,11 +85,35 @@ export const COMMAND_INJECTION_RULES: readonly PatternRule[] = [
     hints: [...RECON.split('|'), 'uname', 'hostname', 'netstat'],
   },
   {
-    // `id` is a common word, so only tight forms count: `;id;`, `|id|`, `&id`, or alone between encoded line breaks.
+    // Short commands that are common words (`id`, `pwd`, `dir`) count only in tight forms: `;id;`, `|uname|`, `&&pwd`,
+    // alone between encoded line breaks, or after a separator at the very end of the text (`; dir`).
     id: 'cmd.chained_recon',
-    pattern: re(String.raw`(?:[;|&\uE00A]|\\n)(?:/(?:usr/)?bin/)?id(?=$|[;|&\x60'")\uE00A]|\\n)|\uE00A[ \t]*id[ \t]*(?=$|\uE00A)`),
-    score: (match) => (isAlternation(match) ? 0 : 0.85),
-    hints: ['id'],
+    pattern: re(
+      String.raw`(?:\|\||&&|[;|&\uE00A]|\\n)(?:/(?:usr/)?bin/)?(?:${TIGHT_COMMANDS})(?=$|[;|&\x60'"\uE00A]|\\n)|\uE00A[ \t]*(?:${TIGHT_COMMANDS})[ \t]*(?=$|\uE00A)|(?:\|\||&&|[;|&])[ \t]+(?:${TIGHT_COMMANDS})[ \t]*$`,
+    ),
+    score: (match) => (isAlternation(match) || isCodeOperator(match) || isTableCell(match) ? 0 : 0.85),
+    hints: TIGHT_COMMANDS.split('|'),
+  },
+  {
+    // A text that is nothing but a reconnaissance command: a payload on its own.
+    id: 'cmd.chained_recon',
+    pattern: /^\s*(?:whoami|ifconfig|ipconfig(?:\s+\/all)?|systeminfo|sysinfo|uname\s+-a|netstat\s+-an?)\s*$/g,
+    score: 0.6,
+    hints: ['whoami', 'ifconfig', 'ipconfig', 'systeminfo', 'sysinfo', 'uname', 'netstat'],
+  },
+  {
+    // Account, firewall and registry changes: what an attacker runs once in, rarely what a tool answers.
+    id: 'cmd.system_change',
+    pattern: /\bnet\s+(?:user|localgroup)\s+[^\n]{1,60}\/add\b|\bnetsh\s+(?:adv)?firewall\s+set\s+[^\n]{0,40}\b(?:disable|off)\b|\breg(?:\.exe)?\s+(?:add|delete)\s+["']?HK(?:LM|CU|EY_)/gi,
+    score: 0.75,
+    hints: ['net', 'reg'],
+  },
+  {
+    // Reading a credential file with a shell command, even without a separator.
+    id: 'cmd.sensitive_read',
+    pattern: /\b(?:cat|type|more|head|tail|nl|tac)\s+(?:\/etc\/(?:passwd|shadow|sudoers)|[a-z]:\\(?:boot\.ini|windows\\(?:win\.ini|repair\\)|winnt\\repair\\)|%systemroot%\\repair\\)/gi,
+    score: 0.6,
+    hints: ['/etc/', 'boot.ini', 'repair', 'win.ini'],
   },
   {
     id: 'cmd.chained_binary',
@@ -117,7 +151,13 @@ export const COMMAND_INJECTION_RULES: readonly PatternRule[] = [
     score: 0.85,
     hints: ['system', 'exec', 'passthru', 'popen', 'eval', 'assert'],
   },
-  { id: 'cmd.code_exec', pattern: /['";][ \t]*phpinfo\s*\(\s*\)|\$\{@\w+\s*\(/g, score: 0.8, hints: ['phpinfo', '${@'] },
+  {
+    // PHP probes: `;phpinfo()`, `${@print(…)}`, `{${sleep(5)}}` (complex curly syntax runs code), `{$_GET["cmd"]}`.
+    id: 'cmd.code_exec',
+    pattern: /(?:^|[;&|'"{$])[ \t]*phpinfo\s*\(\s*\)|\$\{@\w+\s*\(|\{\$\{\w+\s*\(|\{\$_(?:GET|POST|REQUEST|COOKIE|SERVER)\s*\[/g,
+    score: 0.8,
+    hints: ['phpinfo', '${', '{$_'],
+  },
   {
     id: 'cmd.php_injection',
     pattern: /<\?(?:php|=)?[^?]{0,200}?\b(?:system|exec|shell_exec|passthru|eval|include|require|assert)\s*\(/gi,
@@ -137,7 +177,7 @@ export const COMMAND_INJECTION_RULES: readonly PatternRule[] = [
   {
     id: 'cmd.template_injection',
     pattern:
-      /\{\{[^{}]{0,120}?(?:__class__|__globals__|__builtins__|__import__|\.popen\(|\bos\.|subprocess|_file\(|\/etc\/(?:passwd|shadow)|\bexec\(|\beval\()[^{}]{0,120}\}\}|\$\{[^}]{0,80}?(?:getRuntime|\.exec\(|jndi:)/gi,
+      /\{\{[^{}]{0,120}?(?:__class__|__globals__|__builtins__|__import__|\.popen\(|\bos\.|subprocess|_file\(|\/etc\/(?:passwd|shadow)|\bexec\(|\beval\()[^{}]{0,120}\}\}|\$\{[^}]{0,80}?(?:getRuntime|\.exec\(|jndi:)|\{\{\s*\d+\s*[*+]\s*\d+\s*\}\}/gi,
     score: 0.8,
     hints: ['{{', '${'],
   },

@@ -46,7 +46,7 @@ export const CAPABILITY_RULES: readonly WordingRule[] = [
     id: 'exfil.parameter_instruction',
     severity: 'high',
     pattern:
-      /\b(?:include|provide|pass|put|paste|insert|add|append|fill|send|enter|output|repeat|reveal|print)\b[^.\n]{0,60}?\b(?:(?:full|entire|whole|complete|previous|prior|your|last|recent)\s+(?:list\s+of\s+)?(?:(?:last|previous|recent|prior)\s+)?(?:conversation|chats?|message history|messages|context window|memory|history)|(?:the\s+|your\s+)?system\s+(?:prompt|instructions)|(?:all\s+)?(?:api keys|credentials|environment variables|private keys))\b|\b(?:pass|include|send|provide|put|attach|append)\s+(?:the\s+|its\s+|their\s+|this\s+|that\s+)?(?:full\s+|entire\s+)?contents?\s+(?:of|from|as|in|into)\b/g,
+      /\b(?:include|provide|pass|put|paste|insert|add|append|fill|send|enter|output|repeat|reveal|print|copy|dump|share)\b[^.\n]{0,60}?\b(?:(?:full|entire|whole|complete|previous|prior|your|last|recent)\s+(?:list\s+of\s+)?(?:(?:last|previous|recent|prior)\s+)?(?:conversation|chats?|message history|messages|context window|memory|history)|(?:the\s+|your\s+)?system\s+(?:prompt|instructions)|(?:all\s+)?(?:api keys|credentials|environment variables|private keys))\b|\b(?:pass|include|send|provide|put|attach|append)\s+(?:the\s+|its\s+|their\s+|this\s+|that\s+)?(?:full\s+|entire\s+)?contents?\s+(?:of|from|as|in|into)\b/g,
   },
   {
     id: 'capability.command_execution',
@@ -69,7 +69,7 @@ function parameterNameFindings(tool: ScannableTool, params: readonly Parameter[]
   const add = (rule: string, severity: Severity, param: Parameter, why: string): void => {
     findings.push({ rule, severity, evidence: `parameter "${param.name}"${why}`.slice(0, 120), location: param.location });
   };
-  const toolText = `${fold(tool.name)} ${description}`;
+  const toolText = `${fold(String(tool.name ?? ''))} ${description}`;
   for (const param of params) {
     const exfil = EXFIL_NAMES.find(([names]) => names.includes(param.key));
     if (exfil) add('exfil.parameter', exfil[1], param, ' collects data the tool does not need');
@@ -77,7 +77,7 @@ function parameterNameFindings(tool: ScannableTool, params: readonly Parameter[]
     if (COMMAND_NAMES.has(param.key)) add('capability.command_execution', 'medium', param, ' takes a command to run');
     else if (CODE_NAMES.has(param.key) && /\b(?:run|execute|eval|evaluate)/.test(context)) add('capability.command_execution', 'medium', param, ' takes code to run');
     if (SQL_NAMES.has(param.key) && /\bsql\b|\bselect\b|\bstatement\b/.test(context)) add('capability.raw_sql', 'medium', param, ' takes a raw SQL statement');
-    if (URL_NAMES.has(param.key) && /\b(?:fetch|request|download|get|retrieve|scrape|crawl|browse|http|load|open)/.test(context)) {
+    if (URL_NAMES.has(param.key) && /\b(?:fetch|request|download|get|retrieve|scrape|crawl|browse|navigate|visit|http|load|open)/.test(context)) {
       add('capability.url_fetch', 'low', param, ' is fetched by the server (SSRF surface)');
     }
     if (PATH_NAMES.has(param.key)) add('capability.file_access', /\b(?:any|arbitrary)\s+(?:file|path|directory)/.test(context) ? 'medium' : 'low', param, ' is a file system path');
@@ -95,7 +95,7 @@ function annotationFindings(tool: ScannableTool, description: string): ToolFindi
     findings.push({ rule: 'annotations.destructive', severity: 'low', evidence: 'destructiveHint: true', location: 'annotations.destructiveHint' });
   }
   const writes = /\b(?:delete|deletes|remove|removes|drop|drops|write|writes|overwrite|update|updates|send|sends|transfer|transfers|execute|executes)\b/;
-  if (hints.readOnlyHint === true && (writes.test(description) || writes.test(tool.name.toLowerCase().replace(/[_-]/g, ' ')))) {
+  if (hints.readOnlyHint === true && (writes.test(description) || writes.test(String(tool.name ?? '').toLowerCase().replace(/[_-]/g, ' ')))) {
     findings.push({ rule: 'annotations.inconsistent', severity: 'medium', evidence: 'readOnlyHint: true, but the tool describes changes', location: 'annotations.readOnlyHint' });
   }
   return findings;
@@ -103,9 +103,10 @@ function annotationFindings(tool: ScannableTool, description: string): ToolFindi
 
 /** Tool names of an execution surface: `run_command`, `execute_shell`, `bash`, `eval`. */
 function toolNameFindings(tool: ScannableTool): ToolFinding[] {
-  const words = tool.name.toLowerCase().split(/[^a-z0-9]+|(?<=[a-z])(?=[A-Z])/);
-  if (words.some((word) => ['shell', 'bash', 'exec', 'eval', 'terminal', 'powershell', 'cmd'].includes(word)) || /run_?command|execute_?command/.test(tool.name.toLowerCase())) {
-    return [{ rule: 'capability.command_execution', severity: 'medium', evidence: `tool name "${tool.name}"`.slice(0, 120), location: 'name' }];
+  const name = String(tool.name ?? '');
+  const words = name.split(/[^A-Za-z0-9]+|(?<=[a-z])(?=[A-Z])/).map((word) => word.toLowerCase());
+  if (words.some((word) => ['shell', 'bash', 'exec', 'eval', 'terminal', 'powershell', 'cmd'].includes(word)) || /run_?command|execute_?command/i.test(name)) {
+    return [{ rule: 'capability.command_execution', severity: 'medium', evidence: `tool name "${name}"`.slice(0, 120), location: 'name' }];
   }
   return [];
 }

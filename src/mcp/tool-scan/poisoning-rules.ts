@@ -19,7 +19,7 @@ export const POISONING_RULES: readonly WordingRule[] = [
     pattern:
       /<\s*\/?\s*(?:important|system|instructions?|secret|hidden|admin|critical|system[_ -]?prompt|ai[_ -]?instructions?|note[_ -]?to[_ -]?(?:ai|assistant|model)|assistant[_ -]?only)\s*>|\[\s*(?:system|important|instructions?|hidden)\s*\]/g,
   },
-  { id: 'poisoning.hidden_tag', severity: 'medium', pattern: /<!--[\s\S]{3,}?-->/g },
+  { id: 'poisoning.hidden_tag', severity: 'medium', pattern: /<!--[\s\S]{3,500}?-->/g },
   {
     id: 'poisoning.conceal_from_user',
     severity: 'critical',
@@ -48,7 +48,7 @@ export const POISONING_RULES: readonly WordingRule[] = [
   {
     id: 'poisoning.file_read_instruction',
     severity: 'critical',
-    pattern: re(String.raw`\b(?:read|open|cat|access|load|include|upload|send|attach|copy|pass|provide|fetch|get)\b[^.\n]{0,80}?(${SENSITIVE_PATH})`),
+    pattern: re(String.raw`\b(?:read|open|cat|access|load|include|upload|send|attach|append|paste|insert|embed|copy|pass|provide|fetch|get)\b[^.\n]{0,80}?(${SENSITIVE_PATH})`),
     // "Read the API key from .env" is ordinary setup text more often than an attack.
     refine: (match) => (ENV_FILE_ONLY.test(match[1] ?? '') ? 'medium' : 'critical'),
   },

@@ -16,10 +16,10 @@ export const SHADOWING_RULES: readonly WordingRule[] = [
       [
         String.raw`\binstead\s+of\s+(?:using\s+|calling\s+)(?:the\s+)?[\w\x60'".-]+`,
         String.raw`\binstead\s+of\s+(?:the\s+)?${TOOL_REF}(?:\s+(?:tool|function))?`,
-        String.raw`\binstead\s+of\s+(?:the\s+)?[\w-]+\s+(?:tool|function)\b`,
+        String.raw`\binstead\s+of\s+(?:the\s+)?(?:[\w-]+\s+){1,2}(?:tool|function)\b`,
         String.raw`\bwhen(?:ever)?\s+(?:the\s+)?[\w\x60'".-]+\s+(?:tool|function)\s+is\s+(?:available|present|used|called|invoked|enabled)`,
         String.raw`\bwhen(?:ever)?\s+(?:the\s+)?(?:\(?[\w-]+\)?\s+)?${TOOL_REF}\s+is\s+(?:available|present|used|called|invoked|enabled)`,
-        String.raw`\b(?:change|set|replace|redirect|switch)\s+(?:the\s+)?(?:recipient|destination|receiver|to address|target account|account number|iban|wallet(?: address)?)\s+(?:address\s+|number\s+)?to\b`,
+        String.raw`\b(?:change|set|replace|redirect|switch)\s+(?:the\s+)?(?:recipient|destination|receiver|beneficiary|payee|target|bcc|cc)(?:\s+(?:address|number|account|email|field|wallet))?\s+to\b`,
         String.raw`\b(?:do not|don't|never)\s+(?:use|call|invoke)\s+(?:the\s+)?[\w\x60'".-]+\s+(?:tool|function)\b`,
         String.raw`\b(?:always|must)\s+(?:use|call)\s+this\s+(?:tool|function)\s+(?:instead|first|before|rather)`,
         String.raw`\b(?:all|any|every)\s+(?:emails?|messages?|requests?|calls?|payments?|transfers?)\s+(?:must|should|have to)\s+(?:be\s+|always\s+be\s+)?(?:sent|redirected|forwarded|routed|copied|bcc'?d)\s+to\b`,

@@ -1,0 +1,50 @@
+// Turns a Responses `input` (a string or items) into chat messages, and picks out approval responses.
+import { Errors } from '../errors/error-registry.js';
+
+/** A chat message in OpenAI's chat format. */
+export type ChatMessage = Record<string, unknown> & { role: string };
+
+/** An `mcp_approval_response` input item. */
+export interface ApprovalResponse {
+  approval_request_id: string;
+  approve: boolean;
+  reason?: string;
+}
+
+/** The text of a message item's content: a string, or the text of its input_text/output_text parts. */
+function contentText(content: unknown, param: string): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) throw Errors.validation([`The field '${param}' must be a string or an array of content parts.`], { param });
+  return content
+    .map((part: { type?: string; text?: unknown }) => (typeof part?.text === 'string' ? part.text : ''))
+    .join('');
+}
+
+/** The chat messages and approval responses carried by `input`. */
+export function readInput(input: unknown): { messages: ChatMessage[]; approvals: ApprovalResponse[] } {
+  if (typeof input === 'string') return { messages: [{ role: 'user', content: input }], approvals: [] };
+  if (!Array.isArray(input)) throw Errors.validation(["The field 'input' must be a string or an array of items."], { param: 'input' });
+  const messages: ChatMessage[] = [];
+  const approvals: ApprovalResponse[] = [];
+  input.forEach((item: Record<string, unknown>, index) => {
+    const param = `input[${index}]`;
+    if (!item || typeof item !== 'object') throw Errors.validation([`The item '${param}' must be an object.`], { param });
+    const type = item.type ?? 'message';
+    if (type === 'message') {
+      const role = item.role === 'developer' ? 'system' : String(item.role ?? 'user');
+      if (!['user', 'assistant', 'system'].includes(role)) throw Errors.validation([`The role of '${param}' must be user, assistant, system or developer.`], { param: `${param}.role` });
+      messages.push({ role, content: contentText(item.content, `${param}.content`) });
+    } else if (type === 'function_call') {
+      messages.push({ role: 'assistant', content: null, tool_calls: [{ id: item.call_id, type: 'function', function: { name: item.name, arguments: item.arguments ?? '{}' } }] });
+    } else if (type === 'function_call_output') {
+      messages.push({ role: 'tool', tool_call_id: item.call_id, content: typeof item.output === 'string' ? item.output : JSON.stringify(item.output) });
+    } else if (type === 'mcp_approval_response') {
+      if (typeof item.approval_request_id !== 'string' || typeof item.approve !== 'boolean') {
+        throw Errors.validation([`The item '${param}' needs approval_request_id and approve.`], { param });
+      }
+      approvals.push({ approval_request_id: item.approval_request_id, approve: item.approve, reason: typeof item.reason === 'string' ? item.reason : undefined });
+    }
+    // mcp_list_tools, mcp_call and mcp_approval_request items echoed back carry nothing the model needs again.
+  });
+  return { messages, approvals };
+}

@@ -1,0 +1,54 @@
+// An MCP client transport that runs a registry's proxy logic in-process: refused calls, filtered lists, policies, recording.
+import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JsonRpcInterceptor, JsonRpcMessage } from '../mcp/jsonrpc-interceptor.js';
+
+/**
+ * Wraps the transport to the tool server (carrying the registry's token) with the registry's interceptor,
+ * so a call from the Responses tool loop meets the same tool states, policies and log as the HTTP proxy.
+ */
+export class InterceptingTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  /** Delivers transformed messages in the order they arrived. */
+  private delivery: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly inner: Transport,
+    private readonly interceptor: JsonRpcInterceptor,
+  ) {}
+
+  get sessionId(): string | undefined {
+    return this.inner.sessionId;
+  }
+
+  async start(): Promise<void> {
+    this.inner.onmessage = (message) => {
+      this.delivery = this.delivery.then(async () => {
+        const transformed = await this.interceptor.transform(message as JsonRpcMessage).catch(() => message as JsonRpcMessage);
+        this.onmessage?.(transformed as JSONRPCMessage);
+      });
+    };
+    this.inner.onerror = (error) => this.onerror?.(error);
+    this.inner.onclose = () => this.onclose?.();
+    await this.inner.start();
+  }
+
+  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    const refusals = await this.interceptor.screen([message as JsonRpcMessage]);
+    if (refusals.length > 0) {
+      this.delivery = this.delivery.then(() => this.onmessage?.(refusals[0] as JSONRPCMessage));
+      return;
+    }
+    await this.inner.send(message, options);
+  }
+
+  setProtocolVersion(version: string): void {
+    this.inner.setProtocolVersion?.(version);
+  }
+
+  async close(): Promise<void> {
+    await this.inner.close();
+  }
+}

@@ -1,0 +1,135 @@
+// Builds a Response object item by item, and emits the Responses streaming events as it goes.
+import { randomBytes } from 'node:crypto';
+import type { OutputItem, ResponseUsage } from './responses-types.js';
+
+/** A new id with OpenAI's prefix style, e.g. `resp_…`, `mcpl_…`. */
+export const newId = (prefix: string): string => `${prefix}_${randomBytes(12).toString('hex')}`;
+
+/** Where streaming events go; absent for JSON answers. */
+export type EventSink = (event: Record<string, unknown> & { type: string }) => void;
+
+/** The characters per `response.output_text.delta` event. */
+const DELTA_CHARS = 48;
+
+/** One response under construction. */
+export class ResponseOutput {
+  readonly output: OutputItem[] = [];
+  readonly usage: ResponseUsage = {
+    input_tokens: 0,
+    output_tokens: 0,
+    total_tokens: 0,
+    input_tokens_details: { cached_tokens: 0 },
+    output_tokens_details: { reasoning_tokens: 0 },
+  };
+  private sequence = 0;
+
+  constructor(
+    private readonly base: Record<string, unknown> & { id: string },
+    private readonly sink?: EventSink,
+  ) {}
+
+  private emit(type: string, payload: Record<string, unknown>): void {
+    this.sink?.({ type, sequence_number: this.sequence++, ...payload });
+  }
+
+  /** The response object as it stands. */
+  snapshot(status: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+    const text = this.output
+      .filter((item) => item.type === 'message')
+      .flatMap((item) => (item.content as Array<{ text: string }>).map((part) => part.text))
+      .join('');
+    return { ...this.base, status, output: structuredClone(this.output), output_text: text, usage: { ...this.usage }, ...extra };
+  }
+
+  /** Emits response.created and response.in_progress. */
+  start(): void {
+    this.emit('response.created', { response: this.snapshot('in_progress', { usage: null }) });
+    this.emit('response.in_progress', { response: this.snapshot('in_progress', { usage: null }) });
+  }
+
+  /** Adds token usage of one round. */
+  addUsage(usage: { prompt_tokens?: number; completion_tokens?: number } | undefined): void {
+    this.usage.input_tokens += usage?.prompt_tokens ?? 0;
+    this.usage.output_tokens += usage?.completion_tokens ?? 0;
+    this.usage.total_tokens = this.usage.input_tokens + this.usage.output_tokens;
+  }
+
+  private add(item: OutputItem): number {
+    this.output.push(item);
+    const index = this.output.length - 1;
+    this.emit('response.output_item.added', { output_index: index, item: structuredClone(item) });
+    return index;
+  }
+
+  private done(index: number): void {
+    this.emit('response.output_item.done', { output_index: index, item: structuredClone(this.output[index]) });
+  }
+
+  /** An `mcp_list_tools` item, with the tools or the error. */
+  listTools(item: OutputItem): void {
+    const index = this.add({ ...item });
+    this.emit('response.mcp_list_tools.in_progress', { output_index: index, item_id: item.id });
+    this.emit(item.error ? 'response.mcp_list_tools.failed' : 'response.mcp_list_tools.completed', { output_index: index, item_id: item.id });
+    this.done(index);
+  }
+
+  /** Starts an `mcp_call` item; answers its index for {@link finishCall}. */
+  startCall(item: OutputItem): number {
+    const index = this.add({ ...item, output: null, error: null });
+    this.emit('response.mcp_call.in_progress', { output_index: index, item_id: item.id });
+    this.emit('response.mcp_call_arguments.delta', { output_index: index, item_id: item.id, delta: item.arguments });
+    this.emit('response.mcp_call_arguments.done', { output_index: index, item_id: item.id, arguments: item.arguments });
+    return index;
+  }
+
+  /** Ends an `mcp_call` item with its output or error. */
+  finishCall(index: number, outcome: { output?: string; error?: string }): void {
+    const item = this.output[index]!;
+    item.output = outcome.output ?? null;
+    item.error = outcome.error ?? null;
+    this.emit(outcome.error === undefined ? 'response.mcp_call.completed' : 'response.mcp_call.failed', { output_index: index, item_id: item.id });
+    this.done(index);
+  }
+
+  /** An item that needs no progress events (`mcp_approval_request`, `function_call`). */
+  whole(item: OutputItem): void {
+    const index = this.add(item);
+    if (item.type === 'function_call') {
+      this.emit('response.function_call_arguments.delta', { output_index: index, item_id: item.id, delta: item.arguments });
+      this.emit('response.function_call_arguments.done', { output_index: index, item_id: item.id, arguments: item.arguments });
+    }
+    this.done(index);
+  }
+
+  /** The assistant's final `message` item, its text streamed as deltas. */
+  message(text: string): void {
+    const id = newId('msg');
+    const index = this.add({ type: 'message', id, role: 'assistant', status: 'in_progress', content: [] });
+    const part = { type: 'output_text', text: '', annotations: [] as unknown[] };
+    this.emit('response.content_part.added', { item_id: id, output_index: index, content_index: 0, part: { ...part } });
+    for (let at = 0; at < text.length; at += DELTA_CHARS) {
+      this.emit('response.output_text.delta', { item_id: id, output_index: index, content_index: 0, delta: text.slice(at, at + DELTA_CHARS), logprobs: [] });
+    }
+    this.emit('response.output_text.done', { item_id: id, output_index: index, content_index: 0, text, logprobs: [] });
+    part.text = text;
+    this.emit('response.content_part.done', { item_id: id, output_index: index, content_index: 0, part: { ...part } });
+    Object.assign(this.output[index]!, { status: 'completed', content: [part] });
+    this.done(index);
+  }
+
+  /** Ends the response: emits response.completed (or response.incomplete) and answers the final object. */
+  finish(incompleteReason?: string): Record<string, unknown> {
+    const response = incompleteReason
+      ? this.snapshot('incomplete', { incomplete_details: { reason: incompleteReason } })
+      : this.snapshot('completed');
+    this.emit(incompleteReason ? 'response.incomplete' : 'response.completed', { response });
+    return response;
+  }
+
+  /** Ends the response as failed. */
+  fail(error: { code: string; message: string }): Record<string, unknown> {
+    const response = this.snapshot('failed', { error: { code: error.code, message: error.message } });
+    this.emit('response.failed', { response });
+    return response;
+  }
+}

@@ -1,0 +1,186 @@
+// POST /v1/responses: the Responses API over any chat provider, with the MCP tool loop run by the gateway.
+import { randomUUID } from 'node:crypto';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
+import type { AdminServices } from '../admin/admin-services.js';
+import { identifyCaller } from '../auth/caller-identity.js';
+import type { ToolInvocation } from '../chronicles/chronicle-entry.js';
+import { errorMiddleware, toGatewayError, type GatewayLogger } from '../errors/error-middleware.js';
+import { Errors } from '../errors/error-registry.js';
+import { jsonBody } from '../http/json-body.js';
+import { baseUrlOf } from '../mcp/mcp-admin-router.js';
+import { resolveCandidates } from '../traffic/candidate-selection.js';
+import { setGatewayHeaders } from '../traffic/gateway-headers.js';
+import { setModelContext, type ModelRequestContext, type RouteRecord } from '../traffic/model-request-context.js';
+import type { ProviderDirectory } from '../traffic/provider-directory.js';
+import type { RouteRateLimits } from '../traffic/route-rate-limits.js';
+import { reservoirFor } from '../traffic/route-rate-limits.js';
+import { compileValidator } from '../validation/schema-validator.js';
+import { newId, ResponseOutput } from './response-output.js';
+import type { ResponsesRequest } from './responses-types.js';
+import { runToolLoop, type ToolLoopDeps } from './tool-loop.js';
+
+/** The path of the Responses endpoint. */
+export const RESPONSES_PATH = '/v1/responses';
+
+const validateRequest = compileValidator<ResponsesRequest>({
+  type: 'object',
+  required: ['model', 'input'],
+  properties: {
+    model: { type: 'string', minLength: 1 },
+    input: { type: ['string', 'array'] },
+    instructions: { type: 'string' },
+    temperature: { type: 'number', minimum: 0, maximum: 2 },
+    top_p: { type: 'number', minimum: 0, maximum: 1 },
+    max_output_tokens: { type: 'integer', minimum: 1 },
+    stream: { type: 'boolean' },
+    previous_response_id: { type: 'string' },
+    tools: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['type'],
+        properties: { type: { enum: ['mcp', 'function'] } },
+        if: { properties: { type: { const: 'mcp' } } },
+        then: {
+          required: ['server_label', 'server_url'],
+          properties: {
+            server_label: { type: 'string', minLength: 1 },
+            server_url: { type: 'string', format: 'uri', pattern: '^https?://' },
+            headers: { type: 'object', additionalProperties: { type: 'string' } },
+          },
+        },
+        else: { required: ['name'], properties: { name: { type: 'string', pattern: '^[a-zA-Z0-9_-]{1,64}$' } } },
+      },
+    },
+  },
+});
+
+/** What the router needs. */
+export interface ResponsesRouterDeps extends ToolLoopDeps {
+  services: AdminServices;
+  directory: ProviderDirectory;
+  limits: RouteRateLimits;
+  baseUrl?: string;
+  bodyLimitBytes: number;
+  logger?: GatewayLogger;
+}
+
+/** The tools of the request as the response echoes them: headers (which carry keys) left out. */
+function echoTools(request: ResponsesRequest): unknown[] {
+  return (request.tools ?? []).map((tool) => {
+    if (tool.type !== 'mcp') return tool;
+    const { headers: _headers, ...rest } = tool;
+    return rest;
+  });
+}
+
+/** Resolves the developer key, route and providers, as the model endpoints do, and applies the route's rate limit. */
+async function resolve(req: Request, res: Response, deps: ResponsesRouterDeps, request: ResponsesRequest): Promise<ModelRequestContext> {
+  const caller = await identifyCaller(req, deps.services.developerKeys);
+  if (caller.kind !== 'application') throw Errors.invalidApiKey(['X-Gateway-Apikey']);
+  const application = await deps.services.storage.getCached<{ enabled?: boolean }>(`applications/${caller.application}`);
+  if (!application || application.enabled === false) throw Errors.applicationDisabled([caller.application]);
+  const header = req.headers['x-gateway-route'];
+  const routeName = typeof header === 'string' && header !== '' ? header : '(unified)';
+  res.setHeader('x-gateway-route', routeName);
+  let route: Readonly<RouteRecord> | undefined;
+  if (routeName !== '(unified)') {
+    route = await deps.directory.route(routeName);
+    if (!route) throw Errors.notFound(['route', routeName]);
+    if (route.enabled === false) throw Errors.routeDisabled([routeName]);
+    if (route.type !== undefined && route.models?.length && route.type !== 'chat' && route.type !== 'responses') {
+      throw Errors.routeTypeMismatch([routeName, route.type, 'responses']);
+    }
+  }
+  const context: ModelRequestContext = {
+    id: randomUUID(),
+    startedAt: Date.now(),
+    endpoint: 'chat',
+    application: caller.application,
+    developerKeyId: caller.keyId,
+    route: route as RouteRecord | undefined,
+    routeName,
+    body: request as unknown as Record<string, unknown>,
+    stream: false,
+    candidates: await resolveCandidates(deps.directory, route, routeName, { model: request.model }),
+    clientBearer: /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1],
+    attempts: [],
+    abort: new AbortController(),
+    checks: [],
+  };
+  res.on('close', () => {
+    if (!res.writableFinished) context.abort.abort();
+  });
+  setModelContext(req, context);
+  const rate = route?.config.settings.rate_limit ?? 0;
+  if (rate > 0 && !(await deps.limits.take(routeName, rate))) {
+    const retryAfter = String(Math.ceil(reservoirFor(rate).intervalMs / 1000));
+    throw Errors.rateLimited([routeName, rate, retryAfter], { headers: { 'retry-after': retryAfter } });
+  }
+  return context;
+}
+
+/**
+ * Creates the Responses router. Mount it after the Chronicles recorder (which watches this path too).
+ * @example
+ * app.use(gateway.responses);
+ */
+export function responsesRouter(deps: ResponsesRouterDeps): Router {
+  const handle: RequestHandler = async function createResponse(req, res) {
+    if (req.body === undefined) throw Errors.bodyNotObject();
+    const request = validateRequest(req.body);
+    const context = await resolve(req, res, deps, request);
+    const ownOrigins = [...new Set([new URL(baseUrlOf(req, undefined)).origin, ...(deps.baseUrl ? [new URL(deps.baseUrl).origin] : [])])];
+    const id = newId('resp');
+    const base = {
+      id,
+      object: 'response',
+      created_at: Math.floor(Date.now() / 1000),
+      model: request.model,
+      error: null,
+      incomplete_details: null,
+      instructions: request.instructions ?? null,
+      max_output_tokens: request.max_output_tokens ?? null,
+      metadata: request.metadata ?? {},
+      parallel_tool_calls: true,
+      previous_response_id: request.previous_response_id ?? null,
+      temperature: request.temperature ?? null,
+      top_p: request.top_p ?? null,
+      tool_choice: 'auto',
+      tools: echoTools(request),
+    };
+    const invocations: ToolInvocation[] = [];
+    const loopDeps: ToolLoopDeps = { ...deps, sessions: { ...deps.sessions, ownOrigins } };
+    const stream = request.stream === true;
+    if (stream) {
+      res.status(200).set({ 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
+      setGatewayHeaders(res, context);
+      res.flushHeaders();
+    }
+    const output = new ResponseOutput(base, stream ? (event) => void res.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`) : undefined);
+    output.start();
+    const record = (text: string | null) => {
+      context.exchange = { output: text, usage: { ...output.usage }, tool_invocations: invocations, rounds: context.attempts.length };
+    };
+    try {
+      const response = await runToolLoop(loopDeps, request, context, output, invocations, id);
+      record(String(response.output_text ?? ''));
+      if (stream) res.end();
+      else {
+        setGatewayHeaders(res, context);
+        res.json(response);
+      }
+    } catch (error) {
+      record(null);
+      if (!stream) throw error;
+      const failure = toGatewayError(error);
+      res.locals.gatewayError = failure;
+      output.fail({ code: failure.code, message: failure.message });
+      res.end();
+    }
+  };
+  const router = Router();
+  router.post(RESPONSES_PATH, jsonBody({ limitBytes: deps.bodyLimitBytes }), handle);
+  router.use(RESPONSES_PATH, errorMiddleware(deps.logger));
+  return router;
+}
