@@ -74,7 +74,7 @@ const TIGHT_COMMANDS = 'id|uname|hostname|pwd|ls|dir|whoami|ifconfig|ipconfig|ne
 /** Functions that run a string as a command or as code. */
 const EXEC_CALL = String.raw`(?:system|exec|shell_exec|passthru|popen|proc_open|eval|assert|pcntl_exec|os\.system|os\.popen)\s*\(\s*['"\x60]`;
 /** What an attack runs through such a call: reconnaissance, a system file, a download, a shell or a delay. */
-const ATTACK_COMMAND = String.raw`(?:(?:/usr)?/s?bin/|(?:id|whoami|pwd|uname|ifconfig|ipconfig|hostname)\b|(?:ls|dir)['"\x60]\s*\)|(?:cat|type)\s+(?:/etc/|[a-z]:\\)|(?:curl|wget)\s|nc\s|(?:ba)?sh\s+-i|sleep\s+\d)`;
+const ATTACK_COMMAND = String.raw`(?:(?:/usr)?/s?bin/|(?:id|whoami|pwd|uname|ifconfig|ipconfig|hostname)\b|(?:cat|type)\s+(?:/etc/|[a-z]:\\)|(?:curl|wget)\s|nc\s|(?:ba)?sh\s+-i|sleep\s+\d)`;
 
 /** The command injection rules, read on the decoded text. */
 export const COMMAND_INJECTION_RULES: readonly PatternRule[] = [
@@ -95,11 +95,19 @@ export const COMMAND_INJECTION_RULES: readonly PatternRule[] = [
     hints: TIGHT_COMMANDS.split('|'),
   },
   {
-    // A text that is nothing but a reconnaissance command: a payload on its own.
+    // A text that is nothing but a reconnaissance or download command: a payload on its own. The same words inside
+    // documentation or prose are left alone.
     id: 'cmd.chained_recon',
-    pattern: /^\s*(?:whoami|ifconfig|ipconfig(?:\s+\/all)?|systeminfo|sysinfo|uname\s+-a|netstat\s+-an?)\s*$/g,
+    pattern:
+      /^\s*(?:whoami|id|pwd|ls|dir|hostname|route|uname(?:\s+-a)?|ifconfig|ipconfig(?:\s+\/all)?|systeminfo|sysinfo|netstat(?:\s+-an?)?|which\s+(?:nc|netcat|ncat|curl|wget|perl|python3?|gcc|bash)|(?:curl|wget)\s+https?:\/\/\S+|cat\s+\/etc\/\S+)\s*$/g,
     score: 0.6,
-    hints: ['whoami', 'ifconfig', 'ipconfig', 'systeminfo', 'sysinfo', 'uname', 'netstat'],
+  },
+  {
+    // Terminal escape sequences that move the cursor to hide a command typed after them (`\033[2A`).
+    id: 'cmd.terminal_escape',
+    pattern: /\\(?:033|x1b|e|u001b)\[\d*[A-Za-z]?(?:curl|wget|sleep|echo|whoami|bash|nc)\b/g,
+    score: 0.75,
+    hints: ['\\033', '\\x1b', '\\e[', '\\u001b'],
   },
   {
     // Account, firewall and registry changes: what an attacker runs once in, rarely what a tool answers.
@@ -147,7 +155,7 @@ export const COMMAND_INJECTION_RULES: readonly PatternRule[] = [
     id: 'cmd.code_exec',
     // An attack command through an exec call, or any exec call chained right after a separator (`;system('…')`).
     // Documentation calling exec('ls -lh /usr') is neither.
-    pattern: re(String.raw`(?<![\w.])${EXEC_CALL}\s*${ATTACK_COMMAND}|[;&|][ \t]*${EXEC_CALL}`),
+    pattern: re(String.raw`(?<![\w.])${EXEC_CALL}\s*${ATTACK_COMMAND}|[;&|][ \t]*${EXEC_CALL}|(?<![\w.])(?:system|eval|passthru|shell_exec)\s*\(\s*['"](?:ls|dir)['"]\s*\)`),
     score: 0.85,
     hints: ['system', 'exec', 'passthru', 'popen', 'eval', 'assert'],
   },

@@ -67,6 +67,13 @@ export const PATH_TRAVERSAL_RULES: readonly PatternRule[] = [
     hints: ['etc', 'windows', 'winnt', 'system32', 'drivers'],
   },
   {
+    // Windows system files named by absolute path: what local-file-inclusion payloads read first.
+    id: 'path.sensitive_file',
+    pattern: /\b[a-z]:[\\/]+(?:boot\.ini|inetpub[\\/]+wwwroot[\\/]+global\.asa|(?:windows|winnt)[\\/]+(?:win\.ini|repair[\\/]+(?:sam|system)|system32[\\/]+config[\\/]+sam))\b/gi,
+    score: 0.55,
+    hints: ['boot.ini', 'global.asa', 'win.ini', 'repair', 'config'],
+  },
+  {
     id: 'path.null_byte',
     // Only the URL form: `\0` and `\u0000` are everyday escapes in source code.
     pattern: /[\w./\\]%00|%00[\w./\\]/g,
