@@ -1,19 +1,15 @@
 // POST /v1/responses: the Responses API over any chat provider, with the MCP tool loop run by the gateway.
-import { randomUUID } from 'node:crypto';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
-import type { AdminServices } from '../admin/admin-services.js';
-import { identifyCaller } from '../auth/caller-identity.js';
 import type { ToolInvocation } from '../chronicles/chronicle-entry.js';
 import { errorMiddleware, toGatewayError, type GatewayLogger } from '../errors/error-middleware.js';
 import { Errors } from '../errors/error-registry.js';
 import { jsonBody } from '../http/json-body.js';
 import { baseUrlOf } from '../mcp/mcp-admin-router.js';
-import { resolveCandidates } from '../traffic/candidate-selection.js';
 import { setGatewayHeaders } from '../traffic/gateway-headers.js';
-import { setModelContext, type ModelRequestContext, type RouteRecord } from '../traffic/model-request-context.js';
-import type { ProviderDirectory } from '../traffic/provider-directory.js';
+import type { ModelRequestContext } from '../traffic/model-request-context.js';
+import { resolveModelRequest, type ResolutionDeps } from '../traffic/model-request-resolution.js';
+import { enforceRouteRate } from '../traffic/rate-limiter-router.js';
 import type { RouteRateLimits } from '../traffic/route-rate-limits.js';
-import { reservoirFor } from '../traffic/route-rate-limits.js';
 import { compileValidator } from '../validation/schema-validator.js';
 import { newId, ResponseOutput } from './response-output.js';
 import type { ResponsesRequest } from './responses-types.js';
@@ -56,9 +52,7 @@ const validateRequest = compileValidator<ResponsesRequest>({
 });
 
 /** What the router needs. */
-export interface ResponsesRouterDeps extends ToolLoopDeps {
-  services: AdminServices;
-  directory: ProviderDirectory;
+export interface ResponsesRouterDeps extends ToolLoopDeps, ResolutionDeps {
   limits: RouteRateLimits;
   baseUrl?: string;
   bodyLimitBytes: number;
@@ -74,49 +68,11 @@ function echoTools(request: ResponsesRequest): unknown[] {
   });
 }
 
-/** Resolves the developer key, route and providers, as the model endpoints do, and applies the route's rate limit. */
+/** Resolves the request as the model endpoints do, and applies the route's rate limit. */
 async function resolve(req: Request, res: Response, deps: ResponsesRouterDeps, request: ResponsesRequest): Promise<ModelRequestContext> {
-  const caller = await identifyCaller(req, deps.services.developerKeys);
-  if (caller.kind !== 'application') throw Errors.invalidApiKey(['X-Gateway-Apikey']);
-  const application = await deps.services.storage.getCached<{ enabled?: boolean }>(`applications/${caller.application}`);
-  if (!application || application.enabled === false) throw Errors.applicationDisabled([caller.application]);
-  const header = req.headers['x-gateway-route'];
-  const routeName = typeof header === 'string' && header !== '' ? header : '(unified)';
-  res.setHeader('x-gateway-route', routeName);
-  let route: Readonly<RouteRecord> | undefined;
-  if (routeName !== '(unified)') {
-    route = await deps.directory.route(routeName);
-    if (!route) throw Errors.notFound(['route', routeName]);
-    if (route.enabled === false) throw Errors.routeDisabled([routeName]);
-    if (route.type !== undefined && route.models?.length && route.type !== 'chat' && route.type !== 'responses') {
-      throw Errors.routeTypeMismatch([routeName, route.type, 'responses']);
-    }
-  }
-  const context: ModelRequestContext = {
-    id: randomUUID(),
-    startedAt: Date.now(),
-    endpoint: 'chat',
-    application: caller.application,
-    developerKeyId: caller.keyId,
-    route: route as RouteRecord | undefined,
-    routeName,
-    body: request as unknown as Record<string, unknown>,
-    stream: false,
-    candidates: await resolveCandidates(deps.directory, route, routeName, { model: request.model }),
-    clientBearer: /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1],
-    attempts: [],
-    abort: new AbortController(),
-    checks: [],
-  };
-  res.on('close', () => {
-    if (!res.writableFinished) context.abort.abort();
-  });
-  setModelContext(req, context);
-  const rate = route?.config.settings.rate_limit ?? 0;
-  if (rate > 0 && !(await deps.limits.take(routeName, rate))) {
-    const retryAfter = String(Math.ceil(reservoirFor(rate).intervalMs / 1000));
-    throw Errors.rateLimited([routeName, rate, retryAfter], { headers: { 'retry-after': retryAfter } });
-  }
+  const body = request as unknown as Record<string, unknown>;
+  const context = await resolveModelRequest(req, res, deps, { endpoint: 'chat', body, model: request.model, stream: false, routeTypes: ['chat', 'responses'] });
+  await enforceRouteRate(deps.limits, context.routeName, context.route?.config.settings.rate_limit ?? 0);
   return context;
 }
 

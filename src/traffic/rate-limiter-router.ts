@@ -6,21 +6,19 @@ import { ENDPOINT_PATHS } from './model-endpoints.js';
 import { modelContextOf } from './model-request-context.js';
 import { reservoirFor, type RouteRateLimits } from './route-rate-limits.js';
 
+/** Takes one slot of the route's budget, or throws 429 with Retry-After. A rate of 0 is unlimited. */
+export async function enforceRouteRate(limits: RouteRateLimits, routeName: string, rate: number): Promise<void> {
+  if (rate <= 0 || (await limits.take(routeName, rate))) return;
+  const retryAfter = String(Math.ceil(reservoirFor(rate).intervalMs / 1000));
+  throw Errors.rateLimited([routeName, rate, retryAfter], { headers: { 'retry-after': retryAfter } });
+}
+
 /** Creates the rate limiter router; it acts on requests the route resolver has resolved. */
 export function rateLimiterRouter(limits: RouteRateLimits, logger?: GatewayLogger): Router {
   const limit: RequestHandler = async function limitRouteRate(req, _res, next) {
     const context = modelContextOf(req);
-    const rate = context?.route?.config.settings.rate_limit ?? 0;
-    if (!context || rate <= 0) {
-      next();
-      return;
-    }
-    if (await limits.take(context.routeName, rate)) {
-      next();
-      return;
-    }
-    const retryAfter = String(Math.ceil(reservoirFor(rate).intervalMs / 1000));
-    throw Errors.rateLimited([context.routeName, rate, retryAfter], { headers: { 'retry-after': retryAfter } });
+    if (context) await enforceRouteRate(limits, context.routeName, context.route?.config.settings.rate_limit ?? 0);
+    next();
   };
   const router = Router();
   router.post(Object.values(ENDPOINT_PATHS), limit);

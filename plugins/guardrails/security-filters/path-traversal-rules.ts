@@ -3,7 +3,7 @@ import type { PatternRule } from './filter-rule.js';
 import type { DecodedText } from './payload-decoder.js';
 
 /** Files and folders a traversal aims at: credentials, system configuration, web server secrets. */
-const TARGETS = String.raw`(?:etc[\\/](?:passwd|shadow|group|hosts|issue|sudoers|crontab)|boot\.ini|win\.ini|system\.ini|windows[\\/]system32|winnt[\\/]|\.htaccess|\.htpasswd|web\.config|\.env\b|\.ssh[\\/]|id_rsa|proc[\\/]self|\.aws[\\/]credentials|\.git[\\/]config|desktop\.ini|global\.asa|repair[\\/](?:sam|system))`;
+const TARGETS = String.raw`(?:etc[\\/](?:passwd|shadow|group|hosts|issue|sudoers|crontab)|boot\.ini|win\.ini|system\.ini|windows[\\/]system32|winnt[\\/]|\.htaccess|\.htpasswd|web\.config|\.env\b|\.ssh[\\/]|id_rsa|proc[\\/]self[\\/](?:environ|cmdline|maps|mem|status|fd)|\.aws[\\/]credentials|\.git[\\/]config|desktop\.ini|global\.asa|repair[\\/](?:sam|system))`;
 
 /** Plain `../` steps in one run from which the run counts on its own: deeper than real project layouts go. */
 const PLAIN_STEPS = 7;
@@ -54,7 +54,8 @@ const re = (source: string): RegExp => new RegExp(source, 'gi');
 
 /** The path traversal rules, read on the decoded text (one reads the text as sent). */
 export const PATH_TRAVERSAL_RULES: readonly PatternRule[] = [
-  { id: 'path.traversal_sequence', pattern: /(?<!\.)(?:\.{2,}[\\/]+(?:\.[\\/]+)*)+/g, score: runScore, hints: ['..'] },
+  // A backslash before a quote escapes the quote (`"../../\"` in JSON); it is not a separator.
+  { id: 'path.traversal_sequence', pattern: /(?<!\.)(?:\.{2,}(?:\/|\\(?!["']))+(?:\.(?:\/|\\(?!["']))+)*)+/g, score: runScore, hints: ['..'] },
   { id: 'path.traversal_target', pattern: re(String.raw`(?<!\.)\.{2,}[\\/][^\s'"<>]{0,80}?${TARGETS}`), score: 0.9, hints: ['..'] },
   { id: 'path.traversal_target', pattern: re(String.raw`(?<![\\/]\.)(?:[\\/]\.){3,}[\\/]${TARGETS}`), score: 0.8, hints: ['/.', '\\.'] },
   { id: 'path.encoded_traversal', pattern: /(?<!\.)\.{2,}[\\/]/g, score: encodedScore, hints: ['..'] },

@@ -2,8 +2,11 @@
 import type { PatternRule } from './filter-rule.js';
 import { isPlaceholderTokenBody, isPlaceholderValue, isRealPassword, isRealToken, maskValue, shannonEntropy } from './secret-values.js';
 
-/** A vendor token: its rule id, its prefix (a regex source) and the body that follows, in the vendor's documented format. */
-type VendorToken = [id: string, prefix: string, body: string];
+/**
+ * A vendor token: its rule id, its prefix (a regex source), the body that follows in the vendor's documented format,
+ * and a lower-case hint when the prefix has no literal start.
+ */
+type VendorToken = [id: string, prefix: string, body: string, hint?: string];
 
 const VENDOR_TOKENS: VendorToken[] = [
   ['secret.github_token', 'gh[pousr]_', '[A-Za-z0-9]{36,255}'],
@@ -13,7 +16,7 @@ const VENDOR_TOKENS: VendorToken[] = [
   ['secret.slack_token', 'xapp-', '\\d-[A-Za-z0-9-]{20,}'],
   ['secret.slack_webhook', 'https://hooks\\.slack\\.com/services/', 'T[A-Za-z0-9]{6,}/B[A-Za-z0-9]{6,}/[A-Za-z0-9]{16,}'],
   ['secret.discord_webhook', 'https://discord(?:app)?\\.com/api/webhooks/', '\\d{10,}/[A-Za-z0-9_-]{50,}'],
-  ['secret.stripe_key', '(?:sk|rk)_(?:live|test)_', '[A-Za-z0-9]{24,99}'],
+  ['secret.stripe_key', '(?:sk|rk)_(?:live|test)_', '[A-Za-z0-9]{24,99}', 'k_'],
   ['secret.stripe_key', 'whsec_', '[A-Za-z0-9]{32,}'],
   ['secret.npm_token', 'npm_', '[A-Za-z0-9]{36}'],
   ['secret.openai_key', 'sk-(?:proj-|svcacct-|admin-)?', '[A-Za-z0-9_-]{16,200}T3BlbkFJ[A-Za-z0-9_-]{16,200}'],
@@ -41,6 +44,18 @@ const VENDOR_TOKENS: VendorToken[] = [
   ['secret.age_key', 'AGE-SECRET-KEY-1', '[0-9A-Z]{58}'],
   ['secret.atlassian_token', 'ATATT3', '[A-Za-z0-9_=-]{100,}'],
   ['secret.azure_storage_key', 'AccountKey=', '[A-Za-z0-9+/]{86}=='],
+  ['secret.square_token', 'sq0(?:atp|csp)-', '[A-Za-z0-9_-]{22,}'],
+  ['secret.planetscale_token', 'pscale_(?:tkn|pw|oauth)_', '[A-Za-z0-9_.-]{32,}'],
+  ['secret.postman_key', 'PMAK-', '[a-f0-9]{24}-[a-f0-9]{34}'],
+  ['secret.sentry_token', 'sntry[su]_', '[A-Za-z0-9+/=_-]{40,}'],
+  ['secret.supabase_token', 'sbp_', '[a-f0-9]{40}'],
+  ['secret.doppler_token', 'dp\\.(?:pt|st|sa|ct|scim|audit)\\.', '[A-Za-z0-9]{40,}'],
+  ['secret.pulumi_token', 'pul-', '[a-f0-9]{40}'],
+  ['secret.terraform_token', '[A-Za-z0-9]{14}\\.atlasv1\\.', '[A-Za-z0-9_=-]{60,}', '.atlasv1.'],
+  ['secret.mailgun_key', 'key-', '[a-f0-9]{32}'],
+  ['secret.newrelic_key', 'NRAK-', '[A-Z0-9]{27}'],
+  ['secret.dynatrace_token', 'dt0c01\\.', '[A-Z0-9]{24}\\.[A-Z0-9]{64}'],
+  ['secret.telegram_bot_token', '\\d{8,10}:AA', '[A-Za-z0-9_-]{33}', ':aa'],
 ];
 
 /** Lower-case literal start of a prefix, used as the rule's cheap pre-filter. */
@@ -52,13 +67,13 @@ function hintOf(prefix: string): string {
  * A vendor token scores 0.95; a body that is a stand-in (one repeated character, a run of x, template syntax)
  * scores 0.3, below any sensible threshold. AWS marks its documentation keys with EXAMPLE.
  */
-function vendorRule([id, prefix, body]: VendorToken): PatternRule {
+function vendorRule([id, prefix, body, hint]: VendorToken): PatternRule {
   return {
     id,
     // Not glued to a preceding letter (`xghp_…` is not a token); nothing alphanumeric may follow the body.
     pattern: new RegExp(`(?<![A-Za-z])(${prefix})(${body})(?![A-Za-z0-9])`, 'g'),
     score: (match) => (isPlaceholderTokenBody(match[2] ?? '') ? 0.3 : 0.95),
-    hints: [hintOf(prefix)],
+    hints: [hint ?? hintOf(prefix)],
     evidence: (match) => maskValue(match[0], match[1]),
   };
 }
@@ -105,6 +120,8 @@ function assignmentScore(match: RegExpExecArray): number {
   const before = match.input.slice(Math.max(0, match.index - 24), match.index).toLowerCase();
   // An ARN names a secret (`…:secret:db-password-AbC123`); it does not hold one.
   if (/aws[\w.-]*$/.test(before) || before.endsWith(':') || /^-----/.test(value)) return 0;
+  // Pagination cursors, CSRF tokens and request ids are tokens by name only.
+  if (/(?:page|next|continuation|cursor|sync|resume|csrf|xsrf|idempotency|request|trace|correlation|nonce)[_-]?$/.test(before)) return 0;
   if (/^(?:pass|pwd|passwd|password|passphrase|db_pass)/i.test(name)) {
     // `PWD=/home/me` is the working directory, not a password.
     return isRealPassword(value) && !/^(?:~?\/|[A-Za-z]:\\)/.test(value) ? 0.7 : 0;
@@ -176,7 +193,7 @@ export const SECRET_RULES: readonly PatternRule[] = [
   },
   {
     id: 'secret.generic_assignment',
-    pattern: new RegExp(`(?<![A-Za-z])(${SECRET_NAMES})["']?(\\s*(?:=|:|=>|:=)\\s*)(["'\`]?)([^\\s"'\`,;()\\[\\]<>{}]{6,200})\\3`, 'gi'),
+    pattern: new RegExp(`(?<![A-Za-z])(${SECRET_NAMES})["']?([ \\t]*(?:=|:|=>|:=)[ \\t]*)(["'\`]?)([^\\s"'\`,;()\\[\\]<>{}]{6,200})\\3`, 'gi'),
     score: assignmentScore,
     on: 'raw',
     hints: ['pass', 'pwd', 'key', 'token', 'secret'],

@@ -4,6 +4,9 @@ import type { PatternRule } from './filter-rule.js';
 /** SQL whitespace as injections write it: blanks, encoded line breaks, `+` (URL space) and inline comments. */
 const WS = String.raw`(?:[\s\uE00A+]|/\*[^*]{0,40}\*/)`;
 
+/** The same within one line: a condition and the comment that ends it sit on one line. */
+const LINE_WS = String.raw`(?:[ \t+]|/\*[^*\n]{0,40}\*/)`;
+
 /** Boolean operators that start an injected condition. */
 const BOOL = String.raw`(?:or|and|xor|\|\||&&)(?![a-z0-9_])`;
 
@@ -35,7 +38,7 @@ export const SQL_INJECTION_RULES: readonly PatternRule[] = [
   {
     id: 'sql.tautology',
     pattern: re(
-      String.raw`(?:^|[\s'"\x60)(\uE00A+]|/\*[^*]{0,40}\*/)${BOOL}${WS}*\(*\s*(['"]?)([\w@.$-]{0,20})\1\s*(=|<=>|\blike\b|<>|!=|<|>)\s*\(*\s*(['"]?)([\w@.$-]{0,20})`,
+      String.raw`(?:^|[\s'"\x60)(\uE00A+]|/\*[^*]{0,40}\*/)${BOOL}${WS}*\(*\s*(['"]?)([\w@.$-]{0,20})\1\)*\s*(=|<=>|\blike\b|<>|!=|<|>)\s*\(*\s*(['"]?)([\w@.$-]{0,20})`,
     ),
     score: tautologyScore,
     hints: ['or', 'and', '||', '&&'],
@@ -49,7 +52,39 @@ export const SQL_INJECTION_RULES: readonly PatternRule[] = [
     score: 0.8,
     hints: ['--', '#', '/*'],
   },
-  { id: 'sql.boolean_comment', pattern: re(String.raw`\b(?:and|or)${WS}+\d+\s*[=<>]\s*\d+\s*(?:--|#|/\*)`), score: 0.75, hints: ['--', '#', '/*'] },
+  {
+    id: 'sql.boolean_comment',
+    pattern: re(String.raw`\b(?:and|or)${LINE_WS}+(?:\d+[ \t]*[=<>][ \t]*\d+|true|false)[ \t]*(?:--|#|/\*)`),
+    score: 0.75,
+    hints: ['--', '#', '/*'],
+  },
+  {
+    // Error-based extraction (`extractvalue(1, concat(0x7e, …))`), HAVING and CASE probes, subqueries glued to strings.
+    id: 'sql.error_based',
+    pattern: re(
+      String.raw`\b(?:extractvalue|updatexml)\s*\(\s*\w+\s*,\s*concat\s*\(|\bconcat\s*\(\s*0x7e\b|\bhaving${WS}+(\d+)\s*=\s*\1\b|\bcase${WS}+when${WS}*\(?\s*(\d+)\s*=\s*\2\b|\brlike${WS}*\(\s*select\b|'\s*\|\|\s*\(\s*select\b`,
+    ),
+    score: 0.8,
+    hints: ['extractvalue', 'updatexml', 'concat', 'having', 'case', 'rlike', '||'],
+  },
+  {
+    // A quote closes the string, then `or ''-'`: an always-true expression built from empty strings.
+    id: 'sql.tautology',
+    pattern: /['"][ \t]*or[ \t]+(['"])\1[ \t]*[-&^*+| ][ \t]*\1/gi,
+    score: 0.75,
+    hints: ['or'],
+  },
+  {
+    // A word, a closing quote and a comment that cuts off the rest of the query, at the end of the text (`admin' --`).
+    id: 'sql.comment_truncation',
+    pattern: /\w(['"])[ \t]?(?:--|#|\/\*)[ \t]*$/g,
+    // Only an unbalanced quote breaks out: `'HIGH:MEDIUM' #` in a config file opens and closes its string.
+    score: (match) => {
+      const line = match.input.slice(match.input.lastIndexOf('\n', match.index) + 1, match.index + 2);
+      return line.split(match[1] ?? "'").length % 2 === 0 ? 0.6 : 0;
+    },
+    hints: ['--', '#', '/*'],
+  },
   { id: 'sql.union_select', pattern: re(String.raw`\bunion${WS}+(?:(?:all|distinct)${WS}+)?\(?${WS}*select(?![a-z_])`), score: 0.85, hints: ['union'] },
   { id: 'sql.time_delay', pattern: re(String.raw`\bwaitfor${WS}+delay${WS}+['"]?\d`), score: 0.9, hints: ['waitfor'] },
   { id: 'sql.time_delay', pattern: re(String.raw`\bbenchmark\s*\(\s*\d{4,}\s*,`), score: 0.85, hints: ['benchmark'] },
