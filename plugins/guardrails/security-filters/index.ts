@@ -29,9 +29,12 @@ export interface SecurityFinding {
 export interface SecurityFiltersResults {
   categories: Record<SecurityCategory, boolean>;
   category_scores: Record<SecurityCategory, number>;
-  /** The rules behind every category above the threshold, strongest first. */
+  /** The rules behind every category above the threshold, strongest first (weak hits below 0.35 left out). */
   findings: SecurityFinding[];
 }
+
+/** Hits below this score (placeholder-looking tokens, for one) are left out of the findings of a triggered family. */
+const MIN_FINDING_SCORE = 0.35;
 
 const RULES: Record<SecurityCategory, readonly PatternRule[]> = {
   command_injection: COMMAND_INJECTION_RULES,
@@ -94,7 +97,8 @@ export const securityFilters = defineGuardrail<SecurityFiltersOptions, SecurityF
       const categoryHits = hits.get(category) ?? [];
       scores[category] = combineScores(categoryHits);
       categories[category] = scores[category] > threshold;
-      if (categories[category]) findings.push(...categoryHits.map((hit) => ({ category, rule: hit.rule, evidence: hit.evidence })));
+      if (!categories[category]) continue;
+      for (const hit of categoryHits) if (hit.score >= MIN_FINDING_SCORE) findings.push({ category, rule: hit.rule, evidence: hit.evidence });
     }
     const triggered = SECURITY_CATEGORIES.filter((category) => categories[category]);
     return { results: { categories, category_scores: scores, findings }, flagged: triggered.length > 0, triggered };
