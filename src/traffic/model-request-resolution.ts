@@ -4,6 +4,7 @@ import type { Request, Response } from 'express';
 import type { AdminServices } from '../admin/admin-services.js';
 import { identifyCaller } from '../auth/caller-identity.js';
 import { Errors } from '../errors/error-registry.js';
+import { DEVELOPER_KEY_PREFIX } from '../secrets/developer-keys.js';
 import type { ModelEndpoint } from '../plugins/plugin-types.js';
 import { resolveCandidates } from './candidate-selection.js';
 import { setModelContext, type ModelRequestContext, type RouteRecord } from './model-request-context.js';
@@ -11,6 +12,15 @@ import type { ProviderDirectory } from './provider-directory.js';
 
 /** The route name used for requests without X-Gateway-route: an implicit unified route with default settings. */
 export const IMPLICIT_ROUTE = '(unified)';
+
+/**
+ * The client's `Authorization: Bearer` value to pass to providers. A gateway developer key (`gwk_…`)
+ * is never passed on: clients such as the openai SDK always send a Bearer, and some send the developer key.
+ */
+function providerBearer(req: Request): string | undefined {
+  const bearer = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
+  return bearer === undefined || bearer.startsWith(DEVELOPER_KEY_PREFIX) ? undefined : bearer;
+}
 
 /** What resolution needs. */
 export interface ResolutionDeps {
@@ -58,7 +68,7 @@ export async function resolveModelRequest(
     body: request.body,
     stream: request.stream,
     candidates: await resolveCandidates(deps.directory, route, routeName, { model: request.model }, deps.random),
-    clientBearer: /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1],
+    clientBearer: providerBearer(req),
     attempts: [],
     abort: new AbortController(),
     checks: [],

@@ -104,6 +104,11 @@ describe('model routing', () => {
     assert.equal(f.fake.requests.length, 2);
   });
 
+  it('never passes a developer key sent as the Bearer on to the provider', async () => {
+    await chat({ authorization: `Bearer ${f.developerKey}` }).expect(200);
+    assert.equal(f.fake.requests[0]?.headers.authorization, 'Bearer sk-stored-provider-key-0001');
+  });
+
   it('the provider first enabled key is used when there is no Bearer and no virtual key', async () => {
     await request(f.app).put('/v1/admin/providers/fake').set('x-api-key', TEST_KEYS.admin)
       .send({ api_keys: [{ api_key_secret_name: 'a-off', api_key: 'sk-disabled-000001', enabled: false }, { api_key_secret_name: 'b-on', api_key: 'sk-enabled-0000001' }] })
