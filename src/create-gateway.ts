@@ -81,7 +81,11 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
 
   const bodyLimitBytes = options.bodyLimitBytes ?? 1024 * 1024;
   const { logger } = options;
-  const recorder = new ChroniclesRecorder(storage, { ...options.chronicles, now: options.now ? () => options.now!().getTime() : undefined });
+  const recorder = new ChroniclesRecorder(storage, {
+    ...options.chronicles,
+    now: options.now ? () => options.now!().getTime() : undefined,
+    onError: (error) => logger?.error('request log entries could not be written; they are kept for the next flush', { error: error.message }),
+  });
   services.applicationDeletedHooks.push((application) => recorder.forget(application));
   const registries = new RegistryService(storage, box, services.registries, options.now);
   const admin = part(
@@ -151,10 +155,13 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       if (closed) return;
       closed = true;
       await ready.catch(() => undefined);
-      await recorder.close();
-      await limits.close();
-      await client.close();
-      await storage.close();
+      try {
+        await recorder.close();
+      } finally {
+        await limits.close();
+        await client.close();
+        await storage.close();
+      }
     },
   };
 }

@@ -18,6 +18,8 @@ export interface ChroniclesOptions {
   maxBatch?: number;
   retention?: ChroniclesRetention;
   now?: () => number;
+  /** Told when a background flush or sweep fails (the batch is kept and retried with the next flush). */
+  onError?: (error: Error) => void;
 }
 
 /** The log name of an application's Chronicles. */
@@ -39,6 +41,7 @@ export class ChroniclesRecorder {
   private readonly maxEntries: number;
   private readonly maxAgeMs: number | undefined;
   private readonly now: () => number;
+  private readonly onError: (error: Error) => void;
 
   constructor(
     private readonly storage: Storage,
@@ -49,8 +52,9 @@ export class ChroniclesRecorder {
     this.maxEntries = options.retention?.maxEntries ?? 10_000;
     this.maxAgeMs = options.retention?.maxAgeMs;
     this.now = options.now ?? Date.now;
+    this.onError = options.onError ?? (() => undefined);
     if (this.maxAgeMs !== undefined) {
-      this.sweeper = setInterval(() => void this.enqueue(() => this.sweepAge()), Math.min(60_000, Math.max(1000, this.maxAgeMs / 10)));
+      this.sweeper = setInterval(() => this.enqueue(() => this.sweepAge()).catch(this.onError), Math.min(60_000, Math.max(1000, this.maxAgeMs / 10)));
       this.sweeper.unref();
     }
   }
@@ -61,14 +65,19 @@ export class ChroniclesRecorder {
     list.push(entry);
     this.pending.set(entry.application, list);
     this.pendingCount++;
-    if (this.pendingCount >= this.maxBatch) void this.flush();
+    if (this.pendingCount >= this.maxBatch) this.flushInBackground();
     else if (!this.timer) {
-      this.timer = setTimeout(() => void this.flush(), this.flushIntervalMs);
+      this.timer = setTimeout(() => this.flushInBackground(), this.flushIntervalMs);
       this.timer.unref();
     }
   }
 
-  /** Appends every waiting entry; resolves once they are durable. */
+  /** A flush nobody awaits: a failure is reported, never left as an unhandled rejection. */
+  private flushInBackground(): void {
+    this.flush().catch(this.onError);
+  }
+
+  /** Appends every waiting entry; resolves once they are durable. A batch that fails to append is put back for the next flush. */
   flush(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
@@ -76,14 +85,23 @@ export class ChroniclesRecorder {
     this.pending = new Map();
     this.pendingCount = 0;
     return this.enqueue(async () => {
+      let failure: unknown;
       for (const [application, entries] of batch) {
-        await this.storage.append(chroniclesLog(application), entries);
+        try {
+          await this.storage.append(chroniclesLog(application), entries);
+        } catch (error) {
+          this.pending.set(application, [...entries, ...(this.pending.get(application) ?? [])]);
+          this.pendingCount += entries.length;
+          failure ??= error;
+          continue;
+        }
         this.counts.set(application, (this.counts.get(application) ?? (await this.countOf(application, entries.length))) + entries.length);
         // Trim with some slack, so a full log is not rewritten on every flush; reads cut to maxEntries.
         if ((this.counts.get(application) ?? 0) > this.maxEntries + Math.max(100, Math.floor(this.maxEntries / 10))) {
           await this.trim(application);
         }
       }
+      if (failure !== undefined) throw failure;
     });
   }
 

@@ -38,7 +38,7 @@ export class RouteRateLimits {
   private limiterFor(route: string, rate: number): Bottleneck {
     const existing = this.limiters.get(route);
     if (existing?.rate === rate) return existing.limiter;
-    if (existing) void existing.limiter.disconnect();
+    if (existing) existing.limiter.disconnect().catch(() => undefined);
     const { amount, intervalMs } = reservoirFor(rate);
     const limiter = new Bottleneck({
       ...this.shared,

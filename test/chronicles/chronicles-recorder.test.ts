@@ -1,0 +1,40 @@
+// The recorder on a failing storage: no unhandled rejection, nothing lost, and the batch written once storage recovers.
+import assert from 'node:assert/strict';
+import { memoryStorage, Storage, type StorageAdapter } from '../../src/index.js';
+import type { ChronicleEntry } from '../../src/chronicles/chronicle-entry.js';
+import { ChroniclesRecorder } from '../../src/chronicles/chronicles-recorder.js';
+
+const entry = (id: string): ChronicleEntry => ({
+  id, timestamp: new Date().toISOString(), application: 'app', kind: 'model', endpoint: '/v1/chat/completions', route: null, provider: null,
+  model: null, status: 200, latency_ms: 1, stream: false, attempts: [], input: null, output: null, usage: null, guardrail_checks: [], tool_invocations: [], error: null,
+});
+
+describe('Chronicles recorder on failing storage', () => {
+  it('keeps a batch whose append failed, reports it, and writes it with the next flush', async () => {
+    const inner = memoryStorage();
+    let failing = true;
+    const flaky: StorageAdapter = { ...inner, append: (log, records) => (failing ? Promise.reject(new Error('disk full')) : inner.append(log, records)) };
+    const storage = new Storage(flaky);
+    await storage.init();
+    const errors: string[] = [];
+    const recorder = new ChroniclesRecorder(storage, { flushIntervalMs: 5, maxBatch: 2, onError: (error) => errors.push(error.message) });
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      recorder.record(entry('a'));
+      recorder.record(entry('b'));
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      assert.deepEqual(errors, ['disk full']);
+      assert.deepEqual(unhandled, []);
+      failing = false;
+      recorder.record(entry('c'));
+      await recorder.flush();
+      assert.deepEqual((await recorder.entries('app')).map((e) => e.id), ['a', 'b', 'c']);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+      await recorder.close();
+      await storage.close();
+    }
+  });
+});
