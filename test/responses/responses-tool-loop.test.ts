@@ -192,3 +192,39 @@ describe('/v1/responses failures', () => {
     await request(f.app).post('/v1/responses').set('x-gateway-apikey', f.developerKey).send({ model: 'tool-model', input: 'x', previous_response_id: 'resp_nope' }).expect(404);
   });
 });
+
+describe('/v1/responses tool selection', () => {
+  it('needsApproval follows never, always and filter objects', async () => {
+    const { needsApproval } = await import('../../src/responses/tool-loop.js');
+    const entry = (require_approval: unknown) => ({ type: 'mcp' as const, server_label: 's', server_url: 'http://x/mcp', require_approval: require_approval as 'never' });
+    assert.equal(needsApproval(entry('never'), 'add'), false);
+    assert.equal(needsApproval(entry('always'), 'add'), true);
+    assert.equal(needsApproval(entry(undefined), 'add'), true);
+    assert.equal(needsApproval(entry({ never: { tool_names: ['add'] } }), 'add'), false);
+    assert.equal(needsApproval(entry({ never: { tool_names: ['add'] } }), 'echo'), true);
+    assert.equal(needsApproval(entry({ always: { tool_names: ['echo'] } }), 'echo'), true);
+    assert.equal(needsApproval(entry({ always: { tool_names: ['echo'] } }), 'add'), false);
+  });
+
+  it('offers only allowed_tools to the model, and lists only those', async () => {
+    const f = await createMcpFixture();
+    const fake = await startFakeProvider();
+    try {
+      await request(f.app).post('/v1/admin/providers').set('x-api-key', TEST_KEYS.superAdmin)
+        .send({ name: 'llm', type: 'openai', config: { api_base: `${fake.url}/v1`, models: ['tool-model'] } }).expect(201);
+      fake.script({ text: 'ok' });
+      const client = new OpenAI({ apiKey: 'unused', baseURL: `${f.base}/v1`, defaultHeaders: { 'X-Gateway-Apikey': f.developerKey }, maxRetries: 0 });
+      const response = await client.responses.create({
+        model: 'tool-model',
+        input: 'hi',
+        tools: [{ type: 'mcp', server_label: 'tools', server_url: f.requestUrl, headers: { Authorization: `Bearer ${f.developerKey}` }, allowed_tools: ['add'], require_approval: 'never' }],
+      });
+      assert.deepEqual((response.output[0] as { tools: Array<{ name: string }> }).tools.map((t) => t.name), ['add']);
+      const offered = (fake.requests[0]?.body as { tools: Array<{ function: { name: string } }> }).tools.map((t) => t.function.name);
+      assert.deepEqual(offered, ['tools__add']);
+    } finally {
+      await f.close();
+      await fake.close();
+    }
+  });
+});
