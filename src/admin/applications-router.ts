@@ -4,7 +4,7 @@ import { Errors } from '../errors/error-registry.js';
 import { adminOf } from './admin-auth.js';
 import type { AdminServices } from './admin-services.js';
 import { DeveloperKeyStore } from './developer-key-store.js';
-import { validatePolicy } from './policy-validation.js';
+import { DEFAULT_APPLICATION_POLICY, validatePolicy } from './policy-validation.js';
 import { objectBody, pathParam } from './request-body.js';
 
 /** The storage key of an application's policy. */
@@ -68,7 +68,7 @@ export function applicationsRouter(services: AdminServices): Router {
   router.get('/applications/:appname/policy', async function getPolicy(req, res) {
     const application = (await applications.get(pathParam(req, 'appname'))).name;
     const policy = await storage.get(policyKey(application));
-    res.json(policy ?? validatePolicy({}, guardrails));
+    res.json(policy ?? DEFAULT_APPLICATION_POLICY);
   });
   router.put('/applications/:appname/policy', async function putPolicy(req, res) {
     const application = (await applications.get(pathParam(req, 'appname'))).name;

@@ -43,6 +43,9 @@ function checkProcessors(policy: GuardrailPolicy, engine: GuardrailEngine, prefi
   }
 }
 
+/** The policy of an application that has none stored: the schema's defaults (inspect mode, no processors). */
+export const DEFAULT_APPLICATION_POLICY: Readonly<GuardrailPolicy> = Object.freeze(validatePolicyShape({}));
+
 /** Validates an application policy (filling defaults); throws 400 naming the field. */
 export function validatePolicy(value: unknown, engine: GuardrailEngine, prefix = ''): GuardrailPolicy {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw Errors.bodyNotObject();

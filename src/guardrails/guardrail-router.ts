@@ -3,7 +3,7 @@ import { Router, type Request } from 'express';
 import type { AdminKeyring } from '../admin/admin-auth.js';
 import type { AdminServices } from '../admin/admin-services.js';
 import { policyKey } from '../admin/applications-router.js';
-import { validatePolicy, type GuardrailPolicy } from '../admin/policy-validation.js';
+import { DEFAULT_APPLICATION_POLICY, type GuardrailPolicy } from '../admin/policy-validation.js';
 import { identifyCaller } from '../auth/caller-identity.js';
 import { errorMiddleware, type GatewayLogger } from '../errors/error-middleware.js';
 import { Errors } from '../errors/error-registry.js';
@@ -56,7 +56,7 @@ export function guardrailRouter(options: GuardrailRouterOptions): Router {
     const name = String(header);
     await services.applications.get(name);
     const stored = await services.storage.get<GuardrailPolicy>(policyKey(name));
-    return stored ?? validatePolicy({}, services.guardrails);
+    return stored ?? DEFAULT_APPLICATION_POLICY;
   };
 
   router.post(

@@ -36,9 +36,22 @@ const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
     }, { once: true });
   });
 
-async function readErrorText(body: { text(): Promise<string> }): Promise<string> {
-  const text = await body.text().catch(() => '');
-  return text.length > MAX_ERROR_BODY_BYTES ? text.slice(0, MAX_ERROR_BODY_BYTES) : text;
+/** Reads at most MAX_ERROR_BODY_BYTES of an error body and drops the rest, so a huge error page is never buffered whole. */
+async function readErrorText(body: AsyncIterable<Buffer> & { destroy(): unknown }): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of body) {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size >= MAX_ERROR_BODY_BYTES) break;
+    }
+  } catch {
+    // a broken error body still fails the attempt with the status it had
+  } finally {
+    body.destroy();
+  }
+  return Buffer.concat(chunks).subarray(0, MAX_ERROR_BODY_BYTES).toString('utf8');
 }
 
 /**

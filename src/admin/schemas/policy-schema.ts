@@ -3,9 +3,6 @@
 /** DLP strategies, as the spec's state table lists them. */
 export const DLP_STRATEGIES = ['mask', 'redact', 'replace', 'inspect', 'reject'] as const;
 
-/** Policy-entry fields that belong to the policy, not to the processor's own options. */
-export const POLICY_ENTRY_FIELDS = ['enabled', 'threshold', 'apply_to'] as const;
-
 const processorEntrySchema = {
   type: 'object',
   properties: {

@@ -1,5 +1,5 @@
 // The guardrail policy in force for a model request: the route's override when enabled, else the application's.
-import type { GuardrailPolicy, PolicyProcessorEntry } from '../../admin/policy-validation.js';
+import { DEFAULT_APPLICATION_POLICY, type GuardrailPolicy, type PolicyProcessorEntry } from '../../admin/policy-validation.js';
 import type { Storage } from '../../storage/storage-facade.js';
 import type { RouteRecord } from '../../traffic/model-request-context.js';
 import { DLP_PROCESSOR } from '../policy-options.js';
@@ -10,8 +10,6 @@ export type GuardrailPhase = 'input' | 'output' | 'tool_result';
 /** Where a policy came from, for the request log. */
 export type PolicySource = 'route' | 'application' | 'none';
 
-/** The application policy used when none is stored: inspect mode, no processors. */
-export const EMPTY_POLICY: GuardrailPolicy = { mode: 'inspect', processors: {}, on_error: 'fail_closed', timeout_ms: 2000 };
 
 /** Reads the policy in force: `config.policy` of the route when its `enabled` is true, else the application's. */
 export async function effectivePolicy(
@@ -22,7 +20,7 @@ export async function effectivePolicy(
   const override = route?.config.policy;
   if (override?.enabled === true) return { policy: override as unknown as GuardrailPolicy, source: 'route' };
   const stored = await storage.getCached<GuardrailPolicy>(`application-policies/${application}`);
-  return stored ? { policy: stored, source: 'application' } : { policy: EMPTY_POLICY, source: 'none' };
+  return stored ? { policy: stored, source: 'application' } : { policy: DEFAULT_APPLICATION_POLICY, source: 'none' };
 }
 
 /** The processors a policy runs in one phase, with their entries. DLP also runs when the policy's `dlp` section sets a strategy. */
