@@ -1,0 +1,110 @@
+// Removes known secrets from text in every form an echo may take: any letter case, base64 (also inside a longer base64 run), URL and hex encoding.
+import { LRUCache } from 'lru-cache';
+
+/** Secrets shorter than this are never searched for: they would match ordinary words. */
+export const MIN_SCRUBBED_SECRET_LENGTH = 8;
+
+/** The text that stands in for a scrubbed secret. */
+export const SCRUBBED = '[REDACTED]';
+
+interface CompiledScrubber {
+  /** Case-insensitive forms: the secret itself, its URL encoding and its hex encoding. */
+  anyCase: RegExp | null;
+  /** Case-sensitive forms: the stable cores of its base64 and base64url encodings at each byte alignment. */
+  exact: RegExp | null;
+}
+
+const compiled = new LRUCache<string, CompiledScrubber>({ max: 512 });
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * The base64 characters that depend only on the secret's bytes, for each of the three byte alignments the secret
+ * may have inside a longer encoded value (for example `Basic base64(user:token)`).
+ */
+function base64Cores(secret: string): string[] {
+  const bytes = Buffer.from(secret, 'utf8');
+  const cores: string[] = [];
+  for (let offset = 0; offset < 3; offset++) {
+    const padded = Buffer.concat([Buffer.alloc(offset), bytes]);
+    const whole = Math.floor(padded.length / 3) * 4;
+    const skip = offset === 0 ? 0 : offset + 1;
+    const core = padded.toString('base64').slice(skip, whole);
+    if (core.length >= MIN_SCRUBBED_SECRET_LENGTH) {
+      cores.push(core);
+      const url = core.replace(/\+/g, '-').replace(/\//g, '_');
+      if (url !== core) cores.push(url);
+    }
+  }
+  return cores;
+}
+
+function compile(secrets: readonly string[]): CompiledScrubber {
+  const anyCase = new Set<string>();
+  const exact = new Set<string>();
+  for (const secret of secrets) {
+    anyCase.add(secret);
+    anyCase.add(encodeURIComponent(secret));
+    anyCase.add(Buffer.from(secret, 'utf8').toString('hex'));
+    for (const core of base64Cores(secret)) exact.add(core);
+  }
+  // Longest first, so a longer form wins over a shorter one it contains.
+  const pattern = (forms: Set<string>, flags: string): RegExp | null =>
+    forms.size === 0
+      ? null
+      : new RegExp(
+          [...forms]
+            .sort((a, b) => b.length - a.length)
+            .map(escapeRegExp)
+            .join('|'),
+          flags,
+        );
+  return { anyCase: pattern(anyCase, 'gi'), exact: pattern(exact, 'g') };
+}
+
+function scrubberFor(secrets: readonly (string | undefined | null)[]): CompiledScrubber | undefined {
+  const usable = [...new Set(secrets.filter((s): s is string => typeof s === 'string' && s.length >= MIN_SCRUBBED_SECRET_LENGTH))];
+  if (usable.length === 0) return undefined;
+  const cacheKey = usable.sort().join('\u0000');
+  let scrubber = compiled.get(cacheKey);
+  if (!scrubber) {
+    scrubber = compile(usable);
+    compiled.set(cacheKey, scrubber);
+  }
+  return scrubber;
+}
+
+/**
+ * Replaces every occurrence of the given secrets in `text`, in any letter case, base64 or base64url encoded
+ * (also inside a longer base64 value), URL-encoded or hex-encoded. Secrets shorter than
+ * {@link MIN_SCRUBBED_SECRET_LENGTH} and empty entries are ignored. The compiled pattern is cached per secret set.
+ * @example
+ * scrubSecrets('invalid token SK-LIVE-ABC123XYZ', ['sk-live-abc123xyz']); // 'invalid token [REDACTED]'
+ */
+export function scrubSecrets(text: string, secrets: readonly (string | undefined | null)[], replacement: string = SCRUBBED): string {
+  const scrubber = scrubberFor(secrets);
+  if (!scrubber || text.length < MIN_SCRUBBED_SECRET_LENGTH) return text;
+  let out = text;
+  if (scrubber.anyCase) out = out.replace(scrubber.anyCase, replacement);
+  if (scrubber.exact) out = out.replace(scrubber.exact, replacement);
+  return out;
+}
+
+/** True when `text` holds one of the secrets in any form {@link scrubSecrets} removes. */
+export function containsSecret(text: string, secrets: readonly (string | undefined | null)[]): boolean {
+  return scrubSecrets(text, secrets) !== text;
+}
+
+/**
+ * Scrubs every string inside a JSON-like value (object keys included), returning a new value only where something changed.
+ * Depth is bounded by the caller's input limits; values are walked iteratively per level.
+ */
+export function scrubSecretsDeep<T>(value: T, secrets: readonly (string | undefined | null)[]): T {
+  if (!scrubberFor(secrets)) return value;
+  const text = JSON.stringify(value);
+  if (text === undefined) return value;
+  const clean = scrubSecrets(text, secrets);
+  return clean === text ? value : (JSON.parse(clean) as T);
+}
