@@ -105,7 +105,7 @@ export const Errors = {
   pluginInvalid: createError('plugin_invalid', 'The plugin is not valid: %s', 500, 'configuration_error'),
   configInvalid: createError('config_invalid', 'The gateway options are not valid: %s', 500, 'configuration_error'),
   // Storage and secrets
-  storageKeyInvalid: createError('storage_key_invalid', 'The storage key %s is not allowed: %s', 500, 'api_error'),
+  storageKeyInvalid: createError('storage_key_invalid', 'A name in this request is not allowed: %s.', 400, 'invalid_request_error'),
   storageCorrupt: createError('storage_corrupt', 'The storage file %s is corrupt: %s. Restore it from a backup or remove it; the gateway does not reset data on its own.', 500, 'api_error'),
   storageClosed: createError('storage_closed', 'The storage adapter is closed.', 500, 'api_error'),
   secretUnavailable: createError('secret_unavailable', 'A stored secret is encrypted but %s.', 500, 'configuration_error'),

@@ -1,10 +1,10 @@
 // File storage adapter: JSON value files loaded into memory at init, atomic durable writes, and JSONL logs.
-import { readFile } from 'node:fs/promises';
+import { chmod, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Errors } from '../errors/error-registry.js';
-import { fsyncDir, mkdirDurable, mkdirTreeDurable, unlinkDurable, writeFileAtomic } from './atomic-write.js';
-import { keyFilePath, scanKeyFiles } from './file-key-path.js';
-import { appendDurable, cutTornTail, readJsonLines, toJsonLines, trimJsonLines } from './file-log.js';
+import { DIR_MODE, fsyncDir, mkdirDurable, mkdirTreeDurable, rmdirIfEmpty, unlinkDurable, writeFileAtomic } from './atomic-write.js';
+import { encodeSegment, isHashedName, keyFilePath, NAME_SIDECAR_SUFFIX, scanKeyFiles } from './file-key-path.js';
+import { appendDurable, cutTornTail, readJsonLines, readJsonLinesBackward, toJsonLines, trimJsonLines } from './file-log.js';
 import { keyedWriteQueue } from './keyed-write-queue.js';
 import type { JsonValue, StorageAdapter, StorageEntry } from './storage-adapter.js';
 import { keySegments } from './storage-key.js';
@@ -17,11 +17,14 @@ export interface FileStorageOptions {
 
 const VALUE_SUFFIX = '.json';
 const LOG_SUFFIX = '.jsonl';
+/** How often a write retries when a concurrent delete removed its (then empty) directory. */
+const DIR_RACE_RETRIES = 3;
 
 /**
  * Creates a file storage adapter. `init()` loads every value into memory, so reads do no I/O; `set` and
  * `delete` resolve once the change is on disk (atomic replace, fsync), in call order per key. Logs are
  * JSONL files under `logs/`, appended with fsync. Corrupt files stop `init()`; nothing is reset.
+ * Files are created 0600 and directories 0700; a delete removes the directories it leaves empty.
  * @example
  * const storage = fileStorage({ dir: './data' });
  * await storage.init();
@@ -37,6 +40,9 @@ export function fileStorage(options: FileStorageOptions): StorageAdapter {
   const valueQueue = keyedWriteQueue();
   const logQueue = keyedWriteQueue();
   const dirs = new Map<string, Promise<void>>();
+  const sidecars = new Map<string, Promise<void>>();
+  /** Writes in flight per directory (and each ancestor): such a directory is never removed as empty. */
+  const dirUsers = new Map<string, number>();
   let loading: Promise<void> | undefined;
   let loaded = false;
   let closed = false;
@@ -52,9 +58,76 @@ export function fileStorage(options: FileStorageOptions): StorageAdapter {
     return ready;
   };
 
+  /** Writes the sidecar of a shortened name once (it is never removed, so a file under that name can always be read back). */
+  const ensureSidecar = (dir: string, name: string, segment: string): Promise<void> => {
+    const file = path.join(dir, name + NAME_SIDECAR_SUFFIX);
+    let ready = sidecars.get(file);
+    if (ready === undefined) {
+      ready = writeFileAtomic(file, segment);
+      sidecars.set(file, ready);
+      ready.catch(() => sidecars.delete(file));
+    }
+    return ready;
+  };
+
+  /** Creates the directories of `segments` under `base`, with the sidecar of every shortened name, before the file is written. */
+  const prepareParents = async (base: string, segments: string[]): Promise<void> => {
+    let dir = base;
+    for (const [index, segment] of segments.entries()) {
+      const name = encodeSegment(segment);
+      if (isHashedName(name)) {
+        await ensureDir(dir);
+        await ensureSidecar(dir, name, segment);
+      }
+      if (index < segments.length - 1) dir = path.join(dir, name);
+    }
+    await ensureDir(dir);
+  };
+
+  /** The directories between `file` and `base`, nearest first. */
+  const parentsOf = (file: string, base: string): string[] => {
+    const found: string[] = [];
+    for (let dir = path.dirname(file); dir !== base && dir.startsWith(base); dir = path.dirname(dir)) found.push(dir);
+    return found;
+  };
+
+  /** Runs a write of `file` with its directories marked in use, retrying if a concurrent delete removed one. */
+  const writing = async <T>(file: string, base: string, segments: string[], work: () => Promise<T>): Promise<T> => {
+    const parents = parentsOf(file, base);
+    for (const dir of parents) dirUsers.set(dir, (dirUsers.get(dir) ?? 0) + 1);
+    try {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await prepareParents(base, segments);
+          return await work();
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || attempt >= DIR_RACE_RETRIES) throw error;
+          for (const dir of parents) dirs.delete(dir);
+        }
+      }
+    } finally {
+      for (const dir of parents) {
+        const count = (dirUsers.get(dir) ?? 1) - 1;
+        if (count === 0) dirUsers.delete(dir);
+        else dirUsers.set(dir, count);
+      }
+    }
+  };
+
+  /** Removes the directories `file` leaves empty, nearest first, except those a write is using. */
+  const pruneParents = async (file: string, base: string): Promise<void> => {
+    for (const dir of parentsOf(file, base)) {
+      if (dirUsers.has(dir)) return;
+      dirs.delete(dir);
+      if (!(await rmdirIfEmpty(dir))) return;
+    }
+  };
+
   const load = async (): Promise<void> => {
     await mkdirTreeDurable(valuesDir);
     await mkdirTreeDurable(logsDir);
+    // Data written by older versions was 0755/0644: closing the directories is enough to protect every file below.
+    for (const dir of [root, valuesDir, logsDir]) await chmod(dir, DIR_MODE);
     dirs.set(valuesDir, Promise.resolve());
     dirs.set(logsDir, Promise.resolve());
     for (const { key, file } of await scanKeyFiles(valuesDir, VALUE_SUFFIX)) {
@@ -99,11 +172,12 @@ export function fileStorage(options: FileStorageOptions): StorageAdapter {
       const text = JSON.stringify(value);
       if (text === undefined) throw Errors.validation([`The value for storage key ${key} is not JSON.`]);
       const file = keyFilePath(valuesDir, segments, VALUE_SUFFIX);
-      return valueQueue.run(key, async () => {
-        await ensureDir(path.dirname(file));
-        await writeFileAtomic(file, `${text}\n`);
-        values.set(key, text);
-      });
+      return valueQueue.run(key, () =>
+        writing(file, valuesDir, segments, async () => {
+          await writeFileAtomic(file, `${text}\n`);
+          values.set(key, text);
+        }),
+      );
     },
     async delete(key) {
       const segments = await usable(key);
@@ -111,7 +185,9 @@ export function fileStorage(options: FileStorageOptions): StorageAdapter {
       return valueQueue.run(key, async () => {
         if (!values.has(key)) return false;
         await unlinkDurable(file);
-        return values.delete(key);
+        values.delete(key);
+        await pruneParents(file, valuesDir);
+        return true;
       });
     },
     async list(prefix) {
@@ -123,42 +199,62 @@ export function fileStorage(options: FileStorageOptions): StorageAdapter {
       return entries.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     },
     async append(log, records) {
-      const file = logFile(await usable(log));
+      const segments = await usable(log);
+      const file = logFile(segments);
       const text = toJsonLines(records);
-      return logQueue.run(log, async () => {
-        try {
-          await ensureDir(path.dirname(file));
-          if (!cleanTails.has(log)) await cutTornTail(file);
-          await appendDurable(file, text);
-          // A new file's directory entry must be durable too.
-          if (!logNames.has(log)) await fsyncDir(path.dirname(file));
-        } catch (error) {
-          cleanTails.delete(log); // a failed append may have left a partial line
-          throw error;
-        }
-        cleanTails.add(log);
-        logNames.add(log);
-      });
+      return logQueue.run(log, () =>
+        writing(file, logsDir, segments, async () => {
+          try {
+            if (!cleanTails.has(log)) await cutTornTail(file);
+            await appendDurable(file, text);
+            // A new file's directory entry must be durable too.
+            if (!logNames.has(log)) await fsyncDir(path.dirname(file));
+          } catch (error) {
+            cleanTails.delete(log); // a failed append may have left a partial line
+            throw error;
+          }
+          cleanTails.add(log);
+          logNames.add(log);
+        }),
+      );
     },
     async readLog(log) {
       const file = logFile(await usable(log));
       return logQueue.run(log, () => readJsonLines(file));
     },
-    async rewriteLog(log, records) {
+    async readLogBackward(log, { from, limit }) {
       const file = logFile(await usable(log));
+      // Appends only add complete lines after the offsets read, and trims replace the file (the open handle keeps
+      // the old one), so a read needs no queue: it never waits behind a batch of appends.
+      return readJsonLinesBackward(file, from, limit);
+    },
+    async rewriteLog(log, records) {
+      const segments = await usable(log);
+      const file = logFile(segments);
       const text = toJsonLines(records);
-      return logQueue.run(log, async () => {
-        await ensureDir(path.dirname(file));
-        await writeFileAtomic(file, text);
-        cleanTails.add(log);
-        logNames.add(log);
-      });
+      return logQueue.run(log, () =>
+        writing(file, logsDir, segments, async () => {
+          await writeFileAtomic(file, text);
+          cleanTails.add(log);
+          logNames.add(log);
+        }),
+      );
     },
     async trimLog(log, keep) {
       const file = logFile(await usable(log));
       return logQueue.run(log, async () => {
         await trimJsonLines(file, keep, writeFileAtomic);
         cleanTails.add(log);
+      });
+    },
+    async deleteLog(log) {
+      const file = logFile(await usable(log));
+      return logQueue.run(log, async () => {
+        const existed = await unlinkDurable(file);
+        logNames.delete(log);
+        cleanTails.delete(log);
+        await pruneParents(file, logsDir);
+        return existed;
       });
     },
     async listLogs(prefix) {

@@ -1,6 +1,6 @@
 // In-memory storage adapter: a Map of cloned JSON values and arrays for logs; nothing survives the process.
 import { Errors } from '../errors/error-registry.js';
-import type { JsonValue, StorageAdapter, StorageEntry } from './storage-adapter.js';
+import type { JsonValue, LogRecord, StorageAdapter, StorageEntry } from './storage-adapter.js';
 import { keySegments } from './storage-key.js';
 
 /**
@@ -11,6 +11,8 @@ import { keySegments } from './storage-key.js';
 export function memoryStorage(): StorageAdapter {
   const values = new Map<string, string>();
   const logs = new Map<string, string[]>();
+  /** Per log, the position of its first record minus one: positions are absolute, so trimming keeps them and a rewrite retires them. */
+  const bases = new Map<string, number>();
   let closed = false;
 
   const open = (): void => {
@@ -56,16 +58,42 @@ export function memoryStorage(): StorageAdapter {
       keySegments(log);
       return (logs.get(log) ?? []).map((line) => JSON.parse(line) as JsonValue);
     },
+    async readLogBackward(log, { from, limit }) {
+      open();
+      keySegments(log);
+      const lines = logs.get(log) ?? [];
+      const base = bases.get(log) ?? 0;
+      const newest = base + lines.length;
+      const start = from ?? newest;
+      if (from !== undefined && (!Number.isInteger(from) || from <= base || from > newest)) return undefined;
+      const records: LogRecord[] = [];
+      let position = start;
+      for (; position > base && records.length < limit; position--) {
+        records.push({ position, value: JSON.parse(lines[position - base - 1]!) as JsonValue });
+      }
+      return position > base ? { records, next: position } : { records };
+    },
     async rewriteLog(log, records) {
       open();
       keySegments(log);
+      bases.set(log, (bases.get(log) ?? 0) + (logs.get(log)?.length ?? 0));
       logs.set(log, records.map((record) => JSON.stringify(record)));
     },
     async trimLog(log, keep) {
       open();
       keySegments(log);
       const lines = logs.get(log);
-      if (lines && lines.length > keep) lines.splice(0, lines.length - Math.max(0, keep));
+      if (lines && lines.length > keep) {
+        const removed = lines.length - Math.max(0, keep);
+        lines.splice(0, removed);
+        bases.set(log, (bases.get(log) ?? 0) + removed);
+      }
+    },
+    async deleteLog(log) {
+      open();
+      keySegments(log);
+      bases.set(log, (bases.get(log) ?? 0) + (logs.get(log)?.length ?? 0));
+      return logs.delete(log);
     },
     async listLogs(prefix) {
       open();

@@ -9,6 +9,25 @@ export interface StorageEntry<T = JsonValue> {
   value: T;
 }
 
+/** One record of a log with its position, as {@link StorageAdapter.readLogBackward} answers it. */
+export interface LogRecord<T = JsonValue> {
+  /**
+   * Where the record sits in its log: positions grow from older to newer records. A position stays valid
+   * while the log is only appended to; after `trimLog` or `rewriteLog` it may be refused or name another record
+   * (callers that keep positions across requests check an id in the record). In SQL, a row id.
+   */
+  position: number;
+  value: T;
+}
+
+/** One page of a log read newest first. */
+export interface LogPage<T = JsonValue> {
+  /** Newest first. */
+  records: Array<LogRecord<T>>;
+  /** The position to pass as `from` for the next (older) page; absent once the oldest record was read. */
+  next?: number;
+}
+
 /**
  * A storage adapter. Keys are `/`-separated paths of non-empty segments (`providers/openai`);
  * a segment may not be `.` or `..`. Values are JSON. Logs are append-only sequences of JSON
@@ -34,10 +53,19 @@ export interface StorageAdapter {
   append(log: string, records: JsonValue[]): Promise<void>;
   /** Every record of `log`, oldest first; an unknown log is empty. */
   readLog(log: string): Promise<JsonValue[]>;
+  /**
+   * Up to `limit` records of `log`, newest first, starting at the record at position `from` (inclusive; default:
+   * the newest record). Memory and work depend on `limit`, not on the log's size. Resolves `undefined` when `from`
+   * is not the position of a record (for example after the log was trimmed). In SQL:
+   * `... WHERE log = $1 AND id <= $2 ORDER BY id DESC LIMIT $3`.
+   */
+  readLogBackward(log: string, options: { from?: number; limit: number }): Promise<LogPage | undefined>;
   /** Replaces the whole log atomically, for retention. */
   rewriteLog(log: string, records: JsonValue[]): Promise<void>;
   /** Keeps only the newest `keep` records of the log, atomically and without parsing them (count-based retention). */
   trimLog(log: string, keep: number): Promise<void>;
+  /** Removes the log `log` entirely (and, in the file adapter, directories it leaves empty). Resolves `true` if it existed. */
+  deleteLog(log: string): Promise<boolean>;
   /** Names of the logs whose name starts with `prefix`. */
   listLogs(prefix: string): Promise<string[]>;
   /** Finishes pending writes and releases resources. Later calls fail with `storage_closed`. */

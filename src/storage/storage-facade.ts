@@ -1,7 +1,16 @@
 // The storage facade over any adapter: typed access, per-key read-modify-write locking and log helpers.
 import { LRUCache } from 'lru-cache';
-import type { JsonValue, StorageAdapter, StorageEntry } from './storage-adapter.js';
+import type { JsonValue, LogPage, StorageAdapter, StorageEntry } from './storage-adapter.js';
 import { KeyedLock } from './keyed-lock.js';
+import { isKeyInvalid } from './storage-key.js';
+
+/** A read of a key that cannot exist (a path-like name from a request) finds nothing: the caller answers 404. */
+function absentIfInvalid<T>(fallback: T): (error: unknown) => T {
+  return (error) => {
+    if (isKeyInvalid(error)) return fallback;
+    throw error;
+  };
+}
 
 
 /**
@@ -36,7 +45,7 @@ export class Storage {
     const hit = this.cache.get(key);
     if (hit !== undefined) return hit.value as T | undefined;
     const generation = this.generation;
-    const value = await this.adapter.get(key);
+    const value = await this.adapter.get(key).catch(absentIfInvalid(undefined));
     if (generation === this.generation) this.cache.set(key, { value });
     return value as T | undefined;
   }
@@ -46,8 +55,9 @@ export class Storage {
     return this.adapter.init();
   }
 
+  /** The value at `key`; a key no name could make (`a/../b`) is simply absent. Writes of such keys fail with 400. */
   get<T>(key: string): Promise<T | undefined> {
-    return this.adapter.get(key) as Promise<T | undefined>;
+    return this.adapter.get(key).catch(absentIfInvalid(undefined)) as Promise<T | undefined>;
   }
 
   async set<T>(key: string, value: T): Promise<void> {
@@ -62,7 +72,7 @@ export class Storage {
   async delete(key: string): Promise<boolean> {
     this.generation++;
     try {
-      return await this.adapter.delete(key);
+      return await this.adapter.delete(key).catch(absentIfInvalid(false));
     } finally {
       this.written(key);
     }
@@ -96,7 +106,16 @@ export class Storage {
   }
 
   readLog<T>(log: string): Promise<T[]> {
-    return this.adapter.readLog(log) as Promise<T[]>;
+    return this.adapter.readLog(log).catch(absentIfInvalid([])) as Promise<T[]>;
+  }
+
+  /** One page of a log, newest first; see {@link StorageAdapter.readLogBackward}. */
+  readLogBackward<T>(log: string, options: { from?: number; limit: number }): Promise<LogPage<T> | undefined> {
+    return this.adapter.readLogBackward(log, options) as Promise<LogPage<T> | undefined>;
+  }
+
+  deleteLog(log: string): Promise<boolean> {
+    return this.adapter.deleteLog(log).catch(absentIfInvalid(false));
   }
 
   rewriteLog<T>(log: string, records: T[]): Promise<void> {

@@ -58,6 +58,67 @@ describe('fileStorage on disk', () => {
     assert.equal(await readFile(path.join(dir, 'values/providers.json'), 'utf8'), '1\n');
   });
 
+  it('11.7: creates data files 0600 and directories 0700, and closes an older data directory at init', async () => {
+    await mkdir(path.join(dir, 'values'), { recursive: true, mode: 0o755 });
+    const storage = fileStorage({ dir });
+    await storage.init();
+    await storage.set('applications/app', { name: 'app' });
+    await storage.set('application-keys/app/k1', { id: 'k1' });
+    await storage.append('chronicles/app', [{ n: 1 }]);
+    await storage.rewriteLog('chronicles/other', [{ n: 2 }]);
+    await storage.append('chronicles/third', [1, 2, 3]);
+    await storage.trimLog('chronicles/third', 1);
+    await storage.close();
+    const mode = async (...parts: string[]): Promise<number> => (await stat(path.join(dir, ...parts))).mode & 0o777;
+    assert.equal(await mode(), 0o700);
+    for (const sub of ['values', 'logs', 'values/applications', 'values/application-keys/app', 'logs/chronicles']) assert.equal(await mode(sub), 0o700, sub);
+    for (const file of ['values/applications/app.json', 'values/application-keys/app/k1.json', 'logs/chronicles/app.jsonl', 'logs/chronicles/other.jsonl', 'logs/chronicles/third.jsonl']) {
+      assert.equal(await mode(file), 0o600, file);
+    }
+  });
+
+  it('11.7: a delete removes the directories it leaves empty, and later writes recreate them', async () => {
+    const storage = fileStorage({ dir });
+    await storage.init();
+    await storage.set('application-keys/app/k1', 1);
+    await storage.set('application-keys/app/k2', 2);
+    await storage.set('application-keys/other/k3', 3);
+    await storage.append('chronicles/app', [1]);
+    await storage.delete('application-keys/app/k1');
+    assert.deepEqual(await readdir(path.join(dir, 'values/application-keys/app')), ['k2.json']);
+    await storage.delete('application-keys/app/k2');
+    assert.deepEqual(await readdir(path.join(dir, 'values/application-keys')), ['other']);
+    await storage.deleteLog('chronicles/app');
+    assert.deepEqual(await readdir(path.join(dir, 'logs')), []);
+    // Deletes racing writes under the same directories never lose a write.
+    await Promise.all(
+      Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? storage.set(`race/d${i % 3}/k${i}`, i) : storage.delete(`race/d${(i - 1) % 3}/k${i - 1}`))),
+    );
+    await Promise.all(Array.from({ length: 20 }, (_, i) => storage.set(`race/d${i % 3}/k${i}`, i)));
+    assert.equal((await storage.list('race/')).length, 20);
+    await storage.close();
+    const reopened = fileStorage({ dir });
+    await reopened.init();
+    assert.equal((await reopened.list('race/')).length, 20);
+    await reopened.close();
+  });
+
+  it('11.7: keeps a 128-character upper-case name in a short file name, readable after a restart', async () => {
+    const name = 'N'.repeat(128);
+    const storage = fileStorage({ dir });
+    await storage.init();
+    await storage.set(`applications/${name}`, { name });
+    await storage.set('applications/short', { name: 'short' });
+    await storage.close();
+    const files = await readdir(path.join(dir, 'values/applications'));
+    assert.ok(files.every((file) => Buffer.byteLength(file) < 200), files.join(', '));
+    assert.ok(files.includes('short.json'), 'short names keep their plain encoding, so existing data stays readable');
+    const reopened = fileStorage({ dir });
+    await reopened.init();
+    assert.deepEqual((await reopened.list('applications/')).map((e) => e.key), [`applications/${name}`, 'applications/short']);
+    await reopened.close();
+  });
+
   it('refuses a corrupt value file at init and leaves it untouched', async () => {
     const file = path.join(dir, 'values/routes/chat.json');
     await mkdir(path.dirname(file), { recursive: true });

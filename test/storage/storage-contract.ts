@@ -170,11 +170,62 @@ export function storageContract(name: string, make: () => Promise<ContractSubjec
         assert.deepEqual(await storage.readLog('c'), [{ a: 1 }]);
       });
 
+      it('11.3: reads a log newest first, page by page, with positions to continue from', async () => {
+        assert.deepEqual(await storage.readLogBackward('none', { limit: 5 }), { records: [] });
+        await storage.append('pages', [{ n: 1 }, { n: 2 }, { n: 3 }]);
+        await storage.append('pages', [{ n: 4 }, { n: 5 }]);
+        const first = await storage.readLogBackward('pages', { limit: 2 });
+        assert.deepEqual(first!.records.map((r) => r.value), [{ n: 5 }, { n: 4 }]);
+        assert.ok(first!.records[0]!.position > first!.records[1]!.position);
+        assert.equal(typeof first!.next, 'number');
+        const second = await storage.readLogBackward('pages', { from: first!.next, limit: 2 });
+        assert.deepEqual(second!.records.map((r) => r.value), [{ n: 3 }, { n: 2 }]);
+        const third = await storage.readLogBackward('pages', { from: second!.next, limit: 2 });
+        assert.deepEqual(third!.records.map((r) => r.value), [{ n: 1 }]);
+        assert.equal(third!.next, undefined);
+        // `from` is inclusive: a position read earlier answers that record first.
+        const again = await storage.readLogBackward('pages', { from: first!.records[1]!.position, limit: 1 });
+        assert.deepEqual(again!.records.map((r) => r.value), [{ n: 4 }]);
+        // Appends keep earlier positions valid.
+        await storage.append('pages', [{ n: 6 }]);
+        const after = await storage.readLogBackward('pages', { from: second!.records[0]!.position, limit: 10 });
+        assert.deepEqual(after!.records.map((r) => r.value), [{ n: 3 }, { n: 2 }, { n: 1 }]);
+        assert.equal(await storage.readLogBackward('pages', { from: 10 ** 9, limit: 1 }), undefined);
+        const all = await storage.readLogBackward('pages', { limit: 100 });
+        assert.deepEqual(all!.records.map((r) => (r.value as { n: number }).n), [6, 5, 4, 3, 2, 1]);
+        assert.deepEqual(await storage.readLog('pages'), [1, 2, 3, 4, 5, 6].map((n) => ({ n })));
+      });
+
+      it('11.3: after a trim, a position still answers its own record or is refused', async () => {
+        await storage.append('trimmed', [1, 2, 3, 4, 5].map((n) => ({ n, pad: 'p'.repeat(n) })));
+        const page = await storage.readLogBackward('trimmed', { limit: 5 });
+        await storage.trimLog('trimmed', 2);
+        for (const record of page!.records) {
+          const read = await storage.readLogBackward('trimmed', { from: record.position, limit: 1 });
+          if (read !== undefined && read.records.length > 0) assert.ok([4, 5].includes((read.records[0]!.value as { n: number }).n));
+        }
+        const rest = await storage.readLogBackward('trimmed', { limit: 10 });
+        assert.deepEqual(rest!.records.map((r) => (r.value as { n: number }).n), [5, 4]);
+      });
+
+      it('11.7: deletes a log entirely', async () => {
+        await storage.append('apps/one', [1]);
+        await storage.append('apps/two', [2]);
+        assert.equal(await storage.deleteLog('apps/one'), true);
+        assert.equal(await storage.deleteLog('apps/one'), false);
+        assert.deepEqual(await storage.listLogs('apps/'), ['apps/two']);
+        assert.deepEqual(await storage.readLog('apps/one'), []);
+        await storage.append('apps/one', [3]);
+        assert.deepEqual(await storage.readLog('apps/one'), [3]);
+      });
+
       it('rejects bad log names with storage_key_invalid', async () => {
         for (const log of BAD_KEYS) {
           await rejectsWithCode(storage.append(log, [1]), 'storage_key_invalid');
           await rejectsWithCode(storage.readLog(log), 'storage_key_invalid');
           await rejectsWithCode(storage.rewriteLog(log, [1]), 'storage_key_invalid');
+          await rejectsWithCode(storage.readLogBackward(log, { limit: 1 }), 'storage_key_invalid');
+          await rejectsWithCode(storage.deleteLog(log), 'storage_key_invalid');
         }
         assert.deepEqual(await storage.listLogs(''), []);
       });
@@ -230,6 +281,8 @@ export function storageContract(name: string, make: () => Promise<ContractSubjec
         await rejectsWithCode(storage.readLog('l'), 'storage_closed');
         await rejectsWithCode(storage.rewriteLog('l', [1]), 'storage_closed');
         await rejectsWithCode(storage.listLogs(''), 'storage_closed');
+        await rejectsWithCode(storage.readLogBackward('l', { limit: 1 }), 'storage_closed');
+        await rejectsWithCode(storage.deleteLog('l'), 'storage_closed');
       });
 
       it('finishes pending writes before closing', async function () {
@@ -240,6 +293,40 @@ export function storageContract(name: string, make: () => Promise<ContractSubjec
         try {
           assert.deepEqual(await next.get('late'), { done: true });
           assert.deepEqual(await next.readLog('late-log'), [1, 2]);
+        } finally {
+          await next.close();
+        }
+      });
+    });
+
+    describe('long names', () => {
+      it('11.7: stores, lists and reopens keys and logs with 128-character upper-case and unicode names', async function () {
+        const long = 'A'.repeat(100);
+        const longest = `Z${'Q'.repeat(127)}`;
+        const unicode = 'é'.repeat(60);
+        await storage.set(`applications/${long}`, { name: long });
+        await storage.set(`application-keys/${longest}/k1`, { id: 'k1' });
+        await storage.set(`application-keys/${longest}/k2`, { id: 'k2' });
+        await storage.set(`x/${unicode}`, 1);
+        await storage.append(`chronicles/${longest}`, [{ n: 1 }]);
+        const check = async (adapter: StorageAdapter): Promise<void> => {
+          assert.deepEqual(await adapter.get(`applications/${long}`), { name: long });
+          assert.deepEqual((await adapter.list(`application-keys/${longest}/`)).map((e) => e.key), [
+            `application-keys/${longest}/k1`,
+            `application-keys/${longest}/k2`,
+          ]);
+          assert.deepEqual(await adapter.get(`x/${unicode}`), 1);
+          assert.deepEqual(await adapter.listLogs('chronicles/'), [`chronicles/${longest}`]);
+          assert.deepEqual(await adapter.readLog(`chronicles/${longest}`), [{ n: 1 }]);
+        };
+        await check(storage);
+        if (subject.reopen === undefined) return;
+        const next = await reopened(this);
+        try {
+          await check(next);
+          assert.equal(await next.delete(`application-keys/${longest}/k1`), true);
+          assert.equal(await next.delete(`application-keys/${longest}/k2`), true);
+          assert.deepEqual(await next.list(`application-keys/`), []);
         } finally {
           await next.close();
         }
