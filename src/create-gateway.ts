@@ -3,6 +3,7 @@ import { Router, type RequestHandler } from 'express';
 import { AdminKeyring } from './admin/admin-auth.js';
 import { adminRouter } from './admin/admin-router.js';
 import { createAdminServices } from './admin/admin-services.js';
+import { repairOrphans } from './admin/orphan-repair.js';
 import { builtinPlugins } from './builtin-plugins.js';
 import { chroniclesAdminRouter } from './chronicles/chronicles-admin-router.js';
 import { ChroniclesRecorder } from './chronicles/chronicles-recorder.js';
@@ -64,7 +65,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   const services = createAdminServices({ storage, box, guardrails, plugins, now: options.now });
 
   let isReady = false;
-  const ready = Promise.all([storage.init(), ...setups]).then(() => {
+  const ready = Promise.all([storage.init().then(() => repairOrphans(services, options.logger)), ...setups]).then(() => {
     isReady = true;
   });
   ready.catch(() => undefined);

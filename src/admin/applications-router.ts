@@ -35,20 +35,26 @@ export function applicationsRouter(services: AdminServices): Router {
     res.json({ message: `Application ${record.name} updated` });
   });
   router.delete('/applications/:appname', async function deleteApplication(req, res) {
-    const record = await applications.remove(pathParam(req, 'appname'));
-    await developerKeys.revokeAll(record.name);
-    await storage.delete(policyKey(record.name));
-    for (const hook of services.applicationDeletedHooks) await hook(record.name);
+    // Grants go first (key index, then key records), then the policy and the log, and the application last:
+    // a crash at any step leaves an application that still exists, with no orphan a re-created one could inherit.
+    const record = await applications.remove(pathParam(req, 'appname'), async (current) => {
+      await developerKeys.revokeAll(current.name);
+      await storage.delete(policyKey(current.name));
+      for (const hook of services.applicationDeletedHooks) await hook(current.name);
+    });
     res.json({ message: `Application ${record.name} deleted` });
   });
 
   router.post('/applications/:appname/keys', async function createDeveloperKey(req, res) {
-    const application = (await applications.get(pathParam(req, 'appname'))).name;
     const body = req.body === undefined ? {} : objectBody(req);
     if (body.name !== undefined && typeof body.name !== 'string') {
       throw Errors.validation(["The field 'name' must be of type string."], { param: 'name' });
     }
-    const { key, record } = await developerKeys.create(application, adminOf(req).name, body.name as string | undefined);
+    // Under the application's lock, so a key is never created for an application being deleted.
+    const { application, key, record } = await applications.whileExists(pathParam(req, 'appname'), async (current) => ({
+      application: current.name,
+      ...(await developerKeys.create(current.name, adminOf(req).name, body.name as string | undefined)),
+    }));
     res.status(201).json({
       message: `Developer key created for ${application}. Store it now: it is not shown again.`,
       key,
@@ -71,9 +77,12 @@ export function applicationsRouter(services: AdminServices): Router {
     res.json(policy ?? DEFAULT_APPLICATION_POLICY);
   });
   router.put('/applications/:appname/policy', async function putPolicy(req, res) {
-    const application = (await applications.get(pathParam(req, 'appname'))).name;
+    await applications.get(pathParam(req, 'appname'));
     const policy = validatePolicy(objectBody(req), guardrails);
-    await storage.set(policyKey(application), policy);
+    const application = await applications.whileExists(pathParam(req, 'appname'), async (current) => {
+      await storage.set(policyKey(current.name), policy);
+      return current.name;
+    });
     res.json({ message: `Policy of ${application} updated` });
   });
   return router;

@@ -26,6 +26,9 @@ export interface DeveloperKeyOwner {
   keyId: string;
 }
 
+const indexKey = (hash: string): string => `developer-keys/${hash}`;
+const keyRecordKey = (application: string, id: string): string => `application-keys/${application}/${id}`;
+
 /** Developer keys under `application-keys/<app>/<id>`, with a hash index for request-time lookup. */
 export class DeveloperKeyStore {
   constructor(
@@ -45,23 +48,25 @@ export class DeveloperKeyStore {
       created_at: this.now().toISOString(),
       created_by: actor,
     };
-    await this.storage.set<DeveloperKeyIndex>(`developer-keys/${fresh.hash}`, { application, id: fresh.id });
-    await this.storage.set(`application-keys/${application}/${fresh.id}`, record);
+    // The grant (the hash index) is written last: a crash before it leaves a record that grants nothing.
+    await this.storage.set(keyRecordKey(application, fresh.id), record);
+    await this.storage.set<DeveloperKeyIndex>(indexKey(fresh.hash), { application, id: fresh.id });
     return { key: fresh.key, record };
   }
 
   /** The keys of an application, as records (hash included; strip it before answering). */
   async list(application: string): Promise<DeveloperKeyRecord[]> {
-    const entries = await this.storage.list<DeveloperKeyRecord>(`application-keys/${application}/`);
+    const entries = await this.storage.list<DeveloperKeyRecord>(keyRecordKey(application, ''));
     return entries.map((entry) => entry.value);
   }
 
   /** Revokes one key; the next request with it is refused. */
   async revoke(application: string, id: string): Promise<void> {
-    const record = await this.storage.get<DeveloperKeyRecord>(`application-keys/${application}/${id}`);
+    const record = await this.storage.get<DeveloperKeyRecord>(keyRecordKey(application, id));
     if (!record) throw Errors.notFound(['developer key', id]);
-    await this.storage.delete(`developer-keys/${record.hash}`);
-    await this.storage.delete(`application-keys/${application}/${id}`);
+    // The grant goes first: a crash after it leaves a record that grants nothing (and is removed at the next start).
+    await this.storage.delete(indexKey(record.hash));
+    await this.storage.delete(keyRecordKey(application, id));
   }
 
   /** Revokes every key of an application. */
@@ -69,10 +74,40 @@ export class DeveloperKeyStore {
     for (const record of await this.list(application)) await this.revoke(application, record.id);
   }
 
-  /** The owner of a presented key, or undefined when it is unknown or revoked. */
+  /**
+   * The owner of a presented key, or undefined when it is unknown or revoked. The index entry alone is not
+   * enough: the key's record must exist with the same hash, so an index entry left by a crash never grants access.
+   */
   async identify(presented: string): Promise<DeveloperKeyOwner | undefined> {
-    const index = await this.storage.getCached<DeveloperKeyIndex>(`developer-keys/${hashDeveloperKey(presented)}`);
-    return index ? { application: index.application, keyId: index.id } : undefined;
+    const hash = hashDeveloperKey(presented);
+    const index = await this.storage.getCached<DeveloperKeyIndex>(indexKey(hash));
+    if (!index) return undefined;
+    const record = await this.storage.getCached<DeveloperKeyRecord>(keyRecordKey(index.application, index.id));
+    return record?.hash === hash ? { application: index.application, keyId: index.id } : undefined;
+  }
+
+  /**
+   * Removes what a crash between the writes of a create, revoke or application delete can leave: index entries
+   * whose key record is missing or differs, and key records whose application no longer exists. Run at start.
+   * Resolves the number of records removed.
+   */
+  async repair(applicationExists: (name: string) => Promise<boolean>): Promise<number> {
+    let removed = 0;
+    for (const { key, value } of await this.storage.list<DeveloperKeyIndex>('developer-keys/')) {
+      const hash = key.slice('developer-keys/'.length);
+      const record = await this.storage.get<DeveloperKeyRecord>(keyRecordKey(value.application, value.id));
+      if (record?.hash !== hash || !(await applicationExists(value.application))) {
+        await this.storage.delete(key);
+        removed++;
+      }
+    }
+    for (const { key, value } of await this.storage.list<DeveloperKeyRecord>('application-keys/')) {
+      if (await applicationExists(value.application)) continue;
+      await this.storage.delete(indexKey(value.hash)); // normally gone already (see above)
+      await this.storage.delete(key);
+      removed++;
+    }
+    return removed;
   }
 
   /** A record as answers show it, without its hash. */

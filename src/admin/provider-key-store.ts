@@ -199,6 +199,17 @@ export class ProviderKeyStore {
     }
   }
 
+  /** Removes keys whose provider no longer exists (left by a crash during a provider delete or create). Run at start. */
+  async repair(providerExists: (name: string) => Promise<boolean>): Promise<number> {
+    let removed = 0;
+    for (const { key, value } of await this.storage.list<StoredProviderKey>('provider-keys/')) {
+      if (await providerExists(value.provider_name)) continue;
+      await this.storage.delete(key);
+      removed++;
+    }
+    return removed;
+  }
+
   /** The enabled keys of a provider in a namespace, opened for use. A disabled key is never returned. */
   usable(provider: string, namespace: string): Promise<UsableProviderKey[]> {
     const cacheKey = `${provider}/${namespace}`;

@@ -85,8 +85,8 @@ export function providersRouter(services: AdminServices): Router {
     res.json({ message: `Provider ${record.name} updated` });
   });
   router.delete('/providers/:providername', async function deleteProvider(req, res) {
-    const record = await providers.remove(pathParam(req, 'providername'));
-    await providerKeys.removeAll(record.name);
+    // Keys go before the provider, so a crash midway never leaves keys a re-created provider would inherit.
+    const record = await providers.remove(pathParam(req, 'providername'), (current) => providerKeys.removeAll(current.name));
     res.json({ message: `Provider ${record.name} deleted` });
   });
   return router;

@@ -130,12 +130,22 @@ export class ResourceCollection {
     });
   }
 
-  /** Deletes a resource (404 when absent). */
-  async remove(name: string): Promise<ResourceRecord> {
+  /**
+   * Deletes a resource (404 when absent). `before` runs under the same lock, before the record goes: records
+   * that depend on the resource are removed first, so a crash midway leaves the resource, never orphans it can
+   * be re-created over.
+   */
+  async remove(name: string, before?: (current: ResourceRecord) => Promise<void>): Promise<ResourceRecord> {
     return this.storage.locked(this.key(name), async () => {
       const current = await this.get(name);
+      await before?.(current);
       await this.storage.delete(this.key(name));
       return current;
     });
+  }
+
+  /** Runs `work` under the resource's lock after checking that it exists (404 otherwise): for writes that depend on it. */
+  async whileExists<T>(name: string, work: (current: ResourceRecord) => Promise<T>): Promise<T> {
+    return this.storage.locked(this.key(name), async () => work(await this.get(name)));
   }
 }

@@ -118,7 +118,7 @@ export class ChroniclesRecorder {
   async forget(application: string): Promise<void> {
     await this.flush();
     await this.enqueue(async () => {
-      await this.storage.rewriteLog(chroniclesLog(application), []);
+      await this.storage.deleteLog(chroniclesLog(application));
       this.counts.delete(application);
     });
   }
