@@ -8,6 +8,7 @@ import { builtinPlugins } from './builtin-plugins.js';
 import { chroniclesAdminRouter } from './chronicles/chronicles-admin-router.js';
 import { ChroniclesRecorder } from './chronicles/chronicles-recorder.js';
 import { chroniclesRecorderRouter } from './chronicles/chronicles-recorder-router.js';
+import { KnownSecrets } from './chronicles/known-secrets.js';
 import { Errors } from './errors/error-registry.js';
 import type { Gateway, GatewayOptions } from './gateway-options.js';
 import { GuardrailEngine } from './guardrails/guardrail-engine.js';
@@ -82,11 +83,12 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
 
   const bodyLimitBytes = options.bodyLimitBytes ?? 1024 * 1024;
   const { logger } = options;
+  const knownSecrets = new KnownSecrets(storage, box);
   const recorder = new ChroniclesRecorder(storage, {
     ...options.chronicles,
     now: options.now ? () => options.now!().getTime() : undefined,
     onError: (error) => logger?.error('request log entries could not be written; they are kept for the next flush', { error: error.message }),
-  });
+  }, { secrets: () => knownSecrets.current() });
   services.applicationDeletedHooks.push((application) => recorder.forget(application));
   const registries = new RegistryService(storage, box, services.registries, options.now);
   const admin = part(

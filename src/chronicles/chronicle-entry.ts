@@ -40,6 +40,8 @@ export interface ChronicleEntry {
   error: { code: string; message: string; type: string } | null;
   /** Model calls made by a Responses tool loop. */
   rounds?: number;
+  /** The fields cut to the recorder's `maxFieldBytes`, with their sizes before the cut (see entry-limits.ts). */
+  truncated?: Array<{ field: string; bytes: number }>;
 }
 
 /** The output text and usage of a relayed answer, parsed after it was sent. */
@@ -77,25 +79,17 @@ function inputOf(context: ModelRequestContext | undefined, req: Request): unknow
   return body.messages ?? body.prompt ?? body.input ?? null;
 }
 
-/** The credentials a request carried (developer key, Bearer), which must never reach the log. */
-function requestSecrets(req: Request): string[] {
+/**
+ * The credentials a request carried (developer key, Bearer), which must never reach the log. The recorder scrubs
+ * them, with every stored provider key and registry token, from every field of the entry.
+ */
+export function requestSecrets(req: Request): string[] {
   return [req.headers[DEVELOPER_KEY_HEADER], /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1]].filter(
     (value): value is string => typeof value === 'string' && value.length >= 8,
   );
 }
 
-/** Replaces the request's own credentials in user content (input and output), the only place a client could have pasted them. */
-function scrub(entry: ChronicleEntry, req: Request): ChronicleEntry {
-  const secrets = requestSecrets(req);
-  if (secrets.length === 0) return entry;
-  const clean = (value: string): string => secrets.reduce((text, secret) => text.split(secret).join('[REDACTED]'), value);
-  const inputText = JSON.stringify(entry.input);
-  if (inputText !== undefined && secrets.some((secret) => inputText.includes(secret))) entry.input = JSON.parse(clean(inputText)) as unknown;
-  if (entry.output !== null && secrets.some((secret) => entry.output!.includes(secret))) entry.output = clean(entry.output);
-  return entry;
-}
-
-/** Builds the entry of a finished model request, or undefined when it had no valid developer key. */
+/** Builds the entry of a finished model request, or undefined when it had no valid developer key. Secrets are scrubbed by the recorder. */
 export function buildModelEntry(req: Request, res: Response, context: ModelRequestContext | undefined, startedAt: number, id: string): ChronicleEntry | undefined {
   const caller = callerOf(req);
   if (caller?.kind !== 'application') return undefined;
@@ -112,7 +106,8 @@ export function buildModelEntry(req: Request, res: Response, context: ModelReque
     route: context?.routeName ?? (typeof routeHeader === 'string' ? routeHeader : null),
     provider: last?.provider ?? null,
     model: last?.model ?? (typeof (req.body as { model?: unknown } | undefined)?.model === 'string' ? (req.body as { model: string }).model : null),
-    status: res.headersSent || res.writableFinished ? res.statusCode : 499,
+    // A client that left before the answer ended (even mid-stream, after a 200 was sent) is recorded as 499.
+    status: res.writableFinished ? res.statusCode : 499,
     latency_ms: Date.now() - startedAt,
     stream: context?.stream ?? false,
     attempts: context?.attempts ?? [],
@@ -127,7 +122,7 @@ export function buildModelEntry(req: Request, res: Response, context: ModelReque
         ? { code: 'stream_error', message: streamError, type: 'upstream_error' }
         : null,
   };
-  return scrub(entry, req);
+  return entry;
 }
 
 /** Builds the entry of one tool call made through a registry with a developer key. */

@@ -1,10 +1,11 @@
-// Admin endpoints of the Chronicles: an application's entries, newest first, with a cursor, filters, and one entry by id.
+// Admin endpoints of the Chronicles: an application's entries, newest first, page by page with a cursor and filters, one entry by id, and the usage graph.
 import { Router, type Request } from 'express';
 import type { AdminServices } from '../admin/admin-services.js';
 import { pathParam } from '../admin/request-body.js';
 import { Errors } from '../errors/error-registry.js';
 import type { ChronicleEntry } from './chronicle-entry.js';
-import type { ChroniclesRecorder } from './chronicles-recorder.js';
+import { StalePositionError, type ChroniclesRecorder, type RetainedEntry } from './chronicles-recorder.js';
+import { sortedNodes } from './usage-graph.js';
 
 const MAX_LIMIT = 500;
 
@@ -50,9 +51,34 @@ function matches(entry: ChronicleEntry, query: ListQuery): boolean {
   return true;
 }
 
+/** What a cursor holds: the position of the last entry answered, its id, and how many retained entries precede it. */
+interface Cursor {
+  position: number;
+  id: string;
+  index: number;
+}
+
+const invalidCursor = () => Errors.validation(['The cursor is not valid (or its entry was removed by retention).'], { param: 'cursor' });
+
+function encodeCursor(cursor: Cursor): string {
+  return Buffer.from(JSON.stringify([cursor.position, cursor.id, cursor.index])).toString('base64url');
+}
+
+function decodeCursor(text: string): Cursor {
+  try {
+    const [position, id, index] = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as unknown[];
+    if (Number.isSafeInteger(position) && typeof id === 'string' && Number.isSafeInteger(index)) return { position: position as number, id, index: index as number };
+  } catch {
+    // answered below
+  }
+  throw invalidCursor();
+}
+
 /**
  * `GET /applications/:appname/chronicles`, `GET /applications/:appname/chronicles/:id`, and the usage graph
- * `GET /applications/:appname/graph` (per tool: tool, server, requests, last_used, over the retained entries).
+ * `GET /applications/:appname/graph` (per tool: tool, server, requests, last_used, kept as a running aggregate).
+ * Lists read the log newest first from the cursor's position, a few entries at a time, and stop once the page
+ * and one more match are found: memory depends on the page, not on the log.
  */
 export function chroniclesAdminRouter(services: AdminServices, recorder: ChroniclesRecorder): Router {
   const router = Router();
@@ -60,44 +86,45 @@ export function chroniclesAdminRouter(services: AdminServices, recorder: Chronic
   router.get('/applications/:appname/chronicles', async function listChronicles(req, res) {
     const application = (await services.applications.get(pathParam(req, 'appname'))).name;
     const query = parseQuery(req);
-    const newestFirst = (await recorder.entries(application)).reverse();
-    let start = 0;
-    if (query.cursor !== undefined) {
-      const after = Buffer.from(query.cursor, 'base64url').toString('utf8');
-      const index = newestFirst.findIndex((entry) => entry.id === after);
-      if (index === -1) throw Errors.validation(['The cursor is not valid (or its entry was removed by retention).'], { param: 'cursor' });
-      start = index + 1;
+    const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+    const page: RetainedEntry[] = [];
+    let more = false;
+    let atCursor = cursor !== undefined;
+    try {
+      for await (const record of recorder.newestFirst(application, cursor?.position, cursor?.index)) {
+        if (atCursor) {
+          if (record.value.id !== cursor!.id) throw invalidCursor();
+          atCursor = false;
+          continue;
+        }
+        if (!matches(record.value, query)) continue;
+        if (page.length === query.limit) {
+          more = true;
+          break;
+        }
+        page.push(record);
+      }
+    } catch (error) {
+      if (error instanceof StalePositionError) throw invalidCursor();
+      throw error;
     }
-    const page: ChronicleEntry[] = [];
-    let index = start;
-    for (; index < newestFirst.length && page.length < query.limit; index++) {
-      const entry = newestFirst[index]!;
-      if (matches(entry, query)) page.push(entry);
-    }
-    const more = newestFirst.slice(index).some((entry) => matches(entry, query));
+    if (atCursor) throw invalidCursor();
     const last = page.at(-1);
-    res.json({ data: page, next_cursor: more && last ? Buffer.from(last.id).toString('base64url') : null });
+    res.json({
+      data: page.map((record) => record.value),
+      next_cursor: more && last ? encodeCursor({ position: last.position, id: last.value.id, index: last.index }) : null,
+    });
   });
 
   router.get('/applications/:appname/graph', async function usageGraph(req, res) {
     const application = (await services.applications.get(pathParam(req, 'appname'))).name;
-    const nodes = new Map<string, { tool: string; server: string; requests: number; last_used: string }>();
-    for (const entry of await recorder.entries(application)) {
-      for (const invocation of entry.tool_invocations) {
-        const key = `${invocation.registry}\u0000${invocation.tool}`;
-        const node = nodes.get(key) ?? { tool: invocation.tool, server: invocation.registry, requests: 0, last_used: entry.timestamp };
-        node.requests++;
-        if (entry.timestamp > node.last_used) node.last_used = entry.timestamp;
-        nodes.set(key, node);
-      }
-    }
-    res.json([...nodes.values()].sort((a, b) => b.requests - a.requests || a.tool.localeCompare(b.tool)));
+    res.json(sortedNodes(await recorder.graph(application)));
   });
 
   router.get('/applications/:appname/chronicles/:id', async function getChronicle(req, res) {
     const application = (await services.applications.get(pathParam(req, 'appname'))).name;
     const id = pathParam(req, 'id');
-    const entry = (await recorder.entries(application)).find((candidate) => candidate.id === id);
+    const entry = await recorder.find(application, id);
     if (!entry) throw Errors.notFound(['request log entry', id]);
     res.json(entry);
   });

@@ -5,7 +5,7 @@ import type { GatewayLogger } from '../errors/error-middleware.js';
 import { RESPONSES_PATH } from '../responses/responses-router.js';
 import { ENDPOINT_PATHS } from '../traffic/model-endpoints.js';
 import { modelContextOf } from '../traffic/model-request-context.js';
-import { buildModelEntry } from './chronicle-entry.js';
+import { buildModelEntry, requestSecrets } from './chronicle-entry.js';
 import type { ChroniclesRecorder } from './chronicles-recorder.js';
 
 /**
@@ -18,7 +18,7 @@ export function chroniclesRecorderRouter(recorder: ChroniclesRecorder, logger?: 
     res.once('close', () => {
       try {
         const entry = buildModelEntry(req, res, modelContextOf(req), startedAt, randomUUID());
-        if (entry) recorder.record(entry);
+        if (entry) recorder.record(entry, requestSecrets(req));
       } catch (error) {
         logger?.error('a request log entry could not be built', { error: (error as Error).message });
       }

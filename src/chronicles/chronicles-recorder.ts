@@ -1,6 +1,9 @@
-// Batches Chronicles entries off the request path, appends them per application, and enforces retention in the background.
+// Batches Chronicles entries off the request path, appends them per application, keeps the usage graph, and enforces retention in the background.
+import type { LogRecord } from '../storage/storage-adapter.js';
 import type { Storage } from '../storage/storage-facade.js';
 import type { ChronicleEntry } from './chronicle-entry.js';
+import { boundEntry, DEFAULT_MAX_FIELD_BYTES, finishEntry } from './entry-limits.js';
+import { applyToGraph, emptyGraph, type UsageGraph } from './usage-graph.js';
 
 /** Retention of each application's log. */
 export interface ChroniclesRetention {
@@ -16,53 +19,94 @@ export interface ChroniclesOptions {
   flushIntervalMs?: number;
   /** Append at once when this many entries wait. Default 500. */
   maxBatch?: number;
+  /**
+   * The cap of each recorded field (input, output, usage, error message, attempt errors, check results, tool
+   * arguments, results and errors), in bytes. A longer field is stored as a string of its first `maxFieldBytes`
+   * bytes (of its JSON text when it is not a string) followed by `…[truncated]`, and listed in the entry's
+   * `truncated: [{ field, bytes }]` with its original size. Default 32 KB.
+   */
+  maxFieldBytes?: number;
   retention?: ChroniclesRetention;
   now?: () => number;
   /** Told when a background flush or sweep fails (the batch is kept and retried with the next flush). */
   onError?: (error: Error) => void;
 }
 
+/** What the recorder needs from the gateway besides storage. */
+export interface ChroniclesDeps {
+  /** Every stored secret (provider keys, registry tokens) to scrub from entries before they are written. */
+  secrets?: () => Promise<readonly string[]>;
+}
+
 /** The log name of an application's Chronicles. */
 export const chroniclesLog = (application: string): string => `chronicles/${application}`;
+/** The storage key of an application's usage graph. */
+export const usageGraphKey = (application: string): string => `chronicles-graph/${application}`;
+
+/** Records read from the log per storage call: reads hold at most this many entries at once. */
+const READ_BATCH = 64;
+
+/** One queued entry, already bounded, with the credentials of its request (memory only). */
+interface Pending {
+  entry: ChronicleEntry;
+  sizes: Map<string, number>;
+  secrets: readonly string[];
+}
+
+/** A retained entry read newest first, with its position in the log and how many entries were read before it. */
+export interface RetainedEntry extends LogRecord<ChronicleEntry> {
+  index: number;
+}
 
 /**
  * Records entries in memory and appends them in batches. `flush()` writes what waits; `close()`
  * flushes and stops the timers. A crash loses at most the entries not yet flushed.
+ * Reads go newest first, page by page, so their memory does not depend on the log's size.
  */
 export class ChroniclesRecorder {
-  private pending = new Map<string, ChronicleEntry[]>();
+  private pending = new Map<string, Pending[]>();
   private pendingCount = 0;
   private timer: NodeJS.Timeout | undefined;
   private chain: Promise<void> = Promise.resolve();
   private readonly counts = new Map<string, number>();
+  private readonly graphs = new Set<string>(); // applications whose stored graph is known to exist
   private readonly sweeper: NodeJS.Timeout | undefined;
   private readonly flushIntervalMs: number;
   private readonly maxBatch: number;
   private readonly maxEntries: number;
   private readonly maxAgeMs: number | undefined;
+  private readonly maxFieldBytes: number;
   private readonly now: () => number;
   private readonly onError: (error: Error) => void;
+  private readonly secrets: () => Promise<readonly string[]>;
 
   constructor(
     private readonly storage: Storage,
     options: ChroniclesOptions = {},
+    deps: ChroniclesDeps = {},
   ) {
     this.flushIntervalMs = options.flushIntervalMs ?? 200;
     this.maxBatch = options.maxBatch ?? 500;
     this.maxEntries = options.retention?.maxEntries ?? 10_000;
     this.maxAgeMs = options.retention?.maxAgeMs;
+    this.maxFieldBytes = options.maxFieldBytes ?? DEFAULT_MAX_FIELD_BYTES;
     this.now = options.now ?? Date.now;
     this.onError = options.onError ?? (() => undefined);
+    this.secrets = deps.secrets ?? (async () => []);
     if (this.maxAgeMs !== undefined) {
       this.sweeper = setInterval(() => this.enqueue(() => this.sweepAge()).catch(this.onError), Math.min(60_000, Math.max(1000, this.maxAgeMs / 10)));
       this.sweeper.unref();
     }
   }
 
-  /** Queues one entry; never throws and never waits. */
-  record(entry: ChronicleEntry): void {
+  /**
+   * Queues one entry; never throws and never waits. Its fields are bounded at once (so a huge answer is not held
+   * until the flush); `secrets` (the request's own credentials) are scrubbed with every stored secret at the flush.
+   */
+  record(entry: ChronicleEntry, secrets: readonly string[] = []): void {
+    const sizes = boundEntry(entry, this.maxFieldBytes);
     const list = this.pending.get(entry.application) ?? [];
-    list.push(entry);
+    list.push({ entry, sizes, secrets });
     this.pending.set(entry.application, list);
     this.pendingCount++;
     if (this.pendingCount >= this.maxBatch) this.flushInBackground();
@@ -86,40 +130,102 @@ export class ChroniclesRecorder {
     this.pendingCount = 0;
     return this.enqueue(async () => {
       let failure: unknown;
-      for (const [application, entries] of batch) {
+      let known: readonly string[] | undefined;
+      try {
+        known = await this.secrets();
+      } catch (error) {
+        failure = error;
+      }
+      for (const [application, items] of batch) {
+        let entries: ChronicleEntry[] | undefined;
         try {
+          if (known === undefined) throw failure;
+          entries = items.map((item) => finishEntry(item.entry, item.sizes, this.maxFieldBytes, [...known!, ...item.secrets]));
           await this.storage.append(chroniclesLog(application), entries);
         } catch (error) {
-          this.pending.set(application, [...entries, ...(this.pending.get(application) ?? [])]);
-          this.pendingCount += entries.length;
+          // Put back what is ready to write (finished entries need no second pass).
+          const back = entries ? entries.map((entry): Pending => ({ entry, sizes: new Map(), secrets: [] })) : items;
+          this.pending.set(application, [...back, ...(this.pending.get(application) ?? [])]);
+          this.pendingCount += back.length;
           failure ??= error;
           continue;
         }
-        this.counts.set(application, (this.counts.get(application) ?? (await this.countOf(application, entries.length))) + entries.length);
-        // Trim with some slack, so a full log is not rewritten on every flush; reads cut to maxEntries.
-        if ((this.counts.get(application) ?? 0) > this.maxEntries + Math.max(100, Math.floor(this.maxEntries / 10))) {
+        await this.updateGraph(application, entries);
+        const count = this.counts.get(application);
+        if (count === undefined) {
+          // First append of this process: bring a log written earlier (maybe under a larger limit) within retention.
           await this.trim(application);
+          continue;
         }
+        this.counts.set(application, count + entries.length);
+        // Trim with some slack, so a full log is not rewritten on every flush; reads cut to maxEntries.
+        if (count + entries.length > this.maxEntries + Math.max(100, Math.floor(this.maxEntries / 10))) await this.trim(application);
       }
       if (failure !== undefined) throw failure;
     });
   }
 
-  /** The retained entries of an application, oldest first, after flushing what waits. */
-  async entries(application: string): Promise<ChronicleEntry[]> {
+  /**
+   * The retained entries of an application, newest first, read from the log a few at a time: at most
+   * `maxEntries`, none older than `maxAgeMs`. `from` (a position from an earlier read) starts there, inclusive;
+   * `skipped` is how many entries that earlier read had passed. Throws `cursor_invalid` when `from` is no longer
+   * a record's position (the log was trimmed since).
+   */
+  async *newestFirst(application: string, from?: number, skipped = 0): AsyncGenerator<RetainedEntry> {
     await this.flush();
-    const all = await this.storage.readLog<ChronicleEntry>(chroniclesLog(application));
     const cutoff = this.maxAgeMs === undefined ? undefined : this.now() - this.maxAgeMs;
-    const fresh = cutoff === undefined ? all : all.filter((entry) => Date.parse(entry.timestamp) >= cutoff);
-    return fresh.slice(-this.maxEntries);
+    let index = skipped;
+    let next: number | undefined = from;
+    let first = true;
+    while (index < this.maxEntries) {
+      const page = await this.storage.readLogBackward<ChronicleEntry>(chroniclesLog(application), { from: next, limit: READ_BATCH });
+      if (page === undefined) throw new StalePositionError();
+      for (const record of page.records) {
+        if (!first) index++;
+        first = false;
+        if (index >= this.maxEntries) return;
+        if (cutoff !== undefined && Date.parse(record.value.timestamp) < cutoff) continue;
+        yield { ...record, index };
+      }
+      if (page.next === undefined) return;
+      next = page.next;
+    }
   }
 
-  /** Deletes an application's log (when the application is deleted). */
+  /** The retained entries of an application, oldest first (bounded by `maxEntries`; for tests and small logs). */
+  async entries(application: string): Promise<ChronicleEntry[]> {
+    const found: ChronicleEntry[] = [];
+    for await (const record of this.newestFirst(application)) found.push(record.value);
+    return found.reverse();
+  }
+
+  /** One retained entry by id, searched newest first without loading the log. */
+  async find(application: string, id: string): Promise<ChronicleEntry | undefined> {
+    for await (const record of this.newestFirst(application)) if (record.value.id === id) return record.value;
+    return undefined;
+  }
+
+  /**
+   * The usage graph of an application: a running aggregate per tool, updated as entries are written and stored
+   * beside the log. A log written before the graph existed is read once (newest first, bounded) to build it.
+   */
+  async graph(application: string): Promise<UsageGraph> {
+    await this.flush();
+    let graph: UsageGraph | undefined;
+    await this.enqueue(async () => {
+      graph = await this.loadGraph(application);
+    });
+    return graph!;
+  }
+
+  /** Deletes an application's log and graph (when the application is deleted). */
   async forget(application: string): Promise<void> {
     await this.flush();
     await this.enqueue(async () => {
       await this.storage.deleteLog(chroniclesLog(application));
+      await this.storage.delete(usageGraphKey(application));
       this.counts.delete(application);
+      this.graphs.delete(application);
     });
   }
 
@@ -135,9 +241,41 @@ export class ChroniclesRecorder {
     return run;
   }
 
-  /** The number of entries already in the log before `justAppended` were added (read once per application). */
-  private async countOf(application: string, justAppended: number): Promise<number> {
-    return (await this.storage.readLog(chroniclesLog(application))).length - justAppended;
+  /** The stored graph, or one built from the log (and stored) when there is none yet. Runs in the queue. */
+  private async loadGraph(application: string): Promise<UsageGraph> {
+    const stored = await this.storage.get<UsageGraph>(usageGraphKey(application));
+    if (stored) {
+      this.graphs.add(application);
+      return stored;
+    }
+    const graph = emptyGraph();
+    let next: number | undefined;
+    for (let read = 0; read < this.maxEntries; ) {
+      const page = await this.storage.readLogBackward<ChronicleEntry>(chroniclesLog(application), { from: next, limit: READ_BATCH });
+      if (!page) break;
+      applyToGraph(graph, page.records.map((record) => record.value));
+      read += page.records.length;
+      if (page.next === undefined) break;
+      next = page.next;
+    }
+    await this.storage.set(usageGraphKey(application), graph);
+    this.graphs.add(application);
+    return graph;
+  }
+
+  /** Adds the tool calls of entries just appended to the application's graph. Runs in the queue. */
+  private async updateGraph(application: string, entries: ChronicleEntry[]): Promise<void> {
+    const calls = entries.filter((entry) => entry.tool_invocations.length > 0);
+    if (calls.length === 0 && this.graphs.has(application)) return;
+    const stored = await this.storage.get<UsageGraph>(usageGraphKey(application));
+    if (!stored) {
+      await this.loadGraph(application); // built from the log, which already holds these entries
+      return;
+    }
+    this.graphs.add(application);
+    if (calls.length === 0) return;
+    applyToGraph(stored, calls);
+    await this.storage.set(usageGraphKey(application), stored);
   }
 
   private async trim(application: string): Promise<void> {
@@ -145,16 +283,38 @@ export class ChroniclesRecorder {
     this.counts.set(application, this.maxEntries);
   }
 
+  /** Drops entries older than `maxAgeMs`: counts the fresh ones newest first, stops at the first stale one, and trims to that count. */
   private async sweepAge(): Promise<void> {
     if (this.maxAgeMs === undefined) return;
     const cutoff = this.now() - this.maxAgeMs;
     for (const log of await this.storage.listLogs('chronicles/')) {
-      const entries = await this.storage.readLog<ChronicleEntry>(log);
-      const kept = entries.filter((entry) => Date.parse(entry.timestamp) >= cutoff);
-      if (kept.length !== entries.length) {
-        await this.storage.rewriteLog(log, kept);
-        this.counts.set(log.slice('chronicles/'.length), kept.length);
+      let fresh = 0;
+      let stale = false;
+      let next: number | undefined;
+      while (!stale) {
+        const page = await this.storage.readLogBackward<ChronicleEntry>(log, { from: next, limit: READ_BATCH });
+        if (!page) break;
+        for (const record of page.records) {
+          if (Date.parse(record.value.timestamp) < cutoff) {
+            stale = true;
+            break;
+          }
+          fresh++;
+        }
+        if (page.next === undefined) break;
+        next = page.next;
+      }
+      if (stale) {
+        await this.storage.trimLog(log, fresh);
+        this.counts.set(log.slice('chronicles/'.length), fresh);
       }
     }
+  }
+}
+
+/** A position from an earlier read no longer names a record: the log was trimmed or rewritten since. */
+export class StalePositionError extends Error {
+  constructor() {
+    super('The position no longer names a record of the log.');
   }
 }

@@ -79,6 +79,7 @@ async function attempt(deps: FallbackProxyDeps, context: ModelRequestContext, ca
     if (error) Object.assign(record, { error });
   };
   const timer = new AttemptTimer(timeoutMs, context.abort.signal);
+  const live: string[] = [];
   try {
     const upstream = await deps.client.send(upstreamRequest, timer.signal);
     if (upstream.status >= 400) {
@@ -87,15 +88,18 @@ async function attempt(deps: FallbackProxyDeps, context: ModelRequestContext, ca
       return { ok: false, error, failure: { kind: 'status', status: upstream.status, retryAfterMs: parseRetryAfter(upstream.headers['retry-after']) } };
     }
     if (res) setGatewayHeaders(res, context);
+    // The stream's payloads so far, visible to the request log if the client leaves mid-stream (recorded as 499).
+    if (res && context.stream) context.relay = { payloads: live };
     const relay = !res
       ? await captureJson(upstream, candidate.adapter, providerContext)
       : context.stream
-        ? await relayStream(res, upstream, candidate.adapter, providerContext, () => timer.touch(), context.outputGuard)
+        ? await relayStream(res, upstream, candidate.adapter, providerContext, () => timer.touch(), context.outputGuard, live)
         : await relayJson(res, upstream, candidate.adapter, providerContext, context.outputGuard);
     context.relay = relay;
     finish(upstream.status, relay.streamError);
     return { ok: true, relay };
   } catch (error) {
+    if (context.relay?.payloads === live) context.relay = undefined; // the stream never started
     const kind = classifyUpstreamError(error, context.abort.signal.aborted, timer.timedOut);
     if (kind === 'timeout') {
       finish(null, 'timeout');

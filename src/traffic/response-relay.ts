@@ -127,13 +127,13 @@ export async function relayStream(
   context: ProviderRequestContext,
   onChunk: () => void,
   guard?: OutputGuard,
+  payloads: string[] = [],
 ): Promise<RelayOutcome> {
   const iterator = (upstream.body as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
   const first = await iterator.next();
   onChunk();
   res.status(200).set(SSE_HEADERS);
   res.flushHeaders();
-  const payloads: string[] = [];
   const translator = adapter.openaiCompatible ? undefined : adapter.createStreamTranslator?.(context);
   const gate = new StreamGate(res, guard);
   const textOf = (from: number): string => (guard ? payloads.slice(from).map(chunkText).join('') : '');

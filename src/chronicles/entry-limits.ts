@@ -1,0 +1,119 @@
+// Bounds a Chronicles entry before it is stored: each recorded field capped with a `truncated` marker, secrets scrubbed, DLP text kept once.
+import { DLP_PROCESSOR } from '../guardrails/policy-options.js';
+import { scrubSecretsDeep } from '../secrets/secret-scrubber.js';
+import type { ChronicleEntry } from './chronicle-entry.js';
+
+/** The default cap of one recorded field, in bytes of its UTF-8 (JSON for non-strings) text. */
+export const DEFAULT_MAX_FIELD_BYTES = 32 * 1024;
+
+/**
+ * Extra bytes kept by the first cut (when the entry is queued), so that scrubbing (at flush) sees any secret that
+ * straddles the final cut whole. Covers secrets and their encodings up to this length.
+ */
+const SCRUB_MARGIN_BYTES = 2048;
+
+/** One field that was cut: where it is in the entry, and its size before the cut. */
+export interface TruncatedField {
+  field: string;
+  bytes: number;
+}
+
+/** A recorded field: its path in the entry, and how to read and replace it. */
+interface FieldSlot {
+  path: string;
+  get(): unknown;
+  set(value: unknown): void;
+}
+
+function slot(owner: Record<string, unknown>, key: string, path: string): FieldSlot {
+  return { path, get: () => owner[key], set: (value) => (owner[key] = value) };
+}
+
+/** Every capped field of an entry. */
+function slotsOf(entry: ChronicleEntry): FieldSlot[] {
+  const record = entry as unknown as Record<string, unknown>;
+  const slots = ['input', 'output', 'usage'].map((key) => slot(record, key, key));
+  if (entry.error) slots.push(slot(entry.error as unknown as Record<string, unknown>, 'message', 'error.message'));
+  entry.attempts.forEach((attempt, index) => slots.push(slot(attempt as unknown as Record<string, unknown>, 'error', `attempts.${index}.error`)));
+  entry.guardrail_checks.forEach((check, index) => slots.push(slot(check as unknown as Record<string, unknown>, 'results', `guardrail_checks.${index}.results`)));
+  entry.tool_invocations.forEach((invocation, index) => {
+    const owner = invocation as unknown as Record<string, unknown>;
+    for (const key of ['arguments', 'result', 'error']) slots.push(slot(owner, key, `tool_invocations.${index}.${key}`));
+    invocation.guardrail_checks.forEach((check, inner) =>
+      slots.push(slot(check as unknown as Record<string, unknown>, 'results', `tool_invocations.${index}.guardrail_checks.${inner}.results`)),
+    );
+  });
+  return slots;
+}
+
+/** The first `maxBytes` bytes of `text`, never ending in a partial character. */
+function cutText(text: string, maxBytes: number): string {
+  const head = text.length > maxBytes ? text.slice(0, maxBytes) : text; // a character is at least one byte
+  const bytes = Buffer.from(head, 'utf8');
+  if (bytes.length <= maxBytes) return head;
+  return bytes.subarray(0, maxBytes).toString('utf8').replace(/\uFFFD$/, '');
+}
+
+/** The text a field is measured and cut by: a string as is, anything else as JSON. */
+function textOf(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : value === undefined || value === null ? undefined : JSON.stringify(value);
+}
+
+/**
+ * Drops the transformed text from DLP check results: it is the recorded input or output itself (recorded after
+ * DLP), so storing it again would double the entry for nothing.
+ */
+function withoutDlpContent(entry: ChronicleEntry): void {
+  const strip = (checks: ChronicleEntry['guardrail_checks']): void => {
+    for (const check of checks) {
+      if (check.processor !== DLP_PROCESSOR) continue;
+      const results = Array.isArray(check.results) ? check.results : [check.results];
+      for (const result of results) {
+        if (result && typeof result === 'object' && 'content' in result) delete (result as Record<string, unknown>).content;
+      }
+    }
+  };
+  strip(entry.guardrail_checks);
+  for (const invocation of entry.tool_invocations) strip(invocation.guardrail_checks);
+}
+
+/**
+ * Bounds an entry as it is queued, before scrubbing: DLP text dropped, and each field over `maxFieldBytes` cut to
+ * `maxFieldBytes` plus a margin (so a secret at the cut is still whole for the scrubber). Answers the original size
+ * of each cut field, for {@link finishEntry}. Mutates the entry (it belongs to the recorder by then).
+ */
+export function boundEntry(entry: ChronicleEntry, maxFieldBytes: number): Map<string, number> {
+  withoutDlpContent(entry);
+  const sizes = new Map<string, number>();
+  for (const field of slotsOf(entry)) {
+    const text = textOf(field.get());
+    if (text === undefined || text.length * 3 <= maxFieldBytes) continue; // cheap: 3 bytes per UTF-16 unit at most
+    const bytes = Buffer.byteLength(text, 'utf8');
+    if (bytes <= maxFieldBytes) continue;
+    sizes.set(field.path, bytes);
+    field.set(cutText(text, maxFieldBytes + SCRUB_MARGIN_BYTES));
+  }
+  return sizes;
+}
+
+/**
+ * Finishes an entry for storage: scrubs `secrets` from every field (any case and encoding), then cuts each field
+ * over `maxFieldBytes` to a string of its first `maxFieldBytes` bytes followed by `…[truncated]`, and lists the cut
+ * fields with their original sizes in `truncated`.
+ * @example
+ * const sizes = boundEntry(entry, 32768); // when queued
+ * const stored = finishEntry(entry, sizes, 32768, secrets); // when flushed
+ */
+export function finishEntry(entry: ChronicleEntry, sizes: Map<string, number>, maxFieldBytes: number, secrets: readonly string[]): ChronicleEntry {
+  const clean = scrubSecretsDeep(entry, secrets);
+  const truncated: TruncatedField[] = [];
+  for (const field of slotsOf(clean)) {
+    const cutBefore = sizes.get(field.path);
+    const text = cutBefore === undefined ? undefined : textOf(field.get());
+    if (text === undefined) continue;
+    field.set(`${cutText(text, maxFieldBytes)}…[truncated]`);
+    truncated.push({ field: field.path, bytes: cutBefore! });
+  }
+  if (truncated.length > 0) clean.truncated = truncated;
+  return clean;
+}

@@ -1,0 +1,63 @@
+// The stored secrets the request log must never hold: every provider key and registry token, opened once and reloaded on change.
+import type { SecretBox } from '../secrets/secret-box.js';
+import { MIN_SCRUBBED_SECRET_LENGTH } from '../secrets/secret-scrubber.js';
+import type { Storage } from '../storage/storage-facade.js';
+
+/** Storage prefixes whose records hold secrets, and the fields that hold them. */
+const SOURCES: Array<{ prefix: string; fields: readonly string[] }> = [
+  { prefix: 'provider-keys/', fields: ['api_key', 'api_key_secret_key'] },
+  { prefix: 'mcp-registries/', fields: ['authorization_token'] },
+];
+
+/**
+ * Keeps the clear values of every stored provider key and registry token, for scrubbing Chronicles entries.
+ * The set is loaded on first use and reloaded after any write under the secret prefixes; a secret removed
+ * from storage is kept until the next reload finishes, so an entry recorded just before a rotation is still scrubbed.
+ */
+export class KnownSecrets {
+  private loading: Promise<string[]> | undefined;
+  private previous: string[] = [];
+
+  constructor(
+    private readonly storage: Storage,
+    private readonly box: SecretBox,
+  ) {
+    storage.onWrite((key) => {
+      if (SOURCES.some((source) => key.startsWith(source.prefix))) this.loading = undefined;
+    });
+  }
+
+  /** The current secrets (clear values, at least 8 characters long). */
+  async current(): Promise<string[]> {
+    if (!this.loading) {
+      const load = this.load();
+      this.loading = load;
+      load.catch(() => {
+        if (this.loading === load) this.loading = undefined;
+      });
+    }
+    const loaded = await this.loading;
+    const all = [...new Set([...loaded, ...this.previous])];
+    this.previous = loaded;
+    return all;
+  }
+
+  private async load(): Promise<string[]> {
+    const found = new Set<string>();
+    for (const { prefix, fields } of SOURCES) {
+      for (const { value } of await this.storage.list<Record<string, unknown>>(prefix)) {
+        for (const field of fields) {
+          const stored = value[field];
+          if (typeof stored !== 'string') continue;
+          try {
+            const clear = this.box.open(stored);
+            if (clear.length >= MIN_SCRUBBED_SECRET_LENGTH) found.add(clear);
+          } catch {
+            // sealed with another secret: it cannot be used on a request either
+          }
+        }
+      }
+    }
+    return [...found];
+  }
+}
