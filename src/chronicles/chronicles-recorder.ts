@@ -253,8 +253,9 @@ export class ChroniclesRecorder {
     for (let read = 0; read < this.maxEntries; ) {
       const page = await this.storage.readLogBackward<ChronicleEntry>(chroniclesLog(application), { from: next, limit: READ_BATCH });
       if (!page) break;
-      applyToGraph(graph, page.records.map((record) => record.value));
-      read += page.records.length;
+      const records = page.records.slice(0, this.maxEntries - read);
+      applyToGraph(graph, records.map((record) => record.value));
+      read += records.length;
       if (page.next === undefined) break;
       next = page.next;
     }
