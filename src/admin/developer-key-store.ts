@@ -88,7 +88,8 @@ export class DeveloperKeyStore {
 
   /**
    * Removes what a crash between the writes of a create, revoke or application delete can leave: index entries
-   * whose key record is missing or differs, and key records whose application no longer exists. Run at start.
+   * whose key record is missing or differs, key records without their index entry, and key records whose
+   * application no longer exists. Run at start.
    * Resolves the number of records removed.
    */
   async repair(applicationExists: (name: string) => Promise<boolean>): Promise<number> {
@@ -102,7 +103,9 @@ export class DeveloperKeyStore {
       }
     }
     for (const { key, value } of await this.storage.list<DeveloperKeyRecord>('application-keys/')) {
-      if (await applicationExists(value.application)) continue;
+      const index = await this.storage.get<DeveloperKeyIndex>(indexKey(value.hash));
+      // A record whose grant was never written (create cut short) is listed but would never work: remove it too.
+      if (index?.application === value.application && index.id === value.id && (await applicationExists(value.application))) continue;
       await this.storage.delete(indexKey(value.hash)); // normally gone already (see above)
       await this.storage.delete(key);
       removed++;

@@ -94,7 +94,7 @@ export class ChroniclesRecorder {
     this.onError = options.onError ?? (() => undefined);
     this.secrets = deps.secrets ?? (async () => []);
     if (this.maxAgeMs !== undefined) {
-      this.sweeper = setInterval(() => this.enqueue(() => this.sweepAge()).catch(this.onError), Math.min(60_000, Math.max(1000, this.maxAgeMs / 10)));
+      this.sweeper = setInterval(() => this.sweep().catch(this.onError), Math.min(60_000, Math.max(1000, this.maxAgeMs / 10)));
       this.sweeper.unref();
     }
   }
@@ -227,6 +227,11 @@ export class ChroniclesRecorder {
       this.counts.delete(application);
       this.graphs.delete(application);
     });
+  }
+
+  /** Runs the age sweep now (it also runs on a timer when `maxAgeMs` is set): drops entries older than `maxAgeMs`. */
+  sweep(): Promise<void> {
+    return this.enqueue(() => this.sweepAge());
   }
 
   /** Flushes and stops the timers. */

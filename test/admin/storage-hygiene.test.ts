@@ -182,6 +182,23 @@ describe('Storage hygiene through the admin API', () => {
       }
     });
 
+    it('11.7: a developer key create failing at any write grants nothing, and no half-made key stays listed after a restart', async () => {
+      for (const failAt of [1, 2]) {
+        const storage = failingStorage(fileStorage({ dir }));
+        let t = await createTestGateway({ storage });
+        const admin = (method: 'get' | 'post', url: string) => request(t.app)[method](url).set('x-api-key', TEST_KEYS.superAdmin);
+        await admin('post', '/v1/admin/applications').send({ name: 'shop' }).expect(201);
+        storage.arm(failAt);
+        await admin('post', '/v1/admin/applications/shop/keys').send({}).expect(500);
+        await t.close();
+        t = await createTestGateway({ storage: fileStorage({ dir }) });
+        assert.deepEqual((await admin('get', '/v1/admin/applications/shop/keys').expect(200)).body, [], `failing write ${failAt}`);
+        assert.deepEqual(await t.gateway.storage.list('developer-keys/'), []);
+        await t.close();
+        await rm(dir, { recursive: true, force: true });
+      }
+    });
+
     it('11.7: a key index entry or provider key left without its owner grants nothing and is removed at start', async () => {
       let t = await createTestGateway({ storage: fileStorage({ dir }) });
       const admin = (method: 'get' | 'post' | 'delete', url: string) => request(t.app)[method](url).set('x-api-key', TEST_KEYS.superAdmin);

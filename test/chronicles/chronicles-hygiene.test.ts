@@ -154,6 +154,26 @@ describe('Chronicles hygiene', () => {
       }
     });
 
+    it('11.3: the age sweep reads the log newest first and trims what is older than maxAgeMs', async () => {
+      const storage = new Storage(memoryStorage());
+      await storage.init();
+      let now = Date.parse('2030-01-01T00:10:00.000Z');
+      const recorder = new ChroniclesRecorder(storage, { retention: { maxAgeMs: 5 * 60_000 }, now: () => now });
+      try {
+        for (let minute = 0; minute < 10; minute++) recorder.record(toolEntry(`m${minute}`, 'ok', `2030-01-01T00:0${minute}:00.000Z`));
+        await recorder.flush();
+        assert.deepEqual((await recorder.entries('app')).map((e) => e.id), ['m5', 'm6', 'm7', 'm8', 'm9']);
+        await recorder.sweep();
+        assert.deepEqual((await storage.readLog<ChronicleEntry>('chronicles/app')).map((e) => e.id), ['m5', 'm6', 'm7', 'm8', 'm9']);
+        now += 3 * 60_000;
+        await recorder.sweep();
+        assert.deepEqual((await storage.readLog<ChronicleEntry>('chronicles/app')).map((e) => e.id), ['m8', 'm9']);
+      } finally {
+        await recorder.close();
+        await storage.close();
+      }
+    });
+
     it('11.3: the usage graph is a stored running aggregate, not recomputed from the log', async () => {
       const storage = new Storage(memoryStorage());
       await storage.init();
