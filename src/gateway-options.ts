@@ -44,7 +44,7 @@ export interface GatewayOptions {
   rateLimitBottleneck?: BottleneckSharedOptions;
   /** Output checks on streams: hold this many new characters, and check a window of this many. Default 200 and 1000. */
   streamWindowing?: StreamWindowing;
-  /** The request log: batching and retention. Defaults: 200 ms batches, 10,000 entries per application, no age limit. */
+  /** The request log: batching, field cap and retention. Defaults: 200 ms batches, 32 KB per field, 10,000 entries per application, no age limit. */
   chronicles?: Omit<ChroniclesOptions, 'now'>;
   /** Model calls one /v1/responses request may make in its tool loop. Default 8. */
   responsesMaxRounds?: number;
