@@ -218,7 +218,8 @@ describe('/v1/responses: registry tokens in tool-server errors (11.2)', () => {
   for (const how of ['http', 'jsonrpc'] as const) {
     it(`11.2: a registry token echoed by the tool server (${how === 'http' ? 'in a 401 body' : 'in a JSON-RPC error, upper-cased'}) is not in mcp_list_tools.error`, async () => {
       mode = how;
-      const res = await post({ model: 'tool-model', input: 'hi', tools: [{ type: 'mcp', server_label: 'echoer' }] }).expect(200);
+      const tool = { type: 'mcp', server_label: 'echoer', server_url: `${f.base}/v1/mcp/echoer`, headers: { Authorization: `Bearer ${f.developerKey}` } };
+      const res = await post({ model: 'tool-model', input: 'hi', tools: [tool] }).expect(200);
       const error = res.body.output[0].error as string;
       assert.ok(error.length > 0);
       const text = JSON.stringify(res.body);
@@ -284,8 +285,8 @@ describe('/v1/responses: rate limits per model call (11.4)', () => {
       await request(f.app).post('/v1/admin/routes').set('x-api-key', TEST_KEYS.superAdmin)
         .send({ name: 'limited', type: 'chat', models: [{ name: 'tool-model', provider: 'llm' }], config: { settings: { rate_limit: 0.1 } } }).expect(201);
       addingModel(fake);
-      const res = await post({ model: 'tool-model', input: 'What is 2 + 3?', tools: [{ type: 'mcp', server_label: 'tools', require_approval: 'never' }] })
-        .set('x-gateway-route', 'limited').expect(429);
+      const tool = { type: 'mcp', server_label: 'tools', server_url: f.requestUrl, headers: { Authorization: `Bearer ${f.developerKey}` }, require_approval: 'never' };
+      const res = await post({ model: 'tool-model', input: 'What is 2 + 3?', tools: [tool] }).set('x-gateway-route', 'limited').expect(429);
       assert.equal(res.body.error.code, 'rate_limit_exceeded');
       assert.equal(res.headers['retry-after'], '10');
       assert.equal(fake.requests.length, 1, 'one upstream call per token');
@@ -301,7 +302,7 @@ describe('/v1/responses: approvals without server-side state (11.6)', () => {
   let fake: FakeProvider;
   let client: OpenAI;
   let post: (body: object) => request.Test;
-  const tool = () => ({ type: 'mcp' as const, server_label: 'tools', server_url: f.requestUrl, require_approval: 'always' as const });
+  const tool = () => ({ type: 'mcp' as const, server_label: 'tools', server_url: f.requestUrl, headers: { Authorization: `Bearer ${f.developerKey}` }, require_approval: 'always' as const });
   beforeEach(async () => {
     ({ f, fake, client, post } = await setUp());
     addingModel(fake);
