@@ -5,6 +5,7 @@ import OpenAI from 'openai';
 import request from 'supertest';
 import { ResponseStore } from '../../src/responses/response-store.js';
 import { UrlPatternList } from '../../src/http/url-patterns.js';
+import { addressRange, isPublicAddress } from '../../src/http/public-address.js';
 import { createGateway } from '../../src/index.js';
 import { startFakeProvider, type FakeProvider, type FakeRequest } from '../helpers/fake-provider.js';
 import { startFakeMcpServer, type FakeMcpServer } from '../helpers/fake-mcp-server.js';
@@ -172,6 +173,15 @@ describe('/v1/responses: allowExternalMcpUrls (11.1)', () => {
     assert.ok(!JSON.stringify(res.body).includes('hunter2'));
   });
 
+  it('11.1: loopback, private, CGNAT, link-local (metadata), unique-local, unspecified and IPv4-mapped addresses are not public', () => {
+    for (const address of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '100.64.0.1', '169.254.169.254', '0.0.0.0', '::1', '::', 'fe80::1', 'fc00::1', 'fd12::1', '::ffff:127.0.0.1', '[::ffff:a9fe:a9fe]', '224.0.0.1', '255.255.255.255']) {
+      assert.equal(isPublicAddress(address), false, `${address} is ${addressRange(address)}`);
+    }
+    assert.equal(addressRange('[::ffff:a9fe:a9fe]'), 'linkLocal');
+    for (const address of ['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111']) assert.equal(isPublicAddress(address), true, address);
+    assert.equal(isPublicAddress('localhost'), false);
+  });
+
   it('11.1: patterns match scheme, host wildcards, ports and path prefixes; malformed ones are refused at start', () => {
     const list = new UrlPatternList(['https://*.example.com', 'http://tools.test:*/mcp', 'http://10.0.0.5:8080']);
     const match = (url: string) => list.match(new URL(url));
@@ -290,6 +300,11 @@ describe('/v1/responses: rate limits per model call (11.4)', () => {
       assert.equal(res.body.error.code, 'rate_limit_exceeded');
       assert.equal(res.headers['retry-after'], '10');
       assert.equal(fake.requests.length, 1, 'one upstream call per token');
+      // Streamed, the refusal ends the stream with response.failed.
+      await request(f.app).put('/v1/admin/routes/limited').set('x-api-key', TEST_KEYS.superAdmin).send({ config: { settings: { rate_limit: 0.09 } } }).expect(200);
+      const streamed = await post({ model: 'tool-model', input: 'What is 2 + 3?', tools: [tool], stream: true }).set('x-gateway-route', 'limited').expect(200);
+      assert.match(streamed.text, /event: response\.failed\ndata: .*"code":"rate_limit_exceeded"/);
+      assert.equal(fake.requests.length, 2);
     } finally {
       await f.close();
       await fake.close();
