@@ -39,7 +39,7 @@ export function describeToolServerError(error: unknown, secrets: readonly (strin
   if (refused) return refused.message;
   const http = chain.find((cause): cause is StreamableHTTPError => cause instanceof StreamableHTTPError);
   if (http) {
-    if (http.code !== undefined && http.code >= 300 && http.code < 400) return `The MCP server answered HTTP ${http.code} (a redirect to another origin, which is not followed).`;
+    if (http.code !== undefined && http.code >= 300 && http.code < 400) return `The MCP server answered HTTP ${http.code} (a redirect, which is not followed).`;
     return http.code !== undefined && http.code > 0 ? `The MCP server answered HTTP ${http.code}.` : 'The MCP server sent an answer the gateway cannot read.';
   }
   const rpc = chain.find((cause): cause is McpError => cause instanceof McpError);
