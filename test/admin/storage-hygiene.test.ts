@@ -1,13 +1,45 @@
 // Storage hygiene through the admin API: path-like and long names, and multi-record writes cut short at every step.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import request from 'supertest';
 import type { GatewayLogger } from '../../src/errors/error-middleware.js';
 import { fileStorage } from '../../src/storage/file-storage.js';
 import type { StorageAdapter } from '../../src/storage/storage-adapter.js';
 import { createTestGateway, TEST_KEYS, type TestGateway } from '../helpers/test-gateway.js';
+import { CHURN_ADMIN_KEY } from './app-churn-child.js';
+
+const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
+const churnScript = fileURLToPath(new URL('./app-churn-child.ts', import.meta.url));
+
+/** Runs the churn child on `dir`, kills it with SIGKILL `delayMs` after it started, and answers the keys it printed. */
+function churnAndKill(dir: string, delayMs: number): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', churnScript, dir], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    const keys: string[] = [];
+    let stdout = '';
+    let stderr = '';
+    let killed = false;
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const lines = stdout.split('\n');
+      stdout = lines.pop() ?? '';
+      for (const line of lines) {
+        if (line === 'started') setTimeout(() => ((killed = true), child.kill('SIGKILL')), delayMs).unref();
+        if (line.startsWith('key ')) keys.push(line.slice(4));
+      }
+    });
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      if (killed && signal === 'SIGKILL') resolve(keys);
+      else reject(new Error(`the churn child exited on its own (code ${code}, signal ${signal}): ${stderr}`));
+    });
+  });
+}
 
 /** Wraps an adapter so that the write number `failAt` (counted from `arm()`) fails, as a crash at that point would. */
 function failingStorage(inner: StorageAdapter): StorageAdapter & { arm(failAt: number): void; writes(): number } {
@@ -180,6 +212,32 @@ describe('Storage hygiene through the admin API', () => {
           }
         }
       }
+    });
+
+    it('11.7: kill -9 at random moments of application create/key/policy/delete churn: afterwards no key grants access unless its application exists and lists it, and a re-created application inherits nothing', async function () {
+      this.timeout(120_000);
+      const allKeys: string[] = [];
+      for (let round = 0; round < 4; round++) {
+        allKeys.push(...(await churnAndKill(dir, 150 + Math.floor(Math.random() * 600))));
+        const t = await createTestGateway({ storage: fileStorage({ dir }), adminKeys: [{ key: CHURN_ADMIN_KEY, role: 'super_admin', name: 'check' }] });
+        try {
+          const admin = (method: 'get', url: string) => request(t.app)[method](url).set('x-api-key', CHURN_ADMIN_KEY);
+          const exists = (await admin('get', '/v1/admin/applications/shop')).status === 200;
+          const listed = exists ? ((await admin('get', '/v1/admin/applications/shop/keys').expect(200)).body as Array<{ masked: string }>) : [];
+          for (const key of allKeys) {
+            if ((await apply(t, key)).status !== 200) continue;
+            assert.ok(exists, `round ${round}: a key of a deleted application answers 200`);
+            assert.ok(listed.some((record) => key.endsWith(record.masked.slice(-4))), `round ${round}: a key answers 200 but is not listed`);
+          }
+          // Nothing is left that a re-created application could inherit.
+          const apps = new Set((await t.gateway.storage.list<{ name: string }>('applications/')).map((e) => e.value.name));
+          for (const { value } of await t.gateway.storage.list<{ application: string }>('developer-keys/')) assert.ok(apps.has(value.application));
+          for (const { value } of await t.gateway.storage.list<{ application: string }>('application-keys/')) assert.ok(apps.has(value.application));
+        } finally {
+          await t.close();
+        }
+      }
+      assert.ok(allKeys.length > 0, 'the child created keys before it was killed');
     });
 
     it('11.7: a developer key create failing at any write grants nothing, and no half-made key stays listed after a restart', async () => {
