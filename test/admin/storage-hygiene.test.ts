@@ -217,7 +217,7 @@ describe('Storage hygiene through the admin API', () => {
     it('11.7: kill -9 at random moments of application create/key/policy/delete churn: afterwards no key grants access unless its application exists and lists it, and a re-created application inherits nothing', async function () {
       this.timeout(120_000);
       const allKeys: string[] = [];
-      for (let round = 0; round < 4; round++) {
+      for (let round = 0; round < 3; round++) {
         allKeys.push(...(await churnAndKill(dir, 150 + Math.floor(Math.random() * 600))));
         const t = await createTestGateway({ storage: fileStorage({ dir }), adminKeys: [{ key: CHURN_ADMIN_KEY, role: 'super_admin', name: 'check' }] });
         try {
