@@ -177,6 +177,7 @@ export class JsonRpcInterceptor {
         invocation,
         ...(error ? { error } : {}),
       }),
+      this.secrets, // scrubbed by the recorder in every case and encoding
     );
   }
 

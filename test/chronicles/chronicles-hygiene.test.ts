@@ -103,17 +103,20 @@ describe('Chronicles hygiene', () => {
     });
   });
 
-  it('11.2: a registry token and provider key echoed in a tool result are not stored', async () => {
+  it('11.2: a registry token, provider key and developer key echoed in a tool result (any case, base64) are not stored', async () => {
     const f = await createMcpFixture();
     try {
       await request(f.app).post('/v1/admin/providers').set('x-api-key', TEST_KEYS.superAdmin)
         .send({ name: 'p', type: 'openai', config: { api_base: 'http://127.0.0.1:9/v1' }, api_keys: [{ api_key_secret_name: 'k', api_key: PROVIDER_KEY }] }).expect(201);
-      f.mcp.setLookupResult(`token ${REGISTRY_TOKEN.toUpperCase()} ${Buffer.from(REGISTRY_TOKEN).toString('base64')} key ${Buffer.from(PROVIDER_KEY).toString('base64url')}`);
+      f.mcp.setLookupResult(
+        `token ${REGISTRY_TOKEN.toUpperCase()} ${Buffer.from(REGISTRY_TOKEN).toString('base64')} key ${Buffer.from(PROVIDER_KEY).toString('base64url')} ` +
+          `developer key ${f.developerKey.toUpperCase()} ${Buffer.from(f.developerKey).toString('base64')}`,
+      );
       const client = await f.connect();
       await client.callTool({ name: 'lookup', arguments: { query: 'x' } });
       const text = JSON.stringify(await entries(f));
       assert.match(text, /lookup/);
-      for (const form of [...forms(REGISTRY_TOKEN), ...forms(PROVIDER_KEY)]) assert.ok(!text.includes(form), `found ${form}`);
+      for (const form of [...forms(REGISTRY_TOKEN), ...forms(PROVIDER_KEY), ...forms(f.developerKey)]) assert.ok(!text.includes(form), `found ${form}`);
     } finally {
       await f.close();
     }
