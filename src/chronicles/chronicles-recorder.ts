@@ -104,9 +104,9 @@ export class ChroniclesRecorder {
    * until the flush); `secrets` (the request's own credentials) are scrubbed with every stored secret at the flush.
    */
   record(entry: ChronicleEntry, secrets: readonly string[] = []): void {
-    const sizes = boundEntry(entry, this.maxFieldBytes);
+    const { entry: bounded, sizes } = boundEntry(entry, this.maxFieldBytes);
     const list = this.pending.get(entry.application) ?? [];
-    list.push({ entry, sizes, secrets });
+    list.push({ entry: bounded, sizes, secrets });
     this.pending.set(entry.application, list);
     this.pendingCount++;
     if (this.pendingCount >= this.maxBatch) this.flushInBackground();

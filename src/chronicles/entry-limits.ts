@@ -59,31 +59,38 @@ function textOf(value: unknown): string | undefined {
   return typeof value === 'string' ? value : value === undefined || value === null ? undefined : JSON.stringify(value);
 }
 
-/**
- * Drops the transformed text from DLP check results: it is the recorded input or output itself (recorded after
- * DLP), so storing it again would double the entry for nothing.
- */
-function withoutDlpContent(entry: ChronicleEntry): void {
-  const strip = (checks: ChronicleEntry['guardrail_checks']): void => {
-    for (const check of checks) {
-      if (check.processor !== DLP_PROCESSOR) continue;
-      const results = Array.isArray(check.results) ? check.results : [check.results];
-      for (const result of results) {
-        if (result && typeof result === 'object' && 'content' in result) delete (result as Record<string, unknown>).content;
-      }
-    }
+/** A check as recorded: DLP results without the transformed text, which is the recorded input or output itself. */
+function recordedCheck<T extends ChronicleEntry['guardrail_checks'][number]>(check: T): T {
+  if (check.processor !== DLP_PROCESSOR) return { ...check };
+  const strip = (result: unknown): unknown => {
+    if (!result || typeof result !== 'object' || Array.isArray(result) || !('content' in result)) return result;
+    const { content: _content, ...rest } = result as Record<string, unknown>;
+    return rest;
   };
-  strip(entry.guardrail_checks);
-  for (const invocation of entry.tool_invocations) strip(invocation.guardrail_checks);
+  return { ...check, results: Array.isArray(check.results) ? check.results.map(strip) : strip(check.results) };
+}
+
+/**
+ * A copy of the entry's containers (the objects it shares with the request, such as its checks and tool
+ * invocations, are never changed), with DLP results stripped of their transformed text.
+ */
+function ownCopy(entry: ChronicleEntry): ChronicleEntry {
+  return {
+    ...entry,
+    error: entry.error ? { ...entry.error } : null,
+    attempts: entry.attempts.map((attempt) => ({ ...attempt })),
+    guardrail_checks: entry.guardrail_checks.map(recordedCheck),
+    tool_invocations: entry.tool_invocations.map((invocation) => ({ ...invocation, guardrail_checks: invocation.guardrail_checks.map(recordedCheck) })),
+  };
 }
 
 /**
  * Bounds an entry as it is queued, before scrubbing: DLP text dropped, and each field over `maxFieldBytes` cut to
- * `maxFieldBytes` plus a margin (so a secret at the cut is still whole for the scrubber). Answers the original size
- * of each cut field, for {@link finishEntry}. Mutates the entry (it belongs to the recorder by then).
+ * `maxFieldBytes` plus a margin (so a secret at the cut is still whole for the scrubber). Answers the bounded copy
+ * and the original size of each cut field, for {@link finishEntry}. The given entry is not changed.
  */
-export function boundEntry(entry: ChronicleEntry, maxFieldBytes: number): Map<string, number> {
-  withoutDlpContent(entry);
+export function boundEntry(given: ChronicleEntry, maxFieldBytes: number): { entry: ChronicleEntry; sizes: Map<string, number> } {
+  const entry = ownCopy(given);
   const sizes = new Map<string, number>();
   for (const field of slotsOf(entry)) {
     const text = textOf(field.get());
@@ -93,7 +100,7 @@ export function boundEntry(entry: ChronicleEntry, maxFieldBytes: number): Map<st
     sizes.set(field.path, bytes);
     field.set(cutText(text, maxFieldBytes + SCRUB_MARGIN_BYTES));
   }
-  return sizes;
+  return { entry, sizes };
 }
 
 /**
@@ -101,8 +108,8 @@ export function boundEntry(entry: ChronicleEntry, maxFieldBytes: number): Map<st
  * over `maxFieldBytes` to a string of its first `maxFieldBytes` bytes followed by `…[truncated]`, and lists the cut
  * fields with their original sizes in `truncated`.
  * @example
- * const sizes = boundEntry(entry, 32768); // when queued
- * const stored = finishEntry(entry, sizes, 32768, secrets); // when flushed
+ * const { entry: bounded, sizes } = boundEntry(entry, 32768); // when queued
+ * const stored = finishEntry(bounded, sizes, 32768, secrets); // when flushed
  */
 export function finishEntry(entry: ChronicleEntry, sizes: Map<string, number>, maxFieldBytes: number, secrets: readonly string[]): ChronicleEntry {
   const clean = scrubSecretsDeep(entry, secrets);

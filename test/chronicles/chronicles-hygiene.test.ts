@@ -138,8 +138,12 @@ describe('Chronicles hygiene', () => {
       const recorder = new ChroniclesRecorder(storage);
       try {
         const huge = 'r'.repeat(30 * 1024 * 1024);
-        recorder.record(toolEntry('big', huge));
+        const given = toolEntry('big', huge);
+        recorder.record(given);
         await recorder.flush();
+        // What the request still holds (its checks and invocation) is not changed by recording.
+        assert.equal(given.tool_invocations[0]!.result, huge);
+        assert.equal((given.guardrail_checks[0]!.results as Array<{ content: string }>)[0]!.content, huge);
         const page = await storage.readLogBackward<ChronicleEntry>('chronicles/app', { limit: 1 });
         const line = JSON.stringify(page!.records[0]!.value);
         assert.ok(line.length < 4 * 33 * 1024, `the line is ${line.length} bytes`);
