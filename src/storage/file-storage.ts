@@ -127,7 +127,8 @@ export function fileStorage(options: FileStorageOptions): StorageAdapter {
     await mkdirTreeDurable(valuesDir);
     await mkdirTreeDurable(logsDir);
     // Data written by older versions was 0755/0644: closing the directories is enough to protect every file below.
-    for (const dir of [root, valuesDir, logsDir]) await chmod(dir, DIR_MODE);
+    // Best effort: a directory the process may not chmod (another owner, a volume without modes) still works.
+    for (const dir of [root, valuesDir, logsDir]) await chmod(dir, DIR_MODE).catch(() => undefined);
     dirs.set(valuesDir, Promise.resolve());
     dirs.set(logsDir, Promise.resolve());
     for (const { key, file } of await scanKeyFiles(valuesDir, VALUE_SUFFIX)) {
