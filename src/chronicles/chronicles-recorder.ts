@@ -207,13 +207,14 @@ export class ChroniclesRecorder {
 
   /**
    * The usage graph of an application: a running aggregate per tool, updated as entries are written and stored
-   * beside the log. A log written before the graph existed is read once (newest first, bounded) to build it.
+   * beside the log. For a log written before graphs were stored, it is built from the log (newest first, bounded)
+   * until the next flush stores it.
    */
   async graph(application: string): Promise<UsageGraph> {
     await this.flush();
     let graph: UsageGraph | undefined;
     await this.enqueue(async () => {
-      graph = await this.loadGraph(application);
+      graph = await this.loadGraph(application, false);
     });
     return graph!;
   }
@@ -246,8 +247,11 @@ export class ChroniclesRecorder {
     return run;
   }
 
-  /** The stored graph, or one built from the log (and stored) when there is none yet. Runs in the queue. */
-  private async loadGraph(application: string): Promise<UsageGraph> {
+  /**
+   * The stored graph, or one built from the log when there is none yet; `persist` stores that one (on the write
+   * path only: a read never writes). Runs in the queue.
+   */
+  private async loadGraph(application: string, persist: boolean): Promise<UsageGraph> {
     const stored = await this.storage.get<UsageGraph>(usageGraphKey(application));
     if (stored) {
       this.graphs.add(application);
@@ -264,8 +268,10 @@ export class ChroniclesRecorder {
       if (page.next === undefined) break;
       next = page.next;
     }
-    await this.storage.set(usageGraphKey(application), graph);
-    this.graphs.add(application);
+    if (persist) {
+      await this.storage.set(usageGraphKey(application), graph);
+      this.graphs.add(application);
+    }
     return graph;
   }
 
@@ -275,7 +281,7 @@ export class ChroniclesRecorder {
     if (calls.length === 0 && this.graphs.has(application)) return;
     const stored = await this.storage.get<UsageGraph>(usageGraphKey(application));
     if (!stored) {
-      await this.loadGraph(application); // built from the log, which already holds these entries
+      await this.loadGraph(application, true); // built from the log, which already holds these entries
       return;
     }
     this.graphs.add(application);
