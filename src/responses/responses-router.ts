@@ -1,6 +1,7 @@
 // POST /v1/responses: the Responses API over any chat provider, with the MCP tool loop run by the gateway.
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { ToolInvocation } from '../chronicles/chronicle-entry.js';
+import { requireDeveloperKey } from '../auth/caller-identity.js';
 import { errorMiddleware, toGatewayError, type GatewayLogger } from '../errors/error-middleware.js';
 import { Errors } from '../errors/error-registry.js';
 import { jsonBody } from '../http/json-body.js';
@@ -136,7 +137,7 @@ export function responsesRouter(deps: ResponsesRouterDeps): Router {
     }
   };
   const router = Router();
-  router.post(RESPONSES_PATH, jsonBody({ limitBytes: deps.bodyLimitBytes }), handle);
+  router.post(RESPONSES_PATH, requireDeveloperKey(deps.services.developerKeys), jsonBody({ limitBytes: deps.bodyLimitBytes }), handle);
   router.use(RESPONSES_PATH, errorMiddleware(deps.logger));
   return router;
 }
