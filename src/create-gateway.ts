@@ -80,7 +80,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   };
 
   const bodyLimitBytes = options.bodyLimitBytes ?? 1024 * 1024;
-  const { logger } = options;
+  const { logger, maxJsonDepth } = options;
   const recorder = new ChroniclesRecorder(storage, {
     ...options.chronicles,
     now: options.now ? () => options.now!().getTime() : undefined,
@@ -93,15 +93,16 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       services,
       keyring,
       bodyLimitBytes,
+      maxJsonDepth,
       logger,
       extensions: [chroniclesAdminRouter(services, recorder), mcpAdminRouter(registries, options.baseUrl)],
     }),
   );
-  const guardrailsRouter = part(guardrailRouter({ services, keyring, maxTextBytes: options.guardrailMaxTextBytes, logger }));
+  const guardrailsRouter = part(guardrailRouter({ services, keyring, maxTextBytes: options.guardrailMaxTextBytes, maxJsonDepth, logger }));
   const chronicles = part(chroniclesRecorderRouter(recorder, logger));
   const directory = new ProviderDirectory(storage, plugins);
   const routes = part(
-    routeResolverRouter({ services, directory, bodyLimitBytes: options.modelBodyLimitBytes ?? 20 * 1024 * 1024, logger, random: options.random }),
+    routeResolverRouter({ services, directory, bodyLimitBytes: options.modelBodyLimitBytes ?? 20 * 1024 * 1024, maxJsonDepth, logger, random: options.random }),
   );
   const limits = new RouteRateLimits(options.rateLimitBottleneck);
   const rateLimiter = part(rateLimiterRouter(limits, logger));
@@ -123,6 +124,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       limits,
       baseUrl: options.baseUrl,
       bodyLimitBytes: options.modelBodyLimitBytes ?? 20 * 1024 * 1024,
+      maxJsonDepth,
       logger,
       proxy: proxyDeps,
       sessions: { registries, developerKeys: services.developerKeys, engine: guardrails, recorder, ownOrigins: [] },

@@ -32,6 +32,8 @@ export interface GatewayOptions {
   bodyLimitBytes?: number;
   /** Largest text the standalone guardrail endpoint evaluates, in UTF-8 bytes. Default 1 MB. */
   guardrailMaxTextBytes?: number;
+  /** Deepest nesting of objects and arrays accepted in a JSON request body; deeper is 400 `json_too_deep`, checked before parsing. Default 64. */
+  maxJsonDepth?: number;
   /** Largest model request body (chat, completions, embeddings), in bytes. Default 20 MB. */
   modelBodyLimitBytes?: number;
   /** Per-attempt upstream timeout when a route sets no `config.settings.timeout_ms`, in ms. Default 60000. */

@@ -36,6 +36,8 @@ export interface GuardrailRouterOptions {
   keyring: AdminKeyring;
   /** Largest `input.text`, in bytes (UTF-8). Default 1 MB. */
   maxTextBytes?: number;
+  /** Deepest JSON nesting accepted in bodies (default 64). */
+  maxJsonDepth?: number;
   logger?: GatewayLogger;
 }
 
@@ -65,7 +67,7 @@ export function guardrailRouter(options: GuardrailRouterOptions): Router {
       await identifyCaller(req, services.developerKeys, { keyring });
       next();
     },
-    jsonBody({ limitBytes: maxTextBytes * 2 + 64 * 1024 }),
+    jsonBody({ limitBytes: maxTextBytes * 2 + 64 * 1024, maxDepth: options.maxJsonDepth }),
     async function applyGuardrail(req, res) {
       const processor = String(req.params.processor);
       if (!services.guardrails.has(processor)) {

@@ -57,6 +57,7 @@ export interface ResponsesRouterDeps extends ToolLoopDeps, ResolutionDeps {
   limits: RouteRateLimits;
   baseUrl?: string;
   bodyLimitBytes: number;
+  maxJsonDepth?: number;
   logger?: GatewayLogger;
 }
 
@@ -137,7 +138,7 @@ export function responsesRouter(deps: ResponsesRouterDeps): Router {
     }
   };
   const router = Router();
-  router.post(RESPONSES_PATH, requireDeveloperKey(deps.services.developerKeys), jsonBody({ limitBytes: deps.bodyLimitBytes }), handle);
+  router.post(RESPONSES_PATH, requireDeveloperKey(deps.services.developerKeys), jsonBody({ limitBytes: deps.bodyLimitBytes, maxDepth: deps.maxJsonDepth }), handle);
   router.use(RESPONSES_PATH, errorMiddleware(deps.logger));
   return router;
 }

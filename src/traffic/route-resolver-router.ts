@@ -11,6 +11,8 @@ import { resolveModelRequest, type ResolutionDeps } from './model-request-resolu
 /** What the resolver needs. */
 export interface RouteResolverDeps extends ResolutionDeps {
   bodyLimitBytes: number;
+  /** Deepest JSON nesting accepted in bodies (default 64). */
+  maxJsonDepth?: number;
   logger?: GatewayLogger;
 }
 
@@ -32,7 +34,7 @@ export function routeResolverRouter(deps: RouteResolverDeps): Router {
   const router = Router();
   // The key is checked from the headers first: the body (up to 20 MB) is read only for a known key.
   const authenticate = requireDeveloperKey(deps.services.developerKeys);
-  const body = jsonBody({ limitBytes: deps.bodyLimitBytes });
+  const body = jsonBody({ limitBytes: deps.bodyLimitBytes, maxDepth: deps.maxJsonDepth });
   for (const endpoint of Object.keys(ENDPOINT_PATHS) as ModelEndpoint[]) {
     router.post(ENDPOINT_PATHS[endpoint], authenticate, body, resolver(endpoint, deps));
   }
