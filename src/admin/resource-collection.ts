@@ -130,10 +130,11 @@ export class ResourceCollection {
     });
   }
 
-  /** Deletes a resource (404 when absent). */
-  async remove(name: string): Promise<ResourceRecord> {
+  /** Deletes a resource (404 when absent). `check` runs under the lock on the current record and may refuse (throw). */
+  async remove(name: string, check?: (current: ResourceRecord) => void | Promise<void>): Promise<ResourceRecord> {
     return this.storage.locked(this.key(name), async () => {
       const current = await this.get(name);
+      await check?.(current);
       await this.storage.delete(this.key(name));
       return current;
     });

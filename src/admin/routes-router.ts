@@ -67,7 +67,10 @@ export function routesRouter(services: AdminServices): Router {
     res.json({ message: `Route ${record.name} updated` });
   });
   router.delete('/routes/:routename', async function deleteRoute(req, res) {
-    const record = await routes.remove(pathParam(req, 'routename'));
+    // Deleting a route that carries a policy drops the policy: only super_admin may (as for changing it).
+    const record = await routes.remove(pathParam(req, 'routename'), (current) => {
+      if ((current.config as RouteConfig | undefined)?.policy !== undefined) assertRole(req, 'super_admin');
+    });
     res.json({ message: `Route ${record.name} deleted` });
   });
   return router;

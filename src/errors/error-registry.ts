@@ -95,6 +95,7 @@ export const Errors = {
   // Authentication and roles
   missingApiKey: createError('missing_api_key', 'The header %s is required.', 401, 'authentication_error'),
   invalidApiKey: createError('invalid_api_key', 'The key given in %s is not valid.', 401, 'authentication_error'),
+  applicationForbidden: createError('application_forbidden', 'A developer key may only name its own application in %s.', 403, 'permission_error'),
   forbiddenRole: createError('insufficient_role', 'This operation needs the role %s; the key has the role %s.', 403, 'permission_error'),
   // Resources
   notFound: createError('not_found', 'No %s named %s exists.', 404, 'not_found_error'),

@@ -99,7 +99,7 @@ describe('11.8: the official openai client with only baseURL and apiKey (the dev
     for (const received of f.fake.requests) assert.equal(received.headers.authorization, 'Bearer sk-stored-provider-key-0001');
   });
 
-  it('11.8: an apiKey that is not a developer key gets 401 as an AuthenticationError', async () => {
+  it('an apiKey that is not a developer key gets 401 as an AuthenticationError', async () => {
     const stranger = new OpenAI({ apiKey: 'sk-anything', baseURL: client.baseURL, maxRetries: 0 });
     const error = await stranger.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }] }).catch((e: unknown) => e);
     assert.ok(error instanceof OpenAI.AuthenticationError);
