@@ -3,6 +3,7 @@ import { Router, type Request } from 'express';
 import { adminOf } from '../admin/admin-auth.js';
 import { objectBody, pathParam } from '../admin/request-body.js';
 import { Errors } from '../errors/error-registry.js';
+import { publicBaseUrl } from '../http/public-base-url.js';
 import { presentRegistry, type RegistryRecord } from './registry-records.js';
 import type { RegistryService } from './registry-service.js';
 
@@ -18,7 +19,7 @@ export function baseUrlOf(req: Request, configured: string | undefined): string 
 export function mcpAdminRouter(service: RegistryService, configuredBaseUrl: string | undefined): Router {
   const router = Router();
   const { registries, box } = service;
-  const present = (req: Request, record: RegistryRecord) => presentRegistry(record, box, baseUrlOf(req, configuredBaseUrl));
+  const present = (req: Request, record: RegistryRecord) => presentRegistry(record, box, publicBaseUrl(req, configuredBaseUrl));
   const seal = (record: RegistryRecord): RegistryRecord => {
     delete record.request_url;
     if (typeof record.authorization_token === 'string') record.authorization_token = box.seal(record.authorization_token);
