@@ -105,6 +105,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     routeResolverRouter({ services, directory, bodyLimitBytes: options.modelBodyLimitBytes ?? 20 * 1024 * 1024, maxJsonDepth, logger, random: options.random }),
   );
   const limits = new RouteRateLimits(options.rateLimitBottleneck);
+  services.routeChangedHooks.push((route) => limits.release(route));
   const rateLimiter = part(rateLimiterRouter(limits, logger));
   const guardrailPipeline = part(guardrailPipelineRouter({ engine: guardrails, storage, windowing: options.streamWindowing, logger }));
   const client = new UpstreamClient(options.upstream);
@@ -150,6 +151,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     mcp,
     responses,
     guardrailEngine: guardrails,
+    rateLimits: limits,
     services,
     ready,
     register,

@@ -11,7 +11,7 @@ import type { Storage } from './storage/storage-facade.js';
 import type { ChroniclesOptions } from './chronicles/chronicles-recorder.js';
 import type { StreamWindowing } from './guardrails/pipeline/output-guard.js';
 import type { RetryTiming } from './traffic/retry-policy.js';
-import type { BottleneckSharedOptions } from './traffic/route-rate-limits.js';
+import type { BottleneckSharedOptions, RouteRateLimits } from './traffic/route-rate-limits.js';
 import type { UpstreamClientOptions } from './traffic/upstream-client.js';
 
 /** Options of {@link createGateway}. */
@@ -86,6 +86,8 @@ export interface Gateway {
   guardrails: Router;
   /** Registered guardrail processors. */
   guardrailEngine: GuardrailEngine;
+  /** The per-route rate limiters (`size`: how many are live). */
+  rateLimits: RouteRateLimits;
   /** The stores behind the admin API. */
   services: AdminServices;
   /** Settles once storage is loaded and every plugin is set up; rejects with the start-up error. */
