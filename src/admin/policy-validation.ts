@@ -1,7 +1,7 @@
 // Validates a guardrail policy: its shape, that each processor is registered, and each processor's own options.
 import { Errors } from '../errors/error-registry.js';
 import type { GuardrailEngine } from '../guardrails/guardrail-engine.js';
-import { DLP_PROCESSOR } from '../guardrails/policy-options.js';
+import { DLP_PROCESSOR } from '../guardrails/dlp-processor.js';
 import { compileValidator } from '../validation/schema-validator.js';
 import { policySchema, routePolicySchema } from './schemas/policy-schema.js';
 
