@@ -40,6 +40,8 @@ async function relay(proxyRes: IncomingMessage, res: ServerResponse, target: Pas
     if (typeof value === 'string') headers[name] = value;
   }
   const status = proxyRes.statusCode ?? 502;
+  // A client that leaves ends the tool server's answer too (the server stream would otherwise stay open upstream).
+  res.once('close', () => proxyRes.destroy());
   const scrub = (text: string): string => scrubSecrets(text, target.secrets);
   if (status < 300 && String(proxyRes.headers['content-type'] ?? '').includes('text/event-stream')) {
     res.writeHead(status, headers);

@@ -108,10 +108,12 @@ describe('MCP proxy trust boundary', () => {
 
     it('11.5: GET answers status and headers as soon as the tool server sends them, before any event', async () => {
       let sendEvent: (text: string) => void = () => undefined;
+      let upstreamClosed!: Promise<unknown>;
       f.raw.onGet = (_req, res) => {
         res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
         res.flushHeaders();
         sendEvent = (text) => res.write(text);
+        upstreamClosed = new Promise((resolve) => res.once('close', resolve));
       };
       // The tool server sends no event; before the fix this fetch got no answer at all.
       const stream = await fetch(`${f.base}/v1/mcp/raw`, { headers: { authorization: `Bearer ${f.developerKey}`, accept: 'text/event-stream' }, signal: AbortSignal.timeout(5000) });
@@ -122,6 +124,7 @@ describe('MCP proxy trust boundary', () => {
       const { value } = await reader.read();
       assert.match(new TextDecoder().decode(value), /notifications\/message/);
       await reader.cancel();
+      await upstreamClosed; // the client left, so the gateway closed the tool server's stream too
     });
 
     it('11.3: invalid JSON from the tool server is 502 upstream_invalid_response', async () => {
