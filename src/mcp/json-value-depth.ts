@@ -3,6 +3,8 @@
 /**
  * True when objects and arrays in `value` nest deeper than `maxDepth`, counted as `jsonDepthExceeds` counts them
  * in text (`{"a":[[1]]}` has depth 3). Iterative, so hostile nesting is refused before any recursive walk.
+ * @example
+ * valueDepthExceeds({ a: [[1]] }, 2); // true
  */
 export function valueDepthExceeds(value: unknown, maxDepth: number): boolean {
   const stack: Array<{ value: unknown; depth: number }> = [{ value, depth: 1 }];

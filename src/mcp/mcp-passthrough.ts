@@ -71,6 +71,8 @@ async function relay(proxyRes: IncomingMessage, res: ServerResponse, target: Pas
 /**
  * Creates the GET/DELETE pass-through. Only the allow-listed client headers reach the tool server (with the
  * registry's token as Authorization), only the allow-listed tool-server headers come back, and bodies are scrubbed.
+ * @example
+ * router.get('/v1/mcp/:name', resolveTarget, mcpPassthrough(targetOf, { maxBytes: 10 << 20, timeoutMs: 30_000 }));
  */
 export function mcpPassthrough(targetOf: (req: Request) => PassthroughTarget, limits: { maxBytes: number; timeoutMs: number }): RequestHandler {
   const allowed = new Set<string>([...FORWARDED_HEADERS, ...TRANSPORT_HEADERS]);

@@ -58,6 +58,8 @@ export class BodyWatchdog {
  * Reads a whole body, at most `maxBytes` and within `timeoutMs`. A declared Content-Length over the cap is refused
  * before reading; a body that grows past it is cut at once, never buffered whole.
  * @throws UpstreamBodyError on timeout or when too large; the stream's own error when it breaks.
+ * @example
+ * const text = (await readBoundedBody(upstream.body, upstream.headers, { maxBytes: 10 << 20, timeoutMs: 30_000 })).toString('utf8');
  */
 export async function readBoundedBody(
   body: Readable,
@@ -98,6 +100,8 @@ export function formatSseEvent(event: ParsedSseEvent, data: string): string {
 /**
  * Reads an event stream event by event (each at most `maxEventBytes`), handing each event to `onEvent` in order.
  * With `idleTimeoutMs`, a stream silent for that long is cut with an {@link UpstreamBodyError}.
+ * @example
+ * await forEachSseEvent(body, { maxEventBytes: 10 << 20, idleTimeoutMs: 30_000 }, async (event) => relay(event.data));
  */
 export async function forEachSseEvent(
   body: Readable,
