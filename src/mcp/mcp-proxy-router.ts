@@ -151,8 +151,10 @@ export function mcpProxyRouter(deps: McpProxyDeps): Router {
     }
     res.status(upstream.status);
     res.flushHeaders();
+    let resumable = false;
     try {
       await forEachSseEvent(upstream.body, { maxEventBytes: limits.maxBytes, idleTimeoutMs: limits.timeoutMs }, async (event) => {
+        resumable ||= event.id !== undefined;
         let data = event.data;
         if (/^\s*[[{]/.test(data)) {
           const message = parseAnswer(data, registry.name);
@@ -160,6 +162,9 @@ export function mcpProxyRouter(deps: McpProxyDeps): Router {
         }
         await write(res, formatSseEvent(event, scrub(data)));
       });
+      // A stream that ends before answering every request, with no event ids to resume from: each request gets its
+      // JSON-RPC error, and is recorded. (With ids, the client may resume the stream with Last-Event-ID.)
+      if (!resumable) for (const answer of interceptor.abandon('the tool server ended the stream without answering', 502)) await write(res, formatSse(scrub(JSON.stringify(answer)), 'message'));
     } catch (error) {
       if (res.destroyed) interceptor.abandon('the client left before the answer', 499);
       else {

@@ -127,6 +127,20 @@ describe('MCP proxy trust boundary', () => {
       await upstreamClosed; // the client left, so the gateway closed the tool server's stream too
     });
 
+    it('answers a JSON-RPC error when the tool server ends its event stream without answering', async () => {
+      f.raw.onCall = (_m, res) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.end();
+      };
+      const res = await f.post({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'probe' } }).buffer(true).parse((r, done) => {
+        let text = '';
+        r.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        r.on('end', () => done(null, text));
+      });
+      const answer = JSON.parse(String(res.body).split('\n').find((line) => line.startsWith('data: '))!.slice(6));
+      assert.deepEqual([answer.id, answer.error.code], [5, -32603]);
+    });
+
     it('11.3: invalid JSON from the tool server is 502 upstream_invalid_response', async () => {
       f.raw.onCall = (_m, res) => {
         res.writeHead(200, { 'content-type': 'application/json' });
