@@ -18,15 +18,17 @@ import { valueDepthExceeds } from './json-value-depth.js';
 import { mcpPassthrough } from './mcp-passthrough.js';
 import type { RegistryRecord } from './registry-records.js';
 import type { RegistryService } from './registry-service.js';
-import { DEFAULT_MCP_BODY_TIMEOUT_MS, DEFAULT_MCP_MAX_RESPONSE_BYTES, forEachSseEvent, formatSseEvent, readBoundedBody, UpstreamBodyError, type McpProxyLimits } from './upstream-body.js';
+import { forEachSseEvent, resolveLimits, formatSseEvent, readBoundedBody, UpstreamBodyError, type McpProxyLimits } from './upstream-body.js';
 
 /** What the proxy needs. */
-export interface McpProxyDeps extends McpProxyLimits {
+export interface McpProxyDeps {
   service: RegistryService;
   developerKeys: DeveloperKeyStore;
   engine: GuardrailEngine;
   recorder: ChroniclesRecorder;
   client: UpstreamClient;
+  /** Limits on tool-server answers: body timeout and size cap. */
+  limits?: McpProxyLimits;
   /** How long the tool server may take to answer headers, in ms. Default 30000. */
   headersTimeoutMs?: number;
   logger?: GatewayLogger;
@@ -60,7 +62,7 @@ async function write(res: Response, text: string): Promise<void> {
 /** Creates the registry proxy router. */
 export function mcpProxyRouter(deps: McpProxyDeps): Router {
   const router = Router();
-  const limits = { maxBytes: deps.maxResponseBytes ?? DEFAULT_MCP_MAX_RESPONSE_BYTES, timeoutMs: deps.bodyTimeoutMs ?? DEFAULT_MCP_BODY_TIMEOUT_MS };
+  const limits = resolveLimits(deps.limits);
 
   const resolveTarget: RequestHandler = async function resolveRegistryTarget(req, _res, next) {
     const caller = await identifyCaller(req, deps.developerKeys, { bearer: true });

@@ -1,5 +1,6 @@
 // Reading tool-server answers within bounds: a size cap and a body timeout for whole bodies, event by event for streams.
 import type { Readable } from 'node:stream';
+import { Errors } from '../errors/error-registry.js';
 import { createSseParser, formatSse, type ParsedSseEvent } from '../http/sse-parser.js';
 
 /** Limits on what the MCP proxy reads from a tool server. */
@@ -14,6 +15,18 @@ export interface McpProxyLimits {
 export const DEFAULT_MCP_BODY_TIMEOUT_MS = 30_000;
 /** Default of {@link McpProxyLimits.maxResponseBytes}. */
 export const DEFAULT_MCP_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
+
+/**
+ * The limits with their defaults filled. Throws `config_invalid` for a limit that is not a positive number.
+ * @example
+ * resolveLimits({ bodyTimeoutMs: 5000 }); // { timeoutMs: 5000, maxBytes: 10485760 }
+ */
+export function resolveLimits(limits: McpProxyLimits = {}): { timeoutMs: number; maxBytes: number } {
+  for (const [name, value] of Object.entries({ bodyTimeoutMs: limits.bodyTimeoutMs, maxResponseBytes: limits.maxResponseBytes })) {
+    if (value !== undefined && !(typeof value === 'number' && Number.isFinite(value) && value > 0)) throw Errors.configInvalid([`mcp.${name} must be a positive number`]);
+  }
+  return { timeoutMs: limits.bodyTimeoutMs ?? DEFAULT_MCP_BODY_TIMEOUT_MS, maxBytes: limits.maxResponseBytes ?? DEFAULT_MCP_MAX_RESPONSE_BYTES };
+}
 
 /** Why a tool-server body was not read to its end. */
 export class UpstreamBodyError extends Error {

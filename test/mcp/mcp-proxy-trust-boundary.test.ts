@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import type { Server } from 'node:http';
 import request from 'supertest';
-import type { GatewayOptions } from '../../src/index.js';
+import { createGateway, type GatewayOptions } from '../../src/index.js';
 import { createTestGateway, TEST_KEYS, type TestGateway } from '../helpers/test-gateway.js';
 import { startRawToolServer, type RawToolServer } from './raw-tool-server.js';
 
@@ -40,6 +40,14 @@ async function createRawFixture(options: GatewayOptions = {}): Promise<RawFixtur
     },
   };
 }
+
+describe('MCP proxy limits', () => {
+  it('refuses limits that are not positive numbers with config_invalid', () => {
+    for (const mcp of [{ bodyTimeoutMs: 0 }, { maxResponseBytes: -1 }, { bodyTimeoutMs: Number.NaN }]) {
+      assert.throws(() => createGateway({ mcp }), (error: { code?: string }) => error.code === 'config_invalid', JSON.stringify(mcp));
+    }
+  });
+});
 
 describe('MCP proxy trust boundary', () => {
   let f: RawFixture;
