@@ -13,6 +13,7 @@ import type { StreamWindowing } from './guardrails/pipeline/output-guard.js';
 import type { RetryTiming } from './traffic/retry-policy.js';
 import type { BottleneckSharedOptions } from './traffic/route-rate-limits.js';
 import type { UpstreamClientOptions } from './traffic/upstream-client.js';
+import type { McpProxyLimits } from './mcp/upstream-body.js';
 import type { ResponseStoreOptions } from './responses/response-store.js';
 
 /** Options of /v1/responses. */
@@ -61,6 +62,8 @@ export interface GatewayOptions {
   streamWindowing?: StreamWindowing;
   /** The request log: batching and retention. Defaults: 200 ms batches, 10,000 entries per application, no age limit. */
   chronicles?: Omit<ChroniclesOptions, 'now'>;
+  /** Limits of the MCP proxy on tool-server answers. Defaults: 30 s body timeout, 10 MiB per answer or stream event. */
+  mcp?: McpProxyLimits;
   /** Model calls one /v1/responses request may make in its tool loop. Default 8. */
   responsesMaxRounds?: number;
   /** /v1/responses: which MCP servers its tools may reach, and the store behind `previous_response_id`. */
