@@ -14,6 +14,7 @@ import { guardrailRouter } from './guardrails/guardrail-router.js';
 import { guardrailPipelineRouter } from './guardrails/pipeline/guardrail-pipeline-router.js';
 import { mcpAdminRouter } from './mcp/mcp-admin-router.js';
 import { mcpProxyRouter } from './mcp/mcp-proxy-router.js';
+import { resolveLimits } from './mcp/upstream-body.js';
 import { RegistryService } from './mcp/registry-service.js';
 import { PluginRegistry } from './plugins/plugin-registry.js';
 import { OutboundUrlGuard } from './http/outbound-url-guard.js';
@@ -128,7 +129,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       bodyLimitBytes: options.modelBodyLimitBytes ?? 20 * 1024 * 1024,
       logger,
       proxy: proxyDeps,
-      sessions: { registries, developerKeys: services.developerKeys, engine: guardrails, recorder, ownOrigins: [], guard: externalMcp },
+      sessions: { registries, developerKeys: services.developerKeys, engine: guardrails, recorder, ownOrigins: [], guard: externalMcp, maxResponseBytes: resolveLimits(options.mcp).maxBytes },
       store: new ResponseStore(options.responses?.store),
       maxRounds: options.responsesMaxRounds ?? 8,
       approvals: new ApprovalIds(options.secret),
