@@ -14,8 +14,11 @@ import { guardrailRouter } from './guardrails/guardrail-router.js';
 import { guardrailPipelineRouter } from './guardrails/pipeline/guardrail-pipeline-router.js';
 import { mcpAdminRouter } from './mcp/mcp-admin-router.js';
 import { mcpProxyRouter } from './mcp/mcp-proxy-router.js';
+import { resolveLimits } from './mcp/upstream-body.js';
 import { RegistryService } from './mcp/registry-service.js';
 import { PluginRegistry } from './plugins/plugin-registry.js';
+import { OutboundUrlGuard } from './http/outbound-url-guard.js';
+import { ApprovalIds } from './responses/approval-ids.js';
 import { ResponseStore } from './responses/response-store.js';
 import { responsesRouter } from './responses/responses-router.js';
 import type { GatewayPlugin } from './plugins/plugin-types.js';
@@ -109,7 +112,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   const rateLimiter = part(rateLimiterRouter(limits, logger));
   const guardrailPipeline = part(guardrailPipelineRouter({ engine: guardrails, storage, windowing: options.streamWindowing, logger }));
   const client = new UpstreamClient(options.upstream);
-  const mcp = part(mcpProxyRouter({ service: registries, developerKeys: services.developerKeys, engine: guardrails, recorder, client, logger }));
+  const mcp = part(mcpProxyRouter({ service: registries, developerKeys: services.developerKeys, engine: guardrails, recorder, client, logger, limits: options.mcp }));
   const proxyDeps = {
     client,
     keys: services.providerKeys,
@@ -118,6 +121,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     random: options.random,
   };
   const proxy = part(proxyRouter(proxyDeps, logger));
+  const externalMcp = options.responses?.allowExternalMcpUrls?.length ? new OutboundUrlGuard(options.responses.allowExternalMcpUrls) : undefined;
   const responses = part(
     responsesRouter({
       services,
@@ -128,9 +132,10 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       maxJsonDepth,
       logger,
       proxy: proxyDeps,
-      sessions: { registries, developerKeys: services.developerKeys, engine: guardrails, recorder, ownOrigins: [] },
-      store: new ResponseStore(),
+      sessions: { registries, developerKeys: services.developerKeys, engine: guardrails, recorder, ownOrigins: [], guard: externalMcp, maxResponseBytes: resolveLimits(options.mcp).maxBytes },
+      store: new ResponseStore(options.responses?.store),
       maxRounds: options.responsesMaxRounds ?? 8,
+      approvals: new ApprovalIds(options.secret),
     }),
   );
   // gateway.router waits for readiness once and runs the inner routers directly.
@@ -164,6 +169,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       } finally {
         await limits.close();
         await client.close();
+        await externalMcp?.close();
         await storage.close();
       }
     },

@@ -1,4 +1,4 @@
-// Admin endpoints of MCP registries: CRUD with a sealed token, the Tools tab (scan on open), tool toggles and policies.
+// Admin endpoints of MCP registries: CRUD with a sealed token, the Tools tab (scan on open, no writes), tool toggles and policies.
 import { Router, type Request } from 'express';
 import { adminOf } from '../admin/admin-auth.js';
 import { objectBody, pathParam } from '../admin/request-body.js';
@@ -32,6 +32,7 @@ export function mcpAdminRouter(service: RegistryService, configuredBaseUrl: stri
   router.post('/mcp/registries', async function createRegistry(req, res) {
     const record = seal(registries.prepareCreate(objectBody(req), adminOf(req).name) as RegistryRecord);
     await registries.insert(record);
+    await service.pinTools(record.name);
     res.status(201).json({ message: `MCP registry ${record.name} created`, request_url: present(req, record).request_url });
   });
   router.get('/mcp/registries/:name', async function getRegistry(req, res) {
@@ -50,6 +51,7 @@ export function mcpAdminRouter(service: RegistryService, configuredBaseUrl: stri
       else if (typeof body.authorization_token === 'string') typed.authorization_token = box.seal(body.authorization_token);
       delete typed.request_url;
     });
+    await service.pinTools(record.name);
     res.json({ message: `MCP registry ${record.name} updated` });
   });
   router.delete('/mcp/registries/:name', async function deleteRegistry(req, res) {
@@ -71,6 +73,7 @@ export function mcpAdminRouter(service: RegistryService, configuredBaseUrl: stri
     if (!tool) throw Errors.mcpToolNotFound([name, toolName]);
     const others = upstream.filter((candidate) => candidate !== tool).map((candidate) => candidate.name);
     const view = await service.tools.setEnabled(name, tool, body.enabled, others);
+    await service.tools.pinNew(name, upstream);
     res.json({ message: `Tool ${toolName} ${body.enabled ? 'enabled' : 'disabled'}`, tool: view });
   });
 
