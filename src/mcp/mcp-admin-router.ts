@@ -7,11 +7,6 @@ import { publicBaseUrl } from '../http/public-base-url.js';
 import { presentRegistry, type RegistryRecord } from './registry-records.js';
 import type { RegistryService } from './registry-service.js';
 
-/** The public base URL: the configured one, else the request's own origin. */
-export function baseUrlOf(req: Request, configured: string | undefined): string {
-  return configured ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`;
-}
-
 /**
  * `GET|POST /mcp/registries`, `GET|PUT|DELETE /mcp/registries/:name`, `GET /mcp/registries/:name/tools`,
  * `PUT /mcp/registries/:name/tools/:tool`, `GET|PUT /mcp/registries/:name/policies` (mounted under /v1/admin).

@@ -14,7 +14,6 @@ import { AttemptTimer } from '../traffic/attempt-timer.js';
 import type { UpstreamClient, UpstreamResponse } from '../traffic/upstream-client.js';
 import { JsonRpcInterceptor, type JsonRpcMessage } from './jsonrpc-interceptor.js';
 import { FORWARDED_HEADERS, RETURNED_HEADERS } from './mcp-headers.js';
-import { valueDepthExceeds } from './json-value-depth.js';
 import { mcpPassthrough } from './mcp-passthrough.js';
 import type { RegistryRecord } from './registry-records.js';
 import type { RegistryService } from './registry-service.js';
@@ -104,7 +103,6 @@ export function mcpProxyRouter(deps: McpProxyDeps): Router {
     const target = targetOf(req);
     const { registry, token, application, secrets } = target;
     if (req.body === undefined) throw Errors.bodyNotObject();
-    if (valueDepthExceeds(req.body, MAX_JSON_DEPTH)) throw Errors.jsonTooDeep([MAX_JSON_DEPTH]);
     const batch = Array.isArray(req.body);
     const messages = (batch ? req.body : [req.body]) as JsonRpcMessage[];
     const scrub = (text: string): string => scrubSecrets(text, secrets);
@@ -185,7 +183,7 @@ export function mcpProxyRouter(deps: McpProxyDeps): Router {
     res.end();
   };
 
-  router.post('/v1/mcp/:name', resolveTarget, jsonBody({ limitBytes: 4 * 1024 * 1024 }), post);
+  router.post('/v1/mcp/:name', resolveTarget, jsonBody({ limitBytes: 4 * 1024 * 1024, maxDepth: MAX_JSON_DEPTH }), post);
   const passthrough = mcpPassthrough((req) => {
     const { registry, token, secrets } = targetOf(req);
     return { registry: registry.name, url: registry.url, token, secrets };
