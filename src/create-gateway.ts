@@ -16,6 +16,7 @@ import { guardrailRouter } from './guardrails/guardrail-router.js';
 import { guardrailPipelineRouter } from './guardrails/pipeline/guardrail-pipeline-router.js';
 import { mcpAdminRouter } from './mcp/mcp-admin-router.js';
 import { mcpProxyRouter } from './mcp/mcp-proxy-router.js';
+import { resolveLimits } from './mcp/upstream-body.js';
 import { RegistryService } from './mcp/registry-service.js';
 import { PluginRegistry } from './plugins/plugin-registry.js';
 import { OutboundUrlGuard } from './http/outbound-url-guard.js';
@@ -84,7 +85,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   };
 
   const bodyLimitBytes = options.bodyLimitBytes ?? 1024 * 1024;
-  const { logger } = options;
+  const { logger, maxJsonDepth } = options;
   const knownSecrets = new KnownSecrets(storage, box);
   const recorder = new ChroniclesRecorder(storage, {
     ...options.chronicles,
@@ -98,21 +99,23 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       services,
       keyring,
       bodyLimitBytes,
+      maxJsonDepth,
       logger,
       extensions: [chroniclesAdminRouter(services, recorder), mcpAdminRouter(registries, options.baseUrl)],
     }),
   );
-  const guardrailsRouter = part(guardrailRouter({ services, keyring, maxTextBytes: options.guardrailMaxTextBytes, logger }));
+  const guardrailsRouter = part(guardrailRouter({ services, keyring, maxTextBytes: options.guardrailMaxTextBytes, maxJsonDepth, logger }));
   const chronicles = part(chroniclesRecorderRouter(recorder, logger));
   const directory = new ProviderDirectory(storage, plugins);
   const routes = part(
-    routeResolverRouter({ services, directory, bodyLimitBytes: options.modelBodyLimitBytes ?? 20 * 1024 * 1024, logger, random: options.random }),
+    routeResolverRouter({ services, directory, bodyLimitBytes: options.modelBodyLimitBytes ?? 20 * 1024 * 1024, maxJsonDepth, logger, random: options.random }),
   );
   const limits = new RouteRateLimits(options.rateLimitBottleneck);
+  services.routeChangedHooks.push((route) => limits.release(route));
   const rateLimiter = part(rateLimiterRouter(limits, logger));
   const guardrailPipeline = part(guardrailPipelineRouter({ engine: guardrails, storage, windowing: options.streamWindowing, logger }));
   const client = new UpstreamClient(options.upstream);
-  const mcp = part(mcpProxyRouter({ service: registries, developerKeys: services.developerKeys, engine: guardrails, recorder, client, logger }));
+  const mcp = part(mcpProxyRouter({ service: registries, developerKeys: services.developerKeys, engine: guardrails, recorder, client, logger, limits: options.mcp }));
   const proxyDeps = {
     client,
     keys: services.providerKeys,
@@ -129,9 +132,10 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       limits,
       baseUrl: options.baseUrl,
       bodyLimitBytes: options.modelBodyLimitBytes ?? 20 * 1024 * 1024,
+      maxJsonDepth,
       logger,
       proxy: proxyDeps,
-      sessions: { registries, developerKeys: services.developerKeys, engine: guardrails, recorder, ownOrigins: [], guard: externalMcp },
+      sessions: { registries, developerKeys: services.developerKeys, engine: guardrails, recorder, ownOrigins: [], guard: externalMcp, maxResponseBytes: resolveLimits(options.mcp).maxBytes },
       store: new ResponseStore(options.responses?.store),
       maxRounds: options.responsesMaxRounds ?? 8,
       approvals: new ApprovalIds(options.secret),
@@ -155,6 +159,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     mcp,
     responses,
     guardrailEngine: guardrails,
+    rateLimits: limits,
     services,
     ready,
     register,

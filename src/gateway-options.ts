@@ -11,8 +11,9 @@ import type { Storage } from './storage/storage-facade.js';
 import type { ChroniclesOptions } from './chronicles/chronicles-recorder.js';
 import type { StreamWindowing } from './guardrails/pipeline/output-guard.js';
 import type { RetryTiming } from './traffic/retry-policy.js';
-import type { BottleneckSharedOptions } from './traffic/route-rate-limits.js';
+import type { BottleneckSharedOptions, RouteRateLimits } from './traffic/route-rate-limits.js';
 import type { UpstreamClientOptions } from './traffic/upstream-client.js';
+import type { McpProxyLimits } from './mcp/upstream-body.js';
 import type { ResponseStoreOptions } from './responses/response-store.js';
 
 /** Options of /v1/responses. */
@@ -47,6 +48,8 @@ export interface GatewayOptions {
   bodyLimitBytes?: number;
   /** Largest text the standalone guardrail endpoint evaluates, in UTF-8 bytes. Default 1 MB. */
   guardrailMaxTextBytes?: number;
+  /** Deepest nesting of objects and arrays accepted in a JSON request body; deeper is 400 `json_too_deep`, checked before parsing. Default 64. */
+  maxJsonDepth?: number;
   /** Largest model request body (chat, completions, embeddings), in bytes. Default 20 MB. */
   modelBodyLimitBytes?: number;
   /** Per-attempt upstream timeout when a route sets no `config.settings.timeout_ms`, in ms. Default 60000. */
@@ -61,6 +64,8 @@ export interface GatewayOptions {
   streamWindowing?: StreamWindowing;
   /** The request log: batching, field cap and retention. Defaults: 200 ms batches, 32 KB per field, 10,000 entries per application, no age limit. */
   chronicles?: Omit<ChroniclesOptions, 'now'>;
+  /** Limits of the MCP proxy on tool-server answers. Defaults: 30 s body timeout, 10 MiB per answer or stream event. */
+  mcp?: McpProxyLimits;
   /** Model calls one /v1/responses request may make in its tool loop. Default 8. */
   responsesMaxRounds?: number;
   /** /v1/responses: which MCP servers its tools may reach, and the store behind `previous_response_id`. */
@@ -101,6 +106,8 @@ export interface Gateway {
   guardrails: Router;
   /** Registered guardrail processors. */
   guardrailEngine: GuardrailEngine;
+  /** The per-route rate limiters (`size`: how many are live). */
+  rateLimits: RouteRateLimits;
   /** The stores behind the admin API. */
   services: AdminServices;
   /** Settles once storage is loaded and every plugin is set up; rejects with the start-up error. */

@@ -16,6 +16,8 @@ export interface AdminRouterOptions {
   services: AdminServices;
   keyring: AdminKeyring;
   bodyLimitBytes: number;
+  /** Deepest JSON nesting accepted in bodies (default 64). */
+  maxJsonDepth?: number;
   logger?: GatewayLogger;
   /** Extra admin sub-routers mounted under /v1/admin after the built-in ones (Chronicles, MCP registries). */
   extensions?: Router[];
@@ -29,7 +31,7 @@ export interface AdminRouterOptions {
 export function adminRouter(options: AdminRouterOptions): Router {
   const router = Router();
   const admin = Router();
-  admin.use(requireAdminKey(options.keyring), requireWriteRoleForChanges, jsonBody({ limitBytes: options.bodyLimitBytes }));
+  admin.use(requireAdminKey(options.keyring), requireWriteRoleForChanges, jsonBody({ limitBytes: options.bodyLimitBytes, maxDepth: options.maxJsonDepth }));
   admin.use(templatesAndGatewaysRouter(options.services));
   admin.use(providersRouter(options.services));
   admin.use(providerKeysRouter(options.services));

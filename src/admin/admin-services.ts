@@ -28,6 +28,8 @@ export interface AdminServices {
   developerKeys: DeveloperKeyStore;
   /** Called after an application is deleted, so other parts drop what they hold for it (its request log). */
   applicationDeletedHooks: Array<(application: string) => Promise<void>>;
+  /** Called after a route is updated or deleted, so other parts drop what they hold for it (its rate limiter). */
+  routeChangedHooks: Array<(route: string) => void>;
 }
 
 /** Creates the admin services over one storage facade. */
@@ -52,5 +54,6 @@ export function createAdminServices(deps: {
     providerKeys: new ProviderKeyStore(storage, deps.box, now),
     developerKeys: new DeveloperKeyStore(storage, now),
     applicationDeletedHooks: [],
+    routeChangedHooks: [],
   };
 }

@@ -1,6 +1,7 @@
 // Validates a guardrail policy: its shape, that each processor is registered, and each processor's own options.
 import { Errors } from '../errors/error-registry.js';
 import type { GuardrailEngine } from '../guardrails/guardrail-engine.js';
+import { DLP_PROCESSOR } from '../guardrails/dlp-processor.js';
 import { compileValidator } from '../validation/schema-validator.js';
 import { policySchema, routePolicySchema } from './schemas/policy-schema.js';
 
@@ -40,6 +41,10 @@ function checkProcessors(policy: GuardrailPolicy, engine: GuardrailEngine, prefi
     }
     const { apply_to: _applyTo, ...options } = entry;
     engine.resolveOptions(name, options, param);
+  }
+  // A `dlp` strategy runs the DLP processor even when `processors` does not list it.
+  if (policy.dlp?.strategy !== undefined && !engine.has(DLP_PROCESSOR)) {
+    throw Errors.validation([`The dlp section needs the processor '${DLP_PROCESSOR}', which is not registered.`], { param: `${prefix}dlp.strategy` });
   }
 }
 

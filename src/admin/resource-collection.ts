@@ -131,11 +131,11 @@ export class ResourceCollection {
   }
 
   /**
-   * Deletes a resource (404 when absent). `before` runs under the same lock, before the record goes: records
-   * that depend on the resource are removed first, so a crash midway leaves the resource, never orphans it can
-   * be re-created over.
+   * Deletes a resource (404 when absent). `before` runs under the lock on the current record, before the record
+   * goes: it may refuse (throw), and it removes the records that depend on the resource first, so a crash midway
+   * leaves the resource, never orphans a re-created one could inherit.
    */
-  async remove(name: string, before?: (current: ResourceRecord) => Promise<void>): Promise<ResourceRecord> {
+  async remove(name: string, before?: (current: ResourceRecord) => void | Promise<void>): Promise<ResourceRecord> {
     return this.storage.locked(this.key(name), async () => {
       const current = await this.get(name);
       await before?.(current);

@@ -64,10 +64,15 @@ export function routesRouter(services: AdminServices): Router {
     const record = await routes.update(pathParam(req, 'routename'), objectBody(req), adminOf(req).name, (current, next) =>
       checkRoute(req, next, current),
     );
+    for (const hook of services.routeChangedHooks) hook(record.name);
     res.json({ message: `Route ${record.name} updated` });
   });
   router.delete('/routes/:routename', async function deleteRoute(req, res) {
-    const record = await routes.remove(pathParam(req, 'routename'));
+    // Deleting a route that carries a policy drops the policy: only super_admin may (as for changing it).
+    const record = await routes.remove(pathParam(req, 'routename'), (current) => {
+      if ((current.config as RouteConfig | undefined)?.policy !== undefined) assertRole(req, 'super_admin');
+    });
+    for (const hook of services.routeChangedHooks) hook(record.name);
     res.json({ message: `Route ${record.name} deleted` });
   });
   return router;

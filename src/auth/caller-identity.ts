@@ -1,5 +1,5 @@
 // Identifies the caller of a model, guardrail or tool request from its developer key (or, where allowed, an admin key).
-import type { Request } from 'express';
+import type { Request, RequestHandler } from 'express';
 import type { AdminKeyring, AdminPrincipal } from '../admin/admin-auth.js';
 import type { DeveloperKeyStore } from '../admin/developer-key-store.js';
 import { Errors } from '../errors/error-registry.js';
@@ -12,15 +12,22 @@ const CALLER = Symbol('gateway.caller');
 /** The header carrying the developer key. Express lower-cases header names. */
 export const DEVELOPER_KEY_HEADER = 'x-gateway-apikey';
 
-/** Reads the developer key from `x-gateway-apikey`, or, where `bearer` is allowed, from `Authorization: Bearer`. */
+const BEARER = /^Bearer\s+(\S+)$/i;
+
+/** The token of an `Authorization: Bearer <token>` header, if any. */
+export function bearerToken(req: Request): string | undefined {
+  const header = req.headers.authorization;
+  return header ? BEARER.exec(header)?.[1] : undefined;
+}
+
+/**
+ * Reads the developer key from `x-gateway-apikey`, or, where `bearer` is allowed, from `Authorization: Bearer`.
+ * When both are sent, `x-gateway-apikey` wins and the Bearer is ignored.
+ */
 export function presentedKey(req: Request, bearer = false): string | undefined {
   const header = req.headers[DEVELOPER_KEY_HEADER];
   if (typeof header === 'string' && header !== '') return header;
-  if (bearer) {
-    const match = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '');
-    if (match) return match[1];
-  }
-  return undefined;
+  return bearer ? bearerToken(req) : undefined;
 }
 
 /**
@@ -43,7 +50,7 @@ export async function identifyCaller(
     const admin = options.keyring?.identify(key);
     if (admin) caller = { kind: 'admin', admin };
   }
-  if (!caller) throw Errors.invalidApiKey(['X-Gateway-Apikey']);
+  if (!caller) throw Errors.invalidApiKey([options.bearer ? 'X-Gateway-Apikey or Authorization' : 'X-Gateway-Apikey']);
   (req as Request & { [CALLER]?: Caller })[CALLER] = caller;
   return caller;
 }
@@ -51,4 +58,20 @@ export async function identifyCaller(
 /** The caller already identified on this request, if any. */
 export function callerOf(req: Request): Caller | undefined {
   return (req as Request & { [CALLER]?: Caller })[CALLER];
+}
+
+/**
+ * Middleware for model endpoints: authenticates the developer key from the headers (`X-Gateway-Apikey`,
+ * or `Authorization: Bearer gwk_…`) before the body is read, so an unknown or missing key costs one
+ * hashed lookup and never a body read (401). The caller is cached on the request for later steps.
+ * Admin keys are refused.
+ * @example
+ * router.post('/v1/chat/completions', requireDeveloperKey(keys), jsonBody(), handler);
+ */
+export function requireDeveloperKey(developerKeys: DeveloperKeyStore): RequestHandler {
+  return async function authenticateDeveloperKey(req, _res, next) {
+    const caller = await identifyCaller(req, developerKeys, { bearer: true });
+    if (caller.kind !== 'application') throw Errors.invalidApiKey(['X-Gateway-Apikey or Authorization']);
+    next();
+  };
 }

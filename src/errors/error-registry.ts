@@ -95,6 +95,7 @@ export const Errors = {
   // Authentication and roles
   missingApiKey: createError('missing_api_key', 'The header %s is required.', 401, 'authentication_error'),
   invalidApiKey: createError('invalid_api_key', 'The key given in %s is not valid.', 401, 'authentication_error'),
+  applicationForbidden: createError('application_forbidden', 'A developer key may only name its own application in %s.', 403, 'permission_error'),
   forbiddenRole: createError('insufficient_role', 'This operation needs the role %s; the key has the role %s.', 403, 'permission_error'),
   // Resources
   notFound: createError('not_found', 'No %s named %s exists.', 404, 'not_found_error'),
@@ -131,6 +132,9 @@ export const Errors = {
   guardrailUnavailable: createError('guardrail_unavailable', 'The guardrail %s could not run (%s) and the policy fails closed.', 503, 'guardrail_error'),
   // MCP registries
   mcpUpstreamUnreachable: createError('mcp_upstream_unreachable', 'The tool server of registry %s could not be reached: %s', 502, 'upstream_error'),
+  mcpUpstreamTimeout: createError('mcp_upstream_timeout', 'The tool server of registry %s did not send its answer in time: %s.', 504, 'timeout_error'),
+  mcpResponseTooLarge: createError('mcp_response_too_large', 'The tool server of registry %s sent an answer over the limit of %s bytes.', 502, 'upstream_error'),
+  mcpUpstreamInvalidResponse: createError('upstream_invalid_response', 'The tool server of registry %s sent an answer the gateway cannot read: %s.', 502, 'upstream_error'),
   mcpToolNotFound: createError('tool_not_found', 'The registry %s has no tool named %s.', 404, 'not_found_error'),
   internal: createError('internal_error', 'The gateway failed to handle the request.', 500, 'api_error'),
 } as const;

@@ -4,7 +4,7 @@ import type { AdminKeyring } from '../admin/admin-auth.js';
 import type { AdminServices } from '../admin/admin-services.js';
 import { policyKey } from '../admin/applications-router.js';
 import { DEFAULT_APPLICATION_POLICY, type GuardrailPolicy } from '../admin/policy-validation.js';
-import { identifyCaller } from '../auth/caller-identity.js';
+import { callerOf, identifyCaller, type Caller } from '../auth/caller-identity.js';
 import { errorMiddleware, type GatewayLogger } from '../errors/error-middleware.js';
 import { Errors } from '../errors/error-registry.js';
 import { jsonBody } from '../http/json-body.js';
@@ -36,6 +36,8 @@ export interface GuardrailRouterOptions {
   keyring: AdminKeyring;
   /** Largest `input.text`, in bytes (UTF-8). Default 1 MB. */
   maxTextBytes?: number;
+  /** Deepest JSON nesting accepted in bodies (default 64). */
+  maxJsonDepth?: number;
   logger?: GatewayLogger;
 }
 
@@ -49,11 +51,16 @@ export function guardrailRouter(options: GuardrailRouterOptions): Router {
   const maxTextBytes = options.maxTextBytes ?? 1024 * 1024;
   const router = Router();
 
-  /** The policy in force: the named application's, or the default one. */
-  const policyFor = async (req: Request): Promise<GuardrailPolicy> => {
+  /**
+   * The policy in force: the named application's, or the default one. A developer key may name only its
+   * own application (403 otherwise, before any lookup, so the answer does not tell which names exist);
+   * admin keys may name any.
+   */
+  const policyFor = async (req: Request, caller: Caller): Promise<GuardrailPolicy> => {
     const header = req.headers['x-gateway-application'];
     if (header === undefined || header === '') return DEFAULT_STANDALONE_POLICY;
     const name = String(header);
+    if (caller.kind === 'application' && caller.application !== name) throw Errors.applicationForbidden(['x-gateway-application'], { param: 'x-gateway-application' });
     await services.applications.get(name);
     const stored = await services.storage.get<GuardrailPolicy>(policyKey(name));
     return stored ?? DEFAULT_APPLICATION_POLICY;
@@ -65,7 +72,7 @@ export function guardrailRouter(options: GuardrailRouterOptions): Router {
       await identifyCaller(req, services.developerKeys, { keyring });
       next();
     },
-    jsonBody({ limitBytes: maxTextBytes * 2 + 64 * 1024 }),
+    jsonBody({ limitBytes: maxTextBytes * 2 + 64 * 1024, maxDepth: options.maxJsonDepth }),
     async function applyGuardrail(req, res) {
       const processor = String(req.params.processor);
       if (!services.guardrails.has(processor)) {
@@ -76,7 +83,8 @@ export function guardrailRouter(options: GuardrailRouterOptions): Router {
       if (Buffer.byteLength(body.input.text, 'utf8') > maxTextBytes) {
         throw Errors.bodyTooLarge([String(maxTextBytes)], { param: 'input.text' });
       }
-      const policy = await policyFor(req);
+      const caller = callerOf(req) ?? (await identifyCaller(req, services.developerKeys, { keyring }));
+      const policy = await policyFor(req, caller);
       const { threshold, ...requestOptions } = body.config ?? {};
       const outcome = await services.guardrails.evaluate(processor, body.input.text, {
         options: { ...processorOptions(policy, processor), ...requestOptions },

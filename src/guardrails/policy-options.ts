@@ -1,5 +1,6 @@
 // Turns a stored guardrail policy into one processor's options and threshold, and holds the default policy.
 import type { GuardrailPolicy } from '../admin/policy-validation.js';
+import { DLP_PROCESSOR } from './dlp-processor.js';
 
 /** The policy of the standalone endpoint when no application is named: reject mode, each processor's own defaults. */
 export const DEFAULT_STANDALONE_POLICY: GuardrailPolicy = {
@@ -10,7 +11,7 @@ export const DEFAULT_STANDALONE_POLICY: GuardrailPolicy = {
 };
 
 /** The DLP processor, whose options also come from the policy's `dlp` section. */
-export const DLP_PROCESSOR = 'dlp_cloud';
+export { DLP_PROCESSOR };
 
 /** A processor's options under a policy: its entry (without policy-only fields) plus, for DLP, the `dlp` section. */
 export function processorOptions(policy: GuardrailPolicy, processor: string): Record<string, unknown> {

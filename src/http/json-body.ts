@@ -1,11 +1,14 @@
-// JSON body parsing for gateway routes: 415 on a wrong content type, 413 over the limit, 400 on bad JSON or a non-object.
+// JSON body parsing for gateway routes: 415 on a wrong content type, 413 over the limit, 400 on bad JSON, deep nesting or a non-object.
 import express, { type RequestHandler } from 'express';
 import { Errors } from '../errors/error-registry.js';
+import { jsonDepthExceeds, MAX_JSON_DEPTH } from './json-depth.js';
 
 /** Options of {@link jsonBody}. */
 export interface JsonBodyOptions {
   /** Largest accepted body in bytes; default 1 MB. */
   limitBytes?: number;
+  /** Deepest nesting of objects and arrays accepted; deeper bodies are refused 400 `json_too_deep` before parsing. Default 64. */
+  maxDepth?: number;
 }
 
 /** True when the request carries a body of at least one byte. */
@@ -20,7 +23,16 @@ function hasBody(headers: Record<string, string | string[] | undefined>): boolea
  */
 export function jsonBody(options: JsonBodyOptions = {}): RequestHandler {
   const limit = options.limitBytes ?? 1024 * 1024;
-  const parse = express.json({ limit, strict: false, type: () => true });
+  const maxDepth = options.maxDepth ?? MAX_JSON_DEPTH;
+  // `verify` sees the raw bytes before JSON.parse: hostile nesting is refused by a linear scan, before any recursion.
+  const parse = express.json({
+    limit,
+    strict: false,
+    type: () => true,
+    verify: (_req, _res, raw) => {
+      if (jsonDepthExceeds(raw, maxDepth)) throw Errors.jsonTooDeep([String(maxDepth)]);
+    },
+  });
   return function parseJsonObjectBody(req, res, next) {
     if (req.body !== undefined) {
       next();

@@ -4,6 +4,7 @@ import { buildToolEntry, type ToolInvocation } from '../chronicles/chronicle-ent
 import type { ChroniclesRecorder } from '../chronicles/chronicles-recorder.js';
 import type { GuardrailEngine } from '../guardrails/guardrail-engine.js';
 import type { TextSlot } from '../guardrails/pipeline/message-text.js';
+import { scrubSecrets, scrubSecretsDeep } from '../secrets/secret-scrubber.js';
 import { applyRegistryPolicies } from './registry-policies.js';
 import type { RegistryService } from './registry-service.js';
 import type { UpstreamTool } from './mcp-upstream.js';
@@ -18,10 +19,18 @@ export interface JsonRpcMessage {
   error?: { code: number; message: string; data?: unknown };
 }
 
-/** JSON-RPC error code for calls the gateway refuses (invalid params: unknown or disabled tool). */
+/** JSON-RPC error code for calls the gateway refuses (invalid params: no tool name, unknown or disabled tool). */
 export const TOOL_REFUSED = -32602;
 
+/** JSON-RPC error code for a request whose answer the gateway could not obtain from the tool server. */
+export const INTERNAL_ERROR = -32603;
+
+/** JSON-RPC error code for a request that is not a valid request object (here: a `tools/call` without a usable id). */
+export const INVALID_REQUEST = -32600;
+
 interface PendingCall {
+  /** The request's JSON-RPC id, as the client sent it. */
+  id?: string | number;
   method: string;
   tool?: string;
   arguments?: unknown;
@@ -60,31 +69,41 @@ export class JsonRpcInterceptor {
   private readonly sink: InvocationSink;
 
   /**
-   * Looks at the client's messages before they are forwarded. Answers the error responses for
-   * `tools/call` requests that must not reach the tool server (unknown or disabled tools).
+   * Looks at the client's messages before they are forwarded. Every `tools/call` is screened, whatever its id, and
+   * answered here with a JSON-RPC error when it must not reach the tool server: no usable id (null, missing: a
+   * notification cannot be a call), no tool name, an unknown or a disabled tool.
    */
   async screen(messages: JsonRpcMessage[]): Promise<JsonRpcMessage[]> {
     const refusals: JsonRpcMessage[] = [];
     for (const message of messages) {
-      if (message.method === undefined || message.id === undefined || message.id === null) continue;
-      const call: PendingCall = { method: message.method, startedAt: Date.now() };
+      if (message === null || typeof message !== 'object' || message.method === undefined) continue;
+      const hasId = typeof message.id === 'string' || typeof message.id === 'number';
+      const call: PendingCall = { method: String(message.method), startedAt: Date.now() };
       if (message.method === 'tools/call') {
-        call.tool = String(message.params?.name ?? '');
-        call.arguments = message.params?.arguments;
-        const reason = await this.refusal(call.tool);
-        if (reason) {
-          refusals.push({ jsonrpc: '2.0', id: message.id, error: { code: TOOL_REFUSED, message: reason } });
-          this.record(call, { error: reason, blocked: true }, 200);
+        const params = message.params !== null && typeof message.params === 'object' && !Array.isArray(message.params) ? message.params : undefined;
+        call.tool = typeof params?.name === 'string' ? params.name : '';
+        call.arguments = params?.arguments;
+        let refusal: { code: number; reason: string } | undefined;
+        if (!hasId) refusal = { code: INVALID_REQUEST, reason: 'A tools/call request needs an id that is a string or a number.' };
+        else if (call.tool === '') refusal = { code: TOOL_REFUSED, reason: 'A tools/call request needs params.name, the name of the tool.' };
+        else {
+          const reason = await this.refusal(call.tool);
+          if (reason) refusal = { code: TOOL_REFUSED, reason };
+        }
+        if (refusal) {
+          refusals.push({ jsonrpc: '2.0', id: hasId ? message.id : null, error: { code: refusal.code, message: refusal.reason } });
+          this.record(call, { error: refusal.reason, blocked: true }, 200);
           continue;
         }
       }
-      this.pending.set(String(message.id), call);
+      if (hasId) this.pending.set(String(message.id), { ...call, id: message.id as string | number });
     }
     return refusals;
   }
 
   /** Transforms one message from the tool server before it reaches the client. */
   async transform(message: JsonRpcMessage): Promise<JsonRpcMessage> {
+    if (message === null || typeof message !== 'object') return message;
     if (message.id === undefined || message.id === null || message.method !== undefined) return message;
     const call = this.pending.get(String(message.id));
     if (!call) return message;
@@ -152,16 +171,10 @@ export class JsonRpcInterceptor {
       latency_ms: Date.now() - call.startedAt,
       guardrail_checks: outcome.checks ?? [],
     };
-    const error = outcome.error === undefined ? undefined : { code: outcome.blocked ? 'tool_refused' : 'tool_error', message: outcome.error, type: 'tool_error' };
-    this.sink(this.scrubbed(invocation), status, error);
-  }
-
-  /** The invocation with this request's credentials replaced wherever they appear. */
-  private scrubbed(invocation: ToolInvocation): ToolInvocation {
-    const secrets = this.secrets.filter((secret) => secret.length >= 8);
-    const text = JSON.stringify(invocation);
-    const leaked = secrets.filter((secret) => text.includes(secret));
-    return leaked.length === 0 ? invocation : (JSON.parse(leaked.reduce((t, secret) => t.split(secret).join('[REDACTED]'), text)) as ToolInvocation);
+    const message = outcome.error === undefined ? undefined : scrubSecrets(outcome.error, this.secrets);
+    const error = message === undefined ? undefined : { code: outcome.blocked ? 'tool_refused' : 'tool_error', message, type: 'tool_error' };
+    // This request's credentials are scrubbed in any form (case, base64, URL, hex) wherever they appear.
+    this.sink(scrubSecretsDeep(invocation, this.secrets), status, error);
   }
 
   /** The default sink: one Chronicles entry per tool call. */
@@ -181,9 +194,17 @@ export class JsonRpcInterceptor {
     );
   }
 
-  /** Records calls whose answers never came (the tool server failed or the client left). */
-  abandon(reason: string, status: number): void {
-    for (const call of this.pending.values()) this.record(call, { error: reason }, status);
+  /**
+   * Records calls whose answers never came (the tool server failed or the client left).
+   * @returns one JSON-RPC error response per abandoned request, for a client still listening on a stream.
+   */
+  abandon(reason: string, status: number): JsonRpcMessage[] {
+    const answers: JsonRpcMessage[] = [];
+    for (const call of this.pending.values()) {
+      this.record(call, { error: reason }, status);
+      if (call.id !== undefined) answers.push({ jsonrpc: '2.0', id: call.id, error: { code: INTERNAL_ERROR, message: scrubSecrets(reason, this.secrets) } });
+    }
     this.pending.clear();
+    return answers;
   }
 }

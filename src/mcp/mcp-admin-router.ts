@@ -1,15 +1,11 @@
-// Admin endpoints of MCP registries: CRUD with a sealed token, the Tools tab (scan on open), tool toggles and policies.
+// Admin endpoints of MCP registries: CRUD with a sealed token, the Tools tab (scan on open, no writes), tool toggles and policies.
 import { Router, type Request } from 'express';
 import { adminOf } from '../admin/admin-auth.js';
 import { objectBody, pathParam } from '../admin/request-body.js';
 import { Errors } from '../errors/error-registry.js';
+import { publicBaseUrl } from '../http/public-base-url.js';
 import { presentRegistry, type RegistryRecord } from './registry-records.js';
 import type { RegistryService } from './registry-service.js';
-
-/** The public base URL: the configured one, else the request's own origin. */
-export function baseUrlOf(req: Request, configured: string | undefined): string {
-  return configured ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`;
-}
 
 /**
  * `GET|POST /mcp/registries`, `GET|PUT|DELETE /mcp/registries/:name`, `GET /mcp/registries/:name/tools`,
@@ -18,7 +14,7 @@ export function baseUrlOf(req: Request, configured: string | undefined): string 
 export function mcpAdminRouter(service: RegistryService, configuredBaseUrl: string | undefined): Router {
   const router = Router();
   const { registries, box } = service;
-  const present = (req: Request, record: RegistryRecord) => presentRegistry(record, box, baseUrlOf(req, configuredBaseUrl));
+  const present = (req: Request, record: RegistryRecord) => presentRegistry(record, box, publicBaseUrl(req, configuredBaseUrl));
   const seal = (record: RegistryRecord): RegistryRecord => {
     delete record.request_url;
     if (typeof record.authorization_token === 'string') record.authorization_token = box.seal(record.authorization_token);
@@ -31,6 +27,7 @@ export function mcpAdminRouter(service: RegistryService, configuredBaseUrl: stri
   router.post('/mcp/registries', async function createRegistry(req, res) {
     const record = seal(registries.prepareCreate(objectBody(req), adminOf(req).name) as RegistryRecord);
     await registries.insert(record);
+    await service.pinTools(record.name);
     res.status(201).json({ message: `MCP registry ${record.name} created`, request_url: present(req, record).request_url });
   });
   router.get('/mcp/registries/:name', async function getRegistry(req, res) {
@@ -49,6 +46,7 @@ export function mcpAdminRouter(service: RegistryService, configuredBaseUrl: stri
       else if (typeof body.authorization_token === 'string') typed.authorization_token = box.seal(body.authorization_token);
       delete typed.request_url;
     });
+    await service.pinTools(record.name);
     res.json({ message: `MCP registry ${record.name} updated` });
   });
   router.delete('/mcp/registries/:name', async function deleteRegistry(req, res) {
@@ -70,6 +68,7 @@ export function mcpAdminRouter(service: RegistryService, configuredBaseUrl: stri
     if (!tool) throw Errors.mcpToolNotFound([name, toolName]);
     const others = upstream.filter((candidate) => candidate !== tool).map((candidate) => candidate.name);
     const view = await service.tools.setEnabled(name, tool, body.enabled, others);
+    await service.tools.pinNew(name, upstream);
     res.json({ message: `Tool ${toolName} ${body.enabled ? 'enabled' : 'disabled'}`, tool: view });
   });
 

@@ -1,20 +1,23 @@
 // The MCP registry proxy at /v1/mcp/:name: Streamable HTTP to the tool server, with the registry's token, tool states and policies.
-import { once } from 'node:events';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
-import { createProxyMiddleware } from 'http-proxy-middleware';
 import type { DeveloperKeyStore } from '../admin/developer-key-store.js';
 import { identifyCaller, presentedKey } from '../auth/caller-identity.js';
 import type { ChroniclesRecorder } from '../chronicles/chronicles-recorder.js';
 import { errorMiddleware, type GatewayLogger } from '../errors/error-middleware.js';
-import { Errors } from '../errors/error-registry.js';
+import { Errors, isGatewayError } from '../errors/error-registry.js';
 import type { GuardrailEngine } from '../guardrails/guardrail-engine.js';
 import { jsonBody } from '../http/json-body.js';
-import { createSseParser } from '../http/sse-parser.js';
+import { jsonDepthExceeds, MAX_JSON_DEPTH } from '../http/json-depth.js';
+import { formatSse } from '../http/sse-parser.js';
+import { scrubSecrets } from '../secrets/secret-scrubber.js';
 import { AttemptTimer } from '../traffic/attempt-timer.js';
-import type { UpstreamClient } from '../traffic/upstream-client.js';
+import type { UpstreamClient, UpstreamResponse } from '../traffic/upstream-client.js';
 import { JsonRpcInterceptor, type JsonRpcMessage } from './jsonrpc-interceptor.js';
+import { FORWARDED_HEADERS, RETURNED_HEADERS } from './mcp-headers.js';
+import { mcpPassthrough } from './mcp-passthrough.js';
 import type { RegistryRecord } from './registry-records.js';
 import type { RegistryService } from './registry-service.js';
+import { forEachSseEvent, resolveLimits, formatSseEvent, readBoundedBody, UpstreamBodyError, type McpProxyLimits } from './upstream-body.js';
 
 /** What the proxy needs. */
 export interface McpProxyDeps {
@@ -23,27 +26,26 @@ export interface McpProxyDeps {
   engine: GuardrailEngine;
   recorder: ChroniclesRecorder;
   client: UpstreamClient;
+  /** Limits on tool-server answers: body timeout and size cap. */
+  limits?: McpProxyLimits;
   /** How long the tool server may take to answer headers, in ms. Default 30000. */
   headersTimeoutMs?: number;
   logger?: GatewayLogger;
 }
 
-/** Client headers passed to the tool server; everything else (Authorization above all) stays here. */
-const FORWARDED = ['accept', 'mcp-session-id', 'mcp-protocol-version', 'last-event-id'] as const;
-/** Tool server headers passed back to the client. */
-const RETURNED = ['content-type', 'mcp-session-id', 'mcp-protocol-version', 'cache-control'] as const;
-
 interface Target {
   registry: Readonly<RegistryRecord>;
   token: string | undefined;
   application: string;
+  /** The registry token and the caller's key: scrubbed from everything relayed, recorded or logged. */
+  secrets: string[];
 }
 const TARGET = Symbol('gateway.mcp-target');
 const targetOf = (req: Request): Target => (req as Request & { [TARGET]: Target })[TARGET];
 
 function upstreamHeaders(req: Request, token: string | undefined): Record<string, string> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
-  for (const name of FORWARDED) {
+  for (const name of FORWARDED_HEADERS) {
     const value = req.headers[name];
     if (typeof value === 'string') headers[name] = value;
   }
@@ -53,27 +55,57 @@ function upstreamHeaders(req: Request, token: string | undefined): Record<string
 }
 
 async function write(res: Response, text: string): Promise<void> {
-  if (!res.write(text) && !res.destroyed) await once(res, 'drain');
+  if (!res.write(text) && !res.destroyed) await new Promise((resolve) => res.once('drain', resolve).once('close', resolve));
 }
 
 /** Creates the registry proxy router. */
 export function mcpProxyRouter(deps: McpProxyDeps): Router {
   const router = Router();
+  const limits = resolveLimits(deps.limits);
 
   const resolveTarget: RequestHandler = async function resolveRegistryTarget(req, _res, next) {
     const caller = await identifyCaller(req, deps.developerKeys, { bearer: true });
     if (caller.kind !== 'application') throw Errors.invalidApiKey(['Authorization']);
     const registry = await deps.service.registry(String(req.params.name));
-    (req as Request & { [TARGET]: Target })[TARGET] = { registry, token: deps.service.token(registry), application: caller.application };
+    const token = deps.service.token(registry);
+    const secrets = [presentedKey(req, true), token].filter((value): value is string => typeof value === 'string');
+    (req as Request & { [TARGET]: Target })[TARGET] = { registry, token, application: caller.application, secrets };
     next();
   };
 
+  /** Reads the tool server's whole answer within the limits; a failure is recorded and thrown as a gateway error. */
+  async function readAnswer(upstream: UpstreamResponse, target: Target, interceptor: JsonRpcInterceptor): Promise<string> {
+    try {
+      return (await readBoundedBody(upstream.body, upstream.headers, limits)).toString('utf8');
+    } catch (error) {
+      const failure =
+        error instanceof UpstreamBodyError
+          ? error.kind === 'timeout'
+            ? Errors.mcpUpstreamTimeout([target.registry.name, error.message])
+            : Errors.mcpResponseTooLarge([target.registry.name, limits.maxBytes])
+          : Errors.mcpUpstreamUnreachable([target.registry.name, 'the answer broke off']);
+      interceptor.abandon(failure.message, failure.statusCode);
+      throw failure;
+    }
+  }
+
+  /** Parses a JSON-RPC text from the tool server: too deep or not JSON is an invalid answer. */
+  function parseAnswer(text: string, registry: string): JsonRpcMessage | JsonRpcMessage[] {
+    if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) throw Errors.mcpUpstreamInvalidResponse([registry, `it nests deeper than ${MAX_JSON_DEPTH} levels`]);
+    try {
+      return JSON.parse(text) as JsonRpcMessage | JsonRpcMessage[];
+    } catch {
+      throw Errors.mcpUpstreamInvalidResponse([registry, 'it is not valid JSON']);
+    }
+  }
+
   const post: RequestHandler = async function proxyMcpPost(req, res) {
-    const { registry, token, application } = targetOf(req);
+    const target = targetOf(req);
+    const { registry, token, application, secrets } = target;
     if (req.body === undefined) throw Errors.bodyNotObject();
     const batch = Array.isArray(req.body);
     const messages = (batch ? req.body : [req.body]) as JsonRpcMessage[];
-    const secrets = [presentedKey(req, true), token].filter((value): value is string => typeof value === 'string');
+    const scrub = (text: string): string => scrubSecrets(text, secrets);
     const interceptor = new JsonRpcInterceptor(deps, registry.name, application, req.originalUrl.split('?')[0] ?? req.path, secrets);
     const refusals = await interceptor.screen(messages);
     if (refusals.length > 0) {
@@ -84,83 +116,78 @@ export function mcpProxyRouter(deps: McpProxyDeps): Router {
     res.on('close', () => {
       if (!res.writableFinished) timer.controller.abort();
     });
-    let upstream;
+    let upstream: UpstreamResponse;
     try {
       upstream = await deps.client.send({ url: registry.url, method: 'POST', headers: upstreamHeaders(req, token), body: JSON.stringify(req.body) }, timer.signal);
     } catch (error) {
-      const reason = timer.timedOut ? 'it did not answer in time' : (error as Error).message;
+      const reason = timer.timedOut ? 'it did not answer in time' : scrub((error as Error).message);
       interceptor.abandon(reason, 502);
       throw Errors.mcpUpstreamUnreachable([registry.name, reason]);
     } finally {
       timer.clear();
     }
-    for (const name of RETURNED) {
+    for (const name of RETURNED_HEADERS) {
       const value = upstream.headers[name];
       if (typeof value === 'string') res.setHeader(name, value);
     }
     const type = String(upstream.headers['content-type'] ?? '');
     if (upstream.status >= 400 || upstream.status === 202 || (!type.includes('json') && !type.includes('event-stream'))) {
+      const text = await readAnswer(upstream, target, interceptor);
       if (upstream.status >= 400) interceptor.abandon(`the tool server answered ${upstream.status}`, upstream.status);
-      res.status(upstream.status).end(Buffer.from(await upstream.body.arrayBuffer()));
+      res.status(upstream.status).end(scrub(text));
       return;
     }
     if (type.includes('json')) {
-      const answer = JSON.parse(Buffer.from(await upstream.body.arrayBuffer()).toString('utf8')) as JsonRpcMessage | JsonRpcMessage[];
+      let answer: JsonRpcMessage | JsonRpcMessage[];
+      try {
+        answer = parseAnswer(await readAnswer(upstream, target, interceptor), registry.name);
+      } catch (error) {
+        interceptor.abandon((error as Error).message, 502);
+        throw error;
+      }
       const transformed = Array.isArray(answer) ? await Promise.all(answer.map((m) => interceptor.transform(m))) : await interceptor.transform(answer);
-      res.status(upstream.status).json(transformed);
+      res.status(upstream.status).type('application/json').send(scrub(JSON.stringify(transformed)));
       return;
     }
     res.status(upstream.status);
     res.flushHeaders();
-    const events: Array<{ id?: string; event?: string; data: string }> = [];
-    const parser = createSseParser((event) => events.push(event));
+    let resumable = false;
     try {
-      for await (const chunk of upstream.body as AsyncIterable<Buffer>) {
-        parser.push(chunk);
-        for (const event of events.splice(0)) {
-          let data = event.data;
-          try {
-            data = JSON.stringify(await interceptor.transform(JSON.parse(event.data) as JsonRpcMessage));
-          } catch {
-            // not JSON-RPC: passed through as it came
-          }
-          await write(res, `${event.event ? `event: ${event.event}\n` : ''}${event.id ? `id: ${event.id}\n` : ''}data: ${data}\n\n`);
+      await forEachSseEvent(upstream.body, { maxEventBytes: limits.maxBytes, idleTimeoutMs: limits.timeoutMs }, async (event) => {
+        resumable ||= event.id !== undefined;
+        let data = event.data;
+        if (/^\s*[[{]/.test(data)) {
+          const message = parseAnswer(data, registry.name);
+          data = JSON.stringify(Array.isArray(message) ? await Promise.all(message.map((m) => interceptor.transform(m))) : await interceptor.transform(message));
         }
+        await write(res, formatSseEvent(event, scrub(data)));
+      });
+      // A stream that ends before answering every request, with no event ids to resume from: each request gets its
+      // JSON-RPC error, and is recorded. (With ids, the client may resume the stream with Last-Event-ID.)
+      if (!resumable) for (const answer of interceptor.abandon('the tool server ended the stream without answering', 502)) await write(res, formatSse(scrub(JSON.stringify(answer)), 'message'));
+    } catch (error) {
+      if (res.destroyed) interceptor.abandon('the client left before the answer', 499);
+      else {
+        const reason =
+          error instanceof UpstreamBodyError
+            ? error.kind === 'timeout'
+              ? Errors.mcpUpstreamTimeout([registry.name, error.message]).message
+              : Errors.mcpResponseTooLarge([registry.name, limits.maxBytes]).message
+            : isGatewayError(error)
+              ? error.message
+              : Errors.mcpUpstreamUnreachable([registry.name, 'the event stream broke off']).message;
+        // Every request still waiting gets a JSON-RPC error on the stream, so the client is not left hanging.
+        for (const answer of interceptor.abandon(reason, 502)) await write(res, formatSse(scrub(JSON.stringify(answer)), 'message'));
       }
-      parser.end();
-    } catch {
-      interceptor.abandon('the tool server stream broke off', 502);
     }
     res.end();
   };
 
-  const passthrough = createProxyMiddleware<Request, Response>({
-    target: 'http://127.0.0.1',
-    changeOrigin: true,
-    router: (req) => new URL(targetOf(req).registry.url).origin,
-    pathRewrite: (_path, req) => {
-      const url = new URL(targetOf(req).registry.url);
-      return `${url.pathname}${url.search}`;
-    },
-    on: {
-      proxyReq: (proxyReq, req) => {
-        proxyReq.removeHeader('x-gateway-apikey');
-        proxyReq.removeHeader('cookie');
-        const { token } = targetOf(req);
-        if (token) proxyReq.setHeader('authorization', `Bearer ${token}`);
-        else proxyReq.removeHeader('authorization');
-      },
-      error: (error, req, res) => {
-        const failure = Errors.mcpUpstreamUnreachable([targetOf(req as Request)?.registry.name ?? '', error.message]);
-        if ('writeHead' in res && !res.headersSent) {
-          res.writeHead(failure.statusCode, { 'content-type': 'application/json' });
-          res.end(JSON.stringify(failure.toJSON()));
-        } else res.destroy();
-      },
-    },
-  });
-
-  router.post('/v1/mcp/:name', resolveTarget, jsonBody({ limitBytes: 4 * 1024 * 1024 }), post);
+  router.post('/v1/mcp/:name', resolveTarget, jsonBody({ limitBytes: 4 * 1024 * 1024, maxDepth: MAX_JSON_DEPTH }), post);
+  const passthrough = mcpPassthrough((req) => {
+    const { registry, token, secrets } = targetOf(req);
+    return { registry: registry.name, url: registry.url, token, secrets };
+  }, limits);
   router.get('/v1/mcp/:name', resolveTarget, passthrough);
   router.delete('/v1/mcp/:name', resolveTarget, passthrough);
   router.use('/v1/mcp', errorMiddleware(deps.logger));

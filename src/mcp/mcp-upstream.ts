@@ -2,6 +2,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Errors } from '../errors/error-registry.js';
+import { scrubSecrets } from '../secrets/secret-scrubber.js';
 
 /** A tool as a tool server lists it. */
 export interface UpstreamTool {
@@ -15,7 +16,13 @@ export interface UpstreamTool {
 /** How long listing may take before the tool server counts as unreachable, in ms. */
 export const UPSTREAM_LIST_TIMEOUT_MS = 10_000;
 
-/** Lists every tool of a tool server (all pages). Throws `mcp_upstream_unreachable` (502) when it cannot. */
+/** Longest tool server error text kept in an error message (the rest is cut). */
+const MAX_REASON_LENGTH = 1000;
+
+/**
+ * Lists every tool of a tool server (all pages). Throws `mcp_upstream_unreachable` (502) when it cannot; its message
+ * and cause have the token scrubbed, since tool servers may echo the Authorization header in their errors.
+ */
 export async function listUpstreamTools(registry: string, url: string, token: string | undefined, timeoutMs = UPSTREAM_LIST_TIMEOUT_MS): Promise<UpstreamTool[]> {
   const transport = new StreamableHTTPClientTransport(new URL(url), {
     requestInit: token ? { headers: { authorization: `Bearer ${token}` } } : undefined,
@@ -33,7 +40,8 @@ export async function listUpstreamTools(registry: string, url: string, token: st
     } while (cursor);
     return tools;
   } catch (error) {
-    throw Errors.mcpUpstreamUnreachable([registry, (error as Error).message], { cause: error });
+    const reason = scrubSecrets(String((error as Error).message), [token]).slice(0, MAX_REASON_LENGTH);
+    throw Errors.mcpUpstreamUnreachable([registry, reason], { cause: new Error(reason) });
   } finally {
     await client.close().catch(() => undefined);
   }

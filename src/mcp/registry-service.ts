@@ -35,11 +35,27 @@ export class RegistryService {
     return record.authorization_token === undefined ? undefined : this.box.open(record.authorization_token);
   }
 
-  /** The tool server's tools, reconciled with their states (pinning and a fresh scan). */
+  /** The tool server's tools, compared with their pins and freshly scanned. A read: nothing is written. */
   async listTools(name: string): Promise<{ upstream: UpstreamTool[]; views: ToolView[] }> {
     const record = await this.registry(name);
     const upstream = await listUpstreamTools(name, record.url, this.token(record));
     return { upstream, views: await this.tools.reconcile(name, upstream) };
+  }
+
+  /**
+   * Pins the tools of the registry that are not pinned yet (at registration and on an admin's write). Best effort:
+   * a tool server that cannot be reached leaves its tools unpinned until the next admin write.
+   * @returns the listed tools, or undefined when the tool server could not be reached.
+   */
+  async pinTools(name: string): Promise<UpstreamTool[] | undefined> {
+    let upstream: UpstreamTool[];
+    try {
+      upstream = (await this.listTools(name)).upstream;
+    } catch {
+      return undefined;
+    }
+    await this.tools.pinNew(name, upstream);
+    return upstream;
   }
 
   /** The registry's policies, defaults filled. */

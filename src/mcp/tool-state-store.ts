@@ -1,4 +1,5 @@
 // Per-tool state of a registry: enabled or disabled, the pinned fingerprint (rug-pull protection) and the last scan.
+import { LRUCache } from 'lru-cache';
 import type { Storage } from '../storage/storage-facade.js';
 import { scanTool, toolFingerprint, type ToolScanResult } from './tool-scan/tool-scanner.js';
 import type { UpstreamTool } from './mcp-upstream.js';
@@ -6,12 +7,12 @@ import type { UpstreamTool } from './mcp-upstream.js';
 /** Why a tool is disabled. */
 export type DisabledReason = 'admin' | 'rug_pull' | 'scan_critical';
 
-/** The stored state of one tool. */
+/** The stored state of one tool (written only by admin actions and at registration). */
 export interface ToolState {
   name: string;
   enabled: boolean;
   disabled_reason: DisabledReason | null;
-  /** SHA-256 of the name, description and input schema pinned when the tool was first seen or last enabled. */
+  /** SHA-256 of the name, description and input schema pinned at registration, at an admin's write, or when last enabled. */
   pinned_fingerprint: string;
   pinned_at: string;
   /** True when the tool server now describes the tool differently from the pin. */
@@ -19,28 +20,81 @@ export interface ToolState {
   scan: ToolScanResult;
 }
 
+/** The state a read computes: the stored one, or, for a tool not pinned yet, its first-seen state (pin fields null). */
+export interface EffectiveToolState extends Omit<ToolState, 'pinned_fingerprint' | 'pinned_at' | 'scan'> {
+  pinned_fingerprint: string | null;
+  pinned_at: string | null;
+  scan?: ToolScanResult;
+}
+
 /** A tool as the Tools tab shows it. */
-export interface ToolView extends ToolState {
+export interface ToolView extends EffectiveToolState {
+  scan: ToolScanResult;
   description: string | null;
 }
 
-const stateKey = (registry: string, tool: string): string => `mcp-tools/${registry}/${encodeURIComponent(tool)}`;
+/** What this process has seen of a tool the tool server lists; kept in memory only, so reads never write. */
+interface Observation {
+  /** The fingerprint of the latest listing. */
+  fingerprint: string;
+  /** The fingerprint first seen, standing in for the pin while the tool is not pinned. */
+  first: string;
+  critical: boolean;
+  /** A rug pull was seen: the tool stays disabled until an admin enables it, even if the server reverts. */
+  pulled: boolean;
+}
 
-/** Tool states under `mcp-tools/<registry>/<tool>`. */
+/** Tools observed per process, at most; the oldest are forgotten (a forgotten tool is re-listed on its next call). */
+const MAX_OBSERVED_TOOLS = 100_000;
+
+const stateKey = (registry: string, tool: string): string => `mcp-tools/${registry}/${encodeURIComponent(tool)}`;
+const observationKey = (registry: string, tool: string): string => `${registry}\u0000${tool}`;
+
+/**
+ * Tool states under `mcp-tools/<registry>/<tool>`. Listing (the Tools tab, `tools/list` through the proxy, a call's
+ * check) never writes: a rug pull seen by a read disables the tool in memory at once, and the stored pin keeps it
+ * detected after a restart. Pins are written at registration and by an admin's toggle ({@link pinNew}, {@link setEnabled}).
+ */
 export class ToolStateStore {
+  private readonly observed = new LRUCache<string, Observation>({ max: MAX_OBSERVED_TOOLS });
+
   constructor(
     private readonly storage: Storage,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  /** The state of one tool, from the request-path cache. */
-  state(registry: string, tool: string): Promise<Readonly<ToolState> | undefined> {
-    return this.storage.getCached<ToolState>(stateKey(registry, tool));
+  /**
+   * The effective state of one tool for a call's check: the stored state against the latest listing seen.
+   * Undefined when the tool is neither pinned nor seen in a listing yet.
+   */
+  async state(registry: string, tool: string): Promise<Readonly<EffectiveToolState> | undefined> {
+    const stored = await this.storage.getCached<ToolState>(stateKey(registry, tool));
+    const seen = this.observed.get(observationKey(registry, tool));
+    if (!stored && !seen) return undefined;
+    return this.effective(tool, stored, seen);
+  }
+
+  private effective(name: string, stored: Readonly<ToolState> | undefined, seen: Observation | undefined): EffectiveToolState {
+    const pin = stored?.pinned_fingerprint ?? seen?.first;
+    const changed = seen !== undefined && pin !== undefined && seen.fingerprint !== pin;
+    if (seen && changed) seen.pulled = true;
+    const base: EffectiveToolState = stored
+      ? { ...stored }
+      : {
+          name,
+          enabled: !seen?.critical,
+          disabled_reason: seen?.critical ? 'scan_critical' : null,
+          pinned_fingerprint: null,
+          pinned_at: null,
+          changed: false,
+        };
+    if (seen?.pulled) return { ...base, enabled: false, disabled_reason: 'rug_pull', changed };
+    return { ...base, changed: false };
   }
 
   /**
-   * Scans every listed tool and reconciles it with its stored state. A tool seen for the first time is
-   * pinned, and enabled unless its scan is critical. A tool whose fingerprint no longer matches its pin
+   * Scans every listed tool and compares it with its pin, without writing anything. A tool not pinned yet is shown
+   * in its first-seen state: enabled unless its scan is critical. A tool whose fingerprint no longer matches its pin
    * is flagged `changed` and disabled until an admin enables it again.
    */
   async reconcile(registry: string, tools: UpstreamTool[]): Promise<ToolView[]> {
@@ -48,26 +102,51 @@ export class ToolStateStore {
     const views: ToolView[] = [];
     for (const tool of tools) {
       const scan = scanTool(tool, { otherToolNames: names.filter((name) => name !== tool.name) });
-      const fingerprint = toolFingerprint(tool);
-      const next = await this.storage.update<ToolState>(stateKey(registry, tool.name), (current) => {
-        if (!current) {
-          const critical = scan.risk === 'critical';
-          return {
-            name: tool.name,
-            enabled: !critical,
-            disabled_reason: critical ? 'scan_critical' : null,
-            pinned_fingerprint: fingerprint,
-            pinned_at: this.now().toISOString(),
-            changed: false,
-            scan,
-          };
-        }
-        if (current.pinned_fingerprint !== fingerprint) return { ...current, enabled: false, disabled_reason: 'rug_pull', changed: true, scan };
-        return { ...current, changed: false, scan };
-      });
-      views.push({ ...(next as ToolState), description: tool.description ?? null });
+      const seen = this.observe(registry, tool, scan);
+      const stored = await this.storage.getCached<ToolState>(stateKey(registry, tool.name));
+      views.push({ ...this.effective(tool.name, stored, seen), scan, description: tool.description ?? null });
     }
     return views;
+  }
+
+  private observe(registry: string, tool: UpstreamTool, scan: ToolScanResult): Observation {
+    const key = observationKey(registry, tool.name);
+    const fingerprint = toolFingerprint(tool);
+    const critical = scan.risk === 'critical';
+    const seen = this.observed.get(key);
+    if (seen) {
+      seen.fingerprint = fingerprint;
+      seen.critical = critical;
+      return seen;
+    }
+    const fresh: Observation = { fingerprint, first: fingerprint, critical, pulled: false };
+    this.observed.set(key, fresh);
+    return fresh;
+  }
+
+  /**
+   * Pins every listed tool that has no stored state yet (at registration, or with an admin's first write). A tool
+   * that changed since this process first saw it is pinned as first seen, so it stays flagged as a rug pull.
+   */
+  async pinNew(registry: string, tools: UpstreamTool[]): Promise<void> {
+    const names = tools.map((tool) => tool.name);
+    for (const tool of tools) {
+      const scan = scanTool(tool, { otherToolNames: names.filter((name) => name !== tool.name) });
+      const seen = this.observe(registry, tool, scan);
+      await this.storage.update<ToolState>(stateKey(registry, tool.name), (current) => {
+        if (current) return current;
+        const pulled = seen.pulled || seen.first !== seen.fingerprint;
+        return {
+          name: tool.name,
+          enabled: !pulled && !seen.critical,
+          disabled_reason: pulled ? 'rug_pull' : seen.critical ? 'scan_critical' : null,
+          pinned_fingerprint: seen.first,
+          pinned_at: this.now().toISOString(),
+          changed: pulled,
+          scan,
+        };
+      });
+    }
   }
 
   /** Enables or disables a tool and scans it. Enabling re-pins the tool's current fingerprint. */
@@ -75,6 +154,7 @@ export class ToolStateStore {
     const scan = scanTool(tool, { otherToolNames });
     const fingerprint = toolFingerprint(tool);
     const stamp = this.now().toISOString();
+    const seen = this.observe(registry, tool, scan);
     const next = await this.storage.update<ToolState>(stateKey(registry, tool.name), (current) => ({
       name: tool.name,
       enabled,
@@ -84,11 +164,14 @@ export class ToolStateStore {
       changed: enabled ? false : current ? current.pinned_fingerprint !== fingerprint : false,
       scan,
     }));
+    if (enabled) Object.assign(seen, { first: fingerprint, pulled: false });
     return { ...(next as ToolState), description: tool.description ?? null };
   }
 
   /** Forgets every tool of a registry. */
   async removeAll(registry: string): Promise<void> {
     for (const { key } of await this.storage.list(`mcp-tools/${registry}/`)) await this.storage.delete(key);
+    const prefix = observationKey(registry, '');
+    for (const key of [...this.observed.keys()]) if (key.startsWith(prefix)) this.observed.delete(key);
   }
 }

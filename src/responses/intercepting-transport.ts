@@ -3,6 +3,11 @@ import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonRpcInterceptor, JsonRpcMessage } from '../mcp/jsonrpc-interceptor.js';
 
+/** The error that stands in for an answer whose registry checks failed. */
+function uncheckedAnswer(message: JsonRpcMessage): JsonRpcMessage {
+  return { jsonrpc: '2.0', id: message.id, error: { code: -32603, message: 'The registry could not check this answer, so it is withheld.' } };
+}
+
 /**
  * Wraps the transport to the tool server (carrying the registry's token) with the registry's interceptor,
  * so a call from the Responses tool loop meets the same tool states, policies and log as the HTTP proxy.
@@ -26,7 +31,8 @@ export class InterceptingTransport implements Transport {
   async start(): Promise<void> {
     this.inner.onmessage = (message) => {
       this.delivery = this.delivery.then(async () => {
-        const transformed = await this.interceptor.transform(message as JsonRpcMessage).catch(() => message as JsonRpcMessage);
+        // A result the registry's checks could not run on is never passed on unchecked: it becomes a JSON-RPC error.
+        const transformed = await this.interceptor.transform(message as JsonRpcMessage).catch(() => uncheckedAnswer(message as JsonRpcMessage));
         this.onmessage?.(transformed as JSONRPCMessage);
       });
     };

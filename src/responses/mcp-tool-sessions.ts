@@ -10,6 +10,7 @@ import { JsonRpcInterceptor, type InvocationSink } from '../mcp/jsonrpc-intercep
 import type { UpstreamTool } from '../mcp/mcp-upstream.js';
 import type { RegistryService } from '../mcp/registry-service.js';
 import { scrubSecrets } from '../secrets/secret-scrubber.js';
+import { withBoundedBodies } from './bounded-fetch.js';
 import { InterceptingTransport } from './intercepting-transport.js';
 import type { McpTarget } from './mcp-server-targets.js';
 import type { McpToolEntry } from './responses-types.js';
@@ -41,6 +42,8 @@ export interface SessionDeps {
   application: string;
   /** Receives the tool invocations made through the gateway's registries. */
   sink: InvocationSink;
+  /** The largest answer read from a tool server, in bytes (the MCP proxy's `maxResponseBytes`). */
+  maxResponseBytes: number;
 }
 
 function allowedNames(entry: McpToolEntry): Set<string> | undefined {
@@ -79,13 +82,13 @@ async function transportFor(entry: McpToolEntry, target: McpTarget, deps: Sessio
       deps.sink,
     );
     const inner = new StreamableHTTPClientTransport(new URL(registry.url), {
-      fetch: withoutErrorBodies((url, init) => fetch(url, init)),
+      fetch: withoutErrorBodies(withBoundedBodies((url, init) => fetch(url, init), deps.maxResponseBytes)),
       requestInit: token ? { headers: { authorization: `Bearer ${token}` } } : undefined,
     });
     return { transport: new InterceptingTransport(inner, interceptor), secrets };
   }
   if (!deps.guard) throw new Error('External MCP servers are not allowed.');
-  const transport = new StreamableHTTPClientTransport(target.url, { fetch: withoutErrorBodies(deps.guard.fetch), requestInit: { headers: entry.headers ?? {} } });
+  const transport = new StreamableHTTPClientTransport(target.url, { fetch: withoutErrorBodies(withBoundedBodies(deps.guard.fetch, deps.maxResponseBytes)), requestInit: { headers: entry.headers ?? {} } });
   return { transport, secrets: headerSecrets };
 }
 

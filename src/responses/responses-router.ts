@@ -1,16 +1,16 @@
 // POST /v1/responses: the Responses API over any chat provider, with the MCP tool loop run by the gateway.
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { ToolInvocation } from '../chronicles/chronicle-entry.js';
+import { requireDeveloperKey } from '../auth/caller-identity.js';
 import { errorMiddleware, toGatewayError, type GatewayLogger } from '../errors/error-middleware.js';
 import { Errors } from '../errors/error-registry.js';
 import { jsonBody } from '../http/json-body.js';
-import { baseUrlOf } from '../mcp/mcp-admin-router.js';
+import { publicBaseUrl } from '../http/public-base-url.js';
 import { setGatewayHeaders } from '../traffic/gateway-headers.js';
 import type { ModelRequestContext } from '../traffic/model-request-context.js';
 import { resolveModelRequest, type ResolutionDeps } from '../traffic/model-request-resolution.js';
 import { enforceRouteRate } from '../traffic/rate-limiter-router.js';
 import { compileValidator } from '../validation/schema-validator.js';
-import { refuseDeepBodies } from './body-depth.js';
 import { targetsOf } from './mcp-server-targets.js';
 import { newId, ResponseOutput } from './response-output.js';
 import type { McpToolEntry, ResponsesRequest } from './responses-types.js';
@@ -56,6 +56,7 @@ const validateRequest = compileValidator<ResponsesRequest>({
 export interface ResponsesRouterDeps extends ToolLoopDeps, ResolutionDeps {
   baseUrl?: string;
   bodyLimitBytes: number;
+  maxJsonDepth?: number;
   logger?: GatewayLogger;
 }
 
@@ -84,7 +85,7 @@ export function responsesRouter(deps: ResponsesRouterDeps): Router {
     if (req.body === undefined) throw Errors.bodyNotObject();
     const request = validateRequest(req.body);
     const context = await resolve(req, res, deps, request);
-    const ownOrigins = [...new Set([new URL(baseUrlOf(req, undefined)).origin, ...(deps.baseUrl ? [new URL(deps.baseUrl).origin] : [])])];
+    const ownOrigins = [...new Set([new URL(publicBaseUrl(req, undefined)).origin, ...(deps.baseUrl ? [new URL(deps.baseUrl).origin] : [])])];
     // Every MCP server and approval is checked before anything is called; the first model call then takes a rate-limit token.
     const mcpEntries = (request.tools ?? []).flatMap((tool, index) => (tool.type === 'mcp' ? [{ entry: tool as McpToolEntry, index }] : []));
     const targets = await targetsOf(mcpEntries, { registries: deps.sessions.registries, ownOrigins, guard: deps.sessions.guard });
@@ -139,7 +140,7 @@ export function responsesRouter(deps: ResponsesRouterDeps): Router {
     }
   };
   const router = Router();
-  router.post(RESPONSES_PATH, jsonBody({ limitBytes: deps.bodyLimitBytes }), refuseDeepBodies(), handle);
+  router.post(RESPONSES_PATH, requireDeveloperKey(deps.services.developerKeys), jsonBody({ limitBytes: deps.bodyLimitBytes, maxDepth: deps.maxJsonDepth }), handle);
   router.use(RESPONSES_PATH, errorMiddleware(deps.logger));
   return router;
 }

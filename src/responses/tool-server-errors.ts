@@ -3,6 +3,7 @@ import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { OutboundUrlRefused, type GuardedFetch } from '../http/outbound-url-guard.js';
 import { scrubSecrets } from '../secrets/secret-scrubber.js';
+import { ToolAnswerTooLarge } from './bounded-fetch.js';
 
 /** The longest JSON-RPC error message of a tool server passed on, in characters. */
 export const MAX_TOOL_ERROR_CHARS = 300;
@@ -37,6 +38,8 @@ export function describeToolServerError(error: unknown, secrets: readonly (strin
   const chain = causes(error);
   const refused = chain.find((cause): cause is OutboundUrlRefused => cause instanceof OutboundUrlRefused);
   if (refused) return refused.message;
+  const tooLarge = chain.find((cause): cause is ToolAnswerTooLarge => cause instanceof ToolAnswerTooLarge);
+  if (tooLarge) return tooLarge.message;
   const http = chain.find((cause): cause is StreamableHTTPError => cause instanceof StreamableHTTPError);
   if (http) {
     if (http.code !== undefined && http.code >= 300 && http.code < 400) return `The MCP server answered HTTP ${http.code} (a redirect, which is not followed).`;

@@ -66,7 +66,7 @@ async function attempt(deps: FallbackProxyDeps, context: ModelRequestContext, ca
     model: candidate.model,
     stream: context.stream,
     provider: candidate.provider,
-    apiKey: await selectProviderKey(candidate, context.clientBearer, deps.keys),
+    apiKey: await selectProviderKey(candidate, deps.keys),
     suffix: candidate.routeModel?.suffix,
   };
   const upstreamRequest = candidate.adapter.buildRequest(providerContext);

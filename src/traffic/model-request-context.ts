@@ -71,8 +71,6 @@ export interface ModelRequestContext {
   body: Record<string, unknown>;
   stream: boolean;
   candidates: Candidate[];
-  /** The client's `Authorization: Bearer` value, passed to the provider when no stored key is selected. */
-  clientBearer?: string;
   attempts: AttemptRecord[];
   /** Aborted when the client disconnects. */
   abort: AbortController;

@@ -4,7 +4,6 @@ import type { Request, Response } from 'express';
 import type { AdminServices } from '../admin/admin-services.js';
 import { identifyCaller } from '../auth/caller-identity.js';
 import { Errors } from '../errors/error-registry.js';
-import { DEVELOPER_KEY_PREFIX } from '../secrets/developer-keys.js';
 import type { ModelEndpoint } from '../plugins/plugin-types.js';
 import { resolveCandidates } from './candidate-selection.js';
 import { setModelContext, type ModelRequestContext, type RouteRecord } from './model-request-context.js';
@@ -12,15 +11,6 @@ import type { ProviderDirectory } from './provider-directory.js';
 
 /** The route name used for requests without X-Gateway-route: an implicit unified route with default settings. */
 export const IMPLICIT_ROUTE = '(unified)';
-
-/**
- * The client's `Authorization: Bearer` value to pass to providers. A gateway developer key (`gwk_…`)
- * is never passed on: clients such as the openai SDK always send a Bearer, and some send the developer key.
- */
-function providerBearer(req: Request): string | undefined {
-  const bearer = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
-  return bearer === undefined || bearer.startsWith(DEVELOPER_KEY_PREFIX) ? undefined : bearer;
-}
 
 /** What resolution needs. */
 export interface ResolutionDeps {
@@ -30,7 +20,7 @@ export interface ResolutionDeps {
 }
 
 /**
- * Authenticates the developer key (401; admin keys are refused), checks its application is enabled (403),
+ * Authenticates the developer key (401; admin keys are refused; a client's Bearer is never passed upstream), checks its application is enabled (403),
  * finds the route of X-Gateway-route (404 unknown, 403 disabled, 400 when its type is not one of
  * `routeTypes`), picks the candidate providers, and attaches the new context to the request.
  */
@@ -40,8 +30,9 @@ export async function resolveModelRequest(
   deps: ResolutionDeps,
   request: { endpoint: ModelEndpoint; body: Record<string, unknown>; model: unknown; stream: boolean; routeTypes: string[] },
 ): Promise<ModelRequestContext> {
-  const caller = await identifyCaller(req, deps.services.developerKeys);
-  if (caller.kind !== 'application') throw Errors.invalidApiKey(['X-Gateway-Apikey']);
+  // Usually cached by requireDeveloperKey, which ran before the body was read.
+  const caller = await identifyCaller(req, deps.services.developerKeys, { bearer: true });
+  if (caller.kind !== 'application') throw Errors.invalidApiKey(['X-Gateway-Apikey or Authorization']);
   const application = await deps.services.storage.getCached<{ enabled?: boolean }>(`applications/${caller.application}`);
   if (!application || application.enabled === false) throw Errors.applicationDisabled([caller.application]);
 
@@ -68,7 +59,6 @@ export async function resolveModelRequest(
     body: request.body,
     stream: request.stream,
     candidates: await resolveCandidates(deps.directory, route, routeName, { model: request.model }, deps.random),
-    clientBearer: providerBearer(req),
     attempts: [],
     abort: new AbortController(),
     checks: [],

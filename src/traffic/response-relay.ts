@@ -39,8 +39,10 @@ function parseJson(bytes: Buffer): unknown {
 }
 
 /**
- * Reads a whole JSON answer and sends it: compatible answers byte for byte, others translated.
- * With an output guard, the answer is checked (and DLP-transformed) first, and withheld when rejected.
+ * Reads a whole JSON answer and sends it: compatible answers byte for byte (once they parse as JSON),
+ * others translated. With an output guard, the answer is checked (and DLP-transformed) first, and
+ * withheld when rejected. An answer that is not JSON throws 502 `upstream_invalid_response` before
+ * anything is sent, so the proxy may retry or fall back as for a network failure.
  */
 export async function relayJson(
   res: Response,
@@ -52,6 +54,8 @@ export async function relayJson(
   const bytes = Buffer.from(await upstream.body.arrayBuffer());
   const compatible = adapter.openaiCompatible || !adapter.translateResponse;
   if (compatible && !guard) {
+    const parsed = parseJson(bytes);
+    if (parsed === null || typeof parsed !== 'object') throw Errors.upstreamInvalidResponse(['the answer is not a JSON object']);
     res.status(200).type('application/json').end(bytes);
     return { bytes };
   }

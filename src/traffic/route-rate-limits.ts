@@ -9,14 +9,20 @@ interface RouteLimiter {
   limiter: Bottleneck;
 }
 
-/** The limiter's reservoir and refill interval for a rate in requests per second (fractions allowed). */
+/**
+ * The limiter's reservoir and refill interval for a rate in requests per second, fractions kept:
+ * `amount` requests every `intervalMs`, with `amount` the whole part of the rate (at least 1) and the
+ * interval stretched to match (5 → 5 per 1000 ms, 1.9 → 1 per 526 ms, 2.5 → 2 per 800 ms, 0.5 → 1 per 2000 ms).
+ */
 export function reservoirFor(rate: number): { amount: number; intervalMs: number } {
-  return rate >= 1 ? { amount: Math.floor(rate), intervalMs: 1000 } : { amount: 1, intervalMs: Math.round(1000 / rate) };
+  const amount = Math.max(1, Math.floor(rate));
+  return { amount, intervalMs: Math.max(1, Math.round((amount * 1000) / rate)) };
 }
 
 /**
  * One bottleneck limiter per route, rebuilt when the route's rate changes. With `highWater: 0` and the
- * OVERFLOW strategy a request that cannot run at once is dropped, never queued.
+ * OVERFLOW strategy a request that cannot run at once is dropped, never queued. Each limiter holds a
+ * refill timer: {@link release} stops it when the route is deleted or changed, so none outlives its route.
  */
 export class RouteRateLimits {
   private readonly limiters = new Map<string, RouteLimiter>();
@@ -38,7 +44,7 @@ export class RouteRateLimits {
   private limiterFor(route: string, rate: number): Bottleneck {
     const existing = this.limiters.get(route);
     if (existing?.rate === rate) return existing.limiter;
-    if (existing) existing.limiter.disconnect().catch(() => undefined);
+    if (existing) this.release(route);
     const { amount, intervalMs } = reservoirFor(rate);
     const limiter = new Bottleneck({
       ...this.shared,
@@ -52,6 +58,25 @@ export class RouteRateLimits {
     limiter.on('error', () => undefined);
     this.limiters.set(route, { rate, limiter });
     return limiter;
+  }
+
+  /** Stops and forgets the limiter of `route`, if any (its route was deleted or its settings changed). */
+  release(route: string): void {
+    const existing = this.limiters.get(route);
+    if (!existing) return;
+    this.limiters.delete(route);
+    existing.limiter.disconnect().catch(() => undefined);
+  }
+
+  /** How many route limiters are live (each with its refill timer). */
+  get size(): number {
+    return this.limiters.size;
+  }
+
+  /** What is left of the route's budget until the next refill, or undefined without a limiter. */
+  async remaining(route: string): Promise<number | undefined> {
+    const reservoir = await this.limiters.get(route)?.limiter.currentReservoir();
+    return reservoir ?? undefined;
   }
 
   /** Stops every limiter's timers. */

@@ -1,6 +1,6 @@
-// The route resolver: authenticates the developer key, reads the body, finds the route and the candidate providers.
+// The route resolver: authenticates the developer key before reading the body, finds the route and the candidate providers.
 import { Router, type RequestHandler } from 'express';
-import { identifyCaller } from '../auth/caller-identity.js';
+import { requireDeveloperKey } from '../auth/caller-identity.js';
 import { errorMiddleware, type GatewayLogger } from '../errors/error-middleware.js';
 import { Errors } from '../errors/error-registry.js';
 import { jsonBody } from '../http/json-body.js';
@@ -11,13 +11,14 @@ import { resolveModelRequest, type ResolutionDeps } from './model-request-resolu
 /** What the resolver needs. */
 export interface RouteResolverDeps extends ResolutionDeps {
   bodyLimitBytes: number;
+  /** Deepest JSON nesting accepted in bodies (default 64). */
+  maxJsonDepth?: number;
   logger?: GatewayLogger;
 }
 
 function resolver(endpoint: ModelEndpoint, deps: RouteResolverDeps): RequestHandler {
   const validateBody = ENDPOINT_BODY[endpoint];
   return async function resolveModelEndpoint(req, res, next) {
-    await identifyCaller(req, deps.services.developerKeys);
     if (req.body === undefined) throw Errors.bodyNotObject();
     const body = validateBody(req.body);
     await resolveModelRequest(req, res, deps, { endpoint, body, model: body.model, stream: body.stream === true, routeTypes: [endpoint] });
@@ -31,8 +32,11 @@ function resolver(endpoint: ModelEndpoint, deps: RouteResolverDeps): RequestHand
  */
 export function routeResolverRouter(deps: RouteResolverDeps): Router {
   const router = Router();
+  // The key is checked from the headers first: the body (up to 20 MB) is read only for a known key.
+  const authenticate = requireDeveloperKey(deps.services.developerKeys);
+  const body = jsonBody({ limitBytes: deps.bodyLimitBytes, maxDepth: deps.maxJsonDepth });
   for (const endpoint of Object.keys(ENDPOINT_PATHS) as ModelEndpoint[]) {
-    router.post(ENDPOINT_PATHS[endpoint], jsonBody({ limitBytes: deps.bodyLimitBytes }), resolver(endpoint, deps));
+    router.post(ENDPOINT_PATHS[endpoint], authenticate, body, resolver(endpoint, deps));
   }
   router.use(Object.values(ENDPOINT_PATHS), errorMiddleware(deps.logger));
   return router;

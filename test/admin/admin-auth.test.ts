@@ -100,6 +100,18 @@ describe('admin API authentication and roles', () => {
       assert.equal(changed.body.enabled, false);
       assert.equal(changed.body.config.policy.enabled, true);
     });
+
+    it('11.4: an admin may not delete a route that carries a policy (403, kept); a super_admin may', async () => {
+      await request(t.app).post('/v1/admin/routes').set('x-api-key', TEST_KEYS.superAdmin).send({ ...sampleRoute('guarded'), config: { policy } }).expect(201);
+      const denied = await request(t.app).delete('/v1/admin/routes/guarded').set('x-api-key', TEST_KEYS.admin).expect(403);
+      assert.equal(denied.body.error.code, 'insufficient_role');
+      const kept = await request(t.app).get('/v1/admin/routes/guarded').set('x-api-key', TEST_KEYS.admin).expect(200);
+      assert.equal(kept.body.config.policy.enabled, true);
+      // A route without a policy stays deletable by an admin.
+      await request(t.app).delete('/v1/admin/routes/chat-route').set('x-api-key', TEST_KEYS.admin).expect(200);
+      await request(t.app).delete('/v1/admin/routes/guarded').set('x-api-key', TEST_KEYS.superAdmin).expect(200);
+      await request(t.app).get('/v1/admin/routes/guarded').set('x-api-key', TEST_KEYS.admin).expect(404);
+    });
   });
 
   it('an unknown admin path is 404 in the error shape', async () => {

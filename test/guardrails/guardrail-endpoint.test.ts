@@ -60,7 +60,7 @@ describe('standalone guardrail endpoint', () => {
   it('follows the named application policy: its options, its threshold, and its mode', async () => {
     const strict = await apply({ input: { text: 'Initech and Acme' } }, { 'x-gateway-apikey': developerKey, 'x-gateway-application': 'strict' }).expect(200);
     assert.deepEqual(strict.body.assessments[0].competitor_mentions, { request_reject: true, results: { mentions: ['initech'], score: 1 } });
-    const lenient = await apply({ input: { text: 'Acme' } }, { 'x-gateway-apikey': developerKey, 'x-gateway-application': 'lenient' }).expect(200);
+    const lenient = await apply({ input: { text: 'Acme' } }, { 'x-gateway-apikey': TEST_KEYS.admin, 'x-gateway-application': 'lenient' }).expect(200);
     assert.equal(lenient.body.assessments[0].competitor_mentions.request_reject, false, 'inspect mode never rejects');
     assert.equal(lenient.body.assessments[0].competitor_mentions.results.score, 1);
   });
@@ -70,8 +70,19 @@ describe('standalone guardrail endpoint', () => {
     assert.equal(res.body.assessments[0].competitor_mentions.request_reject, false);
   });
 
-  it('answers 404 for an unknown x-gateway-application', async () => {
-    await apply({ input: { text: 'x' } }, { 'x-gateway-apikey': developerKey, 'x-gateway-application': 'ghost' }).expect(404);
+  it('answers 404 for an unknown x-gateway-application named with an admin key', async () => {
+    await apply({ input: { text: 'x' } }, { 'x-gateway-apikey': TEST_KEYS.viewer, 'x-gateway-application': 'ghost' }).expect(404);
+  });
+
+  it('11.4: a developer key may name only its own application in x-gateway-application (403, the same for unknown names)', async () => {
+    const other = await apply({ input: { text: 'Acme' } }, { 'x-gateway-apikey': developerKey, 'x-gateway-application': 'lenient' }).expect(403);
+    const ghost = await apply({ input: { text: 'Acme' } }, { 'x-gateway-apikey': developerKey, 'x-gateway-application': 'ghost' }).expect(403);
+    assert.equal(other.body.error.code, 'application_forbidden');
+    assert.equal(other.body.error.type, 'permission_error');
+    assert.deepEqual(ghost.body, other.body, 'the answer does not tell whether the application exists');
+    const own = await apply({ input: { text: 'Initech' } }, { 'x-gateway-apikey': developerKey, 'x-gateway-application': 'strict' }).expect(200);
+    assert.equal(own.body.assessments[0].competitor_mentions.request_reject, true);
+    await apply({ input: { text: 'Acme' } }, { 'x-gateway-apikey': TEST_KEYS.admin, 'x-gateway-application': 'lenient' }).expect(200);
   });
 
   it('lets a policy name the user plugin, validating its options', async () => {

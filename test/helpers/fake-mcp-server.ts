@@ -20,6 +20,8 @@ export interface FakeMcpServer {
   setDescription(tool: string, description: string): void;
   /** What the `lookup` tool answers. */
   setLookupResult(text: string): void;
+  /** The body of 401 answers, from the Authorization header received (default `{"error":"unauthorized"}`). */
+  setUnauthorizedBody(render: ((authorization: string | undefined) => string) | undefined): void;
   close(): Promise<void>;
 }
 
@@ -46,6 +48,7 @@ export async function startFakeMcpServer(options: { token?: string; poisoned?: b
   const authorizations: Array<string | undefined> = [];
   const calls: Array<{ name: string; arguments: unknown }> = [];
   const transports = new Map<string, StreamableHTTPServerTransport>();
+  let unauthorizedBody: ((authorization: string | undefined) => string) | undefined;
 
   const buildServer = (): McpServer => {
     const server = new McpServer({ name: 'fake-tools', version: '1.0.0' });
@@ -77,7 +80,8 @@ export async function startFakeMcpServer(options: { token?: string; poisoned?: b
   app.use('/mcp', (req, res, next) => {
     authorizations.push(req.headers.authorization);
     if (token !== undefined && req.headers.authorization !== `Bearer ${token}`) {
-      res.status(401).json({ error: 'unauthorized' });
+      if (unauthorizedBody) res.status(401).type('text/plain').send(unauthorizedBody(req.headers.authorization));
+      else res.status(401).json({ error: 'unauthorized' });
       return;
     }
     next();
@@ -118,6 +122,7 @@ export async function startFakeMcpServer(options: { token?: string; poisoned?: b
     setToken: (next) => void (token = next),
     setDescription: (tool, description) => void (descriptions[tool] = description),
     setLookupResult: (next) => void (lookupResult = next),
+    setUnauthorizedBody: (render) => void (unauthorizedBody = render),
     async close() {
       for (const transport of transports.values()) await transport.close().catch(() => undefined);
       server.closeAllConnections();

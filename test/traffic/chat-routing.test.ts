@@ -72,12 +72,12 @@ describe('model routing', () => {
     assert.equal(f.fake.requests.length, 0);
   });
 
-  it('a custom route sends its model name and suffix, and passes the client Bearer when no virtual key is set', async () => {
+  it('a custom route sends its model name and suffix, with the stored key even when the client sends a Bearer', async () => {
     await f.create('/v1/admin/routes', { name: 'custom', type: 'chat', models: [{ name: 'gpt-4o', provider: 'fake' }] });
     await chat({ 'x-gateway-route': 'custom', authorization: 'Bearer sk-client-own-key' }, chatBody({ model: 'ignored' })).expect(200);
     const received = f.fake.requests[0];
     assert.equal((received?.body as { model: string }).model, 'gpt-4o');
-    assert.equal(received?.headers.authorization, 'Bearer sk-client-own-key');
+    assert.equal(received?.headers.authorization, 'Bearer sk-stored-provider-key-0001');
     await f.create('/v1/admin/routes', { name: 'suffixed', type: 'chat', models: [{ name: 'gpt-4o', provider: 'fake', suffix: '/chat/completions?variant=b' }] });
     await chat({ 'x-gateway-route': 'suffixed' }).expect(200);
     assert.equal(f.fake.requests[1]?.path, '/v1/chat/completions');

@@ -29,7 +29,8 @@ describe('the official openai client through the gateway', () => {
   it('completes a chat', async () => {
     const completion = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }] });
     assert.equal(completion.choices[0]?.message.content, 'Hello from the fake provider.');
-    assert.equal(f.fake.requests.at(-1)?.headers.authorization, 'Bearer sk-client-bearer-for-provider');
+    // With X-Gateway-Apikey present, the SDK's Bearer is ignored: the stored provider key is sent.
+    assert.equal(f.fake.requests.at(-1)?.headers.authorization, 'Bearer sk-stored-provider-key-0001');
   });
 
   it('streams a chat chunk by chunk', async () => {

@@ -1,7 +1,7 @@
 // Azure OpenAI's URL and headers: the deployment path, the api-version query and the `api-key` header.
 import { Errors, type ModelEndpoint, type ProviderRequestContext } from '../../../src/index.js';
 import { isRecord } from '../shared/openai-chat.js';
-import { baseUrl, configString, joinUrl, jsonHeaders, placeApiKey, withQuery } from '../shared/upstream-url.js';
+import { baseUrl, configString, joinUrl, jsonHeaders, pathSegment, placeApiKey, withQuery } from '../shared/upstream-url.js';
 
 /** The api-version sent when `config.api_version` is not set: the latest GA data-plane version. */
 export const AZURE_DEFAULT_API_VERSION = '2024-10-21';
@@ -32,10 +32,10 @@ export function azureDeployment(context: ProviderRequestContext): string {
 /**
  * `{base}/openai/deployments/{deployment}/{operation}?api-version={version}`. A model `suffix`
  * replaces the operation (`chat/completions`, `completions` or `embeddings`), keeping the deployment
- * path and the api-version.
+ * path and the api-version. A deployment name that would change the path (`..`, `/`, `%2F`) is 400.
  */
 export function azureUrl(context: ProviderRequestContext): string {
-  const deployment = encodeURIComponent(azureDeployment(context));
+  const deployment = pathSegment(azureDeployment(context));
   const operation = context.suffix || OPERATIONS[context.endpoint];
   const url = joinUrl(`${azureBase(context)}/openai/deployments/${deployment}`, operation);
   return withQuery(url, { 'api-version': configString(context, 'api_version') ?? AZURE_DEFAULT_API_VERSION });

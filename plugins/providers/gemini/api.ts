@@ -1,6 +1,6 @@
 // Gemini's URL and headers: `models/{model}:{method}` under the API version, and `x-goog-api-key` or `?key=`.
 import type { ProviderRequestContext } from '../../../src/index.js';
-import { baseUrl, configString, joinUrl, jsonHeaders, placeApiKey, withQuery } from '../shared/upstream-url.js';
+import { baseUrl, configString, joinUrl, jsonHeaders, pathSegment, placeApiKey, withQuery } from '../shared/upstream-url.js';
 
 /** The default base URL; `config.api_base` replaces it. */
 export const GEMINI_BASE = 'https://generativelanguage.googleapis.com';
@@ -20,11 +20,12 @@ function geminiMethod(context: ProviderRequestContext): string {
 
 /**
  * `{base}/{api_version}/models/{model}:{method}`, with `?alt=sse` when streaming. A model `suffix`
- * replaces everything after the base (`alt=sse` is still added when streaming).
+ * replaces everything after the base (`alt=sse` is still added when streaming). A model name that would
+ * change the path (`..`, `/`, `%2F`) is 400.
  */
 export function geminiUrl(context: ProviderRequestContext): string {
   const version = configString(context, 'api_version') ?? GEMINI_API_VERSION;
-  const path = context.suffix || `${version}/models/${encodeURIComponent(geminiModel(context))}:${geminiMethod(context)}`;
+  const path = context.suffix || `${version}/models/${pathSegment(geminiModel(context))}:${geminiMethod(context)}`;
   const url = joinUrl(baseUrl(context, GEMINI_BASE), path);
   return context.stream && context.endpoint === 'chat' ? withQuery(url, { alt: 'sse' }) : url;
 }

@@ -1,5 +1,5 @@
 // Base URL, path joining and API key placement shared by the provider adapters.
-import type { ProviderRequestContext } from '../../../src/index.js';
+import { Errors, type ProviderRequestContext } from '../../../src/index.js';
 
 /** Where a provider puts the key when the key record names no header and no query parameter. */
 export interface DefaultKeyPlacement {
@@ -18,6 +18,23 @@ export function configString(context: ProviderRequestContext, key: string): stri
 /** `config.api_base` when set, else `fallback`; without trailing slashes either way. */
 export function baseUrl(context: ProviderRequestContext, fallback: string): string {
   return (configString(context, 'api_base') ?? fallback).replace(/\/+$/, '');
+}
+
+/** What may not appear in a name put into a URL path: dot segments, separators (raw or encoded) and control characters. */
+const UNSAFE_PATH_NAME = /^\.{1,2}$|\.\.|[/\\\u0000-\u001f\u007f]|%(?:2e|2f|5c)/i;
+
+/**
+ * A client-chosen name (a model or deployment) as one URL path segment, encoded. A name that could
+ * change the path once normalised (`..`, `/`, `\`, `%2F`, control characters) is refused with 400
+ * naming `param`, before any request is built, so a stored key is never sent to another path.
+ * @example
+ * const url = `${base}/openai/deployments/${pathSegment(deployment)}/chat/completions`;
+ */
+export function pathSegment(name: string, param = 'model'): string {
+  if (name === '' || UNSAFE_PATH_NAME.test(name)) {
+    throw Errors.validation([`The ${param} name ${JSON.stringify(name)} cannot be used in a URL path.`], { param });
+  }
+  return encodeURIComponent(name);
 }
 
 /** Joins a base URL and a path with exactly one slash between them. */

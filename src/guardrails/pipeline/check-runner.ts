@@ -73,13 +73,39 @@ async function evaluateProcessor(
   };
 }
 
+/** The reason recorded when a policy names a processor that is not registered. */
+export const NOT_REGISTERED = 'the processor is not registered';
+
 /**
- * Runs every processor of `phase` on the slots. In reject mode, a flagged check rejects, and so does
+ * The processors a policy runs in `phase` that are not registered (for example after a restart without
+ * their plugin). A policy naming one fails closed whatever its mode and `on_error`: it cannot be enforced.
+ */
+export function unregisteredProcessors(engine: GuardrailEngine, policy: Readonly<GuardrailPolicy>, phases: readonly GuardrailPhase[]): string[] {
+  const missing = new Set<string>();
+  for (const phase of phases) for (const [name] of processorsFor(policy, phase)) if (!engine.has(name)) missing.add(name);
+  return [...missing];
+}
+
+/** The run of a phase whose policy names unregistered processors: a failed check each, and 503 guardrail_unavailable. */
+export function unavailableRun(missing: readonly string[], phase: GuardrailPhase): CheckRun & { reject: GatewayError } {
+  const checks = missing.map((processor): GuardrailCheck => ({
+    processor, phase, request_reject: true, triggered: [], results: null, error: NOT_REGISTERED, on_error: 'fail_closed', latency_ms: 0,
+  }));
+  const first = missing[0] ?? 'unknown';
+  return { checks, reject: Errors.guardrailUnavailable([first, NOT_REGISTERED], { details: { processor: first, phase } }) };
+}
+
+/**
+ * Runs every processor of `phase` on the slots. A processor that is not registered fails the phase
+ * closed (503 guardrail_unavailable) in every mode. In reject mode, a flagged check rejects, and so does
  * a failed one when the policy fails closed; in inspect mode nothing blocks and everything is recorded.
  */
 export async function runChecks(engine: GuardrailEngine, policy: Readonly<GuardrailPolicy>, phase: GuardrailPhase, slots: TextSlot[]): Promise<CheckRun> {
-  const selected = processorsFor(policy, phase).filter(([name]) => engine.has(name));
-  if (selected.length === 0 || slots.length === 0) return { checks: [] };
+  const selected = processorsFor(policy, phase);
+  if (selected.length === 0) return { checks: [] };
+  const missing = selected.filter(([name]) => !engine.has(name)).map(([name]) => name);
+  if (missing.length > 0) return unavailableRun(missing, phase);
+  if (slots.length === 0) return { checks: [] };
   const rejecting = policy.mode === 'reject';
   const checks = await Promise.all(
     selected.map(async ([name]): Promise<GuardrailCheck> => {

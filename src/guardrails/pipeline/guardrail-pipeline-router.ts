@@ -5,7 +5,7 @@ import type { Storage } from '../../storage/storage-facade.js';
 import { ENDPOINT_PATHS } from '../../traffic/model-endpoints.js';
 import { modelContextOf } from '../../traffic/model-request-context.js';
 import type { GuardrailEngine } from '../guardrail-engine.js';
-import { runChecks } from './check-runner.js';
+import { runChecks, unavailableRun, unregisteredProcessors } from './check-runner.js';
 import { effectivePolicy, processorsFor } from './effective-policy.js';
 import { requestSlots } from './message-text.js';
 import { OutputGuard, type StreamWindowing } from './output-guard.js';
@@ -29,7 +29,20 @@ export function guardrailPipelineRouter(deps: GuardrailPipelineDeps): Router {
       next();
       return;
     }
-    const { policy } = await effectivePolicy(deps.storage, context.application, context.route);
+    const { policy, source } = await effectivePolicy(deps.storage, context.application, context.route);
+    // A policy naming a processor that is not registered cannot be enforced: refuse before any provider call.
+    const missing = unregisteredProcessors(deps.engine, policy, context.endpoint === 'embeddings' ? ['input'] : ['input', 'output']);
+    if (missing.length > 0) {
+      const run = unavailableRun(missing, 'input');
+      context.checks.push(...run.checks);
+      deps.logger?.error('guardrail policy names processors that are not registered; the request is refused', {
+        application: context.application,
+        route: context.routeName,
+        policy: source,
+        processors: missing,
+      });
+      throw run.reject;
+    }
     if (processorsFor(policy, 'input').length > 0) {
       const run = await runChecks(deps.engine, policy, 'input', requestSlots(context.endpoint, context.body));
       context.checks.push(...run.checks);

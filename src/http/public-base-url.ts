@@ -1,0 +1,28 @@
+// The gateway's public base URL for generated URLs (MCP registry request_url): configured, or trusted, never a client's Host.
+import type { Request } from 'express';
+
+type TrustFunction = (address: string | undefined, hop: number) => boolean;
+
+/**
+ * The public base URL, without a trailing slash:
+ * 1. `configured` (`createGateway({ baseUrl })`, GATEWAY_BASE_URL in the example server) when set;
+ * 2. else the request's protocol and host only when Express's `trust proxy` setting trusts the peer
+ *    (a reverse proxy in front sets Host / X-Forwarded-Host and X-Forwarded-Proto);
+ * 3. else the local address and port the request came in on (`http://127.0.0.1:8080`): the server's own
+ *    socket, so a client's Host header never chooses the URL.
+ * @example
+ * const base = publicBaseUrl(req, options.baseUrl); // 'https://gateway.example.com'
+ */
+export function publicBaseUrl(req: Request, configured: string | undefined): string {
+  if (configured) return configured.replace(/\/+$/, '');
+  const trust = req.app?.get('trust proxy fn') as TrustFunction | undefined;
+  if (trust?.(req.socket.remoteAddress, 0) && req.host) return `${req.protocol}://${req.host}`;
+  return `${req.protocol}://${hostPart(req.socket.localAddress)}:${req.socket.localPort ?? 80}`;
+}
+
+/** An address as the host part of a URL: IPv4-mapped IPv6 as IPv4, other IPv6 in brackets. */
+function hostPart(address: string | undefined): string {
+  if (!address) return 'localhost';
+  if (address.startsWith('::ffff:') && address.includes('.')) return address.slice(7);
+  return address.includes(':') ? `[${address}]` : address;
+}

@@ -1,0 +1,105 @@
+// GET (the server's event stream) and DELETE (end of session) at /v1/mcp/:name, relayed with an allow-list of headers, scrubbed.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Request, RequestHandler, Response } from 'express';
+import { createProxyMiddleware } from 'http-proxy-middleware';
+import { Errors, type GatewayError } from '../errors/error-registry.js';
+import { scrubSecrets } from '../secrets/secret-scrubber.js';
+import { FORWARDED_HEADERS, RETURNED_HEADERS } from './mcp-headers.js';
+import { forEachSseEvent, formatSseEvent, readBoundedBody, UpstreamBodyError } from './upstream-body.js';
+
+/** What the pass-through needs to know of one request. */
+export interface PassthroughTarget {
+  registry: string;
+  url: string;
+  token: string | undefined;
+  /** Credentials scrubbed from everything relayed: the registry token and the caller's key. */
+  secrets: string[];
+}
+
+/** Request headers the proxy's HTTP client itself manages; every other header not in the allow-list is dropped. */
+const TRANSPORT_HEADERS = new Set(['host', 'connection']);
+
+async function write(res: ServerResponse, text: string): Promise<void> {
+  if (!res.write(text) && !res.destroyed) await new Promise((resolve) => res.once('drain', resolve).once('close', resolve));
+}
+
+function answerError(res: ServerResponse, failure: GatewayError): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  res.writeHead(failure.statusCode, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(failure.toJSON()));
+}
+
+/** Relays the tool server's answer: a stream event by event with its headers sent at once, anything else whole and bounded. */
+async function relay(proxyRes: IncomingMessage, res: ServerResponse, target: PassthroughTarget, limits: { maxBytes: number; timeoutMs: number }): Promise<void> {
+  const headers: Record<string, string> = {};
+  for (const name of RETURNED_HEADERS) {
+    const value = proxyRes.headers[name];
+    if (typeof value === 'string') headers[name] = value;
+  }
+  const status = proxyRes.statusCode ?? 502;
+  // A client that leaves ends the tool server's answer too (the server stream would otherwise stay open upstream).
+  res.once('close', () => proxyRes.destroy());
+  const scrub = (text: string): string => scrubSecrets(text, target.secrets);
+  if (status < 300 && String(proxyRes.headers['content-type'] ?? '').includes('text/event-stream')) {
+    res.writeHead(status, headers);
+    res.flushHeaders(); // a client opening the server stream must not wait for the first event
+    try {
+      // The server stream may stay silent for long: no idle timeout, but every event is bounded.
+      await forEachSseEvent(proxyRes, { maxEventBytes: limits.maxBytes }, (event) => write(res, formatSseEvent(event, scrub(event.data))));
+    } catch {
+      // the tool server or the client went away: end the stream
+    }
+    res.end();
+    return;
+  }
+  let body: Buffer;
+  try {
+    body = await readBoundedBody(proxyRes, proxyRes.headers, limits);
+  } catch (error) {
+    if (error instanceof UpstreamBodyError) {
+      answerError(res, error.kind === 'timeout' ? Errors.mcpUpstreamTimeout([target.registry, error.message]) : Errors.mcpResponseTooLarge([target.registry, limits.maxBytes]));
+    } else answerError(res, Errors.mcpUpstreamUnreachable([target.registry, 'the answer broke off']));
+    return;
+  }
+  res.writeHead(status, headers);
+  res.end(scrub(body.toString('utf8')));
+}
+
+/**
+ * Creates the GET/DELETE pass-through. Only the allow-listed client headers reach the tool server (with the
+ * registry's token as Authorization), only the allow-listed tool-server headers come back, and bodies are scrubbed.
+ * @example
+ * router.get('/v1/mcp/:name', resolveTarget, mcpPassthrough(targetOf, { maxBytes: 10 << 20, timeoutMs: 30_000 }));
+ */
+export function mcpPassthrough(targetOf: (req: Request) => PassthroughTarget, limits: { maxBytes: number; timeoutMs: number }): RequestHandler {
+  const allowed = new Set<string>([...FORWARDED_HEADERS, ...TRANSPORT_HEADERS]);
+  return createProxyMiddleware<Request, Response>({
+    target: 'http://127.0.0.1',
+    changeOrigin: true,
+    selfHandleResponse: true,
+    router: (req) => new URL(targetOf(req).url).origin,
+    pathRewrite: (_path, req) => {
+      const url = new URL(targetOf(req).url);
+      return `${url.pathname}${url.search}`;
+    },
+    on: {
+      proxyReq: (proxyReq, req) => {
+        for (const name of proxyReq.getHeaderNames()) if (!allowed.has(name)) proxyReq.removeHeader(name);
+        const { token } = targetOf(req);
+        if (token) proxyReq.setHeader('authorization', `Bearer ${token}`);
+      },
+      proxyRes: (proxyRes, req, res) => {
+        relay(proxyRes, res, targetOf(req), limits).catch(() => res.destroy());
+      },
+      error: (error, req, res) => {
+        const target = targetOf(req as Request);
+        const failure = Errors.mcpUpstreamUnreachable([target?.registry ?? '', scrubSecrets(error.message, target?.secrets ?? [])]);
+        if ('writeHead' in res) answerError(res, failure);
+        else res.destroy();
+      },
+    },
+  });
+}

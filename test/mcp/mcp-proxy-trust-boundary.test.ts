@@ -1,0 +1,241 @@
+// The MCP proxy as a trust boundary (issue 11.3, 11.5): every tools/call screened, headers allow-listed, stream headers at once, bounded answers.
+import assert from 'node:assert/strict';
+import type { Server } from 'node:http';
+import request from 'supertest';
+import { createGateway, type GatewayOptions } from '../../src/index.js';
+import { createTestGateway, TEST_KEYS, type TestGateway } from '../helpers/test-gateway.js';
+import { startRawToolServer, type RawToolServer } from './raw-tool-server.js';
+
+const RAW_TOKEN = 'raw-registry-token-0123456789';
+
+interface RawFixture extends TestGateway {
+  raw: RawToolServer;
+  base: string;
+  developerKey: string;
+  /** POSTs a JSON-RPC body to the registry `raw` through the proxy. */
+  post(body: unknown): request.Test;
+}
+
+async function createRawFixture(options: GatewayOptions = {}): Promise<RawFixture> {
+  const raw = await startRawToolServer();
+  const t = await createTestGateway(options);
+  const server: Server = t.app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  const admin = (path: string, body: object) => request(t.app).post(path).set('x-api-key', TEST_KEYS.superAdmin).send(body);
+  assert.equal((await admin('/v1/admin/mcp/registries', { name: 'raw', url: raw.url, authorization_token: RAW_TOKEN })).status, 201);
+  await admin('/v1/admin/applications', { name: 'app' });
+  const developerKey = (await admin('/v1/admin/applications/app/keys', {})).body.key as string;
+  return {
+    ...t,
+    raw,
+    base,
+    developerKey,
+    post: (body) => request(t.app).post('/v1/mcp/raw').set('authorization', `Bearer ${developerKey}`).set('accept', 'application/json, text/event-stream').send(body as object),
+    async close() {
+      server.closeAllConnections();
+      server.close();
+      await t.close();
+      await raw.close();
+    },
+  };
+}
+
+describe('MCP proxy limits', () => {
+  it('refuses limits that are not positive numbers with config_invalid', () => {
+    for (const mcp of [{ bodyTimeoutMs: 0 }, { maxResponseBytes: -1 }, { bodyTimeoutMs: Number.NaN }]) {
+      assert.throws(() => createGateway({ mcp }), (error: { code?: string }) => error.code === 'config_invalid', JSON.stringify(mcp));
+    }
+  });
+});
+
+describe('MCP proxy trust boundary', () => {
+  let f: RawFixture;
+  afterEach(() => f?.close());
+
+  describe('with default limits', () => {
+    beforeEach(async () => {
+      f = await createRawFixture();
+    });
+
+    it('11.5: a tools/call with id null or no id is screened (a disabled tool never runs) and answered with a JSON-RPC error', async () => {
+      await request(f.app).put('/v1/admin/mcp/registries/raw/tools/danger').set('x-api-key', TEST_KEYS.admin).send({ enabled: false }).expect(200);
+      const nullId = await f.post({ jsonrpc: '2.0', id: null, method: 'tools/call', params: { name: 'danger', arguments: {} } }).expect(200);
+      assert.equal(nullId.body.id, null);
+      assert.equal(nullId.body.error.code, -32600);
+      const noId = await f.post({ jsonrpc: '2.0', method: 'tools/call', params: { name: 'danger', arguments: {} } }).expect(200);
+      assert.equal(noId.body.error.code, -32600);
+      // An enabled tool called without a usable id is refused too: a call must be answerable and recorded.
+      const enabledNoId = await f.post({ jsonrpc: '2.0', method: 'tools/call', params: { name: 'probe' } }).expect(200);
+      assert.equal(enabledNoId.body.error.code, -32600);
+      assert.deepEqual(f.raw.calls(), [], 'no tools/call reached the tool server');
+      const entries = (await request(f.app).get('/v1/admin/applications/app/chronicles').set('x-api-key', TEST_KEYS.viewer).expect(200)).body.data as Array<{ tool_invocations: Array<{ tool: string; blocked?: boolean }> }>;
+      assert.equal(entries.length, 3, 'every refused call is recorded');
+      assert.ok(entries.every((entry) => entry.tool_invocations[0]?.blocked === true));
+    });
+
+    it('11.5: a tools/call without a valid params.name is answered with a JSON-RPC invalid-params error, never forwarded', async () => {
+      for (const params of [undefined, {}, { name: 42 }, { name: '' }, ['danger']]) {
+        const res = await f.post({ jsonrpc: '2.0', id: 7, method: 'tools/call', ...(params === undefined ? {} : { params }) }).expect(200);
+        assert.equal(res.body.id, 7);
+        assert.equal(res.body.error.code, -32602, JSON.stringify(params));
+      }
+      assert.deepEqual(f.raw.calls(), []);
+    });
+
+    it('refuses a JSON-RPC batch as a whole, so a tools/call cannot ride in it', async () => {
+      await f.post([{ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'danger' } }]).expect(400);
+      assert.deepEqual(f.raw.calls(), []);
+    });
+
+    it('11.5: GET and DELETE forward only the allow-listed client headers, with the registry token', async () => {
+      const sent = {
+        authorization: `Bearer ${f.developerKey}`,
+        'x-api-key': TEST_KEYS.superAdmin,
+        'proxy-authorization': 'Basic c2VjcmV0OnNlY3JldA==',
+        'x-forwarded-for': '10.0.0.1',
+        cookie: 'session=abc',
+        'x-custom': 'private',
+        accept: 'text/event-stream',
+        'mcp-session-id': 'session-1',
+        'mcp-protocol-version': '2025-06-18',
+        'last-event-id': '4',
+      };
+      await fetch(`${f.base}/v1/mcp/raw`, { headers: sent });
+      await fetch(`${f.base}/v1/mcp/raw`, { method: 'DELETE', headers: sent });
+      const relayed = f.raw.requests.filter((r) => (r.method === 'GET' || r.method === 'DELETE') && r.headers['mcp-session-id'] === 'session-1');
+      assert.equal(relayed.length, 2);
+      for (const { headers } of relayed) {
+        for (const name of ['x-api-key', 'proxy-authorization', 'x-forwarded-for', 'cookie', 'x-custom', 'x-gateway-apikey']) assert.equal(headers[name], undefined, name);
+        assert.equal(headers.authorization, `Bearer ${RAW_TOKEN}`);
+        assert.equal(headers['mcp-session-id'], 'session-1');
+        assert.equal(headers['mcp-protocol-version'], '2025-06-18');
+        assert.equal(headers['last-event-id'], '4');
+      }
+    });
+
+    it('11.5: GET answers status and headers as soon as the tool server sends them, before any event', async () => {
+      let sendEvent: (text: string) => void = () => undefined;
+      let upstreamClosed!: Promise<unknown>;
+      f.raw.onGet = (_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+        res.flushHeaders();
+        sendEvent = (text) => res.write(text);
+        upstreamClosed = new Promise((resolve) => res.once('close', resolve));
+      };
+      // The tool server sends no event; before the fix this fetch got no answer at all.
+      const stream = await fetch(`${f.base}/v1/mcp/raw`, { headers: { authorization: `Bearer ${f.developerKey}`, accept: 'text/event-stream' }, signal: AbortSignal.timeout(5000) });
+      assert.equal(stream.status, 200);
+      assert.match(stream.headers.get('content-type') ?? '', /text\/event-stream/);
+      const reader = stream.body!.getReader();
+      sendEvent(`data: {"jsonrpc":"2.0","method":"notifications/message","params":{"data":"hello"}}\n\n`);
+      const { value } = await reader.read();
+      assert.match(new TextDecoder().decode(value), /notifications\/message/);
+      await reader.cancel();
+      await upstreamClosed; // the client left, so the gateway closed the tool server's stream too
+    });
+
+    it('answers a JSON-RPC error when the tool server ends its event stream without answering', async () => {
+      f.raw.onCall = (_m, res) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.end();
+      };
+      const res = await f.post({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'probe' } }).buffer(true).parse((r, done) => {
+        let text = '';
+        r.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        r.on('end', () => done(null, text));
+      });
+      const answer = JSON.parse(String(res.body).split('\n').find((line) => line.startsWith('data: '))!.slice(6));
+      assert.deepEqual([answer.id, answer.error.code], [5, -32603]);
+    });
+
+    it('11.3: invalid JSON from the tool server is 502 upstream_invalid_response', async () => {
+      f.raw.onCall = (_m, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"jsonrpc":"2.0","id":1,"result":');
+      };
+      const res = await f.post({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'probe' } }).expect(502);
+      assert.equal(res.body.error.code, 'upstream_invalid_response');
+    });
+
+    it('11.3: a tool-server answer nested deeper than the limit is 502 upstream_invalid_response', async () => {
+      f.raw.onCall = (message, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(`{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":{"content":[],"x":${'['.repeat(5000)}${']'.repeat(5000)}}}`);
+      };
+      const res = await f.post({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'probe' } }).expect(502);
+      assert.equal(res.body.error.code, 'upstream_invalid_response');
+    });
+
+    it('11.3: a request body nested 5,000 levels is refused with 400 before reaching the tool server', async () => {
+      const deep = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"probe","arguments":${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}}}`;
+      const before = f.raw.requests.length;
+      const res = await request(f.app).post('/v1/mcp/raw').set('authorization', `Bearer ${f.developerKey}`).set('content-type', 'application/json').send(deep).expect(400);
+      assert.equal(res.body.error.code, 'json_too_deep');
+      assert.equal(f.raw.requests.length, before);
+    });
+  });
+
+  describe('with small limits', () => {
+    beforeEach(async () => {
+      f = await createRawFixture({ mcp: { bodyTimeoutMs: 300, maxResponseBytes: 64 * 1024 } });
+    });
+
+    it('11.3: headers followed by silence end with 504 mcp_upstream_timeout after the body timeout', async () => {
+      f.raw.onCall = (_m, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.flushHeaders();
+      };
+      const res = await f.post({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'probe' } }).expect(504);
+      assert.equal(res.body.error.code, 'mcp_upstream_timeout');
+      const entries = (await request(f.app).get('/v1/admin/applications/app/chronicles').set('x-api-key', TEST_KEYS.viewer).expect(200)).body.data;
+      assert.equal(entries[0].status, 504);
+    });
+
+    it('11.3: an event stream that goes silent ends with a JSON-RPC error for the pending call', async () => {
+      f.raw.onCall = (_m, res) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write(': keep-alive\n\n');
+      };
+      const res = await fetch(`${f.base}/v1/mcp/raw`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${f.developerKey}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 'call-1', method: 'tools/call', params: { name: 'probe' } }),
+      });
+      assert.equal(res.status, 200);
+      const text = await res.text();
+      const answer = JSON.parse(text.split('\n').find((line) => line.startsWith('data: '))!.slice(6));
+      assert.equal(answer.id, 'call-1');
+      assert.match(answer.error.message, /did not send its answer in time/);
+    });
+
+    it('11.3: an oversize answer is refused with 502 without being read whole', async () => {
+      let written = 0;
+      let aborted = false;
+      f.raw.onCall = (_m, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const chunk = Buffer.alloc(64 * 1024, 'a');
+        res.on('close', () => void (aborted = !res.writableFinished));
+        const pump = (): void => {
+          while (written < 64 * 1024 * 1024 && !res.destroyed) {
+            written += chunk.length;
+            if (!res.write(chunk)) return void res.once('drain', pump);
+          }
+          res.end();
+        };
+        pump();
+      };
+      const res = await f.post({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'probe' } }).expect(502);
+      assert.equal(res.body.error.code, 'mcp_response_too_large');
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.ok(aborted || written < 64 * 1024 * 1024, 'the gateway stopped reading long before the 64 MiB answer ended');
+
+      f.raw.onCall = (_m, res) => {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(100 * 1024 * 1024) });
+        res.flushHeaders();
+      };
+      const declared = await f.post({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'probe' } }).expect(502);
+      assert.equal(declared.body.error.code, 'mcp_response_too_large');
+    });
+  });
+});
