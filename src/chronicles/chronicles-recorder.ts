@@ -223,8 +223,8 @@ export class ChroniclesRecorder {
   async forget(application: string): Promise<void> {
     await this.flush();
     await this.enqueue(async () => {
-      await this.storage.deleteLog(chroniclesLog(application));
       await this.storage.delete(usageGraphKey(application));
+      await this.storage.deleteLog(chroniclesLog(application));
       this.counts.delete(application);
       this.graphs.delete(application);
     });

@@ -257,7 +257,7 @@ describe('Storage hygiene through the admin API', () => {
       }
     });
 
-    it('11.7: a key index entry or provider key left without its owner grants nothing and is removed at start', async () => {
+    it('11.7: a key index entry, provider key, policy, log or graph left without its owner grants nothing and is removed at start', async () => {
       let t = await createTestGateway({ storage: fileStorage({ dir }) });
       const admin = (method: 'get' | 'post' | 'delete', url: string) => request(t.app)[method](url).set('x-api-key', TEST_KEYS.superAdmin);
       await admin('post', '/v1/admin/applications').send({ name: 'shop' }).expect(201);
@@ -268,11 +268,18 @@ describe('Storage hygiene through the admin API', () => {
       const [index] = await storage.list<{ id: string }>('developer-keys/');
       await storage.delete(`application-keys/shop/${key.id}`);
       await storage.delete('providers/p');
+      await storage.set('chronicles-graph/ghost', { nodes: [{ tool: 't', server: 's', requests: 9, last_used: '' }] });
+      await storage.append('chronicles/ghost', [{ id: 'old' }]);
+      await storage.set('application-policies/ghost', { mode: 'reject' });
       await apply(t, key.key).expect(401);
       await t.close();
       t = await createTestGateway({ storage: fileStorage({ dir }) });
       assert.equal(await t.gateway.storage.get(index!.key), undefined);
       assert.deepEqual(await t.gateway.storage.list('provider-keys/'), []);
+      // A re-created `ghost` would not inherit its old policy, request log or usage graph.
+      assert.equal(await t.gateway.storage.get('chronicles-graph/ghost'), undefined);
+      assert.equal(await t.gateway.storage.get('application-policies/ghost'), undefined);
+      assert.deepEqual(await t.gateway.storage.listLogs('chronicles/'), []);
       await t.close();
     });
   });
