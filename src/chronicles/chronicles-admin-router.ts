@@ -67,7 +67,9 @@ function encodeCursor(cursor: Cursor): string {
 function decodeCursor(text: string): Cursor {
   try {
     const [position, id, index] = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as unknown[];
-    if (Number.isSafeInteger(position) && typeof id === 'string' && Number.isSafeInteger(index)) return { position: position as number, id, index: index as number };
+    if (Number.isSafeInteger(position) && typeof id === 'string' && Number.isSafeInteger(index) && (index as number) >= 0) {
+      return { position: position as number, id, index: index as number };
+    }
   } catch {
     // answered below
   }
