@@ -1,13 +1,16 @@
 // Chronicles hygiene: no echoed secret in any form, 499 with the partial output, bounded fields, a running usage graph.
 import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
-import { memoryStorage, Storage } from '../../src/index.js';
+import { fileStorage, memoryStorage, Storage } from '../../src/index.js';
 import type { ChronicleEntry } from '../../src/chronicles/chronicle-entry.js';
 import { ChroniclesRecorder } from '../../src/chronicles/chronicles-recorder.js';
 import { createMcpFixture, REGISTRY_TOKEN } from '../helpers/mcp-fixture.js';
-import { TEST_KEYS } from '../helpers/test-gateway.js';
+import { createTestGateway, TEST_KEYS } from '../helpers/test-gateway.js';
 import { chatBody, createTrafficFixture, type TrafficFixture } from '../helpers/traffic-fixture.js';
 
 const PROVIDER_KEY = 'sk-stored-provider-key-0001';
@@ -119,6 +122,40 @@ describe('Chronicles hygiene', () => {
       for (const form of [...forms(REGISTRY_TOKEN), ...forms(PROVIDER_KEY), ...forms(f.developerKey)]) assert.ok(!text.includes(form), `found ${form}`);
     } finally {
       await f.close();
+    }
+  });
+
+  it('11.3: pages through a file log newest first with cursors, and refuses a cursor whose entry a trim removed', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'gateway-chronicles-pages-'));
+    const t = await createTestGateway({ storage: fileStorage({ dir }) });
+    try {
+      await request(t.app).post('/v1/admin/applications').set('x-api-key', TEST_KEYS.superAdmin).send({ name: 'app' }).expect(201);
+      const base = { application: 'app', kind: 'model', endpoint: '/v1/chat/completions', route: 'r', provider: 'p', model: 'm', status: 200, latency_ms: 1,
+        stream: false, attempts: [], input: null, output: 'x', usage: null, guardrail_checks: [], tool_invocations: [], error: null };
+      const now = Date.now();
+      await t.gateway.storage.append('chronicles/app', Array.from({ length: 250 }, (_, n) => ({ ...base, id: `e${n}`, timestamp: new Date(now - 250 + n).toISOString(), status: n % 2 ? 200 : 500 })));
+      const page = (query: string) => request(t.app).get(`/v1/admin/applications/app/chronicles?${query}`).set('x-api-key', TEST_KEYS.viewer);
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      const cursors: string[] = [];
+      do {
+        const res: request.Response = await page(`limit=100${cursor ? `&cursor=${cursor}` : ''}`).expect(200);
+        seen.push(...res.body.data.map((e: ChronicleEntry) => e.id));
+        cursor = res.body.next_cursor;
+        if (cursor) cursors.push(cursor);
+      } while (cursor);
+      assert.deepEqual(seen, Array.from({ length: 250 }, (_, n) => `e${249 - n}`));
+      const failed = await page('limit=3&status=500').expect(200);
+      assert.deepEqual(failed.body.data.map((e: ChronicleEntry) => e.id), ['e248', 'e246', 'e244']);
+      const next = await page(`limit=3&status=500&cursor=${failed.body.next_cursor}`).expect(200);
+      assert.deepEqual(next.body.data.map((e: ChronicleEntry) => e.id), ['e242', 'e240', 'e238']);
+      await t.gateway.storage.trimLog('chronicles/app', 50);
+      const stale = await page(`limit=100&cursor=${cursors[1]}`).expect(400);
+      assert.equal(stale.body.error.param, 'cursor');
+      await page('limit=1&cursor=not-a-cursor').expect(400);
+    } finally {
+      await t.close();
+      await rm(dir, { recursive: true, force: true });
     }
   });
 
