@@ -96,6 +96,7 @@ export function buildModelEntry(req: Request, res: Response, context: ModelReque
   const last = context?.attempts.at(-1);
   const error = (res.locals.gatewayError as GatewayError | undefined) ?? context?.relay?.rejected;
   const streamError = context?.relay?.streamError;
+  const left = !res.writableFinished;
   const routeHeader = req.headers['x-gateway-route'];
   const entry: ChronicleEntry = {
     id: context?.id ?? id,
@@ -107,7 +108,7 @@ export function buildModelEntry(req: Request, res: Response, context: ModelReque
     provider: last?.provider ?? null,
     model: last?.model ?? (typeof (req.body as { model?: unknown } | undefined)?.model === 'string' ? (req.body as { model: string }).model : null),
     // A client that left before the answer ended (even mid-stream, after a 200 was sent) is recorded as 499.
-    status: res.writableFinished ? res.statusCode : 499,
+    status: left ? 499 : res.statusCode,
     latency_ms: Date.now() - startedAt,
     stream: context?.stream ?? false,
     attempts: context?.attempts ?? [],
@@ -120,7 +121,9 @@ export function buildModelEntry(req: Request, res: Response, context: ModelReque
       ? { code: error.code, message: error.message, type: error.type }
       : streamError
         ? { code: 'stream_error', message: streamError, type: 'upstream_error' }
-        : null,
+        : left
+          ? { code: 'client_disconnected', message: 'The client disconnected before the answer ended.', type: 'client_error' }
+          : null,
   };
   return entry;
 }

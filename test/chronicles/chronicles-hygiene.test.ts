@@ -78,6 +78,7 @@ describe('Chronicles hygiene', () => {
         }
         assert.equal(recorded.length, 1);
         assert.equal(recorded[0]!.status, 499);
+        assert.equal(recorded[0]!.error?.code, 'client_disconnected');
         assert.equal(recorded[0]!.stream, true);
         const output = recorded[0]!.output;
         assert.ok(output !== null && output.length > 0 && 'one two three four five six'.startsWith(output), `output: ${output}`);
