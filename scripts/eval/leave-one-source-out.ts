@@ -28,10 +28,11 @@ export function groupBySource<T extends SourcedRow>(rows: readonly T[], by: Sour
 }
 
 /** One fold: the source left out, its rows and the scores a model trained without it gave them. */
-export interface Fold<T> {
+export interface Fold<T, S = number> {
   source: string;
   test: T[];
-  scores: number[];
+  /** One score per test row (a number, or anything the caller maps to numbers later). */
+  scores: S[];
 }
 
 /**
@@ -40,12 +41,12 @@ export interface Fold<T> {
  * @example
  * const folds = await leaveOneSourceOut(rows, (train, test) => { const m = fit(train); return test.map((r) => m(r.text)); });
  */
-export async function leaveOneSourceOut<T extends SourcedRow>(
+export async function leaveOneSourceOut<T extends SourcedRow, S = number>(
   rows: readonly T[],
-  trainAndScore: (train: T[], test: T[]) => number[] | Promise<number[]>,
+  trainAndScore: (train: T[], test: T[]) => S[] | Promise<S[]>,
   by: SourceKey = 'repo',
-): Promise<Array<Fold<T>>> {
-  const folds: Array<Fold<T>> = [];
+): Promise<Array<Fold<T, S>>> {
+  const folds: Array<Fold<T, S>> = [];
   for (const [source, test] of groupBySource(rows, by)) {
     const train = rows.filter((row) => sourceOf(row, by) !== source);
     folds.push({ source, test, scores: await trainAndScore(train, test) });

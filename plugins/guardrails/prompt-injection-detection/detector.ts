@@ -1,5 +1,5 @@
 // Combines a trained hashed n-gram model with the few truly general rules (override phrases, chat-template tokens, encodings, hidden characters).
-import { DEFAULT_SCAN_LIMIT, textViews } from './normalise.js';
+import { DEFAULT_SCAN_LIMIT, foldView, textViews } from './normalise.js';
 import { maskBlobs } from './hashed-features.js';
 import { scoreNormalised, type HashedModel } from './hashed-model.js';
 import { INJECTION_RULES, MULTILINGUAL_RULES, type InjectionRule } from './rules.js';
@@ -60,13 +60,10 @@ export function detect(text: string, options: DetectOptions): Detection {
   const views: GatedView[] = textViews(text, options.decode, options.scanLimit ?? DEFAULT_SCAN_LIMIT);
   const rules = scoreRules(views, options.rules);
   const model: Record<string, number> = {};
-  // Each source text (the input, then each decoded payload) has a plain view, maybe a folded one, and a compact one;
-  // the models read the folded view when there is one (modelText), else the plain view.
-  for (let i = 0; i < views.length; i += 1) {
-    const view = views[i] as GatedView;
+  // Each source text (the input, then each decoded payload) has one plain view; the models read it as modelText does.
+  for (const view of views) {
     if (view.kind !== 'plain') continue;
-    const next = views[i + 1];
-    const normalised = maskBlobs(next?.kind === 'folded' ? next.text : view.text);
+    const normalised = foldView(maskBlobs(view.text));
     for (const m of options.models) {
       const scores = scoreNormalised(m, normalised);
       m.header.labels.forEach((label, k) => {

@@ -34,10 +34,10 @@ function fnv(text: string, seed: number): number {
 
 /**
  * The text the models read: NFKC, invisible characters removed, lower case, homoglyphs, leetspeak, accents and
- * spelt-out letters folded (see normalise.ts), whitespace runs made single, blobs masked (see `maskBlobs`).
+ * spelt-out letters folded (see normalise.ts), whitespace runs made single; blobs are masked before folding (see `maskBlobs`).
  */
 export function modelText(text: string): string {
-  return maskBlobs(foldView(plainView(text)));
+  return foldView(maskBlobs(plainView(text)));
 }
 
 /** Long runs of letters and digits with at least one digit (Base64, hex, ids, hashes) in lower-cased text. */

@@ -53,7 +53,8 @@ const RULES = selectRules(GENERAL_RULE_IDS);
 export const promptInjectionDetection = defineGuardrail<PromptInjectionOptions, PromptInjectionResults>({
   name: 'promptinjectiondetection',
   description: 'Scores prompt injection (instruction override, prompt extraction, fake system messages, indirect injection) and jailbreaks with a trained n-gram model and general rules.',
-  defaultThreshold: 0.5,
+  // Chosen on the dev set (never trained on): the highest F1 with at most 3% false positives on its safe prompts.
+  defaultThreshold: 0.6,
   optionsSchema: {
     type: 'object',
     additionalProperties: false,

@@ -51,7 +51,8 @@ const RULES = selectRules(TOOL_RULE_IDS);
 export const toolInjectionDetection = defineGuardrail<ToolInjectionOptions, ToolInjectionResults>({
   name: 'toolinjectiondetection',
   description: 'Scores instructions planted in tool output (web pages, e-mails, files, API results) with a trained n-gram model and general rules.',
-  defaultThreshold: 0.5,
+  // Chosen on the dev set (never trained on) to keep false positives on ordinary e-mails low; see MODEL.md for the recall it costs.
+  defaultThreshold: 0.8,
   optionsSchema: {
     type: 'object',
     additionalProperties: false,
