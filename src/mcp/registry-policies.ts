@@ -13,9 +13,11 @@ export interface FamilySettings {
   [option: string]: unknown;
 }
 
-/** A registry's policies: the spec's three filter families. */
+/** A registry's policies: the spec's three filter families, and `tool_injection` (off unless enabled). */
 export interface RegistryPolicies {
   malicious_instruction_injection: FamilySettings;
+  /** Instructions planted in tool results (toolinjectiondetection); disabled by default. */
+  tool_injection: FamilySettings;
   data_protection: FamilySettings & { action: 'redact' | 'block'; info_types?: string[] };
   security_filters: FamilySettings & { categories?: string[] };
   on_error: 'fail_open' | 'fail_closed';
@@ -40,6 +42,7 @@ export const validateRegistryPolicies = compileValidator<RegistryPolicies>({
   additionalProperties: false,
   properties: {
     malicious_instruction_injection: family(),
+    tool_injection: family({ enabled: { type: 'boolean', default: false } }),
     data_protection: family({ action: { enum: ['redact', 'block'], default: 'redact' }, info_types: { type: 'array', items: { type: 'string' } } }),
     security_filters: family({ categories: { type: 'array', items: { type: 'string' } } }),
     on_error: { enum: ['fail_open', 'fail_closed'], default: 'fail_closed' },
@@ -50,6 +53,7 @@ export const validateRegistryPolicies = compileValidator<RegistryPolicies>({
 /** The processor behind each family, and the options it gets. */
 const FAMILIES = {
   malicious_instruction_injection: (s: FamilySettings) => ({ processor: 'promptinjectiondetection', options: {} as Record<string, unknown>, settings: s }),
+  tool_injection: (s: FamilySettings) => ({ processor: 'toolinjectiondetection', options: {} as Record<string, unknown>, settings: s }),
   data_protection: (s: RegistryPolicies['data_protection']) => ({
     processor: 'dlp_cloud',
     options: { strategy: s.action === 'block' ? 'reject' : 'redact', ...(s.info_types ? { info_types: s.info_types } : {}) },
