@@ -75,14 +75,17 @@ export interface ToolResultVerdict {
 
 /**
  * Runs each enabled family on the result's text slots. DLP redaction rewrites the slots in both modes;
- * a flagged family blocks only in reject mode (and a failed one, when the policy fails closed).
+ * a flagged family blocks only in reject mode (and a failed one, when the policy fails closed). With `stored`
+ * policies, an enabled family whose processor is not registered blocks in every mode (it cannot be enforced).
  */
-export async function applyRegistryPolicies(engine: GuardrailEngine, policies: RegistryPolicies, slots: TextSlot[]): Promise<ToolResultVerdict> {
+export async function applyRegistryPolicies(engine: GuardrailEngine, policies: RegistryPolicies, slots: TextSlot[], stored: boolean): Promise<ToolResultVerdict> {
   const checks: GuardrailCheck[] = [];
   const runs = await Promise.all(
     (Object.keys(FAMILIES) as Array<keyof typeof FAMILIES>).map(async (name) => {
       const { processor, options, settings } = FAMILIES[name](policies[name] as never);
-      if (!settings.enabled || !engine.has(processor)) return undefined;
+      if (!settings.enabled) return undefined;
+      // The defaults enable a family only where its processor is registered; a stored policy naming a missing one fails closed.
+      if (!stored && !engine.has(processor)) return undefined;
       const policy: GuardrailPolicy = {
         mode: settings.mode,
         processors: { [processor]: { enabled: true, apply_to: ['tool_result'], ...options, ...(settings.threshold === undefined ? {} : { threshold: settings.threshold }) } },
@@ -102,4 +105,12 @@ export async function applyRegistryPolicies(engine: GuardrailEngine, policies: R
     }
   }
   return { checks, blocked };
+}
+
+/** The enabled families of `policies` whose processor is not registered in `engine`, as `family (processor)`. */
+export function unregisteredFamilies(engine: GuardrailEngine, policies: RegistryPolicies): string[] {
+  return (Object.keys(FAMILIES) as Array<keyof typeof FAMILIES>).flatMap((name) => {
+    const { processor, settings } = FAMILIES[name](policies[name] as never);
+    return settings.enabled && !engine.has(processor) ? [`${name} (${processor})`] : [];
+  });
 }
