@@ -10,6 +10,7 @@ const PROCESSORS: Array<{ name: string; folder: string; needs?: string[] }> = [
   { name: 'lang_detector', folder: 'lang-detector' },
   { name: 'dlp_cloud', folder: 'dlp-cloud' },
   { name: 'model_sanitizer', folder: 'model-sanitizer', needs: ['promptinjectiondetection', 'trustsafety', 'dlp_cloud'] },
+  { name: 'toolinjectiondetection', folder: 'tool-injection-detection' },
 ];
 
 const TARGET_P50_MS = 1;

@@ -4,6 +4,7 @@ import langDetector from '../plugins/guardrails/lang-detector/index.js';
 import modelSanitizer from '../plugins/guardrails/model-sanitizer/index.js';
 import promptInjectionDetection from '../plugins/guardrails/prompt-injection-detection/index.js';
 import securityFilters from '../plugins/guardrails/security-filters/index.js';
+import toolInjectionDetection from '../plugins/guardrails/tool-injection-detection/index.js';
 import trustSafety from '../plugins/guardrails/trust-safety/index.js';
 import anthropic from '../plugins/providers/anthropic/index.js';
 import azure from '../plugins/providers/azure/index.js';
@@ -13,5 +14,5 @@ import type { GatewayPlugin } from './plugins/plugin-types.js';
 
 /** The built-in plugins, in dependency order. */
 export function builtinPlugins(): GatewayPlugin[] {
-  return [promptInjectionDetection, trustSafety, langDetector, dlpCloud, modelSanitizer, securityFilters, openai, azure, anthropic, gemini];
+  return [promptInjectionDetection, trustSafety, langDetector, dlpCloud, modelSanitizer, securityFilters, toolInjectionDetection, openai, azure, anthropic, gemini];
 }

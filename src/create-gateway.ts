@@ -101,7 +101,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       bodyLimitBytes,
       maxJsonDepth,
       logger,
-      extensions: [chroniclesAdminRouter(services, recorder), mcpAdminRouter(registries, options.baseUrl)],
+      extensions: [chroniclesAdminRouter(services, recorder), mcpAdminRouter(registries, options.baseUrl, guardrails)],
     }),
   );
   const guardrailsRouter = part(guardrailRouter({ services, keyring, maxTextBytes: options.guardrailMaxTextBytes, maxJsonDepth, logger }));

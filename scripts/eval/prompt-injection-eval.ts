@@ -1,90 +1,96 @@
-// Scores promptinjectiondetection on the dev set's prompt-injection.jsonl: precision, recall and F1 per label, FPR on safe prompts.
-import { readFileSync } from 'node:fs';
+// Scores promptinjectiondetection: the shipped model on the dev set (per source, jailbreak templates on their own) and leave-one-source-out on the training corpus.
 import { resolve } from 'node:path';
 import promptInjectionDetection from '../../plugins/guardrails/prompt-injection-detection/index.js';
+import { detect, GENERAL_RULE_IDS, selectRules } from '../../plugins/guardrails/prompt-injection-detection/detector.js';
 import { GuardrailEngine } from '../../src/index.js';
+import { prepareExamples } from '../train/hashed-trainer.js';
+import { ownPromptExamples, promptInjectionExamples, readRows, trainPromptInjection, type PromptInjectionRow } from '../train/prompt-injection-model.js';
+import { foldMetrics, groupBySource, leaveOneSourceOut, metricsAt, printSourceTable, type SourceMetrics } from './leave-one-source-out.js';
 import type { EvalModule, EvalRow } from './eval-types.js';
 
 const PROCESSOR = 'promptinjectiondetection';
+/** The processor's default threshold, which the dev figures and LOSO use. */
+const THRESHOLD = promptInjectionDetection.defaultThreshold;
+const LOSO_TARGET = 0.85;
 
-interface PromptInjectionRow {
-  id: string;
-  text: string;
-  labels: { prompt_injection: boolean; jailbreak: boolean };
+/** Dev-set scores of the shipped processor, through a real engine: one [prompt_injection, jailbreak] pair per row. */
+export async function devScores(rows: readonly PromptInjectionRow[]): Promise<number[][]> {
+  const engine = new GuardrailEngine();
+  await engine.add(promptInjectionDetection);
+  const out: number[][] = [];
+  for (const row of rows) {
+    const scores = (await engine.evaluate(PROCESSOR, row.text)).results as { category_scores: { prompt_injection: number; jailbreak: number } };
+    out.push([scores.category_scores.prompt_injection, scores.category_scores.jailbreak]);
+  }
+  return out;
 }
 
-/** Counts of one binary label. */
-interface Confusion {
-  tp: number;
-  fp: number;
-  fn: number;
-  tn: number;
+/** The dev-set figures the model card quotes (and its test checks): prompt_injection F1, FPR on safe rows, jailbreak recall. */
+export async function devFigures(dataDir: string): Promise<{ injection: SourceMetrics; jailbreak: SourceMetrics; perSource: SourceMetrics[] }> {
+  const rows = readRows<PromptInjectionRow>(resolve(dataDir, 'prompt-injection.jsonl'));
+  const scores = await devScores(rows);
+  const injection = metricsAt('dev prompt_injection', rows.map((r) => r.labels.prompt_injection), scores.map((s) => s[0] ?? 0), THRESHOLD);
+  const jailbreak = metricsAt('dev jailbreak', rows.map((r) => r.labels.jailbreak), scores.map((s) => s[1] ?? 0), THRESHOLD);
+  const index = new Map(rows.map((row, i) => [row, i]));
+  const perSource = [...groupBySource(rows, 'tag')].flatMap(([tag, group]) => [
+    metricsAt(`${tag} (prompt_injection)`, group.map((r) => r.labels.prompt_injection), group.map((r) => scores[index.get(r) ?? 0]?.[0] ?? 0), THRESHOLD),
+    ...(group.some((r) => r.labels.jailbreak) ? [metricsAt(`${tag} jailbreak templates (jailbreak)`, group.filter((r) => r.labels.jailbreak).map(() => true), group.filter((r) => r.labels.jailbreak).map((r) => scores[index.get(r) ?? 0]?.[1] ?? 0), THRESHOLD)] : []),
+  ]);
+  return { injection, jailbreak, perSource };
 }
 
-/** Precision, recall, F1 and false-positive rate of a confusion matrix, rounded to 3 decimals. */
-function binaryMetrics(c: Confusion): { precision: number; recall: number; f1: number; falsePositiveRate: number } {
-  const round = (value: number): number => Math.round(value * 1000) / 1000;
-  const precision = c.tp + c.fp === 0 ? 0 : c.tp / (c.tp + c.fp);
-  const recall = c.tp + c.fn === 0 ? 0 : c.tp / (c.tp + c.fn);
-  const f1 = precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
-  const falsePositiveRate = c.fp + c.tn === 0 ? 0 : c.fp / (c.fp + c.tn);
-  return { precision: round(precision), recall: round(recall), f1: round(f1), falsePositiveRate: round(falsePositiveRate) };
+/** Leave-one-source-out on the training corpus: the processor's full scoring (model trained without the source, plus the rules). */
+export async function losoFolds(trainDir: string) {
+  const rows = readRows<PromptInjectionRow>(resolve(trainDir, 'prompt-injection.jsonl'));
+  const prepared = prepareExamples(promptInjectionExamples(rows));
+  const own = prepareExamples(ownPromptExamples());
+  const byRow = new Map(rows.map((row, i) => [row, prepared[i]!]));
+  const rules = selectRules(GENERAL_RULE_IDS);
+  return leaveOneSourceOut(rows, (train, test) => {
+    const model = trainPromptInjection([...train.map((row) => byRow.get(row)!), ...own], 'fold');
+    return test.map((row) => detect(row.text, { decode: true, rules, models: [model] }));
+  });
 }
 
-/** Adds one prediction to a confusion matrix. */
-function count(confusion: Confusion, actual: boolean, predicted: boolean): void {
-  if (actual && predicted) confusion.tp += 1;
-  else if (actual) confusion.fn += 1;
-  else if (predicted) confusion.fp += 1;
-  else confusion.tn += 1;
-}
+const fmt = (value: number | undefined): number | undefined => (value === undefined ? undefined : Math.round(value * 1000) / 1000);
 
-const HONESTY_NOTE =
-  'rules only, no trained component, so nothing to cross-validate; but the rules were written by people who had read these rows, so treat the figures as optimistic for unseen data';
+/** An EvalRow of a SourceMetrics line. */
+function evalRow(label: string, m: SourceMetrics, target?: string, met?: boolean, note?: string): EvalRow {
+  return { processor: PROCESSOR, label, precision: fmt(m.precision), recall: fmt(m.recall), f1: fmt(m.f1), falsePositiveRate: fmt(m.fpr), support: m.positives, target, met, note: note ?? m.note };
+}
 
 /**
- * The prompt-injection eval: every row goes through a real GuardrailEngine at the default threshold (0.5).
- * @example
- * const rows = await promptInjectionEval.run('../shared/data/guardrails');
+ * The prompt-injection eval: dev-set figures of the shipped model at the default threshold, then leave-one-source-out
+ * figures (by repository, with the id tags inside) on ../train. Prints the per-source tables; answers summary rows.
  */
 export const promptInjectionEval: EvalModule = {
   name: 'prompt-injection',
   async run(dataDir: string): Promise<EvalRow[]> {
-    const rows = readFileSync(resolve(dataDir, 'prompt-injection.jsonl'), 'utf8')
-      .split('\n')
-      .filter((line) => line.trim() !== '')
-      .map((line) => JSON.parse(line) as PromptInjectionRow);
-    const engine = new GuardrailEngine();
-    await engine.add(promptInjectionDetection);
-    const injection: Confusion = { tp: 0, fp: 0, fn: 0, tn: 0 };
-    const jailbreak: Confusion = { tp: 0, fp: 0, fn: 0, tn: 0 };
-    for (const row of rows) {
-      const outcome = await engine.evaluate(PROCESSOR, row.text);
-      const triggered = outcome.triggered ?? [];
-      count(injection, row.labels.prompt_injection, triggered.includes('prompt_injection'));
-      count(jailbreak, row.labels.jailbreak, triggered.includes('jailbreak'));
-    }
-    const pi = binaryMetrics(injection);
-    const jb = binaryMetrics(jailbreak);
-    const safe = injection.fp + injection.tn;
-    return [
-      {
-        processor: PROCESSOR,
-        label: 'prompt_injection',
-        ...pi,
-        support: injection.tp + injection.fn,
-        target: 'F1 >= 0.9 and FPR <= 3%',
-        met: pi.f1 >= 0.9 && pi.falsePositiveRate <= 0.03,
-        note: `FPR on ${safe} safe prompts (XSTest hard negatives): ${injection.fp} flagged; ${HONESTY_NOTE}`,
-      },
-      {
-        processor: PROCESSOR,
-        label: 'jailbreak',
-        ...jb,
-        support: jailbreak.tp + jailbreak.fn,
-        note: `negatives include the ${rows.length - (jailbreak.tp + jailbreak.fn) - safe} non-jailbreak injections; ${HONESTY_NOTE}`,
-      },
+    const dev = await devFigures(dataDir);
+    printSourceTable(`promptinjectiondetection: dev set, per source (threshold ${THRESHOLD})`, [...dev.perSource, dev.injection, dev.jailbreak]);
+    const folds = await losoFolds(resolve(dataDir, 'train'));
+    const injectionFolds = folds.map((fold) => ({ ...fold, scores: fold.scores.map((s) => s.prompt_injection) }));
+    const jailbreakFolds = folds.map((fold) => ({ ...fold, scores: fold.scores.map((s) => s.jailbreak) }));
+    const loso = foldMetrics(injectionFolds, (row) => row.labels.prompt_injection, THRESHOLD, 'tag');
+    printSourceTable('promptinjectiondetection: leave-one-source-out on train/prompt-injection.jsonl, prompt_injection (by repository; id tags indented)', loso);
+    const jailbreakTemplates = foldMetrics(
+      jailbreakFolds.map((fold) => ({ ...fold, test: fold.test.filter((r) => r.labels.jailbreak), scores: fold.scores.filter((_, i) => fold.test[i]?.labels.jailbreak) })).filter((fold) => fold.test.length > 0),
+      () => true,
+      THRESHOLD,
+      'tag',
+    );
+    printSourceTable('promptinjectiondetection: leave-one-source-out, jailbreak templates on their own (jailbreak recall)', jailbreakTemplates);
+    const rows: EvalRow[] = [
+      evalRow('prompt_injection (dev)', dev.injection, 'F1 >= 0.9 and FPR <= 3%', (dev.injection.f1 ?? 0) >= 0.9 && (dev.injection.fpr ?? 1) <= 0.03, `FPR on ${dev.injection.negatives} XSTest safe prompts`),
+      evalRow('jailbreak (dev)', dev.jailbreak, undefined, undefined, 'negatives include the non-jailbreak injections'),
     ];
+    for (const m of loso.filter((m) => !m.source.startsWith(' ') && m.source !== 'pooled')) {
+      const single = m.positives === 0;
+      rows.push(
+        evalRow(`LOSO ${m.source}`, m, single ? 'FPR <= 3% (negatives only)' : `F1 >= ${LOSO_TARGET}`, single ? (m.fpr ?? 1) <= 0.03 : (m.f1 ?? 0) >= LOSO_TARGET, m.note),
+      );
+    }
+    return rows;
   },
 };
 

@@ -1,9 +1,16 @@
-// Scores security_filters per family on tool-output.jsonl, and promptinjectiondetection on its BIPIA rows.
-import { existsSync } from 'node:fs';
+// Scores security_filters per family on tool-output.jsonl, and toolinjectiondetection on the dev set and leave-one-source-out on the training corpus.
 import { dirname, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import securityFilters, { type SecurityFiltersResults } from '../../plugins/guardrails/security-filters/index.js';
+import toolInjectionDetection, { type ToolInjectionResults } from '../../plugins/guardrails/tool-injection-detection/index.js';
+import { detect, selectRules, TOOL_RULE_IDS } from '../../plugins/guardrails/prompt-injection-detection/detector.js';
+import { selectLabels } from '../../plugins/guardrails/prompt-injection-detection/hashed-model.js';
+import { promptInjectionModel } from '../../plugins/guardrails/prompt-injection-detection/index.js';
 import { GuardrailEngine, type GuardrailPlugin } from '../../src/index.js';
+import { prepareExamples } from '../train/hashed-trainer.js';
+import { readRows } from '../train/prompt-injection-model.js';
+import { isToolInjection, toolTrainingSet, trainToolInjection, TOOL_WINDOW, type ToolOutputRow } from '../train/tool-injection-model.js';
+import { foldMetrics, groupBySource, leaveOneSourceOut, metricsAt, printSourceTable, type SourceMetrics } from './leave-one-source-out.js';
 import { prf, readJsonl, type Counts, type DataRow } from './eval-data.js';
 import type { EvalModule, EvalRow } from './eval-types.js';
 
@@ -23,7 +30,6 @@ const TARGET_RECALL = 0.9;
 const TARGET_FPR = 0.05;
 
 const here = dirname(fileURLToPath(import.meta.url));
-const PROMPT_INJECTION_PLUGIN = resolve(here, '..', '..', 'plugins', 'guardrails', 'prompt-injection-detection', 'index.ts');
 
 function count(rows: Array<DataRow<ToolOutputLabels>>, isPositive: (r: DataRow<ToolOutputLabels>) => boolean, predicted: (r: DataRow<ToolOutputLabels>) => boolean): Counts {
   const counts: Counts = { truePositives: 0, falsePositives: 0, falseNegatives: 0 };
@@ -75,32 +81,60 @@ async function scoreSecurityFilters(rows: Array<DataRow<ToolOutputLabels>>): Pro
   return out;
 }
 
-/** prompt_injection on the BIPIA rows (attacks inside emails vs the same clean emails), when that processor exists. */
-async function scorePromptInjection(rows: Array<DataRow<ToolOutputLabels>>): Promise<EvalRow[]> {
-  if (!existsSync(PROMPT_INJECTION_PLUGIN)) {
-    return [{ processor: 'promptinjectiondetection', label: 'prompt_injection (BIPIA)', support: 0, note: 'skipped: plugin folder not found' }];
-  }
-  const plugin = ((await import(pathToFileURL(PROMPT_INJECTION_PLUGIN).href)) as { default: GuardrailPlugin<object, unknown> }).default;
+/** toolinjectiondetection's threshold for the figures: its default. */
+const TOOL_THRESHOLD = toolInjectionDetection.defaultThreshold;
+
+/** Dev-set figures of the shipped toolinjectiondetection: recall on prompt-injection rows, FPR on clean rows, per source tag. */
+export async function toolDevFigures(dataDir: string): Promise<{ overall: SourceMetrics; perSource: SourceMetrics[]; otherFamilies: SourceMetrics }> {
+  const rows = await readJsonl<ToolOutputLabels>(dataDir, 'tool-output.jsonl');
   const engine = new GuardrailEngine();
-  await engine.add(plugin);
-  const bipia = rows.filter((r) => r.id.startsWith('bipia'));
-  const flagged = new Set<string>();
-  for (const r of bipia) if ((await engine.evaluate(plugin.name, r.text)).flagged) flagged.add(r.id);
-  const counts = count(bipia, (r) => r.labels.family === 'prompt_injection', (r) => flagged.has(r.id));
-  const negatives = bipia.filter((r) => r.labels.family === 'none');
-  const { precision, recall, f1 } = prf(counts);
-  return [
-    {
-      processor: plugin.name,
-      label: 'prompt_injection (BIPIA)',
-      precision,
-      recall,
-      f1,
-      falsePositiveRate: negatives.length === 0 ? 0 : counts.falsePositives / negatives.length,
-      support: counts.truePositives + counts.falseNegatives,
-      note: 'tool-output.jsonl BIPIA rows: attacks inserted into emails vs the clean emails; informational, no target',
-    },
-  ];
+  await engine.add(toolInjectionDetection);
+  const scores = new Map<string, number>();
+  for (const r of rows) scores.set(r.id, ((await engine.evaluate('toolinjectiondetection', r.text)).results as ToolInjectionResults).category_scores.prompt_injection);
+  const scored = rows.filter((r) => r.labels.family === 'prompt_injection' || r.labels.family === 'none');
+  const metrics = (name: string, group: Array<DataRow<ToolOutputLabels>>): SourceMetrics =>
+    metricsAt(name, group.map((r) => r.labels.family === 'prompt_injection'), group.map((r) => scores.get(r.id) ?? 0), TOOL_THRESHOLD);
+  const other = rows.filter((r) => r.labels.attack && r.labels.family !== 'prompt_injection');
+  return {
+    overall: metrics('dev prompt_injection vs clean', scored),
+    perSource: [...groupBySource(scored, 'tag')].map(([tag, group]) => metrics(tag, group)),
+    otherFamilies: metricsAt('dev other families (flag rate as FPR)', other.map(() => false), other.map((r) => scores.get(r.id) ?? 0), TOOL_THRESHOLD),
+  };
+}
+
+/** Leave-one-source-out of toolinjectiondetection on train/tool-output.jsonl (model trained without the source, plus the rules). */
+async function toolLoso(trainDir: string): Promise<SourceMetrics[]> {
+  const rows = readRows<ToolOutputRow>(resolve(trainDir, 'tool-output.jsonl'));
+  const rules = selectRules(TOOL_RULE_IDS);
+  const jailbreak = selectLabels(promptInjectionModel(), ['jailbreak']);
+  const folds = await leaveOneSourceOut(rows, (train, test) => {
+    const model = trainToolInjection(prepareExamples(toolTrainingSet(train), undefined, TOOL_WINDOW), 'fold');
+    return test.map((row) => detect(row.text, { decode: true, rules, models: [model, jailbreak] }).prompt_injection);
+  });
+  return foldMetrics(folds, isToolInjection, TOOL_THRESHOLD, 'tag');
+}
+
+const round3 = (value: number | undefined): number | undefined => (value === undefined ? undefined : Math.round(value * 1000) / 1000);
+
+/** toolinjectiondetection: dev and LOSO tables printed, summary rows answered. */
+async function scoreToolInjection(dataDir: string): Promise<EvalRow[]> {
+  const dev = await toolDevFigures(dataDir);
+  printSourceTable(`toolinjectiondetection: dev set tool-output.jsonl, per source (threshold ${TOOL_THRESHOLD})`, [...dev.perSource, dev.overall, dev.otherFamilies]);
+  const loso = await toolLoso(resolve(dataDir, 'train'));
+  printSourceTable('toolinjectiondetection: leave-one-source-out on train/tool-output.jsonl (by repository; id tags indented)', loso);
+  const row = (label: string, m: SourceMetrics): EvalRow => ({
+    processor: 'toolinjectiondetection',
+    label,
+    precision: round3(m.precision),
+    recall: round3(m.recall),
+    f1: round3(m.f1),
+    falsePositiveRate: round3(m.fpr),
+    support: m.positives,
+    target: m.positives === 0 ? 'FPR <= 5%' : m.negatives === 0 ? 'R >= 0.8' : 'R >= 0.8 and FPR <= 5%',
+    met: (m.positives === 0 || (m.recall ?? 0) >= 0.8) && (m.negatives === 0 || (m.fpr ?? 1) <= 0.05),
+    note: m.note,
+  });
+  return [row('prompt_injection (dev)', dev.overall), ...loso.filter((m) => !m.source.startsWith(' ') && m.source !== 'pooled').map((m) => row(`LOSO ${m.source}`, m))];
 }
 
 /** The tool-output eval module. */
@@ -108,7 +142,7 @@ const toolOutputEval: EvalModule = {
   name: 'tool-output',
   async run(dataDir) {
     const rows = await readJsonl<ToolOutputLabels>(dataDir, 'tool-output.jsonl');
-    return [...(await scoreSecurityFilters(rows)), ...(await scorePromptInjection(rows))];
+    return [...(await scoreSecurityFilters(rows)), ...(await scoreToolInjection(dataDir))];
   },
 };
 

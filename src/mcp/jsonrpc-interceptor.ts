@@ -5,7 +5,7 @@ import type { ChroniclesRecorder } from '../chronicles/chronicles-recorder.js';
 import type { GuardrailEngine } from '../guardrails/guardrail-engine.js';
 import type { TextSlot } from '../guardrails/pipeline/message-text.js';
 import { scrubSecrets, scrubSecretsDeep } from '../secrets/secret-scrubber.js';
-import { applyRegistryPolicies } from './registry-policies.js';
+import { applyRegistryPolicies, validateRegistryPolicies } from './registry-policies.js';
 import type { RegistryService } from './registry-service.js';
 import type { UpstreamTool } from './mcp-upstream.js';
 
@@ -148,8 +148,8 @@ export class JsonRpcInterceptor {
     const slots: TextSlot[] = content
       .filter((part) => part.type === 'text' && typeof part.text === 'string')
       .map((part) => ({ text: part.text as string, replace: (next: string) => void (part.text = next) }));
-    const policies = await this.deps.service.policies(this.registry);
-    const verdict = await applyRegistryPolicies(this.deps.engine, policies, slots);
+    const stored = await this.deps.service.storedPolicies(this.registry);
+    const verdict = await applyRegistryPolicies(this.deps.engine, stored ?? validateRegistryPolicies({}), slots, stored !== undefined);
     if (verdict.blocked) {
       const text = `Blocked by the registry policy ${verdict.blocked.family} (${verdict.blocked.processor}: ${verdict.blocked.categories.join(', ')}).`;
       this.record(call, { blocked: true, result: text, checks: verdict.checks }, 200);

@@ -3,6 +3,7 @@ import { Router, type Request } from 'express';
 import { adminOf } from '../admin/admin-auth.js';
 import { objectBody, pathParam } from '../admin/request-body.js';
 import { Errors } from '../errors/error-registry.js';
+import type { GuardrailEngine } from '../guardrails/guardrail-engine.js';
 import { publicBaseUrl } from '../http/public-base-url.js';
 import { presentRegistry, type RegistryRecord } from './registry-records.js';
 import type { RegistryService } from './registry-service.js';
@@ -11,7 +12,7 @@ import type { RegistryService } from './registry-service.js';
  * `GET|POST /mcp/registries`, `GET|PUT|DELETE /mcp/registries/:name`, `GET /mcp/registries/:name/tools`,
  * `PUT /mcp/registries/:name/tools/:tool`, `GET|PUT /mcp/registries/:name/policies` (mounted under /v1/admin).
  */
-export function mcpAdminRouter(service: RegistryService, configuredBaseUrl: string | undefined): Router {
+export function mcpAdminRouter(service: RegistryService, configuredBaseUrl: string | undefined, engine?: GuardrailEngine): Router {
   const router = Router();
   const { registries, box } = service;
   const present = (req: Request, record: RegistryRecord) => presentRegistry(record, box, publicBaseUrl(req, configuredBaseUrl));
@@ -78,7 +79,7 @@ export function mcpAdminRouter(service: RegistryService, configuredBaseUrl: stri
   });
   router.put('/mcp/registries/:name/policies', async function putRegistryPolicies(req, res) {
     const name = (await registries.get(pathParam(req, 'name'))).name;
-    await service.setPolicies(name, objectBody(req));
+    await service.setPolicies(name, objectBody(req), engine);
     res.json({ message: `Policies of MCP registry ${name} updated` });
   });
   return router;

@@ -13,9 +13,11 @@ export interface FamilySettings {
   [option: string]: unknown;
 }
 
-/** A registry's policies: the spec's three filter families. */
+/** A registry's policies: the spec's three filter families, and `tool_injection` (off unless enabled). */
 export interface RegistryPolicies {
   malicious_instruction_injection: FamilySettings;
+  /** Instructions planted in tool results (toolinjectiondetection); disabled by default. */
+  tool_injection: FamilySettings;
   data_protection: FamilySettings & { action: 'redact' | 'block'; info_types?: string[] };
   security_filters: FamilySettings & { categories?: string[] };
   on_error: 'fail_open' | 'fail_closed';
@@ -40,6 +42,7 @@ export const validateRegistryPolicies = compileValidator<RegistryPolicies>({
   additionalProperties: false,
   properties: {
     malicious_instruction_injection: family(),
+    tool_injection: family({ enabled: { type: 'boolean', default: false } }),
     data_protection: family({ action: { enum: ['redact', 'block'], default: 'redact' }, info_types: { type: 'array', items: { type: 'string' } } }),
     security_filters: family({ categories: { type: 'array', items: { type: 'string' } } }),
     on_error: { enum: ['fail_open', 'fail_closed'], default: 'fail_closed' },
@@ -50,6 +53,7 @@ export const validateRegistryPolicies = compileValidator<RegistryPolicies>({
 /** The processor behind each family, and the options it gets. */
 const FAMILIES = {
   malicious_instruction_injection: (s: FamilySettings) => ({ processor: 'promptinjectiondetection', options: {} as Record<string, unknown>, settings: s }),
+  tool_injection: (s: FamilySettings) => ({ processor: 'toolinjectiondetection', options: {} as Record<string, unknown>, settings: s }),
   data_protection: (s: RegistryPolicies['data_protection']) => ({
     processor: 'dlp_cloud',
     options: { strategy: s.action === 'block' ? 'reject' : 'redact', ...(s.info_types ? { info_types: s.info_types } : {}) },
@@ -71,14 +75,17 @@ export interface ToolResultVerdict {
 
 /**
  * Runs each enabled family on the result's text slots. DLP redaction rewrites the slots in both modes;
- * a flagged family blocks only in reject mode (and a failed one, when the policy fails closed).
+ * a flagged family blocks only in reject mode (and a failed one, when the policy fails closed). With `stored`
+ * policies, an enabled family whose processor is not registered blocks in every mode (it cannot be enforced).
  */
-export async function applyRegistryPolicies(engine: GuardrailEngine, policies: RegistryPolicies, slots: TextSlot[]): Promise<ToolResultVerdict> {
+export async function applyRegistryPolicies(engine: GuardrailEngine, policies: RegistryPolicies, slots: TextSlot[], stored: boolean): Promise<ToolResultVerdict> {
   const checks: GuardrailCheck[] = [];
   const runs = await Promise.all(
     (Object.keys(FAMILIES) as Array<keyof typeof FAMILIES>).map(async (name) => {
       const { processor, options, settings } = FAMILIES[name](policies[name] as never);
-      if (!settings.enabled || !engine.has(processor)) return undefined;
+      if (!settings.enabled) return undefined;
+      // The defaults enable a family only where its processor is registered; a stored policy naming a missing one fails closed.
+      if (!stored && !engine.has(processor)) return undefined;
       const policy: GuardrailPolicy = {
         mode: settings.mode,
         processors: { [processor]: { enabled: true, apply_to: ['tool_result'], ...options, ...(settings.threshold === undefined ? {} : { threshold: settings.threshold }) } },
@@ -98,4 +105,12 @@ export async function applyRegistryPolicies(engine: GuardrailEngine, policies: R
     }
   }
   return { checks, blocked };
+}
+
+/** The enabled families of `policies` whose processor is not registered in `engine`, as `family (processor)`. */
+export function unregisteredFamilies(engine: GuardrailEngine, policies: RegistryPolicies): string[] {
+  return (Object.keys(FAMILIES) as Array<keyof typeof FAMILIES>).flatMap((name) => {
+    const { processor, settings } = FAMILIES[name](policies[name] as never);
+    return settings.enabled && !engine.has(processor) ? [`${name} (${processor})`] : [];
+  });
 }

@@ -1,11 +1,12 @@
 // The registries of one gateway: records with sealed tokens, their tool states and policies, and their tool lists.
 import type { ResourceCollection } from '../admin/resource-collection.js';
+import type { GuardrailEngine } from '../guardrails/guardrail-engine.js';
 import { Errors } from '../errors/error-registry.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import type { Storage } from '../storage/storage-facade.js';
 import { listUpstreamTools, type UpstreamTool } from './mcp-upstream.js';
 import type { RegistryRecord } from './registry-records.js';
-import { validateRegistryPolicies, type RegistryPolicies } from './registry-policies.js';
+import { unregisteredFamilies, validateRegistryPolicies, type RegistryPolicies } from './registry-policies.js';
 import { ToolStateStore, type ToolView } from './tool-state-store.js';
 
 const policiesKey = (registry: string): string => `mcp-policies/${registry}`;
@@ -60,13 +61,19 @@ export class RegistryService {
 
   /** The registry's policies, defaults filled. */
   async policies(name: string): Promise<RegistryPolicies> {
-    const stored = await this.storage.getCached<RegistryPolicies>(policiesKey(name));
-    return stored ? (stored as RegistryPolicies) : validateRegistryPolicies({});
+    return (await this.storedPolicies(name)) ?? validateRegistryPolicies({});
+  }
+
+  /** The registry's policies as an admin stored them, or undefined while it runs on the defaults. */
+  async storedPolicies(name: string): Promise<RegistryPolicies | undefined> {
+    return ((await this.storage.getCached<RegistryPolicies>(policiesKey(name))) as RegistryPolicies | undefined) ?? undefined;
   }
 
   /** Validates and stores the registry's policies. */
-  async setPolicies(name: string, body: unknown): Promise<RegistryPolicies> {
+  async setPolicies(name: string, body: unknown, engine?: GuardrailEngine): Promise<RegistryPolicies> {
     const policies = validateRegistryPolicies(structuredClone(body));
+    const missing = engine ? unregisteredFamilies(engine, policies) : [];
+    if (missing.length > 0) throw Errors.validation([`The policy enables ${missing.join(', ')}, which is not registered on this gateway.`], { param: missing[0]!.split(' ')[0] });
     await this.storage.set(policiesKey(name), policies);
     return policies;
   }

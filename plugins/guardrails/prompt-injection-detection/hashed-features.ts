@@ -1,0 +1,88 @@
+// Hashed n-gram features of a normalised text (character 2- to 5-grams, word unigrams and bigrams), and the windows long texts are read in.
+import { foldView, plainView } from './normalise.js';
+
+/** Feature-space size of the shipped models: 2^18 buckets. */
+export const DEFAULT_HASH_BITS = 18;
+
+/** Window length and step, in characters of the normalised text: an attack buried in a long text fills one window. */
+export const WINDOW_SIZE = 512;
+export const WINDOW_STRIDE = 384;
+
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+const WORD_SEED = 0x9e3779b9;
+const BIGRAM_SEED = 0x85ebca6b;
+const WORD = /[\p{L}\p{N}]+/gu;
+
+/** A 32-bit finaliser (from murmur3): spreads FNV's low bits before masking. */
+function mix(value: number): number {
+  let h = value >>> 0;
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x7feb352d);
+  h ^= h >>> 15;
+  h = Math.imul(h, 0x846ca68b);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+/** FNV-1a of a whole string, from a seed. */
+function fnv(text: string, seed: number): number {
+  let h = (FNV_OFFSET ^ seed) >>> 0;
+  for (let i = 0; i < text.length; i += 1) h = Math.imul(h ^ text.charCodeAt(i), FNV_PRIME);
+  return h >>> 0;
+}
+
+/**
+ * The text the models read: NFKC, invisible characters removed, lower case, homoglyphs, leetspeak, accents and
+ * spelt-out letters folded (see normalise.ts), whitespace runs made single; blobs are masked before folding (see `maskBlobs`).
+ */
+export function modelText(text: string): string {
+  return foldView(maskBlobs(plainView(text)));
+}
+
+/** Long runs of letters and digits with at least one digit (Base64, hex, ids, hashes) in lower-cased text. */
+const BLOB = /[a-z0-9+/=_-]{24,}/g;
+const DIGIT = /[0-9]/;
+
+/**
+ * Replaces encoded blobs, hashes and ids with one placeholder word: their random n-grams say nothing about intent
+ * (a decoded payload is scored on its own), and would otherwise read like adversarial token spam.
+ */
+export function maskBlobs(normalised: string): string {
+  return normalised.replace(BLOB, (run) => (DIGIT.test(run) ? ' blobtoken ' : run));
+}
+
+/** Cuts a normalised text into overlapping windows (one window when it is short); the last window ends at the end. */
+export function textWindows(text: string, size = WINDOW_SIZE, stride = WINDOW_STRIDE): string[] {
+  if (text.length <= size) return [text];
+  const windows: string[] = [];
+  let start = 0;
+  for (; start + size < text.length; start += stride) windows.push(text.slice(start, start + size));
+  windows.push(text.slice(Math.max(0, text.length - size)));
+  return windows;
+}
+
+/**
+ * The hashed features of one normalised window, as bucket numbers in [0, 2^bits), one per occurrence: character
+ * 2- to 5-grams (spaces and punctuation included, so "<|im_start|>" and "###" count), word unigrams and word bigrams.
+ */
+export function featureBuckets(window: string, bits = DEFAULT_HASH_BITS, into: number[] = []): number[] {
+  const mask = (1 << bits) - 1;
+  const n = window.length;
+  for (let i = 0; i < n; i += 1) {
+    let h = Math.imul(FNV_OFFSET ^ window.charCodeAt(i), FNV_PRIME);
+    const last = Math.min(n, i + 5);
+    for (let j = i + 1; j < last; j += 1) {
+      h = Math.imul(h ^ window.charCodeAt(j), FNV_PRIME);
+      into.push(mix(h + j - i) & mask);
+    }
+  }
+  let previous = 0;
+  for (const match of window.matchAll(WORD)) {
+    const word = fnv(match[0], WORD_SEED);
+    into.push(mix(word) & mask);
+    if (previous !== 0) into.push(mix(Math.imul(previous, 31) ^ word ^ BIGRAM_SEED) & mask);
+    previous = word;
+  }
+  return into;
+}

@@ -1,0 +1,90 @@
+// A shipped logistic-regression model over hashed n-grams: a JSON header and a Float32 weights file, scored per window.
+import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { featureBuckets, modelText, textWindows, WINDOW_SIZE, WINDOW_STRIDE } from './hashed-features.js';
+
+/** The JSON header beside the weights: what the model predicts and how it was made. */
+export interface HashedModelHeader {
+  /** One output per label, e.g. `["prompt_injection", "jailbreak"]`; the weights file holds one block of 2^bits floats per label, in this order. */
+  labels: string[];
+  bits: number;
+  /** Window length and step in characters of the normalised text (defaults: WINDOW_SIZE, WINDOW_STRIDE). */
+  window?: { size: number; stride: number };
+  biases: number[];
+  /** Data, settings and date, for people reading the file. */
+  trainedOn: string;
+  created: string;
+  seed: number;
+}
+
+/** A loaded model: one weight vector per label. */
+export interface HashedModel {
+  header: HashedModelHeader;
+  weights: Float32Array[];
+}
+
+/** Builds a model from its header and the raw bytes of its weights file (little-endian Float32). */
+export function parseHashedModel(header: HashedModelHeader, bytes: Uint8Array): HashedModel {
+  const size = 1 << header.bits;
+  const expected = size * header.labels.length * 4;
+  if (bytes.byteLength !== expected) throw new Error(`weights file has ${bytes.byteLength} bytes, expected ${expected}`);
+  const all = new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+  return { header, weights: header.labels.map((_, i) => all.subarray(i * size, (i + 1) * size)) };
+}
+
+/** Loads `<base>.json` and `<base>.bin` from beside the plugin (never downloaded). */
+export async function loadHashedModel(base: URL): Promise<HashedModel> {
+  const [header, bytes] = await Promise.all([readFile(new URL(`${base.href}.json`), 'utf8'), readFile(new URL(`${base.href}.bin`))]);
+  return parseHashedModel(JSON.parse(header) as HashedModelHeader, bytes);
+}
+
+/** The same, synchronously: for a first use before the plugin's setup ran (scripts, direct calls). */
+export function loadHashedModelSync(base: URL): HashedModel {
+  return parseHashedModel(JSON.parse(readFileSync(new URL(`${base.href}.json`), 'utf8')) as HashedModelHeader, readFileSync(new URL(`${base.href}.bin`)));
+}
+
+/** A view of `model` with only the named labels (shares the weights). */
+export function selectLabels(model: HashedModel, labels: readonly string[]): HashedModel {
+  const indexes = labels.map((label) => model.header.labels.indexOf(label));
+  if (indexes.some((i) => i < 0)) throw new Error(`model has no label among ${labels.join(', ')}`);
+  return {
+    header: { ...model.header, labels: [...labels], biases: indexes.map((i) => model.header.biases[i] ?? 0) },
+    weights: indexes.map((i) => model.weights[i] as Float32Array),
+  };
+}
+
+/** The logistic function. */
+export function sigmoid(value: number): number {
+  return 1 / (1 + Math.exp(-value));
+}
+
+/** Margin of one label on one window's buckets: bias + Σ w / sqrt(n). */
+export function bucketMargin(weights: Float32Array, bias: number, buckets: ArrayLike<number>): number {
+  if (buckets.length === 0) return bias;
+  let sum = 0;
+  for (let i = 0; i < buckets.length; i += 1) sum += weights[buckets[i] as number] as number;
+  return bias + sum / Math.sqrt(buckets.length);
+}
+
+/**
+ * Probabilities of each label for an already normalised text (see `modelText`): every window is scored and the
+ * highest probability per label is kept, so one bad window in a long, harmless text decides.
+ */
+export function scoreNormalised(model: HashedModel, normalised: string): number[] {
+  const best = model.header.labels.map(() => 0);
+  const buckets: number[] = [];
+  for (const window of textWindows(normalised, model.header.window?.size ?? WINDOW_SIZE, model.header.window?.stride ?? WINDOW_STRIDE)) {
+    buckets.length = 0;
+    featureBuckets(window, model.header.bits, buckets);
+    model.weights.forEach((weights, i) => {
+      const probability = sigmoid(bucketMargin(weights, model.header.biases[i] ?? 0, buckets));
+      if (probability > (best[i] as number)) best[i] = probability;
+    });
+  }
+  return best;
+}
+
+/** Probabilities of each label for a raw text: normalised, then scored in windows. */
+export function scoreText(model: HashedModel, text: string): number[] {
+  return scoreNormalised(model, modelText(text));
+}

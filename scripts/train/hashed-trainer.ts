@@ -1,0 +1,150 @@
+// Trains logistic regression over hashed n-gram windows (the prompt- and tool-injection models), deterministically from a seed.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DEFAULT_HASH_BITS, featureBuckets, modelText, textWindows, WINDOW_SIZE, WINDOW_STRIDE } from '../../plugins/guardrails/prompt-injection-detection/hashed-features.js';
+import { bucketMargin, sigmoid, type HashedModel, type HashedModelHeader } from '../../plugins/guardrails/prompt-injection-detection/hashed-model.js';
+import { seededRandom, shuffle } from './linear-trainer.js';
+
+/** One labelled text with one boolean per model label. */
+export interface MultiLabelExample {
+  text: string;
+  labels: boolean[];
+  /** Weight in the loss (default 1): used to balance sources of very different sizes. */
+  weight?: number;
+}
+
+/** A text turned into bucket lists once, so folds and labels reuse the work. */
+export interface PreparedExample {
+  windows: Uint32Array[];
+  labels: boolean[];
+  weight: number;
+}
+
+/** Training settings. */
+export interface HashedTrainOptions {
+  bits: number;
+  epochs: number;
+  learningRate: number;
+  /** L2 penalty per update. */
+  l2: number;
+  seed: number;
+  /** Windows of one text used in training, spread evenly over it (scoring always reads all of them). */
+  maxWindows: number;
+  /**
+   * How a positive text with several windows trains: `all` (every window positive) or `max` (multiple-instance:
+   * after the first epoch, only its highest-scoring window, which is where the attack most likely sits).
+   */
+  positiveWindows: 'all' | 'max';
+  /** Window length and step (characters of normalised text); must match what `prepareExamples` was given. */
+  window: { size: number; stride: number };
+}
+
+export const DEFAULT_HASHED_OPTIONS: HashedTrainOptions = { bits: DEFAULT_HASH_BITS, epochs: 6, learningRate: 0.2, l2: 1e-6, seed: 7, maxWindows: 8, positiveWindows: 'max', window: { size: WINDOW_SIZE, stride: WINDOW_STRIDE } };
+
+/** Normalises and hashes each example's windows once. */
+export function prepareExamples(examples: readonly MultiLabelExample[], bits = DEFAULT_HASH_BITS, window = { size: WINDOW_SIZE, stride: WINDOW_STRIDE }): PreparedExample[] {
+  return examples.map((example) => ({
+    windows: textWindows(modelText(example.text), window.size, window.stride).map((window) => Uint32Array.from(featureBuckets(window, bits))),
+    labels: example.labels,
+    weight: example.weight ?? 1,
+  }));
+}
+
+/** Up to `max` windows spread evenly over the list (first and last kept). */
+function spread<T>(items: readonly T[], max: number): T[] {
+  if (items.length <= max) return [...items];
+  return Array.from({ length: max }, (_, i) => items[Math.round((i * (items.length - 1)) / (max - 1))] as T);
+}
+
+function windowMargin(weights: Float64Array, bias: number, buckets: Uint32Array): number {
+  let sum = 0;
+  for (const bucket of buckets) sum += weights[bucket] as number;
+  return buckets.length === 0 ? bias : bias + sum / Math.sqrt(buckets.length);
+}
+
+/** Trains one label (index `label` of each example's labels) with AdaGrad; answers its weights and bias. */
+export function trainLabel(examples: readonly PreparedExample[], label: number, options: Partial<HashedTrainOptions> = {}): { weights: Float32Array; bias: number } {
+  const settings = { ...DEFAULT_HASHED_OPTIONS, ...options };
+  const size = 1 << settings.bits;
+  const weights = new Float64Array(size);
+  const squares = new Float64Array(size).fill(1e-8);
+  let bias = 0;
+  let biasSquare = 1e-8;
+  const training = examples.map((example) => ({ windows: spread(example.windows, settings.maxWindows), positive: example.labels[label] === true, weight: example.weight }));
+  let positiveWeight = 0;
+  let negativeWeight = 0;
+  for (const example of training) {
+    if (example.positive) positiveWeight += example.weight;
+    else negativeWeight += example.weight;
+  }
+  const total = positiveWeight + negativeWeight;
+  const classWeight = { pos: total / (2 * Math.max(1e-9, positiveWeight)), neg: total / (2 * Math.max(1e-9, negativeWeight)) };
+  const random = seededRandom(settings.seed);
+  const order = training.map((_, i) => i);
+  const update = (buckets: Uint32Array, target: number, importance: number): void => {
+    if (buckets.length === 0) return;
+    const scale = 1 / Math.sqrt(buckets.length);
+    const gradient = (sigmoid(windowMargin(weights, bias, buckets)) - target) * importance;
+    for (const bucket of buckets) {
+      const g = gradient * scale + settings.l2 * (weights[bucket] as number);
+      squares[bucket] = (squares[bucket] as number) + g * g;
+      weights[bucket] = (weights[bucket] as number) - (settings.learningRate * g) / Math.sqrt(squares[bucket] as number);
+    }
+    biasSquare += gradient * gradient;
+    bias -= (settings.learningRate * gradient) / Math.sqrt(biasSquare);
+  };
+  for (let epoch = 0; epoch < settings.epochs; epoch += 1) {
+    for (const i of shuffle(order, random)) {
+      const example = training[i] as (typeof training)[number];
+      const importance = example.weight * (example.positive ? classWeight.pos : classWeight.neg);
+      if (example.positive && settings.positiveWindows === 'max' && epoch > 0 && example.windows.length > 1) {
+        let best = example.windows[0] as Uint32Array;
+        let bestMargin = -Infinity;
+        for (const window of example.windows) {
+          const m = windowMargin(weights, bias, window);
+          if (m > bestMargin) [best, bestMargin] = [window, m];
+        }
+        update(best, 1, importance);
+      } else {
+        const share = importance / Math.sqrt(example.windows.length);
+        for (const window of example.windows) update(window, example.positive ? 1 : 0, share);
+      }
+    }
+  }
+  return { weights: Float32Array.from(weights), bias };
+}
+
+/** Trains every label and answers a model ready to score or to write. */
+export function trainHashedModel(examples: readonly PreparedExample[], labels: string[], trainedOn: string, options: Partial<HashedTrainOptions> = {}): HashedModel {
+  const settings = { ...DEFAULT_HASHED_OPTIONS, ...options };
+  const trained = labels.map((_, i) => trainLabel(examples, i, settings));
+  const header: HashedModelHeader = {
+    labels,
+    bits: settings.bits,
+    window: settings.window,
+    biases: trained.map((t) => Math.round(t.bias * 1e6) / 1e6),
+    trainedOn,
+    created: new Date().toISOString().slice(0, 10),
+    seed: settings.seed,
+  };
+  return { header, weights: trained.map((t) => t.weights) };
+}
+
+/** Probabilities of each label for a prepared example: the highest over its windows, as the plugin scores. */
+export function predictPrepared(model: HashedModel, example: PreparedExample): number[] {
+  return model.weights.map((weights, i) => {
+    let best = 0;
+    for (const window of example.windows) best = Math.max(best, sigmoid(bucketMargin(weights, model.header.biases[i] ?? 0, window)));
+    return best;
+  });
+}
+
+/** Writes `<base>.json` (header) and `<base>.bin` (little-endian Float32 weights, one block per label). */
+export function writeHashedModel(base: string, model: HashedModel): void {
+  mkdirSync(dirname(base), { recursive: true });
+  const size = 1 << model.header.bits;
+  const all = new Float32Array(size * model.weights.length);
+  model.weights.forEach((weights, i) => all.set(weights, i * size));
+  writeFileSync(`${base}.bin`, new Uint8Array(all.buffer));
+  writeFileSync(`${base}.json`, `${JSON.stringify(model.header, null, 2)}\n`);
+}

@@ -1,0 +1,85 @@
+// Trains the promptinjectiondetection model (prompt_injection and jailbreak outputs) on the training corpus and writes the shipped weights.
+// Run: npm run train:prompt-injection [-- <trainDir>]   (trainDir defaults to ../shared/data/guardrails/train)
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { sourceOf } from '../eval/leave-one-source-out.js';
+import { prepareExamples, trainHashedModel, writeHashedModel, type HashedTrainOptions, type MultiLabelExample, type PreparedExample } from './hashed-trainer.js';
+import type { HashedModel } from '../../plugins/guardrails/prompt-injection-detection/hashed-model.js';
+
+/** One row of train/prompt-injection.jsonl (the dev set has the same format). */
+export interface PromptInjectionRow {
+  id: string;
+  text: string;
+  labels: { prompt_injection: boolean; jailbreak: boolean };
+  source: string;
+}
+
+/** The model's outputs, in order. */
+export const PROMPT_INJECTION_LABELS = ['prompt_injection', 'jailbreak'];
+
+/** The settings the shipped model and the leave-one-source-out folds both use. */
+export const PROMPT_INJECTION_TRAIN_OPTIONS: Partial<HashedTrainOptions> = { epochs: 6, learningRate: 0.2, l2: 1e-6, seed: 7, maxWindows: 8, positiveWindows: 'max' };
+
+/** A source part (id tag) larger than this counts as this many rows in the loss, so no one source dominates. */
+export const TAG_CAP = 300;
+
+/** Where the shipped model lives (`.json` header and `.bin` weights). */
+export const PROMPT_INJECTION_MODEL = fileURLToPath(new URL('../../plugins/guardrails/prompt-injection-detection/model', import.meta.url));
+
+/** The default corpus folder. */
+export const DEFAULT_TRAIN_DIR = fileURLToPath(new URL('../../../shared/data/guardrails/train', import.meta.url));
+
+/** Reads a JSONL file into objects. */
+export function readRows<T>(file: string): T[] {
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as T);
+}
+
+/** Training examples of corpus rows: both labels, each id tag weighted down to TAG_CAP rows. */
+export function promptInjectionExamples(rows: readonly PromptInjectionRow[]): MultiLabelExample[] {
+  const perTag = new Map<string, number>();
+  for (const row of rows) perTag.set(sourceOf(row, 'tag'), (perTag.get(sourceOf(row, 'tag')) ?? 0) + 1);
+  return rows.map((row) => ({
+    text: row.text,
+    labels: [row.labels.prompt_injection, row.labels.jailbreak],
+    weight: Math.min(1, TAG_CAP / (perTag.get(sourceOf(row, 'tag')) ?? 1)),
+  }));
+}
+
+/** Weight of one row written for this project (scripts/train/data/prompt-injection-own.jsonl) in the loss. */
+export const OWN_WEIGHT = 0.5;
+const OWN_ROWS = fileURLToPath(new URL('./data/prompt-injection-own.jsonl', import.meta.url));
+
+/** The rows written for this project from hand-written templates (scripts/train/own-prompt-examples.ts); in every fold's training, never scored. */
+export function ownPromptExamples(): MultiLabelExample[] {
+  return readRows<{ text: string; prompt_injection: boolean; jailbreak: boolean }>(OWN_ROWS).map((row) => ({
+    text: row.text,
+    labels: [row.prompt_injection, row.jailbreak],
+    weight: OWN_WEIGHT,
+  }));
+}
+
+/** Trains on prepared examples with the shipped settings. */
+export function trainPromptInjection(prepared: readonly PreparedExample[], trainedOn: string, options: Partial<HashedTrainOptions> = {}): HashedModel {
+  return trainHashedModel(prepared, PROMPT_INJECTION_LABELS, trainedOn, { ...PROMPT_INJECTION_TRAIN_OPTIONS, ...options });
+}
+
+function main(): void {
+  const trainDir = resolve(process.argv[2] ?? DEFAULT_TRAIN_DIR);
+  const started = performance.now();
+  const rows = readRows<PromptInjectionRow>(resolve(trainDir, 'prompt-injection.jsonl'));
+  const own = ownPromptExamples();
+  const model = trainPromptInjection(
+    prepareExamples([...promptInjectionExamples(rows), ...own]),
+    `train/prompt-injection.jsonl (${rows.length} rows; each id tag weighted to at most ${TAG_CAP} rows) + ` +
+      `scripts/train/data/prompt-injection-own.jsonl (${own.length} rows written for this project, weight ${OWN_WEIGHT}); logistic regression over hashed ` +
+      `character 2-5-grams and word 1-2-grams of the normalised text, 512-character windows; ${JSON.stringify(PROMPT_INJECTION_TRAIN_OPTIONS)}`,
+  );
+  writeHashedModel(PROMPT_INJECTION_MODEL, model);
+  console.log(`wrote ${PROMPT_INJECTION_MODEL}.{json,bin} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) main();
