@@ -23,7 +23,7 @@ const CLINICAL = new Set(['anus', 'penis', 'vagina', 'sex', 'semen', 'ejaculate'
 /** Base profanity weight of one obscenity word. */
 function profanityWeight(word: string): number {
   if (CLINICAL.has(word)) return 0;
-  if (SLURS.has(word)) return 0.7;
+  if (SLURS.has(word)) return 0.45;
   if (STRONG.has(word)) return 0.45;
   if (MEDIUM.has(word)) return 0.4;
   if (SEXUAL_WORDS.has(word) || ANATOMY.has(word)) return 0.35;
@@ -49,7 +49,7 @@ const DIRECTED_INSULT = new RegExp(`${DIRECTED.source}${INSULT}\\b|\\b(?:you|you
 /** Abusive phrases that need no insult word: "shut up", "go to hell", "f*ck you". */
 const ABUSIVE_PHRASE = new RegExp(`\\b(?:shut (?:the \\w+ )?up|stfu|gtfo|go to hell|rot in hell|burn in hell|screw you|drop dead|kys|kill yourself|die in a fire|eat shit|suck it|let'?s go brandon|fjb)\\b|\\bf(?:u|\\*|\\W)?(?:c|\\*)?k (?:you|u|off|your|ur|the|them|him|her|this|that|all|every|em|'em|[a-z]+ [a-z]+$)`);
 /** Masked obscenities that obscenity's transformers miss: "sh*thead", "b*$trd", "a$$". */
-const MASKED = /(?:^|[^a-z])(?:f[*#@$%!-]{1,3}(?:c?k|ck|king|ked|ker)?|sh[*#@$%!1-]t\w*|b[*#@$%!]{1,3}(?:tch|t?ch|st?a?rd|trd)\w*|a[$*]{2}(?:hole|hat)?\w*|c[*#@$%!]{1,2}nt\w*|d[*#@$%!]ck\w*|p[*#@$%!]ssy)(?![a-z])/;
+const MASKED = /(?:^|[^a-z])(?:f[*#@$%&|!-]{1,3}(?:c?k|ck|king|ked|ker)?|sh?[*#@$%&|!1-]{1,2}t\w*|b[*#@$%&|!]{1,4}(?:tch|t?ch|st?a?rd|trd)?\w*|a[$*]{2}(?:hole|hat)?\w*|c[*#@$%&|!]{1,2}nt\w*|d[*#@$%&|!]ck\w*|pu?[*#@$%&|!]{1,3}(?:ssy|sy|y)|f[*#@$%&|!]{3,}(?:ing|ed|er)?)(?![a-z])/;
 /** Abuse aimed at someone else: "he is a moron", "what a clown", "bunch of idiots". */
 const PREDICATE_INSULT = new RegExp(`\\b(?:is|are|was|were|'s|'re|such|what|total|complete|absolute|utter|bunch of|pack of|like|these|those|the|this|that|a|an|dumb|stupid|lying|filthy|disgusting|typical)\\s+(?:an?\\s+)?(?:[\\w'-]+\\s+){0,2}?${INSULT}\\b|\\b(?:is|are|'s|'re|such|total|complete|absolute|utter|bunch of|pack of)\\s+(?:so\\s+|just\\s+|really\\s+|truly\\s+)?${WEAK_INSULT}\\b|\\b(?:is|are|'s|'re|such|bunch of|pack of)\\s+(?:an?\\s+|such\\s+an?\\s+|the\\s+)(?:[\\w'-]+\\s+)?${WEAK_INSULT}\\b`);
 /** Self-deprecation ("I was an idiot to ...") and fiction ("the villain is evil") are not abuse. */
@@ -71,11 +71,13 @@ export function scoreProfanity(text: string, raw: string): ProfanityScores {
   let sexual = 0;
   for (const word of words) {
     profanity = Math.max(profanity, profanityWeight(word));
-    if (SLURS.has(word)) hate = Math.max(hate, 0.65);
+    // A slur alone may be a homonym ("a dyke by the sea", "a fag" for a cigarette) or quoted; aimed at someone it is hate (below).
+    if (SLURS.has(word)) hate = Math.max(hate, 0.45);
     if (SEXUAL_WORDS.has(word)) sexual = Math.max(sexual, 0.6);
     else if (ANATOMY.has(word)) sexual = Math.max(sexual, 0.3);
   }
-  if (MASKED.test(text)) profanity = Math.max(profanity, 0.4);
+  // A self-censored swear word says what it is: the writer marked it as one.
+  if (MASKED.test(text)) profanity = Math.max(profanity, 0.6);
   const obscene = [...words].filter((word) => profanityWeight(word) > 0).length;
   if (obscene > 1) profanity = Math.min(0.95, profanity + 0.1 * (obscene - 1));
   const insulting = INSULT_WORD.test(text);
