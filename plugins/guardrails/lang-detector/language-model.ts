@@ -45,11 +45,26 @@ export function createLanguageModel(data: LanguageModelData): LanguageModel {
   const classes = meta.languages.length;
   const scale = weights instanceof Int16Array ? meta.scale : 1;
   const classIndex = new Map(meta.languages.map((lang, i) => [lang, i]));
-  const candidates = new Map<Script, number[]>();
+  // Each script's classes are one contiguous range of the class order (the trainer writes them so).
+  const candidates = new Map<Script, { from: number; to: number }>();
   for (const [script, langs] of Object.entries(meta.scriptLanguages) as Array<[Script, string[]]>) {
-    candidates.set(script, langs.map((lang) => classIndex.get(lang) ?? -1).filter((i) => i >= 0));
+    const ids = langs.map((lang) => classIndex.get(lang) ?? -1);
+    const from = Math.min(...ids);
+    if (ids.some((id, k) => id !== from + k)) throw new Error(`lang_detector: the classes of ${script} are not contiguous in the model file`);
+    candidates.set(script, { from, to: from + ids.length });
   }
   const sums = new Float64Array(classes);
+  let buckets = new Int32Array(8192);
+  let count = 0;
+  const collect = (bucket: number): void => {
+    if (count === buckets.length) {
+      const grown = new Int32Array(buckets.length * 2);
+      grown.set(buckets);
+      buckets = grown;
+    }
+    buckets[count] = bucket;
+    count += 1;
+  };
   return {
     detect(text: string): LanguageGuess {
       const counts = scriptCounts(text, SCAN_LIMIT);
@@ -69,18 +84,21 @@ export function createLanguageModel(data: LanguageModelData): LanguageModel {
       const share = best / total;
       const only = SCRIPT_LANGUAGE[script];
       if (only !== undefined) return { lang: only, prob: round(share) };
-      const allowed = candidates.get(script) ?? [];
-      if (allowed.length === 0) return { lang: 'und', prob: 0 };
+      const range = candidates.get(script);
+      if (range === undefined) return { lang: 'und', prob: 0 };
       const normalised = normaliseForLanguage(text.length > SCAN_LIMIT ? text.slice(0, SCAN_LIMIT) : text);
+      count = 0;
+      const n = forEachFeature(normalised, meta.buckets, collect);
+      const { from, to } = range;
       sums.fill(0);
-      const n = forEachFeature(normalised, meta.buckets, (bucket) => {
-        const row = bucket * classes;
-        for (const c of allowed) sums[c] = (sums[c] as number) + (weights[row + c] as number);
-      });
+      for (let i = 0; i < count; i += 1) {
+        const row = (buckets[i] as number) * classes;
+        for (let c = from; c < to; c += 1) sums[c] = (sums[c] as number) + (weights[row + c] as number);
+      }
       const norm = n > 0 ? scale / Math.sqrt(n) : 0;
       let top = -Infinity;
-      let topClass = allowed[0] as number;
-      for (const c of allowed) {
+      let topClass = from;
+      for (let c = from; c < to; c += 1) {
         const value = (meta.bias[c] as number) + (sums[c] as number) * norm;
         sums[c] = value;
         if (value > top) {
@@ -89,7 +107,7 @@ export function createLanguageModel(data: LanguageModelData): LanguageModel {
         }
       }
       let z = 0;
-      for (const c of allowed) z += Math.exp((sums[c] as number) - top);
+      for (let c = from; c < to; c += 1) z += Math.exp((sums[c] as number) - top);
       return { lang: meta.languages[topClass] as string, prob: round(share / z) };
     },
   };
