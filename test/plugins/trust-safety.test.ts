@@ -2,7 +2,9 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import request from 'supertest';
+import { englishDataset, englishRecommendedTransformers, RegExpMatcher } from 'obscenity';
 import trustSafety from '../../plugins/guardrails/trust-safety/index.js';
+import { obsceneWords } from '../../plugins/guardrails/trust-safety/profanity-check.js';
 import { GuardrailEngine, type GuardrailOutcome } from '../../src/index.js';
 import { TEST_KEYS } from '../helpers/test-gateway.js';
 import { chatBody, createTrafficFixture } from '../helpers/traffic-fixture.js';
@@ -190,5 +192,14 @@ describe('trustsafety guardrail', () => {
     const positives = rows.filter((row) => row.labels.unsafe).length;
     assert.ok(Math.abs(tp / positives - figure('dev recall')) <= 0.01, `recall ${tp / positives}`);
     assert.ok(Math.abs(fp / (rows.length - positives) - figure('dev false-positive rate')) <= 0.01, `FPR ${fp / (rows.length - positives)}`);
+  });
+
+  it('12.5: the one-pass prefilter finds the same obscene words as obscenity itself', () => {
+    const full = new RegExpMatcher({ ...englishDataset.build(), ...englishRecommendedTransformers });
+    for (const text of ['A quiet afternoon in the garden.', 'Shut up, you worthless piece of sh1t.', 'f u c k this', 'what an a$$hole', 'ＦＵＣＫ', 'bitchhhh please', 'Scunthorpe and Penistone are towns.', 'shiitake mushrooms']) {
+      const expected = new Set(full.getAllMatches(text).map((match) => englishDataset.getPayloadWithPhraseMetadata(match).phraseMetadata?.originalWord));
+      expected.delete('rape');
+      assert.deepEqual([...obsceneWords(text)].sort(), [...expected].sort(), text);
+    }
   });
 });

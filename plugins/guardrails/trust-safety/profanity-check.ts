@@ -34,9 +34,44 @@ function profanityWeight(word: string): number {
 const dataset = englishDataset.removePhrasesIf((phrase) => phrase.metadata?.originalWord === 'rape');
 let matcher: RegExpMatcher | undefined;
 
-/** Builds the obscenity matcher once (called from the plugin's setup(); evaluation builds it lazily otherwise). */
+/** The parts of obscenity's RegExpMatcher (0.4) that the prefilter reuses; absent in another version, so optional. */
+interface MatcherInternals {
+  blacklistedTerms?: Array<{ regExp: RegExp }>;
+  blacklistMatcherTransformers?: unknown;
+  applyTransformers?(input: string, transformers: unknown): [number[], string];
+}
+
+/**
+ * One regular expression that matches where any of obscenity's terms matches, run on obscenity's own transformed
+ * text. Most texts contain no obscene word, and one pass of it costs much less than obscenity's pass per term (119
+ * terms) plus its whitelist pass. Where it matches, obscenity's full matcher decides, so results are unchanged.
+ */
+let anyTerm: ((raw: string) => boolean) | undefined;
+
+/** Builds the obscenity matcher and its prefilter once (called from the plugin's setup(); evaluation builds them lazily otherwise). */
 export function buildProfanityMatcher(): void {
-  matcher ??= new RegExpMatcher({ ...dataset.build(), ...englishRecommendedTransformers });
+  if (matcher) return;
+  matcher = new RegExpMatcher({ ...dataset.build(), ...englishRecommendedTransformers });
+  const internals = matcher as unknown as MatcherInternals;
+  const terms = internals.blacklistedTerms;
+  if (terms && terms.length > 0 && typeof internals.applyTransformers === 'function' && terms.every((term) => term.regExp instanceof RegExp)) {
+    const combined = new RegExp(terms.map((term) => `(?:${term.regExp.source})`).join('|'), 's');
+    const apply = internals.applyTransformers.bind(matcher);
+    const transformers = internals.blacklistMatcherTransformers;
+    anyTerm = (raw) => combined.test(apply(raw, transformers)[1]);
+  }
+}
+
+/** The obscenity words in a text (original word of each matched phrase). */
+export function obsceneWords(raw: string): Set<string> {
+  buildProfanityMatcher();
+  const words = new Set<string>();
+  if (anyTerm && !anyTerm(raw)) return words;
+  for (const match of (matcher as RegExpMatcher).getAllMatches(raw)) {
+    const word = dataset.getPayloadWithPhraseMetadata(match).phraseMetadata?.originalWord;
+    if (word) words.add(word);
+  }
+  return words;
 }
 
 /** Words that insult only when said to the reader ("you're sick"); elsewhere they are ordinary ("a sick child"). */
@@ -60,12 +95,7 @@ const PRAISE = /\b(?:love|loved|loving|awesome|cool|great|amazing|hilarious|funn
 
 /** Scores profanity and abusive language of a lower-case, NFKC-normalised text (`raw` is the text as sent, for obscenity). */
 export function scoreProfanity(text: string, raw: string): ProfanityScores {
-  buildProfanityMatcher();
-  const words = new Set<string>();
-  for (const match of (matcher as RegExpMatcher).getAllMatches(raw)) {
-    const word = dataset.getPayloadWithPhraseMetadata(match).phraseMetadata?.originalWord;
-    if (word) words.add(word);
-  }
+  const words = obsceneWords(raw);
   let profanity = 0;
   let hate = 0;
   let sexual = 0;
