@@ -12,19 +12,26 @@ const completion = JSON.stringify({
 const chunk = (content: string): string =>
   `data: ${JSON.stringify({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 1700000000, model: 'bench-model', choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`;
 const streamBody = [chunk('Hello'), chunk(' from the'), chunk(' benchmark upstream.'), 'data: [DONE]\n\n'];
+/** A longer stream of `count` one-word chunks, asked for with `"stream_chunks":<count>` in the body, to measure per-chunk relay cost. */
+const longStreams = new Map<number, string[]>();
+function streamOf(count: number): string[] {
+  let parts = longStreams.get(count);
+  if (!parts) {
+    parts = [...Array.from({ length: count }, (_, i) => chunk(` w${i}`)), 'data: [DONE]\n\n'];
+    longStreams.set(count, parts);
+  }
+  return parts;
+}
 
 const server = createServer((req, res) => {
-  let size = 0;
-  let stream = false;
-  req.on('data', (data: Buffer) => {
-    size += data.length;
-    if (!stream && data.includes('"stream":true')) stream = true;
-  });
+  const chunks: Buffer[] = [];
+  req.on('data', (data: Buffer) => chunks.push(data));
   req.on('end', () => {
-    void size;
-    if (stream) {
+    const body = Buffer.concat(chunks);
+    if (body.includes('"stream":true')) {
+      const count = Number(/"stream_chunks":(\d+)/.exec(body.toString('latin1'))?.[1] ?? 0);
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-      for (const part of streamBody) res.write(part);
+      for (const part of count > 0 ? streamOf(count) : streamBody) res.write(part);
       res.end();
       return;
     }

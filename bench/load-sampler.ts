@@ -1,5 +1,4 @@
-// Load generation for the benchmark: a µs-precise latency sampler on undici pools, and autocannon for throughput.
-import autocannon from 'autocannon';
+// Load generation for the benchmark: a µs-precise latency sampler on undici pools.
 import { Pool } from 'undici';
 
 /** One measured scenario. */
@@ -67,23 +66,4 @@ export async function sampleLatency(
   await pool.close();
   latencies.sort((a, b) => a - b);
   return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), rps: requests / elapsed, requests, errors };
-}
-
-/** Throughput with autocannon (its latency histogram has 1 ms resolution, so only rps is taken from it). */
-export async function autocannonThroughput(target: LoadTarget, connections: number, durationSec: number): Promise<LoadResult> {
-  const result = await autocannon({
-    url: `${target.origin}${target.path}`,
-    method: 'POST',
-    headers: target.headers,
-    body: target.body,
-    connections,
-    duration: durationSec,
-  });
-  return {
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    rps: result.requests.average,
-    requests: result.requests.total,
-    errors: result.errors + result.non2xx,
-  };
 }

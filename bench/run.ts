@@ -1,14 +1,24 @@
-// `npm run bench`: the gateway's overhead against a loopback upstream, at 1 and 32 connections, as ratios to direct.
-import { spawn, type ChildProcess } from 'node:child_process';
+// `npm run bench`: the gateway's own cost against a loopback upstream and two bare proxies, in one run:
+// CPU time per request (the steady figure), req/s, added p50 at one connection, streaming and memory.
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { measureCpuPerRequest, type CpuResult } from './fixed-count.js';
 import { sampleToolCalls } from './mcp-tool-call-bench.js';
-import { autocannonThroughput, sampleLatency, type LoadResult, type LoadTarget } from './load-sampler.js';
+import { sampleLatency, type LoadResult, type LoadTarget } from './load-sampler.js';
+import { processRssMb } from './process-cpu.js';
 
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 4000);
-const CONNECTIONS = [1, 32];
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 20_000);
+const CONNECTIONS = 16;
+const LONG_STREAM_CHUNKS = 200;
 
-async function startChild(script: string, args: string[] = []): Promise<{ child: ChildProcess; info: Record<string, unknown> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+interface Child {
+  child: ChildProcess;
+  info: Record<string, unknown>;
+}
+
+async function startChild(command: string[], script: string, args: string[] = []): Promise<Child> {
+  const child = spawn(process.execPath, [...command, script, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout! });
   const info = await new Promise<Record<string, unknown>>((resolve, reject) => {
     lines.once('line', (line) => resolve(JSON.parse(line) as Record<string, unknown>));
@@ -16,81 +26,108 @@ async function startChild(script: string, args: string[] = []): Promise<{ child:
   });
   return { child, info };
 }
+const withTsx = (script: string, args: string[] = []): Promise<Child> => startChild(['--import', 'tsx'], script, args);
 
-const chat = (stream: boolean): string =>
-  JSON.stringify({ model: 'bench-model', messages: [{ role: 'user', content: 'Say hello.' }], max_tokens: 16, ...(stream ? { stream: true } : {}) });
+const chat = (stream: boolean, chunks = 0): string =>
+  JSON.stringify({
+    model: 'bench-model',
+    messages: [{ role: 'user', content: 'Say hello.' }],
+    max_tokens: 16,
+    ...(stream ? { stream: true } : {}),
+    ...(chunks ? { stream_chunks: chunks } : {}),
+  });
+// A 1 KB prompt, as the two-processor policy target of issue #13 measures it.
+const kilobytePrompt = 'Please summarise the following meeting notes for the team. '.repeat(17).slice(0, 1024);
+const chat1k = JSON.stringify({ model: 'bench-model', messages: [{ role: 'user', content: kilobytePrompt }], max_tokens: 16 });
 
 interface Row {
   scenario: string;
-  connections: number;
-  result: LoadResult;
-  direct?: LoadResult;
+  cpu?: CpuResult;
+  latency?: LoadResult;
+  /** The direct p50 measured next to this row, for the added p50. */
+  directP50?: number;
+  note?: string;
 }
-
 const fmt = (n: number, digits = 3): string => n.toFixed(digits);
 
 function print(rows: Row[]): void {
-  console.log('\n| scenario | conns | p50 ms | p99 ms | req/s | added p50 ms | throughput vs direct | errors |');
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
-  for (const { scenario, connections, result, direct } of rows) {
-    const added = direct ? fmt(result.p50 - direct.p50) : '-';
-    const ratio = direct ? `${((result.rps / direct.rps) * 100).toFixed(0)}%` : '-';
-    console.log(`| ${scenario} | ${connections} | ${fmt(result.p50)} | ${fmt(result.p99)} | ${result.rps.toFixed(0)} | ${added} | ${ratio} | ${result.errors} |`);
+  console.log(`\n| scenario | CPU µs/request | req/s at ${CONNECTIONS} conns | p50 ms at 1 conn | added p50 ms | RSS after, MB | errors | note |`);
+  console.log('|---|---:|---:|---:|---:|---:|---:|---|');
+  for (const { scenario, cpu, latency, directP50, note } of rows) {
+    const added = latency && directP50 !== undefined ? fmt(latency.p50 - directP50) : '-';
+    const errors = (cpu?.errors ?? 0) + (latency?.errors ?? 0);
+    console.log(
+      `| ${scenario} | ${cpu ? cpu.cpuPerRequestUs.toFixed(0) : '-'} | ${cpu ? cpu.rps.toFixed(0) : '-'} | ${latency ? fmt(latency.p50) : '-'} | ${added} | ${cpu ? cpu.rssMb.toFixed(0) : '-'} | ${errors} | ${note ?? ''} |`,
+    );
   }
 }
 
+// The gateway runs as production would: compiled, on plain node, no tsx loader.
+execFileSync('npx', ['tsc', '-p', 'tsconfig.bench.json'], { stdio: 'inherit' });
+execFileSync('npx', ['tsx', 'scripts/copy-build-assets.ts', '.tmp/bench-build'], { stdio: 'inherit' });
+
 const MCP_TOKEN = 'bench-registry-token-0123456789';
-const upstream = await startChild('bench/fake-upstream-server.ts');
+const upstream = await withTsx('bench/fake-upstream-server.ts');
 const upstreamOrigin = `http://127.0.0.1:${String(upstream.info.port)}`;
-const mcpServer = await startChild('bench/fake-mcp-bench-server.ts', [MCP_TOKEN]);
+const mcpServer = await withTsx('bench/fake-mcp-bench-server.ts', [MCP_TOKEN]);
 const mcpUrl = String(mcpServer.info.url);
-const gateway = await startChild('bench/gateway-bench-server.ts', [upstreamOrigin, mcpUrl, MCP_TOKEN]);
+const gateway = await startChild([], '.tmp/bench-build/bench/gateway-bench-server.js', [upstreamOrigin, mcpUrl, MCP_TOKEN]);
+const gatewayPid = gateway.child.pid!;
 const gatewayOrigin = `http://127.0.0.1:${String(gateway.info.port)}`;
 const developerKey = String(gateway.info.key);
 const guardedKey = String(gateway.info.guardedKey);
-const reference = await startChild('bench/reference-proxy-server.ts', [upstreamOrigin]);
-const referenceOrigin = `http://127.0.0.1:${String(reference.info.port)}`;
+const expressRef = await withTsx('bench/reference-proxy-server.ts', [upstreamOrigin]);
+const nodeRef = await withTsx('bench/reference-node-http-server.ts', [upstreamOrigin]);
+const origin = (child: Child): string => `http://127.0.0.1:${String(child.info.port)}`;
 
-const targets: Record<string, (stream: boolean) => LoadTarget> = {
-  direct: (stream) => ({ origin: upstreamOrigin, path: '/v1/chat/completions', headers: { 'content-type': 'application/json' }, body: chat(stream) }),
-  'reference: bare Express + undici proxy': (stream) => ({ origin: referenceOrigin, path: '/v1/chat/completions', headers: { 'content-type': 'application/json' }, body: chat(stream) }),
-  'unified route': (stream) => ({
-    origin: gatewayOrigin,
-    path: '/v1/chat/completions',
-    headers: { 'content-type': 'application/json', 'x-gateway-apikey': developerKey, 'x-gateway-route': 'unified' },
-    body: chat(stream),
-  }),
-  'unified route + 2-processor input policy': (stream) => ({
-    origin: gatewayOrigin,
-    path: '/v1/chat/completions',
-    headers: { 'content-type': 'application/json', 'x-gateway-apikey': guardedKey, 'x-gateway-route': 'unified' },
-    body: chat(stream),
-  }),
-  'custom route, 2 weighted models': (stream) => ({
-    origin: gatewayOrigin,
-    path: '/v1/chat/completions',
-    headers: { 'content-type': 'application/json', 'x-gateway-apikey': developerKey, 'x-gateway-route': 'custom' },
-    body: chat(stream),
-  }),
-};
+const target = (base: string, body: string, headers: Record<string, string> = {}): LoadTarget => ({
+  origin: base,
+  path: '/v1/chat/completions',
+  headers: { 'content-type': 'application/json', ...headers },
+  body,
+});
+const viaGateway = (route: string, key = developerKey, body = chat(false)): LoadTarget =>
+  target(gatewayOrigin, body, { 'x-gateway-apikey': key, 'x-gateway-route': route });
 
 const rows: Row[] = [];
+const directLatency = (stream = false): Promise<LoadResult> =>
+  sampleLatency(target(upstreamOrigin, chat(stream)), { connections: 1, durationMs: DURATION_MS / 2, firstByte: stream });
+
+async function scenario(name: string, pid: number, load: LoadTarget, options: { firstByte?: boolean; note?: string } = {}): Promise<Row> {
+  const cpu = await measureCpuPerRequest(load, pid, { connections: CONNECTIONS, requests: REQUESTS });
+  const direct = await directLatency(options.firstByte);
+  const latency = await sampleLatency(load, { connections: 1, durationMs: DURATION_MS, firstByte: options.firstByte });
+  const row: Row = { scenario: name, cpu, latency, directP50: direct.p50, note: options.note };
+  rows.push(row);
+  return row;
+}
+
 try {
-  for (const connections of CONNECTIONS) {
-    const direct = await sampleLatency(targets.direct!(false), { connections, durationMs: DURATION_MS });
-    rows.push({ scenario: 'direct', connections, result: direct });
-    for (const name of ['reference: bare Express + undici proxy', 'unified route', 'custom route, 2 weighted models', 'unified route + 2-processor input policy']) {
-      rows.push({ scenario: name, connections, result: await sampleLatency(targets[name]!(false), { connections, durationMs: DURATION_MS }), direct });
-    }
-    const directTtfb = await sampleLatency(targets.direct!(true), { connections, durationMs: DURATION_MS, firstByte: true });
-    rows.push({ scenario: 'stream TTFB, direct', connections, result: directTtfb });
-    rows.push({
-      scenario: 'stream TTFB, unified route',
-      connections,
-      result: await sampleLatency(targets['unified route']!(true), { connections, durationMs: DURATION_MS, firstByte: true }),
-      direct: directTtfb,
-    });
-  }
+  const idleRss = await processRssMb(gatewayPid);
+  await scenario('direct (the fake upstream alone)', upstream.child.pid!, target(upstreamOrigin, chat(false)));
+  await scenario('reference: bare node:http + undici proxy', nodeRef.child.pid!, target(origin(nodeRef), chat(false)));
+  await scenario('reference: bare Express + express.json() + undici proxy', expressRef.child.pid!, target(origin(expressRef), chat(false)));
+  await scenario('gateway: custom route, no policy', gatewayPid, viaGateway('custom'));
+  await scenario('gateway: unified route, no policy', gatewayPid, viaGateway('unified'));
+  const plain1k = await scenario('gateway: unified route, 1 KB prompt, no policy', gatewayPid, viaGateway('unified', developerKey, chat1k));
+  const guarded = await scenario('gateway: unified route, 1 KB prompt, 2-processor input policy', gatewayPid, viaGateway('unified', guardedKey, chat1k));
+  guarded.note = `policy adds ${(guarded.cpu!.cpuPerRequestUs - plain1k.cpu!.cpuPerRequestUs).toFixed(0)} µs over the same prompt without it`;
+  await scenario('gateway: unified route, stream (3 chunks), time to first byte', gatewayPid, viaGateway('unified', developerKey, chat(true)), { firstByte: true });
+  const longStream = await measureCpuPerRequest(viaGateway('unified', developerKey, chat(true, LONG_STREAM_CHUNKS)), gatewayPid, {
+    connections: CONNECTIONS,
+    requests: Math.max(1000, Math.floor(REQUESTS / 10)),
+  });
+  const shortStream = rows.at(-1)!.cpu!;
+  const perChunk = (longStream.cpuPerRequestUs - shortStream.cpuPerRequestUs) / (LONG_STREAM_CHUNKS - 3);
+  rows.push({ scenario: `gateway: unified route, stream of ${LONG_STREAM_CHUNKS} chunks`, cpu: longStream, note: `relay cost ${perChunk.toFixed(1)} µs per chunk` });
+
+  // Memory during a 32-connection run: the highest RSS sampled every 100 ms.
+  let peakRss = 0;
+  const sampler = setInterval(() => void processRssMb(gatewayPid).then((mb) => (peakRss = Math.max(peakRss, mb))), 100);
+  const at32 = await measureCpuPerRequest(viaGateway('custom'), gatewayPid, { connections: 32, requests: REQUESTS });
+  clearInterval(sampler);
+  rows.push({ scenario: 'gateway: custom route at 32 connections', cpu: at32, note: `peak RSS ${peakRss.toFixed(0)} MB; idle RSS at start ${idleRss.toFixed(0)} MB` });
+
   // Direct and proxied tool calls alternate in three rounds (the tool server warms up as it goes); the median round counts.
   const mcpRounds: Array<{ direct: LoadResult; proxied: LoadResult }> = [];
   for (let round = 0; round < 3; round++) {
@@ -100,17 +137,13 @@ try {
   }
   mcpRounds.sort((a, b) => a.proxied.p50 - a.direct.p50 - (b.proxied.p50 - b.direct.p50));
   const median = mcpRounds[1]!;
-  rows.push({ scenario: 'MCP tools/call, direct (median of 3 rounds)', connections: 1, result: median.direct });
-  rows.push({ scenario: 'MCP tools/call, through the registry proxy', connections: 1, result: median.proxied, direct: median.direct });
-  const seconds = Math.max(2, Math.round(DURATION_MS / 1000));
-  const acDirect = await autocannonThroughput(targets.direct!(false), 32, seconds);
-  rows.push({ scenario: 'autocannon: direct', connections: 32, result: acDirect });
-  rows.push({ scenario: 'autocannon: unified route', connections: 32, result: await autocannonThroughput(targets['unified route']!(false), 32, seconds), direct: acDirect });
+  rows.push({ scenario: 'MCP tools/call, direct (median of 3 rounds)', latency: median.direct });
+  rows.push({ scenario: 'MCP tools/call, through the registry proxy', latency: median.proxied, directP50: median.direct.p50 });
   print(rows);
-  console.log(`\nnode ${process.version}, ${DURATION_MS} ms per scenario after a 1 s warm-up; latency from hrtime per request (autocannon rows: 1 ms resolution).`);
+  console.log(
+    `\nnode ${process.version}; CPU: the serving process's user+system time over ${REQUESTS} requests at ${CONNECTIONS} connections after a warm-up; ` +
+      `latency: hrtime per request at 1 connection for ${DURATION_MS} ms, added p50 against a direct run measured just before. The gateway runs compiled (no tsx).`,
+  );
 } finally {
-  upstream.child.kill('SIGTERM');
-  gateway.child.kill('SIGTERM');
-  reference.child.kill('SIGTERM');
-  mcpServer.child.kill('SIGTERM');
+  for (const child of [upstream, gateway, expressRef, nodeRef, mcpServer]) child.child.kill('SIGTERM');
 }

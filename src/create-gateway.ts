@@ -16,6 +16,8 @@ import { mcpAdminRouter } from './mcp/mcp-admin-router.js';
 import { mcpProxyRouter } from './mcp/mcp-proxy-router.js';
 import { RegistryService } from './mcp/registry-service.js';
 import { PluginRegistry } from './plugins/plugin-registry.js';
+import { OutboundUrlGuard } from './http/outbound-url-guard.js';
+import { ApprovalIds } from './responses/approval-ids.js';
 import { ResponseStore } from './responses/response-store.js';
 import { responsesRouter } from './responses/responses-router.js';
 import type { GatewayPlugin } from './plugins/plugin-types.js';
@@ -116,6 +118,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     random: options.random,
   };
   const proxy = part(proxyRouter(proxyDeps, logger));
+  const externalMcp = options.responses?.allowExternalMcpUrls?.length ? new OutboundUrlGuard(options.responses.allowExternalMcpUrls) : undefined;
   const responses = part(
     responsesRouter({
       services,
@@ -125,9 +128,10 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       bodyLimitBytes: options.modelBodyLimitBytes ?? 20 * 1024 * 1024,
       logger,
       proxy: proxyDeps,
-      sessions: { registries, developerKeys: services.developerKeys, engine: guardrails, recorder, ownOrigins: [] },
-      store: new ResponseStore(),
+      sessions: { registries, developerKeys: services.developerKeys, engine: guardrails, recorder, ownOrigins: [], guard: externalMcp },
+      store: new ResponseStore(options.responses?.store),
       maxRounds: options.responsesMaxRounds ?? 8,
+      approvals: new ApprovalIds(options.secret),
     }),
   );
   // gateway.router waits for readiness once and runs the inner routers directly.
@@ -160,6 +164,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       } finally {
         await limits.close();
         await client.close();
+        await externalMcp?.close();
         await storage.close();
       }
     },

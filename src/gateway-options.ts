@@ -13,6 +13,21 @@ import type { StreamWindowing } from './guardrails/pipeline/output-guard.js';
 import type { RetryTiming } from './traffic/retry-policy.js';
 import type { BottleneckSharedOptions } from './traffic/route-rate-limits.js';
 import type { UpstreamClientOptions } from './traffic/upstream-client.js';
+import type { ResponseStoreOptions } from './responses/response-store.js';
+
+/** Options of /v1/responses. */
+export interface ResponsesOptions {
+  /**
+   * External MCP server URLs an `mcp` tool may name besides the gateway's own registries. Default none.
+   * Entries: `*` (any http/https URL), or `scheme://host[:port][/path]` where the host may start with `*.`
+   * (any subdomain) and the port may be `*`. Whatever matches, loopback, private, CGNAT, link-local
+   * (cloud metadata), unique-local and other non-public addresses are refused, after DNS resolution and
+   * on every redirect, unless an entry names that IP address literally (e.g. `http://10.0.0.5:8080`).
+   */
+  allowExternalMcpUrls?: string[];
+  /** Limits of the store behind `previous_response_id`. Defaults: 64 MB in all, 16 MB per response, one hour. */
+  store?: ResponseStoreOptions;
+}
 
 /** Options of {@link createGateway}. */
 export interface GatewayOptions {
@@ -50,6 +65,8 @@ export interface GatewayOptions {
   chronicles?: Omit<ChroniclesOptions, 'now'>;
   /** Model calls one /v1/responses request may make in its tool loop. Default 8. */
   responsesMaxRounds?: number;
+  /** /v1/responses: which MCP servers its tools may reach, and the store behind `previous_response_id`. */
+  responses?: ResponsesOptions;
   /** Random source for weighted choice and backoff jitter; injectable for tests. */
   random?: () => number;
   /** Where unexpected errors are reported. Default: none. Secrets are never passed to it. */

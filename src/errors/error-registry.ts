@@ -88,6 +88,7 @@ export const Errors = {
   bodyNotObject: createError('invalid_body', 'The request body must be a JSON object.', 400, 'invalid_request_error'),
   validation: createError('invalid_value', '%s', 400, 'invalid_request_error'),
   missingHeader: createError('missing_header', 'The header %s is required.', 400, 'invalid_request_error'),
+  jsonTooDeep: createError('json_too_deep', 'The JSON nests objects and arrays deeper than %s levels.', 400, 'invalid_request_error'),
   bodyTooLarge: createError('body_too_large', 'The request body exceeds the limit of %s bytes.', 413, 'invalid_request_error'),
   unsupportedMediaType: createError('unsupported_media_type', 'The Content-Type must be application/json, got %s.', 415, 'invalid_request_error'),
   routeNotFound: createError('not_found', 'No endpoint %s %s.', 404, 'not_found_error'),

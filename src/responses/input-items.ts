@@ -11,6 +11,16 @@ export interface ApprovalResponse {
   reason?: string;
 }
 
+/** An `mcp_approval_request` item the client sent back (as the gateway answered it earlier). */
+export interface EchoedApprovalRequest {
+  id: string;
+  server_label: string;
+  name: string;
+  arguments: string;
+  /** How many chat messages came before it in `input`: where its call belongs in the transcript. */
+  position: number;
+}
+
 /** The text of a message item's content: a string, or the text of its input_text/output_text parts. */
 function contentText(content: unknown, param: string): string {
   if (typeof content === 'string') return content;
@@ -21,11 +31,12 @@ function contentText(content: unknown, param: string): string {
 }
 
 /** The chat messages and approval responses carried by `input`. */
-export function readInput(input: unknown): { messages: ChatMessage[]; approvals: ApprovalResponse[] } {
-  if (typeof input === 'string') return { messages: [{ role: 'user', content: input }], approvals: [] };
+export function readInput(input: unknown): { messages: ChatMessage[]; approvals: Array<ApprovalResponse & { param: string }>; requests: Map<string, EchoedApprovalRequest> } {
+  const requests = new Map<string, EchoedApprovalRequest>();
+  if (typeof input === 'string') return { messages: [{ role: 'user', content: input }], approvals: [], requests };
   if (!Array.isArray(input)) throw Errors.validation(["The field 'input' must be a string or an array of items."], { param: 'input' });
   const messages: ChatMessage[] = [];
-  const approvals: ApprovalResponse[] = [];
+  const approvals: Array<ApprovalResponse & { param: string }> = [];
   input.forEach((item: Record<string, unknown>, index) => {
     const param = `input[${index}]`;
     if (!item || typeof item !== 'object') throw Errors.validation([`The item '${param}' must be an object.`], { param });
@@ -42,9 +53,14 @@ export function readInput(input: unknown): { messages: ChatMessage[]; approvals:
       if (typeof item.approval_request_id !== 'string' || typeof item.approve !== 'boolean') {
         throw Errors.validation([`The item '${param}' needs approval_request_id and approve.`], { param });
       }
-      approvals.push({ approval_request_id: item.approval_request_id, approve: item.approve, reason: typeof item.reason === 'string' ? item.reason : undefined });
+      approvals.push({ approval_request_id: item.approval_request_id, approve: item.approve, reason: typeof item.reason === 'string' ? item.reason : undefined, param });
+    } else if (type === 'mcp_approval_request') {
+      if (typeof item.id !== 'string' || typeof item.server_label !== 'string' || typeof item.name !== 'string' || typeof item.arguments !== 'string') {
+        throw Errors.validation([`The item '${param}' needs id, server_label, name and arguments as strings.`], { param });
+      }
+      requests.set(item.id, { id: item.id, server_label: item.server_label, name: item.name, arguments: item.arguments, position: messages.length });
     }
-    // mcp_list_tools, mcp_call and mcp_approval_request items echoed back carry nothing the model needs again.
+    // mcp_list_tools and mcp_call items echoed back carry nothing the model needs again.
   });
-  return { messages, approvals };
+  return { messages, approvals, requests };
 }

@@ -1,15 +1,19 @@
-// Opens the MCP servers named in a Responses request: the gateway's own registries in-process, any other server over HTTP.
+// Opens the MCP servers named in a Responses request: the gateway's own registries in-process, allowed external servers through the outbound guard.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { DeveloperKeyStore } from '../admin/developer-key-store.js';
 import type { ChroniclesRecorder } from '../chronicles/chronicles-recorder.js';
 import type { GuardrailEngine } from '../guardrails/guardrail-engine.js';
+import type { OutboundUrlGuard } from '../http/outbound-url-guard.js';
 import { JsonRpcInterceptor, type InvocationSink } from '../mcp/jsonrpc-interceptor.js';
 import type { UpstreamTool } from '../mcp/mcp-upstream.js';
 import type { RegistryService } from '../mcp/registry-service.js';
+import { scrubSecrets } from '../secrets/secret-scrubber.js';
 import { InterceptingTransport } from './intercepting-transport.js';
+import type { McpTarget } from './mcp-server-targets.js';
 import type { McpToolEntry } from './responses-types.js';
+import { describeToolServerError, withoutErrorBodies } from './tool-server-errors.js';
 
 /** How long listing tools or one tool call may take, in ms. */
 export const MCP_TIMEOUT_MS = 30_000;
@@ -31,6 +35,10 @@ export interface SessionDeps {
   recorder: ChroniclesRecorder;
   /** Origins at which this gateway is reached (configured base URL, the request's own origin). */
   ownOrigins: string[];
+  /** Fetches external MCP servers the operator allows; absent when none is allowed. */
+  guard?: OutboundUrlGuard;
+  /** The application of the request, used for registries when the tool's headers carry no developer key. */
+  application: string;
   /** Receives the tool invocations made through the gateway's registries. */
   sink: InvocationSink;
 }
@@ -46,37 +54,53 @@ function bearerOf(headers: Record<string, string> | undefined): string | undefin
   return value ? /^Bearer\s+(\S+)$/i.exec(value)?.[1] : undefined;
 }
 
-/** The transport to one server: in-process through the registry when the URL is one of ours, else plain Streamable HTTP. */
-async function transportFor(entry: McpToolEntry, deps: SessionDeps): Promise<Transport> {
-  const url = new URL(entry.server_url);
-  const own = /^\/v1\/mcp\/([^/]+)\/?$/.exec(url.pathname);
-  if (own && deps.ownOrigins.includes(url.origin)) {
-    const registry = await deps.registries.registry(decodeURIComponent(own[1]!));
+/** A transport and the secrets it carries (scrubbed from every message the caller sees). */
+interface OpenedTransport {
+  transport: Transport;
+  secrets: string[];
+}
+
+/** The transport to one server: in-process through the registry's interceptor, or Streamable HTTP through the outbound guard. */
+async function transportFor(entry: McpToolEntry, target: McpTarget, deps: SessionDeps): Promise<OpenedTransport> {
+  const headerSecrets = Object.values(entry.headers ?? {});
+  if (target.kind === 'registry') {
+    const registry = await deps.registries.registry(target.registry);
     const key = bearerOf(entry.headers) ?? entry.headers?.['x-gateway-apikey'];
-    const owner = key ? await deps.developerKeys.identify(key) : undefined;
-    if (!owner) throw new Error(`the registry ${registry.name} needs a valid developer key as Authorization: Bearer in the tool's headers`);
+    const owner = key ? await deps.developerKeys.identify(key) : { application: deps.application };
+    if (!owner) throw new Error(`The developer key in the headers of the tool ${entry.server_label} is not valid.`);
     const token = deps.registries.token(registry);
+    const secrets = [...headerSecrets, ...(token ? [token] : [])];
     const interceptor = new JsonRpcInterceptor(
       { service: deps.registries, engine: deps.engine, recorder: deps.recorder },
       registry.name,
       owner.application,
-      url.pathname,
-      [key!, ...(token ? [token] : [])],
+      target.path,
+      secrets,
       deps.sink,
     );
     const inner = new StreamableHTTPClientTransport(new URL(registry.url), {
+      fetch: withoutErrorBodies((url, init) => fetch(url, init)),
       requestInit: token ? { headers: { authorization: `Bearer ${token}` } } : undefined,
     });
-    return new InterceptingTransport(inner, interceptor);
+    return { transport: new InterceptingTransport(inner, interceptor), secrets };
   }
-  return new StreamableHTTPClientTransport(url, { requestInit: { headers: entry.headers ?? {} } });
+  if (!deps.guard) throw new Error('External MCP servers are not allowed.');
+  const transport = new StreamableHTTPClientTransport(target.url, { fetch: withoutErrorBodies(deps.guard.fetch), requestInit: { headers: entry.headers ?? {} } });
+  return { transport, secrets: headerSecrets };
 }
 
-/** Connects to one server and lists its tools, filtered by `allowed_tools` (and, for registries, by their enabled state). */
-export async function openToolSession(entry: McpToolEntry, deps: SessionDeps): Promise<ToolSession> {
+/** Connects to one server and lists its tools (errors thrown carry a short, scrubbed message), filtered by `allowed_tools` (and, for registries, by their enabled state). */
+export async function openToolSession(entry: McpToolEntry, target: McpTarget, deps: SessionDeps): Promise<ToolSession> {
   const client = new Client({ name: 'gateway-responses', version: '1.0.0' });
   const signal = AbortSignal.timeout(MCP_TIMEOUT_MS);
-  await client.connect(await transportFor(entry, deps), { signal, timeout: MCP_TIMEOUT_MS });
+  const { transport, secrets } = await transportFor(entry, target, deps);
+  const scrub = (text: string) => scrubSecrets(text, secrets);
+  try {
+    await client.connect(transport, { signal, timeout: MCP_TIMEOUT_MS });
+  } catch (error) {
+    await client.close().catch(() => undefined);
+    throw new Error(describeToolServerError(error, secrets));
+  }
   try {
     const allowed = allowedNames(entry);
     const tools: UpstreamTool[] = [];
@@ -96,15 +120,15 @@ export async function openToolSession(entry: McpToolEntry, deps: SessionDeps): P
             .filter((part) => part.type === 'text')
             .map((part) => part.text ?? '')
             .join('\n');
-          return result.isError ? { error: text || 'the tool reported an error' } : { output: text };
+          return result.isError ? { error: scrub(text) || 'the tool reported an error' } : { output: scrub(text) };
         } catch (error) {
-          return { error: (error as Error).message };
+          return { error: describeToolServerError(error, secrets) };
         }
       },
       close: () => client.close(),
     };
   } catch (error) {
     await client.close().catch(() => undefined);
-    throw error;
+    throw new Error(describeToolServerError(error, secrets));
   }
 }

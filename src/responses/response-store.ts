@@ -1,4 +1,4 @@
-// Keeps the state of recent responses in memory, so `previous_response_id` can continue a conversation or an approval.
+// Keeps the state of recent responses in memory, bounded by bytes with LRU eviction, so `previous_response_id` can continue a conversation or an approval.
 import { LRUCache } from 'lru-cache';
 import type { ChatMessage } from './input-items.js';
 
@@ -11,24 +11,77 @@ export interface PendingApproval {
   arguments: string;
 }
 
-/** What a later request needs of an earlier response. */
+/** What one response adds to its conversation: the messages new in it (the earlier ones live in `parent`), and its pending approvals. */
 export interface StoredResponse {
   application: string;
+  /** The response this one continued, whose transcript comes before `messages`. */
+  parent?: string;
   messages: ChatMessage[];
   pending: PendingApproval[];
 }
 
-/** Recent responses, by id, for one hour and at most 10,000 (not persisted across restarts). */
-export class ResponseStore {
-  private readonly cache = new LRUCache<string, StoredResponse>({ max: 10_000, ttl: 3600_000 });
+/** The conversation up to a response, rebuilt from its chain. */
+export interface LoadedResponse {
+  messages: ChatMessage[];
+  pending: PendingApproval[];
+}
 
-  save(id: string, state: StoredResponse): void {
-    this.cache.set(id, state);
+/** Limits of the response store. */
+export interface ResponseStoreOptions {
+  /** Total bytes of stored state (UTF-8 JSON) before the least recently used responses are dropped. Default 64 MB. */
+  maxBytes?: number;
+  /** Largest state of one response; a larger one is not stored (its id cannot be continued). Default a quarter of maxBytes. */
+  maxEntryBytes?: number;
+  /** How long a response can be continued, in ms. Default one hour. */
+  ttlMs?: number;
+}
+
+/** Default total size of the store: 64 MB. */
+export const DEFAULT_RESPONSE_STORE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Recent responses by id (not persisted across restarts). Each entry holds only what its response
+ * added, serialized, and points at the response it continued; loading walks the chain. When a link
+ * of the chain was evicted, the response can no longer be continued.
+ */
+export class ResponseStore {
+  private readonly cache: LRUCache<string, Buffer>;
+
+  constructor(options: ResponseStoreOptions = {}) {
+    const maxSize = options.maxBytes ?? DEFAULT_RESPONSE_STORE_BYTES;
+    this.cache = new LRUCache<string, Buffer>({
+      max: 10_000,
+      maxSize,
+      maxEntrySize: Math.min(maxSize, options.maxEntryBytes ?? Math.floor(maxSize / 4)),
+      sizeCalculation: (value) => Math.max(1, value.length),
+      ttl: options.ttlMs ?? 3600_000,
+    });
   }
 
-  /** The stored state, when it exists and belongs to the application. */
-  load(id: string, application: string): StoredResponse | undefined {
-    const state = this.cache.get(id);
-    return state?.application === application ? state : undefined;
+  /** Stores a response's state; silently skipped when larger than the per-entry limit. */
+  save(id: string, state: StoredResponse): void {
+    this.cache.set(id, Buffer.from(JSON.stringify(state)));
+  }
+
+  /** The conversation up to the response, when it (and every response it continued) is still stored and belongs to the application. */
+  load(id: string, application: string): LoadedResponse | undefined {
+    const chain: StoredResponse[] = [];
+    const seen = new Set<string>();
+    for (let at: string | undefined = id; at !== undefined; ) {
+      if (seen.has(at)) return undefined;
+      seen.add(at);
+      const raw = this.cache.get(at);
+      if (!raw) return undefined;
+      const state = JSON.parse(raw.toString('utf8')) as StoredResponse;
+      if (state.application !== application) return undefined;
+      chain.push(state);
+      at = state.parent;
+    }
+    return { messages: chain.reverse().flatMap((state) => state.messages), pending: chain.at(-1)!.pending };
+  }
+
+  /** Bytes held now. */
+  get bytes(): number {
+    return this.cache.calculatedSize;
   }
 }

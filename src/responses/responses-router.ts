@@ -9,11 +9,12 @@ import { setGatewayHeaders } from '../traffic/gateway-headers.js';
 import type { ModelRequestContext } from '../traffic/model-request-context.js';
 import { resolveModelRequest, type ResolutionDeps } from '../traffic/model-request-resolution.js';
 import { enforceRouteRate } from '../traffic/rate-limiter-router.js';
-import type { RouteRateLimits } from '../traffic/route-rate-limits.js';
 import { compileValidator } from '../validation/schema-validator.js';
+import { refuseDeepBodies } from './body-depth.js';
+import { targetsOf } from './mcp-server-targets.js';
 import { newId, ResponseOutput } from './response-output.js';
-import type { ResponsesRequest } from './responses-types.js';
-import { runToolLoop, type ToolLoopDeps } from './tool-loop.js';
+import type { McpToolEntry, ResponsesRequest } from './responses-types.js';
+import { planResponse, runToolLoop, type ToolLoopDeps } from './tool-loop.js';
 
 /** The path of the Responses endpoint. */
 export const RESPONSES_PATH = '/v1/responses';
@@ -38,7 +39,7 @@ const validateRequest = compileValidator<ResponsesRequest>({
         properties: { type: { enum: ['mcp', 'function'] } },
         if: { properties: { type: { const: 'mcp' } } },
         then: {
-          required: ['server_label', 'server_url'],
+          required: ['server_label'],
           properties: {
             server_label: { type: 'string', minLength: 1 },
             server_url: { type: 'string', format: 'uri', pattern: '^https?://' },
@@ -53,7 +54,6 @@ const validateRequest = compileValidator<ResponsesRequest>({
 
 /** What the router needs. */
 export interface ResponsesRouterDeps extends ToolLoopDeps, ResolutionDeps {
-  limits: RouteRateLimits;
   baseUrl?: string;
   bodyLimitBytes: number;
   logger?: GatewayLogger;
@@ -68,12 +68,10 @@ function echoTools(request: ResponsesRequest): unknown[] {
   });
 }
 
-/** Resolves the request as the model endpoints do, and applies the route's rate limit. */
+/** Resolves the request as the model endpoints do (developer key, route, providers). */
 async function resolve(req: Request, res: Response, deps: ResponsesRouterDeps, request: ResponsesRequest): Promise<ModelRequestContext> {
   const body = request as unknown as Record<string, unknown>;
-  const context = await resolveModelRequest(req, res, deps, { endpoint: 'chat', body, model: request.model, stream: false, routeTypes: ['chat', 'responses'] });
-  await enforceRouteRate(deps.limits, context.routeName, context.route?.config.settings.rate_limit ?? 0);
-  return context;
+  return resolveModelRequest(req, res, deps, { endpoint: 'chat', body, model: request.model, stream: false, routeTypes: ['chat', 'responses'] });
 }
 
 /**
@@ -87,6 +85,11 @@ export function responsesRouter(deps: ResponsesRouterDeps): Router {
     const request = validateRequest(req.body);
     const context = await resolve(req, res, deps, request);
     const ownOrigins = [...new Set([new URL(baseUrlOf(req, undefined)).origin, ...(deps.baseUrl ? [new URL(deps.baseUrl).origin] : [])])];
+    // Every MCP server and approval is checked before anything is called; the first model call then takes a rate-limit token.
+    const mcpEntries = (request.tools ?? []).flatMap((tool, index) => (tool.type === 'mcp' ? [{ entry: tool as McpToolEntry, index }] : []));
+    const targets = await targetsOf(mcpEntries, { registries: deps.sessions.registries, ownOrigins, guard: deps.sessions.guard });
+    const plan = planResponse(deps, request, context.application, targets);
+    await enforceRouteRate(deps.limits, context.routeName, context.route?.config.settings.rate_limit ?? 0);
     const id = newId('resp');
     const base = {
       id,
@@ -119,7 +122,7 @@ export function responsesRouter(deps: ResponsesRouterDeps): Router {
       context.exchange = { output: text, usage: { ...output.usage }, tool_invocations: invocations, rounds: context.attempts.length };
     };
     try {
-      const response = await runToolLoop(loopDeps, request, context, output, invocations, id);
+      const response = await runToolLoop(loopDeps, plan, context, output, invocations, id);
       record(String(response.output_text ?? ''));
       if (stream) res.end();
       else {
@@ -136,7 +139,7 @@ export function responsesRouter(deps: ResponsesRouterDeps): Router {
     }
   };
   const router = Router();
-  router.post(RESPONSES_PATH, jsonBody({ limitBytes: deps.bodyLimitBytes }), handle);
+  router.post(RESPONSES_PATH, jsonBody({ limitBytes: deps.bodyLimitBytes }), refuseDeepBodies(), handle);
   router.use(RESPONSES_PATH, errorMiddleware(deps.logger));
   return router;
 }

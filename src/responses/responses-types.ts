@@ -4,7 +4,8 @@
 export interface McpToolEntry {
   type: 'mcp';
   server_label: string;
-  server_url: string;
+  /** A registry's request_url, or an external URL the operator allows; absent when `server_label` names a registry. */
+  server_url?: string;
   headers?: Record<string, string>;
   allowed_tools?: string[] | { tool_names?: string[] } | null;
   require_approval?: 'always' | 'never' | { always?: { tool_names?: string[] }; never?: { tool_names?: string[] } };

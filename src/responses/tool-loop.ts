@@ -3,25 +3,57 @@ import type { ToolInvocation } from '../chronicles/chronicle-entry.js';
 import { Errors } from '../errors/error-registry.js';
 import { proxyModelRequest, type FallbackProxyDeps } from '../traffic/fallback-proxy.js';
 import type { ModelRequestContext } from '../traffic/model-request-context.js';
-import { readInput, type ChatMessage } from './input-items.js';
+import { enforceRouteRate } from '../traffic/rate-limiter-router.js';
+import type { RouteRateLimits } from '../traffic/route-rate-limits.js';
+import type { ApprovalIds } from './approval-ids.js';
+import { readInput, type ApprovalResponse, type ChatMessage, type EchoedApprovalRequest } from './input-items.js';
+import { targetKey, type McpTarget } from './mcp-server-targets.js';
 import { openToolSession, type SessionDeps, type ToolSession } from './mcp-tool-sessions.js';
 import { newId, type ResponseOutput } from './response-output.js';
-import type { PendingApproval, ResponseStore } from './response-store.js';
+import type { LoadedResponse, PendingApproval, ResponseStore } from './response-store.js';
 import type { FunctionToolEntry, McpToolEntry, ResponsesRequest } from './responses-types.js';
 import { ToolNameMap } from './tool-name-map.js';
 
 /** What the loop needs. */
 export interface ToolLoopDeps {
   proxy: FallbackProxyDeps;
-  sessions: Omit<SessionDeps, 'sink'>;
+  sessions: Omit<SessionDeps, 'sink' | 'application'>;
   store: ResponseStore;
   /** Model calls allowed per request before the response ends as incomplete. */
   maxRounds: number;
+  /** Route rate limits: every model call of the loop takes a token. */
+  limits: RouteRateLimits;
+  /** Signs and checks approval request ids. */
+  approvals: ApprovalIds;
 }
 
 interface ToolCall {
   id: string;
   function: { name: string; arguments: string };
+}
+
+/** An `mcp` tool of the request with where it leads. */
+interface McpServer {
+  entry: McpToolEntry;
+  target: McpTarget;
+}
+
+/** An approval answered in `input` for a request echoed in the same input (no server-side state). */
+interface EchoedApproval {
+  request: EchoedApprovalRequest;
+  answer: ApprovalResponse;
+}
+
+/** A request checked and ready to run: nothing has been called yet. */
+export interface ResponsePlan {
+  request: ResponsesRequest;
+  previous?: LoadedResponse;
+  inputMessages: ChatMessage[];
+  /** Approvals of calls pending in the previous response, by approval id. */
+  storedAnswers: Map<string, ApprovalResponse>;
+  echoed: EchoedApproval[];
+  servers: McpServer[];
+  functions: FunctionToolEntry[];
 }
 
 /** Whether a tool needs the client's approval: `never` runs it, `always` stops; a filter object decides per tool name. */
@@ -34,49 +66,80 @@ export function needsApproval(entry: McpToolEntry, tool: string): boolean {
   return rule.never !== undefined;
 }
 
+/**
+ * Checks what the request refers to before anything runs: the previous response, and every
+ * `mcp_approval_response`, which must answer a call pending in the previous response or an
+ * `mcp_approval_request` in the same input whose id this gateway signed for exactly that call.
+ * Throws 404 or 400.
+ */
+export function planResponse(deps: ToolLoopDeps, request: ResponsesRequest, application: string, targets: McpTarget[]): ResponsePlan {
+  const previous = request.previous_response_id === undefined ? undefined : deps.store.load(request.previous_response_id, application);
+  if (request.previous_response_id !== undefined && !previous) {
+    throw Errors.notFound(['response', request.previous_response_id], { param: 'previous_response_id' });
+  }
+  const { messages: inputMessages, approvals, requests } = readInput(request.input);
+  const tools = request.tools ?? [];
+  const mcpEntries = tools.filter((tool): tool is McpToolEntry => tool.type === 'mcp');
+  const servers = mcpEntries.map((entry, index) => ({ entry, target: targets[index]! }));
+  const pendingIds = new Set((previous?.pending ?? []).map((pending) => pending.approval_request_id));
+  const storedAnswers = new Map<string, ApprovalResponse>();
+  const echoed: EchoedApproval[] = [];
+  for (const answer of approvals) {
+    const param = `${answer.param}.approval_request_id`;
+    if (pendingIds.has(answer.approval_request_id)) {
+      storedAnswers.set(answer.approval_request_id, answer);
+      continue;
+    }
+    const echo = requests.get(answer.approval_request_id);
+    if (!echo) throw Errors.validation([`The approval ${answer.approval_request_id} answers no mcp_approval_request of the input or of the previous response.`], { param });
+    const server = servers.find(({ entry }) => entry.server_label === echo.server_label);
+    const subject = { application, target: server ? targetKey(server.target) : '', server_label: echo.server_label, name: echo.name, arguments: echo.arguments };
+    if (!server || !deps.approvals.verify(echo.id, subject)) {
+      throw Errors.validation([`The mcp_approval_request ${echo.id} was not issued by this gateway for this call to ${echo.server_label}, or it was changed.`], { param });
+    }
+    if (!echoed.some((item) => item.request.id === echo.id)) echoed.push({ request: echo, answer });
+  }
+  return { request, previous, inputMessages, storedAnswers, echoed, servers, functions: tools.filter((tool): tool is FunctionToolEntry => tool.type === 'function') };
+}
+
 /** Opens every MCP server of the request, emitting an `mcp_list_tools` item for each (with `error` when it failed). */
-async function openSessions(entries: McpToolEntry[], deps: SessionDeps, output: ResponseOutput): Promise<Map<string, { entry: McpToolEntry; session: ToolSession }>> {
+async function openSessions(servers: McpServer[], deps: SessionDeps, output: ResponseOutput): Promise<Map<string, McpServer & { session: ToolSession }>> {
   const opened = await Promise.all(
-    entries.map(async (entry) => {
+    servers.map(async (server): Promise<McpServer & { session?: ToolSession; error?: string }> => {
       try {
-        return { entry, session: await openToolSession(entry, deps) };
+        return { ...server, session: await openToolSession(server.entry, server.target, deps) };
       } catch (error) {
-        return { entry, error: (error as Error).message };
+        return { ...server, error: (error as Error).message };
       }
     }),
   );
-  const sessions = new Map<string, { entry: McpToolEntry; session: ToolSession }>();
+  const sessions = new Map<string, McpServer & { session: ToolSession }>();
   for (const result of opened) {
     const tools = result.session?.tools.map((tool) => ({ name: tool.name, description: tool.description ?? null, input_schema: tool.inputSchema ?? {}, annotations: tool.annotations ?? null })) ?? [];
     output.listTools({ type: 'mcp_list_tools', id: newId('mcpl'), server_label: result.entry.server_label, tools, ...(result.error ? { error: result.error } : {}) });
-    if (result.session) sessions.set(result.entry.server_label, { entry: result.entry, session: result.session });
+    if (result.session !== undefined) sessions.set(result.entry.server_label, { entry: result.entry, target: result.target, session: result.session });
   }
   return sessions;
 }
 
 /**
- * Runs the request to its end and answers the response object. Throws a GatewayError when a model
- * call fails for good (nothing has been answered yet for JSON requests; streams report it as failed).
+ * Runs a planned request to its end and answers the response object. Every model call takes a
+ * rate-limit token of the route (the first was taken before the response started); a refused one
+ * ends the response with 429. Throws a GatewayError when a model call fails for good (nothing has
+ * been answered yet for JSON requests; streams report it as failed).
  */
 export async function runToolLoop(
   deps: ToolLoopDeps,
-  request: ResponsesRequest,
+  plan: ResponsePlan,
   base: ModelRequestContext,
   output: ResponseOutput,
   invocations: ToolInvocation[],
   responseId: string,
 ): Promise<Record<string, unknown>> {
-  const previous = request.previous_response_id === undefined ? undefined : deps.store.load(request.previous_response_id, base.application);
-  if (request.previous_response_id !== undefined && !previous) {
-    throw Errors.notFound(['response', request.previous_response_id], { param: 'previous_response_id' });
-  }
-  const { messages: inputMessages, approvals } = readInput(request.input);
-  const tools = request.tools ?? [];
-  const mcpEntries = tools.filter((tool): tool is McpToolEntry => tool.type === 'mcp');
-  const functionEntries = tools.filter((tool): tool is FunctionToolEntry => tool.type === 'function');
+  const { request, previous } = plan;
   const externalSink = (label: string) => (tool: string, args: unknown, started: number, outcome: { output?: string; error?: string }) =>
     invocations.push({ tool, registry: label, arguments: args, ...(outcome.output !== undefined ? { result: outcome.output } : {}), ...(outcome.error !== undefined ? { error: outcome.error } : {}), latency_ms: Date.now() - started, guardrail_checks: [] });
-  const sessions = await openSessions(mcpEntries, { ...deps.sessions, sink: (invocation) => invocations.push(invocation) }, output);
+  const sessions = await openSessions(plan.servers, { ...deps.sessions, application: base.application, sink: (invocation) => invocations.push(invocation) }, output);
   try {
     const names = new ToolNameMap();
     const chatTools: Array<Record<string, unknown>> = [];
@@ -85,8 +148,9 @@ export async function runToolLoop(
         chatTools.push({ type: 'function', function: { name: names.add(session.label, tool.name), description: tool.description ?? '', parameters: tool.inputSchema ?? { type: 'object', properties: {} } } });
       }
     }
-    for (const fn of functionEntries) chatTools.push({ type: 'function', function: { name: fn.name, description: fn.description ?? '', parameters: fn.parameters ?? { type: 'object', properties: {} } } });
+    for (const fn of plan.functions) chatTools.push({ type: 'function', function: { name: fn.name, description: fn.description ?? '', parameters: fn.parameters ?? { type: 'object', properties: {} } } });
 
+    const inherited = previous?.messages.length ?? 0;
     const messages: ChatMessage[] = [...(previous?.messages ?? [])];
     const run = async (label: string, tool: string, argsText: string): Promise<{ output?: string; error?: string }> => {
       const open = sessions.get(label);
@@ -99,30 +163,42 @@ export async function runToolLoop(
       }
       const started = Date.now();
       const outcome = await open.session.call(tool, args);
-      if (!isRegistrySession(open.entry, deps.sessions.ownOrigins)) externalSink(label)(tool, args, started, outcome);
+      if (open.target.kind === 'external') externalSink(label)(tool, args, started, outcome);
       return outcome;
     };
-    const execute = async (call: { call_id: string; label: string; tool: string; arguments: string; approval_request_id?: string }): Promise<void> => {
-      const index = output.startCall({ type: 'mcp_call', id: newId('mcp'), server_label: call.label, name: call.tool, arguments: call.arguments, ...(call.approval_request_id ? { approval_request_id: call.approval_request_id } : {}) });
+    /** Runs an approved call (or records a denied one) as an `mcp_call` item; answers the tool message for the model. */
+    const answerApproval = async (call: { call_id: string; label: string; tool: string; arguments: string; approval_request_id: string }, answer: ApprovalResponse | undefined): Promise<ChatMessage> => {
+      const index = output.startCall({ type: 'mcp_call', id: newId('mcp'), server_label: call.label, name: call.tool, arguments: call.arguments, approval_request_id: call.approval_request_id });
+      const outcome = answer?.approve ? await run(call.label, call.tool, call.arguments) : { error: `The user did not approve this call${answer?.reason ? `: ${answer.reason}` : ''}.` };
+      output.finishCall(index, outcome);
+      return { role: 'tool', tool_call_id: call.call_id, content: outcome.error !== undefined ? `Error: ${outcome.error}` : (outcome.output ?? '') };
+    };
+    const execute = async (call: { call_id: string; label: string; tool: string; arguments: string }): Promise<void> => {
+      const index = output.startCall({ type: 'mcp_call', id: newId('mcp'), server_label: call.label, name: call.tool, arguments: call.arguments });
       const outcome = await run(call.label, call.tool, call.arguments);
       output.finishCall(index, outcome);
       messages.push({ role: 'tool', tool_call_id: call.call_id, content: outcome.error !== undefined ? `Error: ${outcome.error}` : (outcome.output ?? '') });
     };
 
     for (const pending of previous?.pending ?? []) {
-      const answer = approvals.find((approval) => approval.approval_request_id === pending.approval_request_id);
-      if (answer?.approve) {
-        await execute({ call_id: pending.call_id, label: pending.server_label, tool: pending.tool, arguments: pending.arguments, approval_request_id: pending.approval_request_id });
-      } else {
-        const index = output.startCall({ type: 'mcp_call', id: newId('mcp'), server_label: pending.server_label, name: pending.tool, arguments: pending.arguments, approval_request_id: pending.approval_request_id });
-        const error = `The user did not approve this call${answer?.reason ? `: ${answer.reason}` : ''}.`;
-        output.finishCall(index, { error });
-        messages.push({ role: 'tool', tool_call_id: pending.call_id, content: `Error: ${error}` });
-      }
+      const call = { call_id: pending.call_id, label: pending.server_label, tool: pending.tool, arguments: pending.arguments, approval_request_id: pending.approval_request_id };
+      messages.push(await answerApproval(call, plan.storedAnswers.get(pending.approval_request_id)));
     }
-    messages.push(...inputMessages);
+    // Approvals of requests echoed in the input: the call and its result go where the request item was.
+    const inserts = new Map<number, ChatMessage[]>();
+    for (const { request: echo, answer } of plan.echoed) {
+      const call = { call_id: echo.id, label: echo.server_label, tool: echo.name, arguments: echo.arguments, approval_request_id: echo.id };
+      const assistant: ChatMessage = { role: 'assistant', content: null, tool_calls: [{ id: echo.id, type: 'function', function: { name: names.nameOf(echo.server_label, echo.name) ?? `${echo.server_label}__${echo.name}`, arguments: echo.arguments } }] };
+      const result = await answerApproval(call, answer);
+      inserts.set(echo.position, [...(inserts.get(echo.position) ?? []), assistant, result]);
+    }
+    plan.inputMessages.forEach((message, at) => messages.push(...(inserts.get(at) ?? []), message));
+    messages.push(...(inserts.get(plan.inputMessages.length) ?? []));
 
+    const save = (pending: PendingApproval[]) =>
+      deps.store.save(responseId, { application: base.application, ...(request.previous_response_id ? { parent: request.previous_response_id } : {}), messages: messages.slice(inherited), pending });
     for (let round = 0; round < deps.maxRounds; round++) {
+      if (round > 0) await enforceRouteRate(deps.limits, base.routeName, base.route?.config.settings.rate_limit ?? 0);
       const body: Record<string, unknown> = {
         model: request.model,
         messages: [...(request.instructions ? [{ role: 'system', content: request.instructions }] : []), ...messages],
@@ -141,7 +217,7 @@ export async function runToolLoop(
         const text = message.content ?? '';
         output.message(text);
         messages.push({ role: 'assistant', content: text });
-        deps.store.save(responseId, { application: base.application, messages, pending: [] });
+        save([]);
         return output.finish();
       }
       messages.push({ role: 'assistant', content: message.content ?? null, tool_calls: calls });
@@ -149,12 +225,13 @@ export async function runToolLoop(
       let clientCalls = false;
       for (const call of calls) {
         const target = names.resolve(call.function.name);
-        const entry = target ? sessions.get(target.server)?.entry : undefined;
-        if (!target || !entry) {
+        const server = target ? sessions.get(target.server) : undefined;
+        if (!target || !server) {
           clientCalls = true;
           output.whole({ type: 'function_call', id: newId('fc'), call_id: call.id, name: call.function.name, arguments: call.function.arguments, status: 'completed' });
-        } else if (needsApproval(entry, target.tool)) {
-          const approval = { approval_request_id: newId('mcpr'), call_id: call.id, server_label: target.server, tool: target.tool, arguments: call.function.arguments };
+        } else if (needsApproval(server.entry, target.tool)) {
+          const subject = { application: base.application, target: targetKey(server.target), server_label: target.server, name: target.tool, arguments: call.function.arguments };
+          const approval = { approval_request_id: deps.approvals.issue(subject), call_id: call.id, server_label: target.server, tool: target.tool, arguments: call.function.arguments };
           pending.push(approval);
           output.whole({ type: 'mcp_approval_request', id: approval.approval_request_id, server_label: target.server, name: target.tool, arguments: approval.arguments });
         } else {
@@ -162,23 +239,13 @@ export async function runToolLoop(
         }
       }
       if (pending.length > 0 || clientCalls) {
-        deps.store.save(responseId, { application: base.application, messages, pending });
+        save(pending);
         return output.finish();
       }
     }
-    deps.store.save(responseId, { application: base.application, messages, pending: [] });
+    save([]);
     return output.finish('max_tool_rounds');
   } finally {
     await Promise.all([...sessions.values()].map(({ session }) => session.close().catch(() => undefined)));
-  }
-}
-
-/** True when an MCP entry points at one of this gateway's registries (its calls are recorded by the registry). */
-function isRegistrySession(entry: McpToolEntry, ownOrigins: string[]): boolean {
-  try {
-    const url = new URL(entry.server_url);
-    return ownOrigins.includes(url.origin) && /^\/v1\/mcp\/[^/]+\/?$/.test(url.pathname);
-  } catch {
-    return false;
   }
 }

@@ -136,7 +136,7 @@ describe('/v1/responses failures', () => {
   let fake: FakeProvider;
   let client: OpenAI;
   beforeEach(async () => {
-    f = await createMcpFixture();
+    f = await createMcpFixture({ responses: { allowExternalMcpUrls: ['http://127.0.0.1:9'] } });
     fake = await startFakeProvider();
     await request(f.app).post('/v1/admin/providers').set('x-api-key', TEST_KEYS.superAdmin)
       .send({ name: 'llm', type: 'openai', config: { api_base: `${fake.url}/v1`, models: ['tool-model'] } }).expect(201);
