@@ -3,7 +3,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { modelTokens, normaliseForModel, unsafeFeatureBuckets } from '../../plugins/guardrails/trust-safety/unsafe-features.js';
+import { modelTokens, normaliseForModel, unsafeFeatureBuckets, TRAIN_TOKENS } from '../../plugins/guardrails/trust-safety/unsafe-features.js';
 import type { UnsafeModelData } from '../../plugins/guardrails/trust-safety/unsafe-model.js';
 import { quantiseWeights, trainHashedLogistic, type HashedExample, type HashedTrainOptions } from './hashed-logistic.js';
 
@@ -41,7 +41,7 @@ export function repositoryOf(row: { source: string }): string {
 /** Hashed features of one text, as the classifier computes them. */
 export function unsafeFeatures(text: string, buckets: number): number[] {
   const out = { ids: new Int32Array(1024) };
-  const count = unsafeFeatureBuckets(modelTokens(normaliseForModel(text)), buckets, out);
+  const count = unsafeFeatureBuckets(modelTokens(normaliseForModel(text)).slice(0, TRAIN_TOKENS), buckets, out);
   return [...out.ids.subarray(0, count)];
 }
 

@@ -5,6 +5,7 @@ import request from 'supertest';
 import { englishDataset, englishRecommendedTransformers, RegExpMatcher } from 'obscenity';
 import trustSafety from '../../plugins/guardrails/trust-safety/index.js';
 import { obsceneWords } from '../../plugins/guardrails/trust-safety/profanity-check.js';
+import { loadUnsafeClassifier } from '../../plugins/guardrails/trust-safety/unsafe-model.js';
 import { GuardrailEngine, type GuardrailOutcome } from '../../src/index.js';
 import { TEST_KEYS } from '../helpers/test-gateway.js';
 import { chatBody, createTrafficFixture } from '../helpers/traffic-fixture.js';
@@ -201,5 +202,14 @@ describe('trustsafety guardrail', () => {
       expected.delete('rape');
       assert.deepEqual([...obsceneWords(text)].sort(), [...expected].sort(), text);
     }
+  });
+
+  it('12.3: the model reads a long text in windows, so padding does not dilute one abusive sentence', () => {
+    const model = loadUnsafeClassifier();
+    const insult = 'You are a pathetic worthless maggot and everyone hates you.';
+    const padded = `${'The committee met on Tuesday to discuss the new budget for the library and the park. '.repeat(60)}${insult}`;
+    assert.ok(model.predict(insult) > 0.8);
+    assert.ok(model.predict(padded) > 0.4, `padded ${model.predict(padded)}`);
+    assert.ok(model.predict('The committee met on Tuesday to discuss the new budget for the library and the park. '.repeat(60)) < 0.3);
   });
 });

@@ -9,8 +9,15 @@ const MIN_CHARS = 2;
 const MAX_CHARS = 5;
 /** Words longer than this (URLs, hashes) add only their word feature. */
 const MAX_WORD_FOR_CHARS = 20;
-/** Tokens read per text: longer texts are scored in windows by the caller. */
-export const MAX_TOKENS = 400;
+/** Words of a training text the trainer reads (the first ones). */
+export const TRAIN_TOKENS = 400;
+/**
+ * Words the model reads at once: a longer text is scored in windows of this many words, overlapping by a quarter,
+ * so one abusive sentence in a long text is not diluted by the rest (about the length of the training texts).
+ */
+export const WINDOW_TOKENS = 100;
+/** Words read from one text in all (about 150 KB of English); the rules still read the whole text. */
+export const MAX_TOKENS = 25_000;
 
 /** Lower case, NFKC, invisible characters out, curly apostrophes straightened. */
 export function normaliseForModel(text: string): string {
