@@ -78,15 +78,15 @@ export function obsceneWords(raw: string): Set<string> {
 const DIRECTED_ONLY = 'evil|sick|nuts|crazy|insane|ugly|fat|gross';
 /** Any insult word at all: the insult patterns below run only when one is present. */
 const INSULT_WORD = new RegExp(`\\b(?:${INSULT}|${WEAK_INSULT}|${DIRECTED_ONLY})\\b`);
-/** Abuse aimed at the reader: "you idiot", "you're a moron", "shut up". */
-const DIRECTED = /\b(?:you|you're|youre|ur|u r|ya|yall|y'all|you all|you guys|your)\s+(?:[\w'-]+\s+){0,3}?/;
-const DIRECTED_INSULT = new RegExp(`${DIRECTED.source}${INSULT}\\b|\\b(?:you|you're|youre|ur|u r|ya|you all|you guys|y'all)\\s+(?:are\\s+|r\\s+)?(?:a\\s+|an\\s+|such\\s+a\\s+|so\\s+|the\\s+|just\\s+|nothing but\\s+|fucking\\s+|bloody\\s+)?(?:[\\w'-]+\\s+)?(?:${WEAK_INSULT}|${DIRECTED_ONLY})\\b`);
+/** Abuse aimed at the reader: "you idiot", "you're a moron", "shut up"; not in a condition ("when you are sick"). */
+const DIRECTED = /(?<!\b(?:when|if|while|because|whenever|since|until|unless|once) )\b(?:you|you're|youre|ur|u r|ya|yall|y'all|you all|you guys|your)\s+(?:[\w'-]+\s+){0,3}?/;
+const DIRECTED_INSULT = new RegExp(`${DIRECTED.source}${INSULT}\\b|(?<!\\b(?:when|if|while|because|whenever|since|until|unless|once) )\\b(?:you|you're|youre|ur|u r|ya|you all|you guys|y'all)\\s+(?:are\\s+|r\\s+)?(?:a\\s+|an\\s+|such\\s+a\\s+|so\\s+|the\\s+|just\\s+|nothing but\\s+|fucking\\s+|bloody\\s+)?(?:[\\w'-]+\\s+)?(?:${WEAK_INSULT}|${DIRECTED_ONLY})\\b`);
 /** Abusive phrases that need no insult word: "shut up", "go to hell", "f*ck you". */
 const ABUSIVE_PHRASE = new RegExp(`\\b(?:shut (?:the \\w+ )?up|stfu|gtfo|go to hell|rot in hell|burn in hell|screw you|drop dead|kys|kill yourself|die in a fire|eat shit|suck it|let'?s go brandon|fjb)\\b|\\bf(?:u|\\*|\\W)?(?:c|\\*)?k (?:you|u|off|your|ur|the|them|him|her|this|that|all|every|em|'em|[a-z]+ [a-z]+$)`);
 /** Masked obscenities that obscenity's transformers miss: "sh*thead", "b*$trd", "a$$". */
 const MASKED = /(?:^|[^a-z])(?:f[*#@$%&|!-]{1,3}(?:c?k|ck|king|ked|ker)?|sh?[*#@$%&|!1-]{1,2}t\w*|b[*#@$%&|!]{1,4}(?:tch|t?ch|st?a?rd|trd)?\w*|a[$*]{2}(?:hole|hat)?\w*|c[*#@$%&|!]{1,2}nt\w*|d[*#@$%&|!]ck\w*|pu?[*#@$%&|!]{1,3}(?:ssy|sy|y)|f[*#@$%&|!]{3,}(?:ing|ed|er)?)(?![a-z])/;
 /** Abuse aimed at someone else: "he is a moron", "what a clown", "bunch of idiots". */
-const PREDICATE_INSULT = new RegExp(`\\b(?:is|are|was|were|'s|'re|such|what|total|complete|absolute|utter|bunch of|pack of|like|these|those|the|this|that|a|an|dumb|stupid|lying|filthy|disgusting|typical)\\s+(?:an?\\s+)?(?:[\\w'-]+\\s+){0,2}?${INSULT}\\b|\\b(?:is|are|'s|'re|such|total|complete|absolute|utter|bunch of|pack of)\\s+(?:so\\s+|just\\s+|really\\s+|truly\\s+)?${WEAK_INSULT}\\b|\\b(?:is|are|'s|'re|such|bunch of|pack of)\\s+(?:an?\\s+|such\\s+an?\\s+|the\\s+)(?:[\\w'-]+\\s+)?${WEAK_INSULT}\\b`);
+const PREDICATE_INSULT = new RegExp(`\\b(?:is|are|was|were|'s|'re|such|what|total|complete|absolute|utter|bunch of|pack of|these|those|dumb|stupid|lying|filthy|disgusting|typical)\\s+(?:an?\\s+)?(?:[\\w'-]+\\s+){0,2}?${INSULT}\\b|\\b(?:is|are|'s|'re|such|total|complete|absolute|utter|bunch of|pack of)\\s+(?:so\\s+|just\\s+|really\\s+|truly\\s+)?${WEAK_INSULT}\\b|\\b(?:is|are|'s|'re|such|bunch of|pack of)\\s+(?:an?\\s+|such\\s+an?\\s+|the\\s+)(?:[\\w'-]+\\s+)?${WEAK_INSULT}\\b`);
 /** Self-deprecation ("I was an idiot to ...") and fiction ("the villain is evil") are not abuse. */
 const SELF_OR_FICTION = new RegExp(`\\b(?:i|i'm|im|i am|i was|i feel|i felt|i'm such|made me feel|me|myself)\\s+(?:[\\w'-]+\\s+){0,2}?(?:${INSULT}|${WEAK_INSULT})\\b|\\b(?:villain|character|novel|movie|film|book|episode|season|writing|plot|game)\\b`);
 const ANY_INSULT = new RegExp(`\\b${INSULT}\\b`);
