@@ -1,6 +1,6 @@
 // The built-in plugins: the guardrail processors (the spec's five and security_filters) and the provider adapters, registered like a user's own.
 import dlpCloud from '../plugins/guardrails/dlp-cloud/index.js';
-import langDetector from '../plugins/guardrails/lang-detector/index.js';
+import langDetector, { createLangDetector } from '../plugins/guardrails/lang-detector/index.js';
 import modelSanitizer from '../plugins/guardrails/model-sanitizer/index.js';
 import promptInjectionDetection from '../plugins/guardrails/prompt-injection-detection/index.js';
 import securityFilters from '../plugins/guardrails/security-filters/index.js';
@@ -12,7 +12,7 @@ import gemini from '../plugins/providers/gemini/index.js';
 import openai from '../plugins/providers/openai/index.js';
 import type { GatewayPlugin } from './plugins/plugin-types.js';
 
-/** The built-in plugins, in dependency order. */
-export function builtinPlugins(): GatewayPlugin[] {
-  return [promptInjectionDetection, trustSafety, langDetector, dlpCloud, modelSanitizer, securityFilters, toolInjectionDetection, openai, azure, anthropic, gemini];
+/** The built-in plugins, in dependency order. `preloadModels` loads lang_detector's model at start instead of at first use. */
+export function builtinPlugins(options: { preloadModels?: boolean } = {}): GatewayPlugin[] {
+  return [promptInjectionDetection, trustSafety, options.preloadModels ? createLangDetector({ preload: true }) : langDetector, dlpCloud, modelSanitizer, securityFilters, toolInjectionDetection, openai, azure, anthropic, gemini];
 }

@@ -61,7 +61,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     return plugin.kind === 'guardrail' ? guardrails.add(plugin) : Promise.resolve();
   };
 
-  const initialPlugins = [...(options.builtins === false ? [] : builtinPlugins()), ...(options.plugins ?? [])];
+  const initialPlugins = [...(options.builtins === false ? [] : builtinPlugins({ preloadModels: options.preloadModels })), ...(options.plugins ?? [])];
   const setups = initialPlugins.map((plugin) => register(plugin));
   const storage = new Storage(resolveStorage(options.storage, plugins));
   const box = createSecretBox(options.secret);

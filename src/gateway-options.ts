@@ -44,6 +44,8 @@ export interface GatewayOptions {
   plugins?: GatewayPlugin[];
   /** Register the built-in guardrail processors and provider adapters. Default true. */
   builtins?: boolean;
+  /** Load lang_detector's model (about 2 MB) at start instead of on its first use. Default false. */
+  preloadModels?: boolean;
   /** Largest JSON body accepted, in bytes. Default 1 MB. */
   bodyLimitBytes?: number;
   /** Largest text the standalone guardrail endpoint evaluates, in UTF-8 bytes. Default 1 MB. */

@@ -1,17 +1,29 @@
-// Trains the trustsafety unsafe-text model on the dev set plus hand-written examples and writes the shipped weights.
-// Run: npx tsx scripts/train/trust-safety-model.ts [dataDir]   (dataDir defaults to ../shared/data/guardrails)
+// Trains trustsafety's unsafe-text model on the corpus (train/trust-safety.jsonl only) and writes unsafe-model.json and unsafe-weights.bin.
+// Run: npm run train:trustsafety   (deterministic from the seed)
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { trainLinearModel, type TrainingExample, type TrainOptions } from './linear-trainer.js';
+import { modelTokens, normaliseForModel, unsafeFeatureBuckets, TRAIN_TOKENS } from '../../plugins/guardrails/trust-safety/unsafe-features.js';
+import type { UnsafeModelData } from '../../plugins/guardrails/trust-safety/unsafe-model.js';
+import { quantiseWeights, trainHashedLogistic, type HashedExample, type HashedTrainOptions } from './hashed-logistic.js';
 
-/** The settings the shipped model and the cross-validation in the eval both use. */
-export const TRUST_SAFETY_TRAIN_OPTIONS: Partial<TrainOptions> = { l2: 1e-5, epochs: 20, learningRate: 0.3, minCount: 2, seed: 7 };
+/** The settings of the shipped model (and of every leave-one-source-out model in the eval). */
+export const TRUST_SAFETY_TRAIN_OPTIONS: HashedTrainOptions & { balanceSources: boolean } = {
+  buckets: 1 << 18,
+  epochs: 8,
+  learningRate: 0.2,
+  l2: 1e-6,
+  seed: 7,
+  balanceSources: true,
+};
 
-/** Where the shipped weights live. */
-export const TRUST_SAFETY_WEIGHTS = fileURLToPath(new URL('../../plugins/guardrails/trust-safety/model-weights.json', import.meta.url));
-
-const HAND_WRITTEN = fileURLToPath(new URL('./data/trust-safety-examples.jsonl', import.meta.url));
+/** One corpus or dev-set row. */
+export interface TrustSafetyRow {
+  id: string;
+  text: string;
+  labels: { unsafe: boolean; category: string };
+  source: string;
+}
 
 /** Reads a JSONL file into objects. */
 export function readJsonl<T>(file: string): T[] {
@@ -21,30 +33,51 @@ export function readJsonl<T>(file: string): T[] {
     .map((line) => JSON.parse(line) as T);
 }
 
-/** The dev set's trust-safety rows as training examples, in file order. */
-export function devExamples(dataDir: string): TrainingExample[] {
-  return readJsonl<{ text: string; labels: { unsafe: boolean } }>(resolve(dataDir, 'trust-safety.jsonl')).map((row) => ({ text: row.text, label: row.labels.unsafe }));
+/** The repository a row comes from (`owner/repo` of its `source`): the unit of leave-one-source-out. */
+export function repositoryOf(row: { source: string }): string {
+  return row.source.split('@')[0] ?? row.source;
 }
 
-/** The hand-written examples in scripts/train/data (written for this project, not taken from any data set). */
-export function handWrittenExamples(): TrainingExample[] {
-  return readJsonl<{ text: string; unsafe: boolean }>(HAND_WRITTEN).map((row) => ({ text: row.text, label: row.unsafe }));
+/** Hashed features of one text, as the classifier computes them. */
+export function unsafeFeatures(text: string, buckets: number): number[] {
+  const out = { ids: new Int32Array(1024) };
+  const count = unsafeFeatureBuckets(modelTokens(normaliseForModel(text)).slice(0, TRAIN_TOKENS), buckets, out);
+  return [...out.ids.subarray(0, count)];
 }
 
-/** Trains on everything and writes the weights file. */
+/**
+ * Trains on corpus rows. With `balanceSources`, each repository and class within it weighs the same in total, so
+ * the two largest sources (Stormfront, OLID) do not decide alone what "unsafe" means.
+ */
+export function trainUnsafeModel(rows: TrustSafetyRow[], options = TRUST_SAFETY_TRAIN_OPTIONS, trainedOn = ''): UnsafeModelData {
+  const groupSize = new Map<string, number>();
+  const keyOf = (row: TrustSafetyRow): string => `${repositoryOf(row)}|${row.labels.unsafe}`;
+  for (const row of rows) groupSize.set(keyOf(row), (groupSize.get(keyOf(row)) ?? 0) + 1);
+  const average = rows.length / Math.max(1, groupSize.size);
+  const examples: HashedExample[] = rows.map((row) => ({
+    buckets: unsafeFeatures(row.text, options.buckets),
+    label: row.labels.unsafe,
+    // Square root: a middle way between one weight per row and one weight per source.
+    weight: options.balanceSources ? Math.sqrt(average / (groupSize.get(keyOf(row)) as number)) : 1,
+  }));
+  const { bias, weights } = trainHashedLogistic(examples, options);
+  return { meta: { buckets: options.buckets, scale: 1, bias: Math.round(bias * 10_000) / 10_000, trainedOn }, weights };
+}
+
+/** The corpus folder: ../shared/data/guardrails/train beside the repository. */
+export const TRAIN_DIR = fileURLToPath(new URL('../../../shared/data/guardrails/train', import.meta.url));
+
 function main(): void {
-  const dataDir = resolve(process.argv[2] ?? fileURLToPath(new URL('../../../shared/data/guardrails', import.meta.url)));
-  const dev = devExamples(dataDir);
-  const extra = handWrittenExamples();
-  const model = trainLinearModel(
-    [...dev, ...extra],
-    'unsafe',
-    `dev set trust-safety.jsonl (${dev.length} rows) + scripts/train/data/trust-safety-examples.jsonl (${extra.length} rows); ` +
-      `logistic regression, ${JSON.stringify(TRUST_SAFETY_TRAIN_OPTIONS)}. Dev-set figures must be cross-validated (see scripts/eval/trust-safety-eval.ts).`,
-    TRUST_SAFETY_TRAIN_OPTIONS,
-  );
-  writeFileSync(TRUST_SAFETY_WEIGHTS, `${JSON.stringify(model)}\n`);
-  console.log(`wrote ${TRUST_SAFETY_WEIGHTS}: ${Object.keys(model.weights).length} weights`);
+  const dir = resolve(process.argv[2] ?? TRAIN_DIR);
+  const rows = readJsonl<TrustSafetyRow>(resolve(dir, 'trust-safety.jsonl'));
+  const started = performance.now();
+  const trainedOn = `corpus train/trust-safety.jsonl (${rows.length} rows, 9 repositories); logistic regression, ${JSON.stringify(TRUST_SAFETY_TRAIN_OPTIONS)}`;
+  const model = trainUnsafeModel(rows, TRUST_SAFETY_TRAIN_OPTIONS, trainedOn);
+  const { scale, bytes } = quantiseWeights(model.weights as Float32Array);
+  const folder = new URL('../../plugins/guardrails/trust-safety/', import.meta.url);
+  writeFileSync(new URL('unsafe-model.json', folder), `${JSON.stringify({ ...model.meta, scale }, null, 1)}\n`);
+  writeFileSync(new URL('unsafe-weights.bin', folder), bytes);
+  console.log(`trained in ${((performance.now() - started) / 1000).toFixed(1)} s; wrote ${bytes.length} bytes of weights`);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) main();

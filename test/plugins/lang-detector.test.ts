@@ -1,7 +1,14 @@
-// lang_detector: result shape, detection on a few languages, the allow-list, the threshold and option validation.
+// lang_detector: result shape, detection across scripts, the allow-list, the threshold, lazy loading, and the model card's dev figures.
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { promisify } from 'node:util';
 import langDetector, { type LangDetectorResults } from '../../plugins/guardrails/lang-detector/index.js';
+import { shortTexts } from '../../scripts/eval/short-texts.js';
 import { GuardrailEngine, isGatewayError, type GuardrailOutcome } from '../../src/index.js';
+
+const DEV_LANGUAGE = new URL('../../../shared/data/guardrails/language.jsonl', import.meta.url);
+const MODEL_CARD = new URL('../../plugins/guardrails/lang-detector/MODEL.md', import.meta.url);
 
 describe('lang_detector guardrail', () => {
   let engine: GuardrailEngine;
@@ -19,12 +26,16 @@ describe('lang_detector guardrail', () => {
     ['fr', "Les habitants du quartier se sont réunis hier soir pour discuter du projet d'aménagement."],
     ['de', 'Die Stadtverwaltung hat gestern den neuen Fahrplan für die Straßenbahn vorgestellt.'],
     ['ru', 'Это было очень интересно, и мы хотели бы узнать больше о вашей работе.'],
+    ['uk', 'Міська рада вчора затвердила план будівництва нової школи в нашому районі.'],
     ['ja', '昨日の夜、近所の人たちが新しい図書館の計画について話し合いました。'],
+    ['zh', '市政府明年将在火车站附近建一座新的图书馆。'],
+    ['hi', 'नगर परिषद ने कल नए पुस्तकालय की योजना को मंज़ूरी दी।'],
     ['ar', 'ناقش سكان الحي مساء أمس خطة بناء مدرسة جديدة في المنطقة.'],
+    ['id', 'Pemerintah kota akan membangun perpustakaan baru di dekat stasiun kereta tahun depan.'],
   ];
 
   for (const [lang, text] of samples) {
-    it(`detects ${lang} and answers exactly { lang, prob }`, async () => {
+    it(`12.4: detects ${lang} and answers exactly { lang, prob }`, async () => {
       const outcome = await run(text);
       assert.deepEqual(Object.keys(outcome.results), ['lang', 'prob']);
       assert.equal(outcome.results.lang, lang);
@@ -61,16 +72,46 @@ describe('lang_detector guardrail', () => {
     }
   });
 
-  it('treats id and ms as one language in the allow-list (eld has no Indonesian model)', async () => {
-    const indonesian = 'Pemerintah kota akan membangun perpustakaan baru di dekat stasiun kereta tahun depan.';
-    const outcome = await run(indonesian, { allowed_languages: ['id'] });
-    assert.ok(['id', 'ms'].includes(outcome.results.lang));
-    assert.equal(outcome.flagged, false);
+  it('12.4: tells Indonesian from Malay-like text: an id-only allow-list passes Indonesian and flags English', async () => {
+    assert.equal((await run(samples[10]?.[1] ?? '', { allowed_languages: ['id'] })).flagged, false);
+    assert.equal((await run(samples[0]?.[1] ?? '', { allowed_languages: ['id'] })).flagged, true);
+  });
+
+  it('12.4: reads short texts of two or three words', async () => {
+    const short: Array<[string, string]> = [['de', 'guten Morgen'], ['fr', 'merci beaucoup'], ['uk', 'ще раз будемо'], ['zh', '我们的国家'], ['ko', '감사합니다'], ['th', 'ขอบคุณมาก']];
+    for (const [lang, text] of short) assert.equal((await run(text)).results.lang, lang, text);
   });
 
   it('rejects a malformed allowed_languages with a coded 400', async () => {
     for (const options of [{ allowed_languages: 'en' }, { allowed_languages: ['english'] }, { allowed_languages: [] }]) {
       await assert.rejects(run('hello', options), (error: unknown) => isGatewayError(error) && error.code === 'invalid_value');
     }
+  });
+
+  it('13 (memory): loads its model on first use, not at start; preloadModels loads it at start', async function () {
+    this.timeout(60_000);
+    const child = async (mode: string): Promise<{ atStart: boolean; afterUse: boolean }> => {
+      const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'test/helpers/lang-detector-child.ts', mode], { timeout: 50_000 });
+      return JSON.parse(stdout) as { atStart: boolean; afterUse: boolean };
+    };
+    assert.deepEqual(await child('lazy'), { atStart: false, afterUse: true });
+    assert.deepEqual(await child('preload'), { atStart: true, afterUse: true });
+  });
+
+  it('12.6: the shipped model still holds the dev-set figures of its MODEL.md (within 0.005)', async function () {
+    if (!existsSync(DEV_LANGUAGE)) this.skip();
+    const card = readFileSync(MODEL_CARD, 'utf8');
+    const figure = (name: string): number => Number(new RegExp(`${name}: ([0-9.]+)`).exec(card)?.[1]);
+    const rows = readFileSync(DEV_LANGUAGE, 'utf8')
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map((line) => JSON.parse(line) as { id: string; text: string; labels: { lang: string } });
+    const accuracy = async (set: typeof rows): Promise<number> => {
+      let correct = 0;
+      for (const row of set) if ((await run(row.text)).results.lang === row.labels.lang) correct += 1;
+      return correct / set.length;
+    };
+    assert.ok(Math.abs((await accuracy(rows)) - figure('dev sentences accuracy')) <= 0.005);
+    assert.ok(Math.abs((await accuracy(shortTexts(rows))) - figure('dev short accuracy')) <= 0.005);
   });
 });

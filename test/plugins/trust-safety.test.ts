@@ -1,7 +1,17 @@
-// trustsafety registered in a real GuardrailEngine: result shape, each category caught, hard negatives, thresholds.
+// trustsafety registered in a real GuardrailEngine: result shape, each category caught, hard negatives, thresholds, DLP-masked text, the model card.
 import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import request from 'supertest';
+import { englishDataset, englishRecommendedTransformers, RegExpMatcher } from 'obscenity';
 import trustSafety from '../../plugins/guardrails/trust-safety/index.js';
+import { obsceneWords } from '../../plugins/guardrails/trust-safety/profanity-check.js';
+import { loadUnsafeClassifier } from '../../plugins/guardrails/trust-safety/unsafe-model.js';
 import { GuardrailEngine, type GuardrailOutcome } from '../../src/index.js';
+import { TEST_KEYS } from '../helpers/test-gateway.js';
+import { chatBody, createTrafficFixture } from '../helpers/traffic-fixture.js';
+
+const DEV_TRUST_SAFETY = new URL('../../../shared/data/guardrails/trust-safety.jsonl', import.meta.url);
+const MODEL_CARD = new URL('../../plugins/guardrails/trust-safety/MODEL.md', import.meta.url);
 
 const NAME = 'trustsafety';
 const CATEGORIES = ['crime', 'hate_speech', 'profanity', 'sexual', 'violence', 'weapons'];
@@ -117,5 +127,92 @@ describe('trustsafety guardrail', () => {
         assert.ok(score >= 0 && score <= 1, `score out of range: ${score}`);
       }
     }
+  });
+
+  it('12.3: ordinary text that names a group, an identity statement or a quoted slur in a news report is not abuse', async () => {
+    for (const text of [
+      'As a gay man, I have been married to my husband for ten years.',
+      'Many immigrants in our town run small bakeries and shops on the high street.',
+      'I am a proud Muslim woman and I work as a nurse in the city hospital.',
+      'The court heard that the attacker shouted a racial slur at the family before he ran off.',
+      'Jewish and Arab students organised a joint concert at the university last week.',
+      'We walked along the old dyke at low tide to watch the sea birds.',
+      'Hang the garden hoe back on the shed wall when you are done.',
+      'What should I cook for my son when you are sick of soup?',
+      'I will never tolerate attacks on refugees in our town.',
+    ]) {
+      const outcome = await check(text);
+      assert.equal(outcome.flagged, false, `flagged a harmless text: ${text} ${JSON.stringify(outcome.results.category_scores)}`);
+    }
+  });
+
+  it('12.3: a run of DLP mask characters is not profanity', async () => {
+    for (const text of ['Mail me at ****************', 'Your card ******************** was charged.', 'The key is ########## and the PIN ****.']) {
+      const outcome = await check(text);
+      assert.equal(outcome.flagged, false, `${text} ${JSON.stringify(outcome.results.category_scores)}`);
+      assert.ok(outcome.results.category_scores.profanity < 0.2, `profanity ${outcome.results.category_scores.profanity}`);
+    }
+    assert.equal((await check('You are such a f***ing idiot.')).results.categories.profanity, true, 'a self-censored swear word still counts');
+  });
+
+  it('12.3: a policy with DLP mask then trustsafety passes a harmless prompt whose addresses were masked', async () => {
+    const f = await createTrafficFixture();
+    try {
+      await f.create('/v1/admin/routes', { name: 'chat', type: 'chat', models: [{ name: 'gpt-4o-mini', provider: 'fake' }] });
+      f.fake.script({ text: 'Done, the invoice is on its way.' });
+      await request(f.app)
+        .put('/v1/admin/applications/app/policy')
+        .set('x-api-key', TEST_KEYS.admin)
+        .send({ mode: 'reject', dlp: { strategy: 'mask' }, processors: { trustsafety: {} } })
+        .expect(200);
+      const prompt = 'Please forward the invoice to maria.jensen@example.com and copy bob.smith@example.org.';
+      const res = await request(f.app)
+        .post('/v1/chat/completions')
+        .set({ 'x-gateway-apikey': f.developerKey, 'x-gateway-route': 'chat' })
+        .send(chatBody({ messages: [{ role: 'user', content: prompt }] }));
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      const sent = (f.fake.requests[0]?.body as { messages: Array<{ content: string }> }).messages[0]?.content ?? '';
+      assert.match(sent, /^Please forward the invoice to \*+ and copy \*+\.$/);
+    } finally {
+      await f.close();
+    }
+  });
+
+  it('12.6: the shipped model with the rules still holds the dev-set figures of its MODEL.md (within 0.01)', async function () {
+    if (!existsSync(DEV_TRUST_SAFETY)) this.skip();
+    const card = readFileSync(MODEL_CARD, 'utf8');
+    const figure = (name: string): number => Number(new RegExp(`${name}: ([0-9.]+)`).exec(card)?.[1]);
+    const rows = readFileSync(DEV_TRUST_SAFETY, 'utf8')
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map((line) => JSON.parse(line) as { text: string; labels: { unsafe: boolean } });
+    let tp = 0;
+    let fp = 0;
+    for (const row of rows) {
+      const flagged = (await check(row.text)).flagged;
+      if (flagged && row.labels.unsafe) tp += 1;
+      if (flagged && !row.labels.unsafe) fp += 1;
+    }
+    const positives = rows.filter((row) => row.labels.unsafe).length;
+    assert.ok(Math.abs(tp / positives - figure('dev recall')) <= 0.01, `recall ${tp / positives}`);
+    assert.ok(Math.abs(fp / (rows.length - positives) - figure('dev false-positive rate')) <= 0.01, `FPR ${fp / (rows.length - positives)}`);
+  });
+
+  it('12.5: the one-pass prefilter finds the same obscene words as obscenity itself', () => {
+    const full = new RegExpMatcher({ ...englishDataset.build(), ...englishRecommendedTransformers });
+    for (const text of ['A quiet afternoon in the garden.', 'Shut up, you worthless piece of sh1t.', 'f u c k this', 'what an a$$hole', 'ＦＵＣＫ', 'bitchhhh please', 'Scunthorpe and Penistone are towns.', 'shiitake mushrooms']) {
+      const expected = new Set(full.getAllMatches(text).map((match) => englishDataset.getPayloadWithPhraseMetadata(match).phraseMetadata?.originalWord));
+      expected.delete('rape');
+      assert.deepEqual([...obsceneWords(text)].sort(), [...expected].sort(), text);
+    }
+  });
+
+  it('12.3: the model reads a long text in windows, so padding does not dilute one abusive sentence', () => {
+    const model = loadUnsafeClassifier();
+    const insult = 'You are a pathetic worthless maggot and everyone hates you.';
+    const padded = `${'The committee met on Tuesday to discuss the new budget for the library and the park. '.repeat(60)}${insult}`;
+    assert.ok(model.predict(insult) > 0.8);
+    assert.ok(model.predict(padded) > 0.4, `padded ${model.predict(padded)}`);
+    assert.ok(model.predict('The committee met on Tuesday to discuss the new budget for the library and the park. '.repeat(60)) < 0.3);
   });
 });

@@ -48,7 +48,9 @@ const BENIGN_CRIME_IDIOM = re(String.raw`\bsteal(?:ing|s)? (?:the|a|my|your|some
 /** Stalking, malware and trading stolen goods. */
 const CRIME_EXTRA = re(String.raw`\b(?:track|spy on|monitor|read|follow|record|watch|film|photograph|locate)\s+(?:[\w'-]+\s+){0,4}?without (?:him|her|them|their|his|my \w+) (?:knowing|knowledge|consent|permission|noticing)|\binstall (?:spyware|stalkerware|a tracker|a keylogger|tracking software) on\b|\b(?:write|create|code|build|make|generate|develop|deploy|spread|give me|send me)\s+(?:[\w-]+\s+){0,2}?(?:ransomware|malware|keyloggers?|spyware|stalkerware|a virus|computer virus|trojans?|botnets?)\b|\b(?:buy|buying|sell|selling|fence|fencing|get)\s+(?:some\s+)?stolen\b`);
 /** Reporting, preventing and investigating crime is not committing it. */
-const PROTECTIVE = re(String.raw`\b(?:report|reporting|prevent|preventing|protect|protecting|avoid(?! (?:getting caught|detection|the police|police|arrest))|avoiding|spot|spotting|detect|detecting|recogni[sz]e|identify|investigate|investigating|investigators?|victims? of|defend|stop(?:ping)? (?:a|the|an)|fight(?:ing)? (?:against)?|warning signs|signs of|police|awareness|safely|safe|safety)\b`);
+const PROTECTIVE = re(String.raw`\b(?:report|reporting|prevent|preventing|protect|protecting|avoid(?! (?:getting caught|detection|the police|police|arrest))|avoiding|spot|spotting|detect|detecting|recogni[sz]e|identify|investigate|investigating|investigators?|victims? of|defend|stop(?:ping)? (?:a|the|an)|fight(?:ing)? (?:against)?|block(?:ing|s)?|monitor(?:ing|s)?|firewalls?|mitigat\w*|defen[cs]e|defensive|warning signs|signs of|police|awareness|safely|safe|safety)\b`);
+/** Counter-speech: hate or violence that the writer denies or condemns ("I never said that X are …", "I will never tolerate …"). */
+const COUNTER_SPEECH = re(String.raw`\b(?:never|not|don't|do not|didn't|did not|won't|will not|wouldn't|would not|can't|cannot|no longer)\s+(?:[\w'-]+\s+){0,2}?(?:said|say|saying|claim(?:ed)?|think|thought|believe|tolerate|accept|condone|support|stand for)\b|\b(?:condemn\w*|denounc\w*|speak(?:ing)? out|stand(?:ing)? up (?:to|for|against))\b`);
 /** Sex education and health, not sexual content. */
 const SEX_EDUCATION = re(String.raw`\b(?:talk to|explain|educat\w*|teach(?:ing)? (?:my|our)|puberty|sex ed\w*|consent|doctor|pediatrician|parent(?:s|ing)?|health|healthy|symptoms?|normal|safe sex|contracepti\w*|pregnan\w*|std|sti|therapist|libido)\b`);
 const BREAK_IN = re(String.raw`\bbreak(?:ing)? into (?:a |an |the |my |his |her |their |someone'?s? |\w+'s )?(?:\w+ )?(?:house|home|car|bank|vault|apartment|flat|building|safe|store|shop|office|account|email|phone|computer|network|system|server|school|locker|garage|atm)`);
@@ -140,6 +142,10 @@ export function scoreCategoryRules(text: string): RuleScores {
     violence = atLeast(violence, act(0.88, 0.45));
   }
   if (PROTECTIVE.test(text)) crime *= 0.5;
+  if ((hate > 0 || violence > 0) && COUNTER_SPEECH.test(text)) {
+    hate *= 0.5;
+    violence *= 0.5;
+  }
   if (SEX_EDUCATION.test(text)) sexual *= 0.4;
   return { violence, weapons, hate_speech: hate, crime, sexual };
 }

@@ -2,7 +2,7 @@
 import { defineGuardrail } from '../../../src/index.js';
 import { buildProfanityMatcher } from './profanity-check.js';
 import { CATEGORIES, scoreTrustSafety, type CategoryScores } from './scoring.js';
-import { loadClassifier, type TextClassifier } from './text-classifier.js';
+import { loadUnsafeClassifier, type UnsafeClassifier } from './unsafe-model.js';
 
 /** Options of trustsafety. */
 export interface TrustSafetyOptions {
@@ -16,22 +16,22 @@ export interface TrustSafetyResults {
   category_scores: CategoryScores;
 }
 
-/** The shipped weights, trained by scripts/train/trust-safety-model.ts; loaded from disk in setup(), never downloaded. */
-const WEIGHTS_FILE = new URL('./model-weights.json', import.meta.url);
-let classifier: TextClassifier | undefined;
+/** The shipped model (unsafe-model.json and unsafe-weights.bin, 512 KB; see MODEL.md), loaded once, never downloaded. */
+let classifier: UnsafeClassifier | undefined;
 
 /** Loads the model and builds the obscenity matcher once. */
-function prepare(): TextClassifier {
+function prepare(): UnsafeClassifier {
   buildProfanityMatcher();
-  classifier ??= loadClassifier(WEIGHTS_FILE);
+  classifier ??= loadUnsafeClassifier();
   return classifier;
 }
 
 /**
  * Scores six trust-and-safety categories. Lexicons with context rules (intent such as "how do I make", people as
  * targets, fiction and factual-question damping) give each category a score; the obscenity package scores
- * profanity, extended with insult rules; and a word and character n-gram logistic-regression model adds its
- * evidence to the category the rules point at. A category is true when its score is above the threshold.
+ * profanity, extended with insult rules; and a hashed n-gram logistic-regression model trained on public data adds
+ * its evidence to the category the rules point at. DLP mask runs ("*****") are removed first. A category is true
+ * when its score is above the threshold.
  * @example
  * await engine.add(trustSafety);
  * const outcome = await engine.evaluate('trustsafety', 'how do I make a pipe bomb');

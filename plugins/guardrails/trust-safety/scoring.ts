@@ -2,6 +2,7 @@
 import { scoreCategoryRules } from './category-rules.js';
 import { GROUP } from './lexicon.js';
 import { scoreProfanity } from './profanity-check.js';
+import { modelTokens } from './unsafe-features.js';
 
 /** The six categories, in the order the results list them. */
 export const CATEGORIES = ['violence', 'weapons', 'hate_speech', 'crime', 'sexual', 'profanity'] as const;
@@ -11,12 +12,14 @@ export type CategoryScores = Record<Category, number>;
 /** Anything that answers the probability that a text is unsafe (the shipped model, or a fold model in evaluation). */
 export interface UnsafeModel {
   predict(text: string): number;
+  /** The same on tokens of the rule-normalised text, so the text is normalised once; used when present. */
+  predictTokens?(tokens: readonly string[]): number;
 }
 
 /** How much the model counts when it adds to a category: final = 1 - (1 - rule)(1 - MODEL_WEIGHT * (p - MODEL_FLOOR) / (1 - MODEL_FLOOR)). */
-export const MODEL_WEIGHT = 0.7;
-/** Below this probability the model adds nothing. Floor 0.6 and weight 0.7 were picked on cross-validated dev-set predictions, one step short of the highest recall, to keep FPR headroom. */
-export const MODEL_FLOOR = 0.6;
+export const MODEL_WEIGHT = 0.8;
+/** Below this probability the model adds nothing. Floor and weight were picked on the dev set (thresholds only; the model never saw it). */
+export const MODEL_FLOOR = 0.4;
 /** A rule score at least this high names the category the model's evidence goes to. */
 const CUE_MINIMUM = 0.1;
 
@@ -29,6 +32,17 @@ const MENTIONS_GROUP = new RegExp(String.raw`\b${GROUP}\b`);
  */
 const REQUEST = /^\s*(?:how|what|what's|whats|where|why|who|when|which|can|could|should|would|is|are|do|does|did|give|tell|show|explain|write|list|help)\b[^\n]{0,200}$/;
 const REQUEST_MODEL_FACTOR = 0.35;
+
+/**
+ * What DLP masking leaves: a run of one mask character standing alone ("****************", "#####"), or any run of
+ * six or more. It carries no meaning, so it is taken out before scoring; "f***" (a run after letters) stays.
+ */
+const MASK_RUN = /(?<![\p{L}\p{N}])([*#•●■█xX_])\1{2,}(?![\p{L}\p{N}])|([*#•●■█_])\2{5,}/gu;
+
+/** The text without DLP mask runs. */
+export function withoutMasks(text: string): string {
+  return text.includes('*') || text.includes('#') || /[•●■█_xX]{3}/.test(text) ? text.replace(MASK_RUN, ' ') : text;
+}
 
 /** Lower case, NFKC, invisible characters out, curly apostrophes straightened, spaces collapsed. */
 export function normaliseForRules(text: string): string {
@@ -49,11 +63,12 @@ function clampScore(value: number): number {
  * Scores `text` in the six categories. Rules and the profanity check give the first scores; then, when a model is
  * given and it finds the text unsafe, its probability is added to the category the rules point at (the highest
  * rule score), or, with no cue at all, to hate_speech when a protected group is named and to profanity (abusive
- * language) otherwise.
+ * language) otherwise. `tuning` overrides the model floor and weight (for threshold sweeps in evaluation).
  * @example
  * scoreTrustSafety('how do I make a pipe bomb at home').weapons; // about 0.85
  */
-export function scoreTrustSafety(text: string, model?: UnsafeModel): CategoryScores {
+export function scoreTrustSafety(sent: string, model?: UnsafeModel, tuning: { floor: number; weight: number } = { floor: MODEL_FLOOR, weight: MODEL_WEIGHT }): CategoryScores {
+  const text = withoutMasks(sent);
   const normalised = normaliseForRules(text);
   const rules = scoreCategoryRules(normalised);
   const profane = scoreProfanity(normalised, text);
@@ -66,8 +81,8 @@ export function scoreTrustSafety(text: string, model?: UnsafeModel): CategorySco
     profanity: profane.profanity,
   };
   if (model) {
-    const probability = model.predict(text);
-    if (probability > MODEL_FLOOR) {
+    const probability = model.predictTokens ? model.predictTokens(modelTokens(normalised)) : model.predict(text);
+    if (probability > tuning.floor) {
       let target: Category = MENTIONS_GROUP.test(normalised) ? 'hate_speech' : 'profanity';
       let best = CUE_MINIMUM;
       for (const category of CATEGORIES) {
@@ -77,7 +92,7 @@ export function scoreTrustSafety(text: string, model?: UnsafeModel): CategorySco
         }
       }
       const request = REQUEST.test(normalised) ? REQUEST_MODEL_FACTOR : 1;
-      const evidence = request * MODEL_WEIGHT * ((probability - MODEL_FLOOR) / (1 - MODEL_FLOOR));
+      const evidence = request * tuning.weight * ((probability - tuning.floor) / (1 - tuning.floor));
       scores[target] = 1 - (1 - scores[target]) * (1 - evidence);
     }
   }

@@ -1,4 +1,4 @@
-// A small logistic-regression text classifier over word and character n-grams; the weights ship as JSON beside it.
+// A string-feature logistic-regression classifier (word and character n-grams) kept for scripts/train/linear-trainer.ts; trustsafety itself ships the hashed model of unsafe-model.ts.
 import { readFileSync } from 'node:fs';
 
 /** The shipped model file: a bias and one weight per feature string. */

@@ -1,0 +1,118 @@
+// Writing-system first step and hashed character n-gram features of the language model (shared by the plugin and its trainer).
+
+/** Scripts that name one language among the supported ones; the others (Latin, Cyrillic, Arabic) go to the model. */
+export type Script = 'latin' | 'cyrillic' | 'arabic' | 'han' | 'kana' | 'hangul' | 'thai' | 'hebrew' | 'greek' | 'devanagari' | 'bengali';
+
+/** Language of a script that only one supported language writes in. */
+export const SCRIPT_LANGUAGE: Partial<Record<Script, string>> = {
+  han: 'zh',
+  kana: 'ja',
+  hangul: 'ko',
+  thai: 'th',
+  hebrew: 'he',
+  greek: 'el',
+  devanagari: 'hi',
+  bengali: 'bn',
+};
+
+/** Unicode ranges per script, checked in order (code point → script). */
+const RANGES: Array<[number, number, Script]> = [
+  [0x0041, 0x024f, 'latin'],
+  [0x1e00, 0x1eff, 'latin'],
+  [0x0370, 0x03ff, 'greek'],
+  [0x1f00, 0x1fff, 'greek'],
+  [0x0400, 0x052f, 'cyrillic'],
+  [0x0590, 0x05ff, 'hebrew'],
+  [0x0600, 0x06ff, 'arabic'],
+  [0x0750, 0x077f, 'arabic'],
+  [0xfb50, 0xfdff, 'arabic'],
+  [0xfe70, 0xfeff, 'arabic'],
+  [0x0900, 0x097f, 'devanagari'],
+  [0x0980, 0x09ff, 'bengali'],
+  [0x0e00, 0x0e7f, 'thai'],
+  [0x3040, 0x30ff, 'kana'],
+  [0x31f0, 0x31ff, 'kana'],
+  [0xff66, 0xff9f, 'kana'],
+  [0x3400, 0x4dbf, 'han'],
+  [0x4e00, 0x9fff, 'han'],
+  [0xf900, 0xfaff, 'han'],
+  [0x1100, 0x11ff, 'hangul'],
+  [0x3130, 0x318f, 'hangul'],
+  [0xac00, 0xd7af, 'hangul'],
+];
+
+/** The script of one code point, or undefined for digits, punctuation, spaces and scripts no supported language uses. */
+export function scriptOf(code: number): Script | undefined {
+  if (code < 0x41) return undefined;
+  if (code <= 0x7a) return (code <= 0x5a || code >= 0x61) ? 'latin' : undefined;
+  for (const [from, to, script] of RANGES) if (code >= from && code <= to) return script;
+  return undefined;
+}
+
+/** Letters counted per script; Han and kana count double, since one of them carries about as much as a short word. */
+export function scriptCounts(text: string, limit: number): Map<Script, number> {
+  const counts = new Map<Script, number>();
+  const end = Math.min(text.length, limit);
+  for (let i = 0; i < end; i += 1) {
+    const script = scriptOf(text.charCodeAt(i));
+    if (script === undefined) continue;
+    if (script === 'latin' && !/\p{L}/u.test(text[i] as string)) continue;
+    counts.set(script, (counts.get(script) ?? 0) + (script === 'han' || script === 'kana' ? 2 : 1));
+  }
+  return counts;
+}
+
+/** Longest character n-gram taken inside each space-padded word (all sizes from 1 up). */
+export const MAX_NGRAM = 5;
+/** Words longer than this add only their shorter n-grams' share: they are cut (URLs, hashes, long compounds). */
+const MAX_WORD = 24;
+
+/** Lower case, NFC, everything but letters and combining marks turned to spaces. */
+export function normaliseForLanguage(text: string): string {
+  return text
+    .normalize('NFC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{M}\u200c\u200d]+/gu, ' ')
+    .trim();
+}
+
+/** Final mixing of an FNV-1a state with a feature kind, masked to the bucket count (a power of two). */
+function finish(hash: number, kind: number, mask: number): number {
+  let h = (hash ^ Math.imul(kind, 0x9e3779b1)) >>> 0;
+  h ^= h >>> 15;
+  h = Math.imul(h, 0x2c1b3c6d);
+  h ^= h >>> 12;
+  return (h >>> 0) & mask;
+}
+
+/**
+ * Calls `visit(bucket)` for each hashed feature of a normalised text: every character n-gram (1 to
+ * {@link MAX_NGRAM} characters) of each space-padded word, and each whole word. The n-grams that start at one
+ * position share one running hash. Answers the number of features.
+ */
+export function forEachFeature(normalised: string, buckets: number, visit: (bucket: number) => void): number {
+  const mask = buckets - 1;
+  let count = 0;
+  for (const word of normalised.split(' ')) {
+    if (word === '') continue;
+    const length = Math.min(word.length, MAX_WORD) + 2;
+    const charAt = (at: number): number => (at === 0 || at === length - 1 ? 32 : word.charCodeAt(at - 1));
+    let whole = 0x811c9dc5;
+    for (let at = 0; at < length; at += 1) whole = Math.imul(whole ^ charAt(at), 0x01000193);
+    visit(finish(whole, 0, mask));
+    count += 1;
+    for (let start = 0; start < length; start += 1) {
+      let hash = 0x811c9dc5;
+      const last = Math.min(length, start + MAX_NGRAM);
+      for (let at = start; at < last; at += 1) {
+        const code = charAt(at);
+        hash = Math.imul(hash ^ code, 0x01000193);
+        // A lone space is no feature.
+        if (at === start && code === 32) continue;
+        visit(finish(hash, at - start + 1, mask));
+        count += 1;
+      }
+    }
+  }
+  return count;
+}

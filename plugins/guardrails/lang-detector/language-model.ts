@@ -1,0 +1,129 @@
+// The trained language model: a script step, then softmax regression over hashed character n-grams for Latin, Cyrillic and Arabic script.
+import { readFile } from 'node:fs/promises';
+import { forEachFeature, normaliseForLanguage, SCRIPT_LANGUAGE, scriptCounts, type Script } from './language-features.js';
+
+/** The model file header (JSON); the weights follow in `language-weights.bin`. */
+export interface LanguageModelMeta {
+  /** Class order of the weight rows. */
+  languages: string[];
+  /** Which model classes each script may answer. */
+  scriptLanguages: Partial<Record<Script, string[]>>;
+  /** Hash buckets (a power of two). */
+  buckets: number;
+  /** Weights are stored as int16; real weight = stored × scale. */
+  scale: number;
+  bias: number[];
+  /** How it was made, for readers of the file. */
+  trainedOn: string;
+}
+
+/** Weights in memory: `weights[bucket * classes + class]`. */
+export interface LanguageModelData {
+  meta: LanguageModelMeta;
+  weights: Float32Array | Int16Array;
+}
+
+/** One detection. */
+export interface LanguageGuess {
+  lang: string;
+  prob: number;
+}
+
+/** Characters read per text: the language of the first 4,000 is the text's. */
+const SCAN_LIMIT = 4000;
+/** Fewer letters than this in the winning script: no language signal. */
+const MIN_LETTERS = 1;
+
+/** A loaded language detector. */
+export interface LanguageModel {
+  detect(text: string): LanguageGuess;
+}
+
+/** Builds a detector from model data (shipped or just trained). */
+export function createLanguageModel(data: LanguageModelData): LanguageModel {
+  const { meta, weights } = data;
+  const classes = meta.languages.length;
+  const scale = weights instanceof Int16Array ? meta.scale : 1;
+  const classIndex = new Map(meta.languages.map((lang, i) => [lang, i]));
+  // Each script's classes are one contiguous range of the class order (the trainer writes them so).
+  const candidates = new Map<Script, { from: number; to: number }>();
+  for (const [script, langs] of Object.entries(meta.scriptLanguages) as Array<[Script, string[]]>) {
+    const ids = langs.map((lang) => classIndex.get(lang) ?? -1);
+    const from = Math.min(...ids);
+    if (ids.some((id, k) => id !== from + k)) throw new Error(`lang_detector: the classes of ${script} are not contiguous in the model file`);
+    candidates.set(script, { from, to: from + ids.length });
+  }
+  const sums = new Float64Array(classes);
+  let buckets = new Int32Array(8192);
+  let count = 0;
+  const collect = (bucket: number): void => {
+    if (count === buckets.length) {
+      const grown = new Int32Array(buckets.length * 2);
+      grown.set(buckets);
+      buckets = grown;
+    }
+    buckets[count] = bucket;
+    count += 1;
+  };
+  return {
+    detect(text: string): LanguageGuess {
+      const counts = scriptCounts(text, SCAN_LIMIT);
+      let script: Script | undefined;
+      let best = 0;
+      let total = 0;
+      for (const [name, count] of counts) {
+        total += count;
+        if (count > best) {
+          best = count;
+          script = name;
+        }
+      }
+      if (script === undefined || best < MIN_LETTERS) return { lang: 'und', prob: 0 };
+      // Han with any kana beside it is Japanese: Japanese writes its content words in Han.
+      if (script === 'han' && (counts.get('kana') ?? 0) > 0) script = 'kana';
+      const share = best / total;
+      const only = SCRIPT_LANGUAGE[script];
+      if (only !== undefined) return { lang: only, prob: round(share) };
+      const range = candidates.get(script);
+      if (range === undefined) return { lang: 'und', prob: 0 };
+      const normalised = normaliseForLanguage(text.length > SCAN_LIMIT ? text.slice(0, SCAN_LIMIT) : text);
+      count = 0;
+      const n = forEachFeature(normalised, meta.buckets, collect);
+      const { from, to } = range;
+      sums.fill(0);
+      for (let i = 0; i < count; i += 1) {
+        const row = (buckets[i] as number) * classes;
+        for (let c = from; c < to; c += 1) sums[c] = (sums[c] as number) + (weights[row + c] as number);
+      }
+      const norm = n > 0 ? scale / Math.sqrt(n) : 0;
+      let top = -Infinity;
+      let topClass = from;
+      for (let c = from; c < to; c += 1) {
+        const value = (meta.bias[c] as number) + (sums[c] as number) * norm;
+        sums[c] = value;
+        if (value > top) {
+          top = value;
+          topClass = c;
+        }
+      }
+      let z = 0;
+      for (let c = from; c < to; c += 1) z += Math.exp((sums[c] as number) - top);
+      return { lang: meta.languages[topClass] as string, prob: round(share / z) };
+    },
+  };
+}
+
+function round(value: number): number {
+  return Math.round(value * 10_000) / 10_000;
+}
+
+/** Reads the shipped model: `language-model.json` (header) and `language-weights.bin` (int16 little-endian). */
+export async function loadLanguageModel(folder: URL): Promise<LanguageModel> {
+  const [metaText, bytes] = await Promise.all([readFile(new URL('language-model.json', folder), 'utf8'), readFile(new URL('language-weights.bin', folder))]);
+  const meta = JSON.parse(metaText) as LanguageModelMeta;
+  // The file is little-endian int16; a copy keeps the view aligned whatever the buffer's offset.
+  const weights = new Int16Array(bytes.byteLength / 2);
+  for (let i = 0; i < weights.length; i += 1) weights[i] = bytes.readInt16LE(i * 2);
+  if (weights.length !== meta.buckets * meta.languages.length) throw new Error('lang_detector: language-weights.bin does not match language-model.json');
+  return createLanguageModel({ meta, weights });
+}

@@ -1,0 +1,102 @@
+// Hashed word, word-pair and character n-gram features of the trust-safety model (shared by the plugin and its trainer).
+
+/** A token made only of one repeated non-letter (a DLP mask such as "********"): carries no meaning, so it is no feature. */
+const MASK_RUN = /^([^\p{L}\p{N}])\1+$/u;
+/** Word tokens: letters, digits, apostrophes inside words, and the symbols of masked swearing ("f**k", "$hit"). */
+const TOKEN = /[\p{L}\p{N}*@$#]+(?:'[\p{L}]+)?/gu;
+/** Character n-gram sizes inside each space-padded word. */
+const MIN_CHARS = 2;
+const MAX_CHARS = 5;
+/** Words longer than this (URLs, hashes) add only their word feature. */
+const MAX_WORD_FOR_CHARS = 20;
+/** Words of a training text the trainer reads (the first ones). */
+export const TRAIN_TOKENS = 400;
+/**
+ * Words the model reads at once: a longer text is scored in windows of this many words, overlapping by a quarter,
+ * so one abusive sentence in a long text is not diluted by the rest (about the length of the training texts).
+ */
+export const WINDOW_TOKENS = 100;
+/** Words read from one text in all (about 150 KB of English); the rules still read the whole text. */
+export const MAX_TOKENS = 25_000;
+
+/** Lower case, NFKC, invisible characters out, curly apostrophes straightened. */
+export function normaliseForModel(text: string): string {
+  return text
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[\u200B-\u200F\u2060\uFEFF\u00AD]/g, '')
+    .replace(/[’‘`´]/g, "'");
+}
+
+/** The word tokens of a normalised text, without DLP mask runs. */
+export function modelTokens(normalised: string): string[] {
+  const tokens: string[] = [];
+  for (const match of normalised.matchAll(TOKEN)) {
+    const token = match[0];
+    if (MASK_RUN.test(token)) continue;
+    tokens.push(token);
+    if (tokens.length >= MAX_TOKENS) break;
+  }
+  return tokens;
+}
+
+/** Final mixing of an FNV-1a state with a feature kind, masked to the bucket count (a power of two). */
+function finish(hash: number, kind: number, mask: number): number {
+  let h = (hash ^ Math.imul(kind, 0x9e3779b1)) >>> 0;
+  h ^= h >>> 15;
+  h = Math.imul(h, 0x2c1b3c6d);
+  h ^= h >>> 12;
+  return (h >>> 0) & mask;
+}
+
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+
+/** FNV-1a state of a whole string. */
+function fnv(text: string, hash = FNV_OFFSET): number {
+  for (let i = 0; i < text.length; i += 1) hash = Math.imul(hash ^ text.charCodeAt(i), FNV_PRIME);
+  return hash;
+}
+
+/**
+ * Writes the bucket of every feature of the tokens into `out` (grown when needed) and answers the feature count:
+ * each word, each adjacent word pair, and the character 2- to 5-grams of each space-padded word. The n-grams that
+ * start at one position share one running hash, so a word costs about five steps per character.
+ */
+export function unsafeFeatureBuckets(tokens: readonly string[], buckets: number, out: { ids: Int32Array }): number {
+  const mask = buckets - 1;
+  let count = 0;
+  let ids = out.ids;
+  const push = (bucket: number): void => {
+    if (count === ids.length) {
+      const grown = new Int32Array(ids.length * 2);
+      grown.set(ids);
+      ids = grown;
+      out.ids = grown;
+    }
+    ids[count] = bucket;
+    count += 1;
+  };
+  let previous = 0;
+  for (let t = 0; t < tokens.length; t += 1) {
+    const token = tokens[t] as string;
+    const word = fnv(token);
+    push(finish(word, 1, mask));
+    // A pair hashes the previous word's state on through a space and this word.
+    if (t > 0) push(finish(fnv(token, Math.imul(previous ^ 32, FNV_PRIME)), 2, mask));
+    previous = word;
+    if (token.length > MAX_WORD_FOR_CHARS) continue;
+    const length = token.length + 2;
+    for (let start = 0; start + MIN_CHARS <= length; start += 1) {
+      let hash = FNV_OFFSET;
+      const last = Math.min(length, start + MAX_CHARS);
+      for (let at = start; at < last; at += 1) {
+        const code = at === 0 || at === length - 1 ? 32 : token.charCodeAt(at - 1);
+        hash = Math.imul(hash ^ code, FNV_PRIME);
+        const size = at - start + 1;
+        if (size >= MIN_CHARS) push(finish(hash, 2 + size, mask));
+      }
+    }
+  }
+  return count;
+}

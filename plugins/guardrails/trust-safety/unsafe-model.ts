@@ -1,0 +1,62 @@
+// The trained unsafe-text model of trustsafety: logistic regression over hashed n-grams, int16 weights in unsafe-weights.bin.
+import { readFileSync } from 'node:fs';
+import { modelTokens, normaliseForModel, unsafeFeatureBuckets, WINDOW_TOKENS } from './unsafe-features.js';
+
+/** The header file (unsafe-model.json). */
+export interface UnsafeModelMeta {
+  buckets: number;
+  /** Real weight = stored int16 × scale. */
+  scale: number;
+  bias: number;
+  trainedOn: string;
+}
+
+/** Model data as trained (float weights) or as shipped (int16). */
+export interface UnsafeModelData {
+  meta: UnsafeModelMeta;
+  weights: Float32Array | Int16Array;
+}
+
+/** Answers the probability that a text is unsafe. */
+export interface UnsafeClassifier {
+  predict(text: string): number;
+  /**
+   * The same, on tokens already made by `modelTokens(normaliseForModel(text))`. Over {@link WINDOW_TOKENS} words,
+   * the highest probability of overlapping windows, so abuse at the end of a long text still counts.
+   */
+  predictTokens(tokens: readonly string[]): number;
+}
+
+/** Builds a classifier from model data. */
+export function createUnsafeClassifier(data: UnsafeModelData): UnsafeClassifier {
+  const { meta, weights } = data;
+  const scale = weights instanceof Int16Array ? meta.scale : 1;
+  // One scratch buffer per classifier: evaluation is synchronous, so calls never overlap.
+  const scratch = { ids: new Int32Array(4096) };
+  const predictWindow = (tokens: readonly string[]): number => {
+    let sum = 0;
+    const n = unsafeFeatureBuckets(tokens, meta.buckets, scratch);
+    const ids = scratch.ids;
+    for (let i = 0; i < n; i += 1) sum += weights[ids[i] as number] as number;
+    const margin = meta.bias + (n > 0 ? (sum * scale) / Math.sqrt(n) : 0);
+    return 1 / (1 + Math.exp(-margin));
+  };
+  const step = WINDOW_TOKENS - WINDOW_TOKENS / 4;
+  const predictTokens = (tokens: readonly string[]): number => {
+    if (tokens.length <= WINDOW_TOKENS) return predictWindow(tokens);
+    let best = 0;
+    for (let start = 0; start < tokens.length - WINDOW_TOKENS / 4; start += step) best = Math.max(best, predictWindow(tokens.slice(start, start + WINDOW_TOKENS)));
+    return best;
+  };
+  return { predictTokens, predict: (text) => predictTokens(modelTokens(normaliseForModel(text))) };
+}
+
+/** Reads the shipped model beside this file (synchronously: it runs once, in setup or on first use). */
+export function loadUnsafeClassifier(folder: URL = new URL('./', import.meta.url)): UnsafeClassifier {
+  const meta = JSON.parse(readFileSync(new URL('unsafe-model.json', folder), 'utf8')) as UnsafeModelMeta;
+  const bytes = readFileSync(new URL('unsafe-weights.bin', folder));
+  const weights = new Int16Array(bytes.byteLength / 2);
+  for (let i = 0; i < weights.length; i += 1) weights[i] = bytes.readInt16LE(i * 2);
+  if (weights.length !== meta.buckets) throw new Error('trustsafety: unsafe-weights.bin does not match unsafe-model.json');
+  return createUnsafeClassifier({ meta, weights });
+}

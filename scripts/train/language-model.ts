@@ -1,0 +1,150 @@
+// Trains lang_detector's model on the corpus's language.jsonl and writes language-model.json and language-weights.bin beside the plugin.
+// Run: npm run train:language   (deterministic: seeded order and crops)
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { forEachFeature, normaliseForLanguage, type Script } from '../../plugins/guardrails/lang-detector/language-features.js';
+import type { LanguageModelData, LanguageModelMeta } from '../../plugins/guardrails/lang-detector/language-model.js';
+import { seededRandom, shuffle } from './linear-trainer.js';
+import { readJsonl } from './trust-safety-model.js';
+
+/** Languages the model separates, per script; every other supported language is named by its script alone. */
+export const SCRIPT_LANGUAGES: Partial<Record<Script, string[]>> = {
+  latin: ['en', 'es', 'fr', 'de', 'it', 'pt', 'nl', 'pl', 'tr', 'vi', 'id', 'sv', 'cs'],
+  cyrillic: ['ru', 'uk'],
+  arabic: ['ar', 'fa'],
+};
+
+/** Training settings of the shipped model. */
+export interface LanguageTrainOptions {
+  buckets: number;
+  epochs: number;
+  learningRate: number;
+  /** Extra short crops (1 to 4 words) cut from each training sentence, so short texts are seen in training. */
+  cropsPerSentence: number;
+  seed: number;
+}
+
+export const LANGUAGE_TRAIN_OPTIONS: LanguageTrainOptions = { buckets: 1 << 16, epochs: 6, learningRate: 0.4, cropsPerSentence: 2, seed: 7 };
+
+/** One corpus row. */
+export interface LanguageRow {
+  id: string;
+  text: string;
+  labels: { lang: string };
+  source: string;
+}
+
+/** Words of a text, for cropping. */
+function words(text: string): string[] {
+  return text.split(/\s+/).filter((word) => /\p{L}/u.test(word));
+}
+
+/** The training texts: every row, plus seeded crops of 1 to 4 consecutive words from each sentence. */
+function trainingTexts(rows: LanguageRow[], options: LanguageTrainOptions, random: () => number): Array<{ text: string; lang: string }> {
+  const out: Array<{ text: string; lang: string }> = [];
+  for (const row of rows) {
+    out.push({ text: row.text, lang: row.labels.lang });
+    const list = words(row.text);
+    if (list.length < 3) continue;
+    for (let k = 0; k < options.cropsPerSentence; k += 1) {
+      const size = 1 + Math.floor(random() * 4);
+      const start = Math.floor(random() * Math.max(1, list.length - size + 1));
+      out.push({ text: list.slice(start, start + size).join(' '), lang: row.labels.lang });
+    }
+  }
+  return out;
+}
+
+/**
+ * Softmax regression with AdaGrad over hashed features. Each text is scored only against the classes of its own
+ * script, as at detection time. Answers float weights; `quantise` turns them into the shipped int16 file.
+ */
+export function trainLanguageModel(rows: LanguageRow[], options: LanguageTrainOptions = LANGUAGE_TRAIN_OPTIONS, trainedOn = ''): LanguageModelData {
+  const languages = Object.values(SCRIPT_LANGUAGES).flat();
+  const classes = languages.length;
+  const classIndex = new Map(languages.map((lang, i) => [lang, i]));
+  const groupOf = new Map<string, number[]>();
+  for (const langs of Object.values(SCRIPT_LANGUAGES)) {
+    const ids = langs.map((lang) => classIndex.get(lang) as number);
+    for (const lang of langs) groupOf.set(lang, ids);
+  }
+  const random = seededRandom(options.seed);
+  const texts = trainingTexts(rows.filter((row) => classIndex.has(row.labels.lang)), options, random);
+  const examples = texts.map(({ text, lang }) => {
+    const counts = new Map<number, number>();
+    const n = forEachFeature(normaliseForLanguage(text), options.buckets, (bucket) => counts.set(bucket, (counts.get(bucket) ?? 0) + 1));
+    const scale = n > 0 ? 1 / Math.sqrt(n) : 0;
+    return { buckets: [...counts.keys()], values: [...counts.values()].map((count) => count * scale), label: classIndex.get(lang) as number, group: groupOf.get(lang) as number[] };
+  });
+  const weights = new Float32Array(options.buckets * classes);
+  const squares = new Float32Array(options.buckets * classes).fill(1e-6);
+  const bias = new Float64Array(classes);
+  const biasSquares = new Float64Array(classes).fill(1e-6);
+  const scores = new Float64Array(classes);
+  const order = examples.map((_, i) => i);
+  for (let epoch = 0; epoch < options.epochs; epoch += 1) {
+    for (const i of shuffle(order, random)) {
+      const example = examples[i] as (typeof examples)[number];
+      let top = -Infinity;
+      for (const c of example.group) {
+        let sum = bias[c] as number;
+        example.buckets.forEach((bucket, k) => (sum += (weights[bucket * classes + c] as number) * (example.values[k] as number)));
+        scores[c] = sum;
+        if (sum > top) top = sum;
+      }
+      let z = 0;
+      for (const c of example.group) z += Math.exp((scores[c] as number) - top);
+      for (const c of example.group) {
+        const error = Math.exp((scores[c] as number) - top) / z - (c === example.label ? 1 : 0);
+        if (Math.abs(error) < 1e-4) continue;
+        example.buckets.forEach((bucket, k) => {
+          const at = bucket * classes + c;
+          const g = error * (example.values[k] as number);
+          squares[at] = (squares[at] as number) + g * g;
+          weights[at] = (weights[at] as number) - (options.learningRate * g) / Math.sqrt(squares[at] as number);
+        });
+        biasSquares[c] = (biasSquares[c] as number) + error * error;
+        bias[c] = (bias[c] as number) - (options.learningRate * error) / Math.sqrt(biasSquares[c] as number);
+      }
+    }
+  }
+  const meta: LanguageModelMeta = {
+    languages,
+    scriptLanguages: SCRIPT_LANGUAGES,
+    buckets: options.buckets,
+    scale: 1,
+    bias: [...bias].map((b) => Math.round(b * 10_000) / 10_000),
+    trainedOn,
+  };
+  return { meta, weights };
+}
+
+/** Int16 weights with one scale, as shipped (the largest weight maps to 32767). */
+export function quantise(data: LanguageModelData): { meta: LanguageModelMeta; bytes: Buffer } {
+  let max = 0;
+  for (const w of data.weights) max = Math.max(max, Math.abs(w));
+  const scale = max / 32767 || 1;
+  const bytes = Buffer.alloc(data.weights.length * 2);
+  data.weights.forEach((w, i) => bytes.writeInt16LE(Math.round(w / scale), i * 2));
+  return { meta: { ...data.meta, scale }, bytes };
+}
+
+/** The corpus folder: ../shared/data/guardrails/train beside the repository. */
+export const TRAIN_DIR = fileURLToPath(new URL('../../../shared/data/guardrails/train', import.meta.url));
+
+function main(): void {
+  const dir = resolve(process.argv[2] ?? TRAIN_DIR);
+  const rows = readJsonl<LanguageRow>(resolve(dir, 'language.jsonl'));
+  const started = performance.now();
+  const trainedOn =
+    `corpus train/language.jsonl (${rows.length} rows: UD treebanks and Tatoeba via LASER, 25 languages), ` +
+    `${LANGUAGE_TRAIN_OPTIONS.cropsPerSentence} seeded 1-4 word crops per sentence; softmax regression, ${JSON.stringify(LANGUAGE_TRAIN_OPTIONS)}`;
+  const { meta, bytes } = quantise(trainLanguageModel(rows, LANGUAGE_TRAIN_OPTIONS, trainedOn));
+  const folder = new URL('../../plugins/guardrails/lang-detector/', import.meta.url);
+  writeFileSync(new URL('language-model.json', folder), `${JSON.stringify(meta, null, 1)}\n`);
+  writeFileSync(new URL('language-weights.bin', folder), bytes);
+  console.log(`trained in ${((performance.now() - started) / 1000).toFixed(1)} s; wrote ${bytes.length} bytes of weights`);
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) main();
