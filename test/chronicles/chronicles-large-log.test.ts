@@ -50,7 +50,7 @@ describe('Chronicles reads on a large log', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('11.3: a gateway limited to a 200 MB heap (about 100 MB of it taken by the gateway at rest) answers limit=1, the next page, one entry and the graph of a 100 MB log', async function () {
+  it('11.3: a gateway limited to a 200 MB heap answers limit=1, the next page, one entry and the graph of a 100 MB log', async function () {
     this.timeout(60_000);
     const { newest, second } = await writeLargeLog(dir, LOG_BYTES);
     const child = spawn(process.execPath, ['--max-old-space-size=200', '--import', 'tsx', childScript, dir, 'big'], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] });
