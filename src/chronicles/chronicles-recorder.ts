@@ -3,6 +3,7 @@ import type { LogRecord } from '../storage/storage-adapter.js';
 import type { Storage } from '../storage/storage-facade.js';
 import type { ChronicleEntry } from './chronicle-entry.js';
 import { boundEntry, DEFAULT_MAX_FIELD_BYTES, finishEntry } from './entry-limits.js';
+import { newestRecords, READ_BATCH } from './log-pages.js';
 import { applyToGraph, emptyGraph, type UsageGraph } from './usage-graph.js';
 
 /** Retention of each application's log. */
@@ -42,9 +43,6 @@ export interface ChroniclesDeps {
 export const chroniclesLog = (application: string): string => `chronicles/${application}`;
 /** The storage key of an application's usage graph. */
 export const usageGraphKey = (application: string): string => `chronicles-graph/${application}`;
-
-/** Records read from the log per storage call: reads hold at most this many entries at once. */
-const READ_BATCH = 64;
 
 /** One queued entry, already bounded, with the credentials of its request (memory only). */
 interface Pending {
@@ -175,20 +173,10 @@ export class ChroniclesRecorder {
     await this.flush();
     const cutoff = this.maxAgeMs === undefined ? undefined : this.now() - this.maxAgeMs;
     let index = skipped;
-    let next: number | undefined = from;
-    let first = true;
-    while (index < this.maxEntries) {
-      const page = await this.storage.readLogBackward<ChronicleEntry>(chroniclesLog(application), { from: next, limit: READ_BATCH });
-      if (page === undefined) throw new StalePositionError();
-      for (const record of page.records) {
-        if (!first) index++;
-        first = false;
-        if (index >= this.maxEntries) return;
-        if (cutoff !== undefined && Date.parse(record.value.timestamp) < cutoff) continue;
-        yield { ...record, index };
-      }
-      if (page.next === undefined) return;
-      next = page.next;
+    for await (const record of newestRecords<ChronicleEntry>(this.storage, chroniclesLog(application), from)) {
+      if (index >= this.maxEntries) return;
+      if (cutoff === undefined || Date.parse(record.value.timestamp) >= cutoff) yield { ...record, index };
+      index++;
     }
   }
 
@@ -258,16 +246,17 @@ export class ChroniclesRecorder {
       return stored;
     }
     const graph = emptyGraph();
-    let next: number | undefined;
-    for (let read = 0; read < this.maxEntries; ) {
-      const page = await this.storage.readLogBackward<ChronicleEntry>(chroniclesLog(application), { from: next, limit: READ_BATCH });
-      if (!page) break;
-      const records = page.records.slice(0, this.maxEntries - read);
-      applyToGraph(graph, records.map((record) => record.value));
-      read += records.length;
-      if (page.next === undefined) break;
-      next = page.next;
+    let read = 0;
+    let batch: ChronicleEntry[] = [];
+    for await (const record of newestRecords<ChronicleEntry>(this.storage, chroniclesLog(application))) {
+      if (read++ >= this.maxEntries) break;
+      batch.push(record.value);
+      if (batch.length === READ_BATCH) {
+        applyToGraph(graph, batch);
+        batch = [];
+      }
     }
+    applyToGraph(graph, batch);
     if (persist) {
       await this.storage.set(usageGraphKey(application), graph);
       this.graphs.add(application);
@@ -299,34 +288,19 @@ export class ChroniclesRecorder {
   private async sweepAge(): Promise<void> {
     if (this.maxAgeMs === undefined) return;
     const cutoff = this.now() - this.maxAgeMs;
-    for (const log of await this.storage.listLogs('chronicles/')) {
+    for (const log of await this.storage.listLogs(chroniclesLog(''))) {
       let fresh = 0;
       let stale = false;
-      let next: number | undefined;
-      while (!stale) {
-        const page = await this.storage.readLogBackward<ChronicleEntry>(log, { from: next, limit: READ_BATCH });
-        if (!page) break;
-        for (const record of page.records) {
-          if (Date.parse(record.value.timestamp) < cutoff) {
-            stale = true;
-            break;
-          }
-          fresh++;
-        }
-        if (page.next === undefined) break;
-        next = page.next;
+      for await (const record of newestRecords<ChronicleEntry>(this.storage, log)) {
+        stale = Date.parse(record.value.timestamp) < cutoff;
+        if (stale) break;
+        fresh++;
       }
       if (stale) {
         await this.storage.trimLog(log, fresh);
-        this.counts.set(log.slice('chronicles/'.length), fresh);
+        this.counts.set(log.slice(chroniclesLog('').length), fresh);
       }
     }
   }
 }
 
-/** A position from an earlier read no longer names a record: the log was trimmed or rewritten since. */
-export class StalePositionError extends Error {
-  constructor() {
-    super('The position no longer names a record of the log.');
-  }
-}
