@@ -7,13 +7,13 @@ import { repairOrphans } from './admin/orphan-repair.js';
 import { builtinPlugins } from './builtin-plugins.js';
 import { chroniclesAdminRouter } from './chronicles/chronicles-admin-router.js';
 import { ChroniclesRecorder } from './chronicles/chronicles-recorder.js';
-import { chroniclesRecorderRouter } from './chronicles/chronicles-recorder-router.js';
+import { chronicleWatcher, chroniclesRecorderRouter } from './chronicles/chronicles-recorder-router.js';
 import { KnownSecrets } from './chronicles/known-secrets.js';
 import { Errors } from './errors/error-registry.js';
 import type { Gateway, GatewayOptions } from './gateway-options.js';
 import { GuardrailEngine } from './guardrails/guardrail-engine.js';
 import { guardrailRouter } from './guardrails/guardrail-router.js';
-import { guardrailPipelineRouter } from './guardrails/pipeline/guardrail-pipeline-router.js';
+import { guardrailPipelineRouter, guardrailPolicyHandler } from './guardrails/pipeline/guardrail-pipeline-router.js';
 import { mcpAdminRouter } from './mcp/mcp-admin-router.js';
 import { mcpProxyRouter } from './mcp/mcp-proxy-router.js';
 import { resolveLimits } from './mcp/upstream-body.js';
@@ -22,18 +22,19 @@ import { PluginRegistry } from './plugins/plugin-registry.js';
 import { OutboundUrlGuard } from './http/outbound-url-guard.js';
 import { ApprovalIds } from './responses/approval-ids.js';
 import { ResponseStore } from './responses/response-store.js';
-import { responsesRouter } from './responses/responses-router.js';
+import { RESPONSES_PATH, responsesRouter } from './responses/responses-router.js';
 import type { GatewayPlugin } from './plugins/plugin-types.js';
 import { createSecretBox } from './secrets/secret-box.js';
 import { memoryStorage } from './storage/memory-storage.js';
 import type { StorageAdapter } from './storage/storage-adapter.js';
 import { Storage } from './storage/storage-facade.js';
 import { ProviderDirectory } from './traffic/provider-directory.js';
-import { proxyRouter } from './traffic/proxy-router.js';
-import { rateLimiterRouter } from './traffic/rate-limiter-router.js';
+import { modelPipelineRouter } from './traffic/model-pipeline-router.js';
+import { proxyHandler, proxyRouter } from './traffic/proxy-router.js';
+import { rateLimitHandler, rateLimiterRouter } from './traffic/rate-limiter-router.js';
 import { DEFAULT_RETRY_TIMING } from './traffic/retry-policy.js';
 import { RouteRateLimits } from './traffic/route-rate-limits.js';
-import { routeResolverRouter } from './traffic/route-resolver-router.js';
+import { routeResolverHandlers, routeResolverRouter } from './traffic/route-resolver-router.js';
 import { UpstreamClient } from './traffic/upstream-client.js';
 
 function resolveStorage(option: GatewayOptions['storage'], plugins: PluginRegistry): StorageAdapter {
@@ -105,15 +106,15 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     }),
   );
   const guardrailsRouter = part(guardrailRouter({ services, keyring, maxTextBytes: options.guardrailMaxTextBytes, maxJsonDepth, logger }));
-  const chronicles = part(chroniclesRecorderRouter(recorder, logger));
+  const chronicles = mount(chroniclesRecorderRouter(recorder, logger));
   const directory = new ProviderDirectory(storage, plugins);
-  const routes = part(
-    routeResolverRouter({ services, directory, bodyLimitBytes: options.modelBodyLimitBytes ?? 20 * 1024 * 1024, maxJsonDepth, logger, random: options.random }),
-  );
+  const resolverDeps = { services, directory, bodyLimitBytes: options.modelBodyLimitBytes ?? 20 * 1024 * 1024, maxJsonDepth, logger, random: options.random };
+  const routes = mount(routeResolverRouter(resolverDeps));
   const limits = new RouteRateLimits(options.rateLimitBottleneck);
   services.routeChangedHooks.push((route) => limits.release(route));
-  const rateLimiter = part(rateLimiterRouter(limits, logger));
-  const guardrailPipeline = part(guardrailPipelineRouter({ engine: guardrails, storage, windowing: options.streamWindowing, logger }));
+  const rateLimiter = mount(rateLimiterRouter(limits, logger));
+  const pipelineDeps = { engine: guardrails, storage, windowing: options.streamWindowing, logger };
+  const guardrailPipeline = mount(guardrailPipelineRouter(pipelineDeps));
   const client = new UpstreamClient(options.upstream);
   const mcp = part(mcpProxyRouter({ service: registries, developerKeys: services.developerKeys, engine: guardrails, recorder, client, logger, limits: options.mcp }));
   const proxyDeps = {
@@ -123,7 +124,19 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     defaultTimeoutMs: options.upstreamTimeoutMs ?? 60_000,
     random: options.random,
   };
-  const proxy = part(proxyRouter(proxyDeps, logger));
+  const proxy = mount(proxyRouter(proxyDeps, logger));
+  // gateway.router runs those five as one router: one route layer per model endpoint, checked first.
+  inner.unshift(
+    modelPipelineRouter(
+      {
+        watch: chronicleWatcher(recorder, logger),
+        watchOnly: [RESPONSES_PATH],
+        resolve: routeResolverHandlers(resolverDeps),
+        after: [rateLimitHandler(limits), guardrailPolicyHandler(pipelineDeps), proxyHandler(proxyDeps)],
+      },
+      logger,
+    ),
+  );
   const externalMcp = options.responses?.allowExternalMcpUrls?.length ? new OutboundUrlGuard(options.responses.allowExternalMcpUrls) : undefined;
   const responses = part(
     responsesRouter({

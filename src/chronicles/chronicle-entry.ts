@@ -64,7 +64,7 @@ function outputOf(context: ModelRequestContext | undefined): { output: string | 
   }
   if (!relay.bytes) return { output: null, usage: null };
   try {
-    const answer = JSON.parse(relay.bytes.toString('utf8')) as Record<string, unknown>;
+    const answer = relay.answer ?? (JSON.parse(relay.bytes.toString('utf8')) as Record<string, unknown>);
     const text = joinSlots(answerSlots(answer));
     return { output: text === '' && context?.endpoint === 'embeddings' ? null : text, usage: (answer.usage as Record<string, unknown>) ?? null };
   } catch {

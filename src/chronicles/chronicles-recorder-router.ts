@@ -8,12 +8,9 @@ import { modelContextOf } from '../traffic/model-request-context.js';
 import { buildModelEntry, requestSecrets } from './chronicle-entry.js';
 import type { ChroniclesRecorder } from './chronicles-recorder.js';
 
-/**
- * Creates the recorder router. Mount it before the route resolver: it watches each model request
- * to its end (answered, rejected, failed, rate-limited or abandoned) and queues its entry.
- */
-export function chroniclesRecorderRouter(recorder: ChroniclesRecorder, logger?: GatewayLogger): Router {
-  const watch: RequestHandler = function recordChronicle(req, res, next) {
+/** The handler that watches one model request to its end and queues its entry (the recorder router's only step). */
+export function chronicleWatcher(recorder: ChroniclesRecorder, logger?: GatewayLogger): RequestHandler {
+  return function recordChronicle(req, res, next) {
     const startedAt = Date.now();
     res.once('close', () => {
       try {
@@ -25,7 +22,14 @@ export function chroniclesRecorderRouter(recorder: ChroniclesRecorder, logger?: 
     });
     next();
   };
+}
+
+/**
+ * Creates the recorder router. Mount it before the route resolver: it watches each model request
+ * to its end (answered, rejected, failed, rate-limited or abandoned) and queues its entry.
+ */
+export function chroniclesRecorderRouter(recorder: ChroniclesRecorder, logger?: GatewayLogger): Router {
   const router = Router();
-  router.post([...Object.values(ENDPOINT_PATHS), RESPONSES_PATH], watch);
+  router.post([...Object.values(ENDPOINT_PATHS), RESPONSES_PATH], chronicleWatcher(recorder, logger));
   return router;
 }

@@ -6,9 +6,9 @@ import { setGatewayHeaders } from './gateway-headers.js';
 import { ENDPOINT_PATHS } from './model-endpoints.js';
 import { modelContextOf } from './model-request-context.js';
 
-/** Creates the proxy router; it acts on requests the route resolver has resolved. */
-export function proxyRouter(deps: FallbackProxyDeps, logger?: GatewayLogger): Router {
-  const proxy: RequestHandler = async function proxyToProvider(req, res, next) {
+/** The proxy router's step: sends the resolved request upstream and answers; passes on requests without a resolved context. */
+export function proxyHandler(deps: FallbackProxyDeps): RequestHandler {
+  return async function proxyToProvider(req, res, next) {
     const context = modelContextOf(req);
     if (!context) {
       next();
@@ -20,8 +20,12 @@ export function proxyRouter(deps: FallbackProxyDeps, logger?: GatewayLogger): Ro
       throw outcome.error;
     }
   };
+}
+
+/** Creates the proxy router; it acts on requests the route resolver has resolved. */
+export function proxyRouter(deps: FallbackProxyDeps, logger?: GatewayLogger): Router {
   const router = Router();
-  router.post(Object.values(ENDPOINT_PATHS), proxy);
+  router.post(Object.values(ENDPOINT_PATHS), proxyHandler(deps));
   router.use(Object.values(ENDPOINT_PATHS), errorMiddleware(logger));
   return router;
 }

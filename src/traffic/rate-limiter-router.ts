@@ -13,15 +13,19 @@ export async function enforceRouteRate(limits: RouteRateLimits, routeName: strin
   throw Errors.rateLimited([routeName, rate, retryAfter], { headers: { 'retry-after': retryAfter } });
 }
 
-/** Creates the rate limiter router; it acts on requests the route resolver has resolved. */
-export function rateLimiterRouter(limits: RouteRateLimits, logger?: GatewayLogger): Router {
-  const limit: RequestHandler = async function limitRouteRate(req, _res, next) {
+/** The rate limiter router's step: takes a slot of the resolved route's budget, or throws 429. */
+export function rateLimitHandler(limits: RouteRateLimits): RequestHandler {
+  return async function limitRouteRate(req, _res, next) {
     const context = modelContextOf(req);
     if (context) await enforceRouteRate(limits, context.routeName, context.route?.config.settings.rate_limit ?? 0);
     next();
   };
+}
+
+/** Creates the rate limiter router; it acts on requests the route resolver has resolved. */
+export function rateLimiterRouter(limits: RouteRateLimits, logger?: GatewayLogger): Router {
   const router = Router();
-  router.post(Object.values(ENDPOINT_PATHS), limit);
+  router.post(Object.values(ENDPOINT_PATHS), rateLimitHandler(limits));
   router.use(Object.values(ENDPOINT_PATHS), errorMiddleware(logger));
   return router;
 }

@@ -11,8 +11,10 @@ import type { UpstreamResponse } from './upstream-client.js';
 
 /** What the relay saw of an answer, for the request log. */
 export interface RelayOutcome {
-  /** The answer in OpenAI's format as sent (JSON answers only); parse it off the request path. */
+  /** The answer in OpenAI's format as sent (JSON answers only). */
   bytes?: Buffer;
+  /** The answer as parsed when it was checked (JSON answers only), so the request log need not parse it again. */
+  answer?: Record<string, unknown>;
   /** The OpenAI-format stream payloads, in order (streams only). */
   payloads?: string[];
   /** The error the stream was cut with, after its first byte. */
@@ -38,6 +40,12 @@ function parseJson(bytes: Buffer): unknown {
   }
 }
 
+/** Sends a JSON answer with writeHead/end: no ETag hashing or content-type negotiation on the model path. */
+function sendJson(res: Response, bytes: Buffer): void {
+  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': bytes.length });
+  res.end(bytes);
+}
+
 /**
  * Reads a whole JSON answer and sends it: compatible answers byte for byte (once they parse as JSON),
  * others translated. With an output guard, the answer is checked (and DLP-transformed) first, and
@@ -56,16 +64,16 @@ export async function relayJson(
   if (compatible && !guard) {
     const parsed = parseJson(bytes);
     if (parsed === null || typeof parsed !== 'object') throw Errors.upstreamInvalidResponse(['the answer is not a JSON object']);
-    res.status(200).type('application/json').end(bytes);
-    return { bytes };
+    sendJson(res, bytes);
+    return { bytes, answer: parsed as Record<string, unknown> };
   }
   const parsed = parseJson(bytes);
   const answer = compatible ? (parsed as Record<string, unknown>) : adapter.translateResponse!(parsed, context);
   const rejected = await guard?.checkAnswer(answer);
   if (rejected) return { rejected };
   const sent = Buffer.from(JSON.stringify(answer));
-  res.status(200).type('application/json').end(sent);
-  return { bytes: sent };
+  sendJson(res, sent);
+  return { bytes: sent, answer };
 }
 
 /** Reads a whole JSON answer and keeps it, translated into OpenAI's format, for the caller (the Responses tool loop). */

@@ -27,16 +27,25 @@ function resolver(endpoint: ModelEndpoint, deps: RouteResolverDeps): RequestHand
 }
 
 /**
+ * The route resolver's steps for each model endpoint, in order: the developer key from the headers,
+ * then the body (up to 20 MB, read only for a known key), then the route and candidates.
+ */
+export function routeResolverHandlers(deps: RouteResolverDeps): Record<ModelEndpoint, RequestHandler[]> {
+  const authenticate = requireDeveloperKey(deps.services.developerKeys);
+  const body = jsonBody({ limitBytes: deps.bodyLimitBytes, maxDepth: deps.maxJsonDepth });
+  const steps = (endpoint: ModelEndpoint): RequestHandler[] => [authenticate, body, resolver(endpoint, deps)];
+  return { chat: steps('chat'), completions: steps('completions'), embeddings: steps('embeddings') };
+}
+
+/**
  * Creates the route resolver router for POST /v1/chat/completions, /v1/completions and /v1/embeddings.
  * It must run before the rate limiter, the guardrail pipeline and the proxy.
  */
 export function routeResolverRouter(deps: RouteResolverDeps): Router {
   const router = Router();
-  // The key is checked from the headers first: the body (up to 20 MB) is read only for a known key.
-  const authenticate = requireDeveloperKey(deps.services.developerKeys);
-  const body = jsonBody({ limitBytes: deps.bodyLimitBytes, maxDepth: deps.maxJsonDepth });
+  const handlers = routeResolverHandlers(deps);
   for (const endpoint of Object.keys(ENDPOINT_PATHS) as ModelEndpoint[]) {
-    router.post(ENDPOINT_PATHS[endpoint], authenticate, body, resolver(endpoint, deps));
+    router.post(ENDPOINT_PATHS[endpoint], ...handlers[endpoint]);
   }
   router.use(Object.values(ENDPOINT_PATHS), errorMiddleware(deps.logger));
   return router;

@@ -18,12 +18,9 @@ export interface GuardrailPipelineDeps {
   logger?: GatewayLogger;
 }
 
-/**
- * Creates the guardrail pipeline router for the model endpoints. It acts on requests the route
- * resolver has resolved, and must run before the proxy.
- */
-export function guardrailPipelineRouter(deps: GuardrailPipelineDeps): Router {
-  const guard: RequestHandler = async function applyGuardrailPolicy(req, _res, next) {
+/** The guardrail pipeline router's step: runs the input checks of the resolved request's policy and arms its output checks. */
+export function guardrailPolicyHandler(deps: GuardrailPipelineDeps): RequestHandler {
+  return async function applyGuardrailPolicy(req, _res, next) {
     const context = modelContextOf(req);
     if (!context) {
       next();
@@ -53,8 +50,15 @@ export function guardrailPipelineRouter(deps: GuardrailPipelineDeps): Router {
     }
     next();
   };
+}
+
+/**
+ * Creates the guardrail pipeline router for the model endpoints. It acts on requests the route
+ * resolver has resolved, and must run before the proxy.
+ */
+export function guardrailPipelineRouter(deps: GuardrailPipelineDeps): Router {
   const router = Router();
-  router.post(Object.values(ENDPOINT_PATHS), guard);
+  router.post(Object.values(ENDPOINT_PATHS), guardrailPolicyHandler(deps));
   router.use(Object.values(ENDPOINT_PATHS), errorMiddleware(deps.logger));
   return router;
 }
