@@ -1,17 +1,29 @@
-// Benchmark gateway: createGateway on memory storage, seeded with a provider, a unified route and a two-model custom route.
+// Benchmark gateway: createGateway on memory (or, with BENCH_STORAGE=file, file) storage, seeded with a provider, a unified route and a two-model custom route.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import express from 'express';
-import { createGateway, memoryStorage } from '../src/index.js';
+import { createGateway, fileStorage, memoryStorage } from '../src/index.js';
 
 const upstream = process.argv[2];
 const mcpUrl = process.argv[3];
 const mcpToken = process.argv[4];
 if (!upstream) throw new Error('usage: gateway-bench-server.ts <upstream base URL> [<MCP server URL> <token>]');
 const adminKey = 'bench-admin-key-0123456789abcdef';
-const gateway = createGateway({ storage: memoryStorage(), adminKeys: [{ key: adminKey, role: 'super_admin' }] });
+const storage = process.env.BENCH_STORAGE === 'file' ? fileStorage({ dir: mkdtempSync(join(tmpdir(), 'gateway-bench-')) }) : memoryStorage();
+const gateway = createGateway({ storage, adminKeys: [{ key: adminKey, role: 'super_admin' }] });
 await gateway.ready;
 const app = express();
 app.disable('x-powered-by');
 app.disable('etag');
+// The soak's probe (bench only): memory now, and the heap after a forced GC when node runs with --expose-gc.
+app.get('/bench/memory', (_req, res) => {
+  const before = process.memoryUsage();
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  const after = process.memoryUsage();
+  res.json({ rss: before.rss, heapUsed: before.heapUsed, heapUsedAfterGc: gc ? after.heapUsed : null, rssAfterGc: after.rss, heapTotal: after.heapTotal, external: after.external, arrayBuffers: after.arrayBuffers });
+});
 app.use(gateway.router);
 const server = app.listen(0, '127.0.0.1');
 await new Promise((resolve) => server.once('listening', resolve));

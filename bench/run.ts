@@ -1,7 +1,8 @@
 // `npm run bench`: the gateway's own cost against a loopback upstream and two bare proxies, in one run:
 // CPU time per request (the steady figure), req/s, added p50 at one connection, streaming and memory.
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { BENCH_GATEWAY, buildBenchGateway } from './build-gateway.js';
 import { measureCpuPerRequest, type CpuResult } from './fixed-count.js';
 import { sampleToolCalls } from './mcp-tool-call-bench.js';
 import { sampleLatency, type LoadResult, type LoadTarget } from './load-sampler.js';
@@ -63,15 +64,14 @@ function print(rows: Row[]): void {
 }
 
 // The gateway runs as production would: compiled, on plain node, no tsx loader.
-execFileSync('npx', ['tsc', '-p', 'tsconfig.bench.json'], { stdio: 'inherit' });
-execFileSync('npx', ['tsx', 'scripts/copy-build-assets.ts', '.tmp/bench-build'], { stdio: 'inherit' });
+buildBenchGateway();
 
 const MCP_TOKEN = 'bench-registry-token-0123456789';
 const upstream = await withTsx('bench/fake-upstream-server.ts');
 const upstreamOrigin = `http://127.0.0.1:${String(upstream.info.port)}`;
 const mcpServer = await withTsx('bench/fake-mcp-bench-server.ts', [MCP_TOKEN]);
 const mcpUrl = String(mcpServer.info.url);
-const gateway = await startChild([], '.tmp/bench-build/bench/gateway-bench-server.js', [upstreamOrigin, mcpUrl, MCP_TOKEN]);
+const gateway = await startChild([], BENCH_GATEWAY, [upstreamOrigin, mcpUrl, MCP_TOKEN]);
 const gatewayPid = gateway.child.pid!;
 const gatewayOrigin = `http://127.0.0.1:${String(gateway.info.port)}`;
 const developerKey = String(gateway.info.key);
