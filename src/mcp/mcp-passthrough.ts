@@ -1,7 +1,7 @@
 // GET (the server's event stream) and DELETE (end of session) at /v1/mcp/:name, relayed with an allow-list of headers, scrubbed.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
-import { createProxyMiddleware } from 'http-proxy-middleware';
+import type { Options } from 'http-proxy-middleware';
 import { Errors, type GatewayError } from '../errors/error-registry.js';
 import { scrubSecrets } from '../secrets/secret-scrubber.js';
 import { FORWARDED_HEADERS, RETURNED_HEADERS } from './mcp-headers.js';
@@ -75,8 +75,17 @@ async function relay(proxyRes: IncomingMessage, res: ServerResponse, target: Pas
  * router.get('/v1/mcp/:name', resolveTarget, mcpPassthrough(targetOf, { maxBytes: 10 << 20, timeoutMs: 30_000 }));
  */
 export function mcpPassthrough(targetOf: (req: Request) => PassthroughTarget, limits: { maxBytes: number; timeoutMs: number }): RequestHandler {
+  // http-proxy-middleware (about 11 MB of RSS) is loaded with the first pass-through, not at start.
+  let proxy: Promise<RequestHandler> | undefined;
+  return function mcpPassthroughHandler(req, res, next) {
+    proxy ??= import('http-proxy-middleware').then(({ createProxyMiddleware }) => createProxyMiddleware<Request, Response>(proxyOptions(targetOf, limits)) as RequestHandler);
+    proxy.then((handler) => handler(req, res, next), next);
+  };
+}
+
+function proxyOptions(targetOf: (req: Request) => PassthroughTarget, limits: { maxBytes: number; timeoutMs: number }): Options<Request, Response> {
   const allowed = new Set<string>([...FORWARDED_HEADERS, ...TRANSPORT_HEADERS]);
-  return createProxyMiddleware<Request, Response>({
+  return {
     target: 'http://127.0.0.1',
     changeOrigin: true,
     selfHandleResponse: true,
@@ -101,5 +110,5 @@ export function mcpPassthrough(targetOf: (req: Request) => PassthroughTarget, li
         else res.destroy();
       },
     },
-  });
+  };
 }

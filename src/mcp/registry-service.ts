@@ -4,7 +4,7 @@ import type { GuardrailEngine } from '../guardrails/guardrail-engine.js';
 import { Errors } from '../errors/error-registry.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import type { Storage } from '../storage/storage-facade.js';
-import { listUpstreamTools, type UpstreamTool } from './mcp-upstream.js';
+import type { UpstreamTool } from './mcp-upstream.js';
 import type { RegistryRecord } from './registry-records.js';
 import { unregisteredFamilies, validateRegistryPolicies, type RegistryPolicies } from './registry-policies.js';
 import { ToolStateStore, type ToolView } from './tool-state-store.js';
@@ -39,6 +39,8 @@ export class RegistryService {
   /** The tool server's tools, compared with their pins and freshly scanned. A read: nothing is written. */
   async listTools(name: string): Promise<{ upstream: UpstreamTool[]; views: ToolView[] }> {
     const record = await this.registry(name);
+    // The MCP SDK client (about 20 MB with zod) is loaded the first time a registry's tools are listed, not at start.
+    const { listUpstreamTools } = await import('./mcp-upstream.js');
     const upstream = await listUpstreamTools(name, record.url, this.token(record));
     return { upstream, views: await this.tools.reconcile(name, upstream) };
   }

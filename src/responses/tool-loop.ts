@@ -8,7 +8,7 @@ import type { RouteRateLimits } from '../traffic/route-rate-limits.js';
 import type { ApprovalIds } from './approval-ids.js';
 import { readInput, type ApprovalResponse, type ChatMessage, type EchoedApprovalRequest } from './input-items.js';
 import { targetKey, type McpTarget } from './mcp-server-targets.js';
-import { openToolSession, type SessionDeps, type ToolSession } from './mcp-tool-sessions.js';
+import type { SessionDeps, ToolSession } from './mcp-tool-sessions.js';
 import { newId, type ResponseOutput } from './response-output.js';
 import type { LoadedResponse, PendingApproval, ResponseStore } from './response-store.js';
 import type { FunctionToolEntry, McpToolEntry, ResponsesRequest } from './responses-types.js';
@@ -107,6 +107,8 @@ async function openSessions(servers: McpServer[], deps: SessionDeps, output: Res
   const opened = await Promise.all(
     servers.map(async (server): Promise<McpServer & { session?: ToolSession; error?: string }> => {
       try {
+        // The MCP SDK client is loaded with the first tool session, not at start.
+        const { openToolSession } = await import('./mcp-tool-sessions.js');
         return { ...server, session: await openToolSession(server.entry, server.target, deps) };
       } catch (error) {
         return { ...server, error: (error as Error).message };
