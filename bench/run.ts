@@ -97,7 +97,8 @@ async function scenario(name: string, pid: number, load: LoadTarget, options: { 
   const cpu = await measureCpuPerRequest(load, pid, { connections: CONNECTIONS, requests: REQUESTS });
   const direct = await directLatency(options.firstByte);
   const latency = await sampleLatency(load, { connections: 1, durationMs: DURATION_MS, firstByte: options.firstByte });
-  const row: Row = { scenario: name, cpu, latency, directP50: direct.p50, note: options.note };
+  // The direct row is the baseline itself: its p50 is shown, nothing is added to it.
+  const row: Row = { scenario: name, cpu, latency, directP50: pid === upstream.child.pid ? undefined : direct.p50, note: options.note };
   rows.push(row);
   return row;
 }

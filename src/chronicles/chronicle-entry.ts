@@ -90,7 +90,7 @@ export function requestSecrets(req: Request): string[] {
 }
 
 /** Builds the entry of a finished model request, or undefined when it had no valid developer key. Secrets are scrubbed by the recorder. */
-export function buildModelEntry(req: Request, res: Response, context: ModelRequestContext | undefined, startedAt: number, id: string): ChronicleEntry | undefined {
+export function buildModelEntry(req: Request, res: Response, context: ModelRequestContext | undefined, startedAt: number, newId: () => string): ChronicleEntry | undefined {
   const caller = callerOf(req);
   if (caller?.kind !== 'application') return undefined;
   const last = context?.attempts.at(-1);
@@ -99,7 +99,7 @@ export function buildModelEntry(req: Request, res: Response, context: ModelReque
   const left = !res.writableFinished;
   const routeHeader = req.headers['x-gateway-route'];
   const entry: ChronicleEntry = {
-    id: context?.id ?? id,
+    id: context?.id ?? newId(),
     timestamp: new Date(startedAt).toISOString(),
     application: caller.application,
     kind: 'model',

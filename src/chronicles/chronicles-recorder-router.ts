@@ -14,7 +14,7 @@ export function chronicleWatcher(recorder: ChroniclesRecorder, logger?: GatewayL
     const startedAt = Date.now();
     res.once('close', () => {
       try {
-        const entry = buildModelEntry(req, res, modelContextOf(req), startedAt, randomUUID());
+        const entry = buildModelEntry(req, res, modelContextOf(req), startedAt, randomUUID);
         if (entry) recorder.record(entry, requestSecrets(req));
       } catch (error) {
         logger?.error('a request log entry could not be built', { error: (error as Error).message });
