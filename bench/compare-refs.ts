@@ -18,7 +18,10 @@ const sha = execFileSync('git', ['rev-parse', '--short', ref], { cwd: root, enco
 const beforeDir = resolve(root, '.tmp', `bench-${sha}`);
 if (!existsSync(beforeDir)) {
   execFileSync('git', ['worktree', 'add', '--detach', beforeDir, sha], { cwd: root, stdio: 'ignore' });
-  symlinkSync(resolve(root, 'node_modules'), resolve(beforeDir, 'node_modules'));
+  // Same lock file: share node_modules; another one: install the ref's own dependencies once.
+  const sameLock = execFileSync('git', ['diff', '--name-only', sha, '--', 'package-lock.json'], { cwd: root, encoding: 'utf8' }).trim() === '';
+  if (sameLock) symlinkSync(resolve(root, 'node_modules'), resolve(beforeDir, 'node_modules'));
+  else execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: beforeDir, stdio: 'inherit' });
 }
 
 async function startChild(cwd: string, script: string, args: string[] = []): Promise<{ child: ChildProcess; info: Record<string, unknown> }> {

@@ -126,6 +126,11 @@ export class ResponseOutput {
     return response;
   }
 
+  /** Drops the message items (the model's text), for a response whose answer a guardrail withheld. */
+  withholdMessages(): void {
+    for (let at = this.output.length - 1; at >= 0; at--) if (this.output[at]!.type === 'message') this.output.splice(at, 1);
+  }
+
   /** Ends the response as failed. */
   fail(error: { code: string; message: string }): Record<string, unknown> {
     const response = this.snapshot('failed', { error: { code: error.code, message: error.message } });

@@ -13,7 +13,8 @@ import { enforceRouteRate } from '../traffic/rate-limiter-router.js';
 import { compileValidator } from '../validation/schema-validator.js';
 import { targetsOf } from './mcp-server-targets.js';
 import { newId, ResponseOutput } from './response-output.js';
-import type { McpToolEntry, ResponsesRequest } from './responses-types.js';
+import { checkResponsesInput, checkResponsesOutput, checksOutput, outputText } from './responses-guardrails.js';
+import type { McpToolEntry, OutputItem, ResponsesRequest } from './responses-types.js';
 import { planResponse, runToolLoop, type ToolLoopDeps } from './tool-loop.js';
 
 /** The path of the Responses endpoint. */
@@ -90,6 +91,12 @@ export function responsesRouter(deps: ResponsesRouterDeps): Router {
     const mcpEntries = (request.tools ?? []).flatMap((tool, index) => (tool.type === 'mcp' ? [{ entry: tool as McpToolEntry, index }] : []));
     const targets = await targetsOf(mcpEntries, { registries: deps.sessions.registries, ownOrigins, guard: deps.sessions.guard });
     const plan = planResponse(deps, request, context.application, targets);
+    // The application's (or route's) policy holds here as on the model endpoints: input checks before any model call.
+    const policy = await checkResponsesInput(
+      { engine: deps.sessions.engine, storage: deps.services.storage, logger: deps.logger },
+      context,
+      plan.inputMessages as unknown as Array<Record<string, unknown>>,
+    );
     await enforceRouteRate(deps.limits, context.routeName, context.route?.config.settings.rate_limit ?? 0);
     const id = newId('resp');
     const base = {
@@ -117,14 +124,26 @@ export function responsesRouter(deps: ResponsesRouterDeps): Router {
       setGatewayHeaders(res, context);
       res.flushHeaders();
     }
-    const output = new ResponseOutput(base, stream ? (event) => void res.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`) : undefined);
+    // Under an output policy a stream is held until the final text passes (checked, not transformed, as on chat streams).
+    const held: string[] | undefined = stream && checksOutput(policy) ? [] : undefined;
+    let holding = held !== undefined;
+    const release = (send: boolean) => {
+      if (send) for (const line of held ?? []) res.write(line);
+      held?.splice(0);
+      holding = false;
+    };
+    const write = (line: string) => (holding ? held!.push(line) : res.write(line));
+    const output = new ResponseOutput(base, stream ? (event) => void write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`) : undefined);
     output.start();
     const record = (text: string | null) => {
       context.exchange = { output: text, usage: { ...output.usage }, tool_invocations: invocations, rounds: context.attempts.length };
     };
     try {
       const response = await runToolLoop(loopDeps, plan, context, output, invocations, id);
+      await checkResponsesOutput(deps.sessions.engine, policy, context, response.output as OutputItem[]);
+      if (!stream) response.output_text = outputText(response.output as OutputItem[]);
       record(String(response.output_text ?? ''));
+      release(true);
       if (stream) res.end();
       else {
         setGatewayHeaders(res, context);
@@ -132,6 +151,8 @@ export function responsesRouter(deps: ResponsesRouterDeps): Router {
       }
     } catch (error) {
       record(null);
+      if (held) output.withholdMessages();
+      release(false);
       if (!stream) throw error;
       const failure = toGatewayError(error);
       res.locals.gatewayError = failure;

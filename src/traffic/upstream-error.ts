@@ -2,6 +2,7 @@
 import { GatewayError } from '../errors/error-registry.js';
 import type { ProviderPlugin } from '../plugins/plugin-types.js';
 import { maskSecret } from '../secrets/mask-secret.js';
+import { scrubSecrets } from '../secrets/secret-scrubber.js';
 
 /** The largest upstream error body read, in bytes. */
 export const MAX_ERROR_BODY_BYTES = 64 * 1024;
@@ -18,8 +19,8 @@ interface UpstreamErrorObject {
  * type, code and param; any other body is summarised by the adapter's `errorMessage` or its text.
  */
 export function upstreamError(status: number, rawText: string, adapter: ProviderPlugin, providerName: string, secret?: string): GatewayError {
-  // An upstream may echo the key it was sent; it must not reach the client or the log.
-  const text = secret && secret.length >= 8 ? rawText.split(secret).join(maskSecret(secret)) : rawText;
+  // An upstream may echo the key it was sent, in any case or encoding; it must not reach the client or the log.
+  const text = secret ? scrubSecrets(rawText, [secret], maskSecret(secret)) : rawText;
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

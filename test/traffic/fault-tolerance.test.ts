@@ -84,6 +84,14 @@ describe('retries and fallback', () => {
     assert.match(res.body.error.message, /sk-\.\.\.0001/);
   });
 
+  it('11.2: never passes on the provider key echoed upper-cased or base64-encoded in an upstream error', async () => {
+    const key = 'sk-stored-provider-key-0001';
+    f.fake.script({ fail: { status: 401, message: `Bad key ${key.toUpperCase()} (basic ${Buffer.from(`user:${key}`).toString('base64')})` } });
+    const res = await chat().expect(401);
+    assert.ok(!res.text.toLowerCase().includes(key), 'no key in any letter case');
+    assert.ok(!res.text.includes(Buffer.from(`user:${key}`).toString('base64').slice(8, 28)), 'no base64 of the key');
+  });
+
   it('answers the last upstream error when every model fails', async () => {
     f.fake.script({ fail: { status: 503, message: 'primary down' } });
     backup.script({ fail: { status: 500, message: 'backup down' } });

@@ -1,0 +1,69 @@
+// The application's (or route's) guardrail policy on /v1/responses: input checks before the first model call, output checks on the final answer.
+import type { GuardrailPolicy } from '../admin/policy-validation.js';
+import type { GatewayLogger } from '../errors/error-middleware.js';
+import type { GuardrailEngine } from '../guardrails/guardrail-engine.js';
+import { runChecks, unavailableRun, unregisteredProcessors } from '../guardrails/pipeline/check-runner.js';
+import { effectivePolicy, processorsFor } from '../guardrails/pipeline/effective-policy.js';
+import { requestSlots, type TextSlot } from '../guardrails/pipeline/message-text.js';
+import type { Storage } from '../storage/storage-facade.js';
+import type { ModelRequestContext } from '../traffic/model-request-context.js';
+import type { OutputItem } from './responses-types.js';
+
+/**
+ * Runs the policy in force on the request's input messages, as the model endpoints do (DLP transforms rewrite them in
+ * place), and answers the policy so the caller can check the output. Throws 503 `guardrail_unavailable` when the
+ * policy names an unregistered processor, and the policy's rejection when an input check rejects.
+ */
+export async function checkResponsesInput(
+  deps: { engine: GuardrailEngine; storage: Storage; logger?: GatewayLogger },
+  context: ModelRequestContext,
+  inputMessages: Array<Record<string, unknown>>,
+): Promise<Readonly<GuardrailPolicy>> {
+  const { policy, source } = await effectivePolicy(deps.storage, context.application, context.route);
+  const missing = unregisteredProcessors(deps.engine, policy, ['input', 'output']);
+  if (missing.length > 0) {
+    const run = unavailableRun(missing, 'input');
+    context.checks.push(...run.checks);
+    deps.logger?.error('guardrail policy names processors that are not registered; the request is refused', {
+      application: context.application,
+      route: context.routeName,
+      policy: source,
+      processors: missing,
+    });
+    throw run.reject;
+  }
+  if (processorsFor(policy, 'input').length > 0) {
+    const run = await runChecks(deps.engine, policy, 'input', requestSlots('chat', { messages: inputMessages }));
+    context.checks.push(...run.checks);
+    if (run.reject) throw run.reject;
+  }
+  return policy;
+}
+
+/** True when the policy checks answers, so a streamed response must be held until its final text is checked. */
+export function checksOutput(policy: Readonly<GuardrailPolicy>): boolean {
+  return processorsFor(policy, 'output').length > 0;
+}
+
+/** The text parts of the response's message items, which a DLP transform rewrites in place. */
+function outputSlots(output: OutputItem[]): TextSlot[] {
+  return output
+    .filter((item) => item.type === 'message' && Array.isArray(item.content))
+    .flatMap((item) => (item.content as Array<Record<string, unknown>>).filter((part) => typeof part.text === 'string'))
+    .map((part) => ({ text: part.text as string, replace: (next: string) => void (part.text = next) }));
+}
+
+/** Runs the policy's output checks on the final answer's text; throws the policy's rejection when one rejects. */
+export async function checkResponsesOutput(engine: GuardrailEngine, policy: Readonly<GuardrailPolicy>, context: ModelRequestContext, output: OutputItem[]): Promise<void> {
+  if (!checksOutput(policy)) return;
+  const run = await runChecks(engine, policy, 'output', outputSlots(output));
+  context.checks.push(...run.checks);
+  if (run.reject) throw run.reject;
+}
+
+/** The response's `output_text`: the text of its message items, after any transform. */
+export function outputText(output: OutputItem[]): string {
+  return outputSlots(output)
+    .map((slot) => slot.text)
+    .join('');
+}
