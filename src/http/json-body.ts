@@ -2,6 +2,7 @@
 import express, { type RequestHandler } from 'express';
 import { Errors } from '../errors/error-registry.js';
 import { jsonDepthExceeds, MAX_JSON_DEPTH } from './json-depth.js';
+import { isPlainJson, readPlainJson } from './plain-json-reader.js';
 
 /** Options of {@link jsonBody}. */
 export interface JsonBodyOptions {
@@ -50,10 +51,19 @@ export function jsonBody(options: JsonBodyOptions = {}): RequestHandler {
       next(Errors.bodyTooLarge([String(limit)]));
       return;
     }
-    parse(req, res, (error?: unknown) => {
+    const parsed = (error?: unknown): void => {
       if (error) next(error);
       else if (req.body === null || typeof req.body !== 'object' || Array.isArray(req.body)) next(Errors.bodyNotObject());
       else next();
-    });
+    };
+    // Plain UTF-8 bodies are read and parsed in one pass; encoded ones (gzip, other charsets) go through body-parser.
+    if (!isPlainJson(req)) {
+      parse(req, res, parsed);
+      return;
+    }
+    readPlainJson(req, limit, maxDepth).then((value) => {
+      req.body = value;
+      parsed();
+    }, parsed);
   };
 }

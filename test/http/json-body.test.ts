@@ -1,0 +1,70 @@
+// jsonBody: plain UTF-8 bodies read in one pass, encoded ones through body-parser, with the same errors either way.
+import assert from 'node:assert/strict';
+import { request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
+import express from 'express';
+import request from 'supertest';
+import { errorMiddleware } from '../../src/errors/error-middleware.js';
+import { jsonBody } from '../../src/http/json-body.js';
+
+function app(): express.Express {
+  const server = express();
+  server.post('/echo', jsonBody({ limitBytes: 1024, maxDepth: 4 }), (req, res) => {
+    res.json({ got: req.body });
+  });
+  server.use(errorMiddleware());
+  return server;
+}
+
+/** Posts raw bytes (in the given chunks, chunked when there is no content-length) and answers the status and JSON body. */
+async function post(server: Server, headers: Record<string, string>, chunks: Buffer[]): Promise<{ status: number; body: { error?: { code: string }; got?: unknown } }> {
+  const { port } = server.address() as AddressInfo;
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, path: '/echo', method: 'POST', headers }, (res) => {
+      const parts: Buffer[] = [];
+      res.on('data', (part: Buffer) => parts.push(part));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(parts).toString('utf8')) }));
+    });
+    req.on('error', reject);
+    for (const chunk of chunks) req.write(chunk);
+    req.end();
+  });
+}
+
+describe('jsonBody', () => {
+  let server: Server;
+  before(async () => {
+    server = app().listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+  });
+  after(() => server.close());
+
+  it('13: parses a plain UTF-8 body once, a leading BOM dropped', async () => {
+    const res = await request(app()).post('/echo').set('content-type', 'application/json').send('\uFEFF{"text":"héllo ✓"}');
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.body, { got: { text: 'héllo ✓' } });
+  });
+
+  it('13: a chunked body over the limit is 413 body_too_large, and a bad or too deep one 400', async () => {
+    const big = await post(server, { 'content-type': 'application/json' }, [Buffer.from('{"text":"'), Buffer.from('x'.repeat(2000)), Buffer.from('"}')]);
+    assert.equal(big.status, 413);
+    assert.equal(big.body.error.code, 'body_too_large');
+    const bad = await request(app()).post('/echo').set('content-type', 'application/json').send('{"text":');
+    assert.equal(bad.status, 400);
+    assert.equal(bad.body.error.code, 'invalid_json');
+    const deep = await request(app()).post('/echo').set('content-type', 'application/json').send('{"a":[[[[1]]]]}');
+    assert.equal(deep.status, 400);
+    assert.equal(deep.body.error.code, 'json_too_deep');
+    const list = await request(app()).post('/echo').set('content-type', 'application/json').send('[1]');
+    assert.equal(list.status, 400);
+    assert.equal(list.body.error.code, 'invalid_body');
+  });
+
+  it('13: a gzip body still goes through body-parser and parses', async () => {
+    const zipped = gzipSync(Buffer.from('{"text":"zipped"}'));
+    const res = await post(server, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': String(zipped.length) }, [zipped]);
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.body, { got: { text: 'zipped' } });
+  });
+});
