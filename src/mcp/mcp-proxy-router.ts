@@ -112,9 +112,10 @@ export function mcpProxyRouter(deps: McpProxyDeps): Router {
       res.status(200).json(batch ? refusals : refusals[0]);
       return;
     }
-    const timer = new AttemptTimer(deps.headersTimeoutMs ?? 30_000, new AbortController().signal);
+    const clientGone = new AbortController();
+    const timer = new AttemptTimer(deps.headersTimeoutMs ?? 30_000, clientGone.signal);
     res.on('close', () => {
-      if (!res.writableFinished) timer.controller.abort();
+      if (!res.writableFinished) clientGone.abort();
     });
     let upstream: UpstreamResponse;
     try {

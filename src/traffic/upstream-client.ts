@@ -1,6 +1,7 @@
 // Sends requests to providers over undici keep-alive pools, with per-attempt timeouts and client-abort propagation.
 import { Agent, request, type Dispatcher } from 'undici';
 import type { UpstreamRequest } from '../plugins/plugin-types.js';
+import type { UpstreamSignal } from './attempt-timer.js';
 
 /** Options of the upstream client. */
 export interface UpstreamClientOptions {
@@ -45,12 +46,12 @@ export class UpstreamClient {
    * Sends one request. Resolves when the response headers arrive. Timeouts are the caller's, through
    * `signal` (see AttemptTimer): undici's own timers tick too coarsely for sub-second limits.
    */
-  async send(upstream: UpstreamRequest, signal: AbortSignal): Promise<UpstreamResponse> {
+  async send(upstream: UpstreamRequest, signal: AbortSignal | UpstreamSignal): Promise<UpstreamResponse> {
     const response = await request(upstream.url, {
       method: upstream.method,
       headers: upstream.headers,
       body: upstream.body,
-      signal,
+      signal: signal as AbortSignal,
       dispatcher: this.agent,
     });
     return { status: response.statusCode, headers: response.headers, body: response.body };
