@@ -10,7 +10,7 @@ import { jsonBody } from '../http/json-body.js';
 import { jsonDepthExceeds, MAX_JSON_DEPTH } from '../http/json-depth.js';
 import { formatSse } from '../http/sse-parser.js';
 import { scrubSecrets } from '../secrets/secret-scrubber.js';
-import { AttemptTimer } from '../traffic/attempt-timer.js';
+import { AbortFlag, AttemptTimer } from '../traffic/attempt-timer.js';
 import type { UpstreamClient, UpstreamResponse } from '../traffic/upstream-client.js';
 import { JsonRpcInterceptor, type JsonRpcMessage } from './jsonrpc-interceptor.js';
 import { FORWARDED_HEADERS, RETURNED_HEADERS } from './mcp-headers.js';
@@ -112,8 +112,8 @@ export function mcpProxyRouter(deps: McpProxyDeps): Router {
       res.status(200).json(batch ? refusals : refusals[0]);
       return;
     }
-    const clientGone = new AbortController();
-    const timer = new AttemptTimer(deps.headersTimeoutMs ?? 30_000, clientGone.signal);
+    const clientGone = new AbortFlag();
+    const timer = new AttemptTimer(deps.headersTimeoutMs ?? 30_000, clientGone);
     res.on('close', () => {
       if (!res.writableFinished) clientGone.abort();
     });

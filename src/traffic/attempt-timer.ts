@@ -12,20 +12,31 @@ export interface UpstreamSignal {
   removeListener(event: 'abort', listener: () => void): unknown;
 }
 
-/** Aborts one upstream attempt on timeout or on the client's abort; re-armed by every chunk that arrives. */
-export class AttemptTimer extends EventEmitter implements UpstreamSignal {
+/** A cheap abort flag: `aborted`, and one `abort` event when it turns. Serves as an undici signal. */
+export class AbortFlag extends EventEmitter implements UpstreamSignal {
   aborted = false;
+
+  /** Turns the flag and tells the listeners, once. */
+  abort(): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.emit('abort');
+  }
+}
+
+/** Aborts one upstream attempt on timeout or on the client's abort; re-armed by every chunk that arrives. */
+export class AttemptTimer extends AbortFlag {
   timedOut = false;
   private timer: NodeJS.Timeout | undefined;
   private readonly onParentAbort = (): void => this.abort();
 
   constructor(
     private readonly timeoutMs: number,
-    private readonly parent: AbortSignal,
+    private readonly parent: AbortFlag,
   ) {
     super();
     if (parent.aborted) this.abort();
-    else parent.addEventListener('abort', this.onParentAbort, { once: true });
+    else parent.once('abort', this.onParentAbort);
     this.touch();
   }
 
@@ -46,15 +57,9 @@ export class AttemptTimer extends EventEmitter implements UpstreamSignal {
     }
   }
 
-  /** Stops the countdown and lets go of the client's signal. */
+  /** Stops the countdown and lets go of the client's flag. */
   clear(): void {
     clearTimeout(this.timer);
-    this.parent.removeEventListener('abort', this.onParentAbort);
-  }
-
-  private abort(): void {
-    if (this.aborted) return;
-    this.aborted = true;
-    this.emit('abort');
+    this.parent.removeListener('abort', this.onParentAbort);
   }
 }

@@ -5,7 +5,7 @@ import { Errors, type GatewayError } from '../errors/error-registry.js';
 import type { ProviderRequestContext } from '../plugins/plugin-types.js';
 import { setGatewayHeaders } from './gateway-headers.js';
 import type { Candidate, ModelRequestContext } from './model-request-context.js';
-import { AttemptTimer } from './attempt-timer.js';
+import { AttemptTimer, type AbortFlag } from './attempt-timer.js';
 import { selectProviderKey } from './provider-key-selection.js';
 import { captureJson, relayJson, relayStream, type RelayOutcome } from './response-relay.js';
 import { isRetryable, parseRetryAfter, retryDelay, shouldFallBack, type AttemptFailure, type RetryTiming } from './retry-policy.js';
@@ -27,13 +27,17 @@ export type ProxyOutcome = { ok: true; relay: RelayOutcome } | { ok: false; erro
 
 type AttemptResult = { ok: true; relay: RelayOutcome } | { ok: false; failure: AttemptFailure; error: GatewayError };
 
-const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
+const sleep = (ms: number, abort: AbortFlag): Promise<void> =>
   new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
+    const stop = (): void => {
       clearTimeout(timer);
       resolve();
-    }, { once: true });
+    };
+    const timer = setTimeout(() => {
+      abort.removeListener('abort', stop);
+      resolve();
+    }, ms);
+    abort.once('abort', stop);
   });
 
 /** Reads at most MAX_ERROR_BODY_BYTES of an error body and drops the rest, so a huge error page is never buffered whole. */
@@ -78,7 +82,7 @@ async function attempt(deps: FallbackProxyDeps, context: ModelRequestContext, ca
     record.latency_ms = Math.round(performance.now() - started);
     if (error) Object.assign(record, { error });
   };
-  const timer = new AttemptTimer(timeoutMs, context.abort.signal);
+  const timer = new AttemptTimer(timeoutMs, context.abort);
   const live: string[] = [];
   try {
     const upstream = await deps.client.send(upstreamRequest, timer.signal);
@@ -100,7 +104,7 @@ async function attempt(deps: FallbackProxyDeps, context: ModelRequestContext, ca
     return { ok: true, relay };
   } catch (error) {
     if (context.relay?.payloads === live) context.relay = undefined; // the stream never started
-    const kind = classifyUpstreamError(error, context.abort.signal.aborted, timer.timedOut);
+    const kind = classifyUpstreamError(error, context.abort.aborted, timer.timedOut);
     if (kind === 'timeout') {
       finish(null, 'timeout');
       return { ok: false, error: Errors.upstreamTimeout([candidate.provider.name, timeoutMs]), failure: { kind } };
@@ -129,15 +133,15 @@ export async function proxyModelRequest(deps: FallbackProxyDeps, context: ModelR
     let result: AttemptResult | undefined;
     for (let retry = 0; ; retry++) {
       result = await attempt(deps, context, candidate, res);
-      if (result.ok || context.abort.signal.aborted || res?.headersSent) break;
+      if (result.ok || context.abort.aborted || res?.headersSent) break;
       if (retry >= retries || !isRetryable(result.failure)) break;
       const delay = retryDelay(retry, result.failure, deps.timing, deps.random);
       if (delay === undefined) break;
-      await sleep(delay, context.abort.signal);
+      await sleep(delay, context.abort);
     }
     if (result.ok) return result.relay.rejected && !res?.headersSent ? { ok: false, error: result.relay.rejected } : { ok: true, relay: result.relay };
     last = result.error;
-    if (context.abort.signal.aborted || res?.headersSent) break;
+    if (context.abort.aborted || res?.headersSent) break;
     const model = candidate.routeModel;
     if (!model || !shouldFallBack(result.failure, model.fallback_enabled, model.fallback_codes)) break;
   }

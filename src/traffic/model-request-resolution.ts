@@ -5,6 +5,7 @@ import type { AdminServices } from '../admin/admin-services.js';
 import { identifyCaller } from '../auth/caller-identity.js';
 import { Errors } from '../errors/error-registry.js';
 import type { ModelEndpoint } from '../plugins/plugin-types.js';
+import { AbortFlag } from './attempt-timer.js';
 import { resolveCandidates } from './candidate-selection.js';
 import { setModelContext, type ModelRequestContext, type RouteRecord } from './model-request-context.js';
 import type { ProviderDirectory } from './provider-directory.js';
@@ -60,7 +61,7 @@ export async function resolveModelRequest(
     stream: request.stream,
     candidates: await resolveCandidates(deps.directory, route, routeName, { model: request.model }, deps.random),
     attempts: [],
-    abort: new AbortController(),
+    abort: new AbortFlag(),
     checks: [],
   };
   res.on('close', () => {
