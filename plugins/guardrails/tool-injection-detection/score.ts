@@ -1,0 +1,46 @@
+// Scores one tool output: the sentence-level model, the general rules and the prompt-injection model's jailbreak output, highest wins.
+import { detect } from '../prompt-injection-detection/detector.js';
+import type { HashedModel } from '../prompt-injection-detection/hashed-model.js';
+import type { InjectionRule } from '../prompt-injection-detection/rules.js';
+import { scoreSegments } from './segments.js';
+
+/** What one tool output scored, with its parts (for logs, tests and the eval). */
+export interface ToolScores {
+  prompt_injection: number;
+  jailbreak: number;
+  /** The tool model's highest window probability. */
+  model: number;
+  /** The rules' combined score and the rules that matched. */
+  rules: number;
+  matched: string[];
+}
+
+/** How to read and score a tool output. */
+export interface ToolScoreOptions {
+  decode: boolean;
+  scanLimit?: number;
+  rules: readonly InjectionRule[];
+  /** The tool-output model (one label). */
+  tool: HashedModel;
+  /** The prompt-injection model restricted to its `jailbreak` label. */
+  jailbreak: HashedModel;
+}
+
+const round = (value: number): number => Math.round(Math.min(1, Math.max(0, value)) * 10_000) / 10_000;
+
+/**
+ * `prompt_injection` is the highest of the tool model (over sentences, lines and adjacent pairs of the text, scanned
+ * up to `scanLimit` characters), the rules (over the text and its decoded payloads) and the jailbreak probability.
+ */
+export function scoreToolOutput(text: string, options: ToolScoreOptions): ToolScores {
+  const scanned = options.scanLimit !== undefined && text.length > options.scanLimit ? text.slice(0, options.scanLimit) : text;
+  const rulesAndJailbreak = detect(scanned, { decode: options.decode, scanLimit: options.scanLimit, rules: options.rules, models: [options.jailbreak] });
+  const model = scoreSegments(options.tool, scanned);
+  return {
+    prompt_injection: round(Math.max(model, rulesAndJailbreak.prompt_injection)),
+    jailbreak: rulesAndJailbreak.jailbreak,
+    model: round(model),
+    rules: round(rulesAndJailbreak.rules.prompt_injection),
+    matched: rulesAndJailbreak.rules.matched,
+  };
+}
