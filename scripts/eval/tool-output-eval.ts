@@ -84,7 +84,7 @@ async function scoreSecurityFilters(rows: Array<DataRow<ToolOutputLabels>>): Pro
 /** toolinjectiondetection's threshold for the figures: its default. */
 const TOOL_THRESHOLD = toolInjectionDetection.defaultThreshold;
 /** Other thresholds printed for the dev set, so the trade-off is visible. */
-const SWEEP = [0.5, 0.7, 0.8, 0.85, 0.86, 0.9, 0.95];
+const SWEEP = [0.5, 0.7, 0.8, 0.85, 0.9, 0.95];
 
 /** Dev-set figures of the shipped toolinjectiondetection: recall on prompt-injection rows, FPR on clean rows, per source tag. */
 export async function toolDevFigures(dataDir: string): Promise<{ overall: SourceMetrics; perSource: SourceMetrics[]; otherFamilies: SourceMetrics; sweep: SourceMetrics[] }> {

@@ -79,7 +79,7 @@ const CLOSINGS = ['Best regards,', 'Thanks,', 'Cheers,', 'Kind regards,', 'Since
 
 /** An ordinary e-mail, plain or with headers. */
 function email(r: Random): string {
-  const body = some(r, [...HUMAN_SENTENCES, statement, statement, statement, statement], 2, 7).map((f) => f(r)).join(r() < 0.5 ? ' ' : '\n');
+  const body = some(r, [...HUMAN_SENTENCES, statement, statement, narrative, narrative], 2, 7).map((f) => f(r)).join(r() < 0.5 ? ' ' : '\n');
   const text = `${pick(r, GREETINGS).replace('{n}', name(r))}\n\n${body}\n\n${pick(r, CLOSINGS)}\n${name(r)}`;
   if (r() < 0.5) return text;
   return `From: ${name(r)} <${name(r).toLowerCase()}@${domain(r)}.com>\nTo: ${name(r).toLowerCase()}@${domain(r)}.com\nSubject: ${pick(r, ['Re: ', 'Fwd: ', ''])}${pick(r, TOPICS)}\n\n${text}`;
@@ -178,6 +178,18 @@ const PRED = ['announced plans to expand', 'reported a steady increase in visito
 const TAIL = ['', '', ' last week', ' in the city centre', ' despite the weather', ' according to a spokesperson', ' earlier than planned', ' for the third year in a row', ', which surprised many observers', ' after months of discussion', ' near the old railway station', ' during the holiday season'];
 const QUESTIONS = ['What time should we meet?', 'Has anyone seen my blue umbrella?', 'Does the Friday slot still work for you?', 'Could we move the call to the afternoon?', 'Is parking available near the venue?', 'Did the shipment arrive yet?', 'Who is presenting at the next meeting?', 'Any thoughts on the draft?'];
 
+const FIRST = ['I', 'We', 'My sister', 'Our family', 'The two of us', 'My manager', 'A friend of mine'];
+const DID = ['stayed at the hotel for three nights', 'had a long meeting with the design team', 'tried the tasting menu', 'visited the old town', 'finally fixed the leaking tap', 'spent the afternoon reviewing contracts', 'booked the tickets months in advance', 'walked along the river after dinner', 'ordered the blue jacket in a medium', 'moved into the new flat', 'ran the numbers again', 'met the new intern', 'got stuck in traffic for an hour', 'read the report on the train'];
+const FELT = ['and it was worth every penny', 'and the view was incredible', 'but the service was slow', 'and everyone seemed happy with the result', 'although the weather did not cooperate', 'and we came up with some good ideas', 'but the room was smaller than expected', 'and would happily do it again', 'which took longer than planned', ''];
+const DESCRIBE = ['The room features a king-size bed and a small balcony.', 'Each apartment has a fully equipped kitchen.', 'The trail is about twelve kilometres long and mostly flat.', 'Prices start at forty dollars per night, breakfast included.', 'The museum houses more than two thousand paintings.', 'The course covers budgeting, saving and basic investing.', 'The package includes a charger, a case and a quick-start guide.', 'Guests can enjoy the rooftop pool from May to September.', 'The conference brings together speakers from twenty countries.', 'The report was prepared by the finance department.', 'The warranty covers parts and labour for two years.', 'Temperatures are expected to drop sharply overnight.'];
+
+/** A first-person sentence (notes, reviews, messages) or a description (pages, listings). */
+function narrative(r: Random): string {
+  if (r() < 0.5) return pick(r, DESCRIBE);
+  const felt = pick(r, FELT);
+  return `${pick(r, FIRST)} ${pick(r, DID)}${felt === '' ? '' : ` ${felt}`}.`;
+}
+
 /** A declarative sentence from a small grammar: the plain prose that fills pages, reviews, reports and e-mails. */
 function statement(r: Random): string {
   return `${pick(r, SUBJ)} ${pick(r, PRED)}${pick(r, TAIL)}.`;
@@ -188,7 +200,8 @@ function prose(r: Random): string {
   const n = 2 + Math.floor(r() * 6);
   const parts = Array.from({ length: n }, () => {
     const kind = r();
-    if (kind < 0.75) return statement(r);
+    if (kind < 0.45) return statement(r);
+    if (kind < 0.75) return narrative(r);
     if (kind < 0.87) return pick(r, QUESTIONS);
     return pick(r, HUMAN_SENTENCES)(r);
   });

@@ -29,15 +29,16 @@ export interface ToolScoreOptions {
 const round = (value: number): number => Math.round(Math.min(1, Math.max(0, value)) * 10_000) / 10_000;
 
 /**
- * `prompt_injection` is the highest of the tool model (over sentences, lines and adjacent pairs of the text, scanned
- * up to `scanLimit` characters), the rules (over the text and its decoded payloads) and the jailbreak probability.
+ * `prompt_injection` combines the tool model (its highest sentence, over the text scanned up to `scanLimit`
+ * characters) and the rules (over the text and its decoded payloads) as independent evidence, 1 - (1 - model)(1 - rules),
+ * so a strong rule decides alone and a weak one only tips a borderline sentence; the jailbreak probability counts too.
  */
 export function scoreToolOutput(text: string, options: ToolScoreOptions): ToolScores {
   const scanned = options.scanLimit !== undefined && text.length > options.scanLimit ? text.slice(0, options.scanLimit) : text;
   const rulesAndJailbreak = detect(scanned, { decode: options.decode, scanLimit: options.scanLimit, rules: options.rules, models: [options.jailbreak] });
   const model = scoreSegments(options.tool, scanned);
   return {
-    prompt_injection: round(Math.max(model, rulesAndJailbreak.prompt_injection)),
+    prompt_injection: round(Math.max(1 - (1 - model) * (1 - rulesAndJailbreak.rules.prompt_injection), rulesAndJailbreak.prompt_injection)),
     jailbreak: rulesAndJailbreak.jailbreak,
     model: round(model),
     rules: round(rulesAndJailbreak.rules.prompt_injection),
