@@ -130,7 +130,7 @@ function main(): void {
     `train/tool-output.jsonl (${rows.length} rows; each id tag weighted to at most ${TOOL_TAG_CAP} rows; AgentDojo attacks on the windows their clean record lacks), ` +
       `assistant requests from train/prompt-injection.jsonl (${REQUEST_TAGS.join(', ')}) planted into clean texts, and ${2 * OWN_TOOL_COUNT} template rows ` +
       `(scripts/train/tool-injection-augment.ts: ordinary e-mails, how-tos and pages; planted instructions; weight ${OWN_TOOL_WEIGHT}); logistic regression over hashed ` +
-      `character 2-5-grams and word 1-2-grams of the normalised text, read per sentence or line and per adjacent pair; ${JSON.stringify(TOOL_INJECTION_TRAIN_OPTIONS)}`,
+      `character 2-5-grams and word 1-2-grams of the normalised text, read per sentence or line; ${JSON.stringify(TOOL_INJECTION_TRAIN_OPTIONS)}`,
   );
   writeHashedModel(TOOL_INJECTION_MODEL, model);
   console.log(`wrote ${TOOL_INJECTION_MODEL}.{json,bin} in ${((performance.now() - started) / 1000).toFixed(1)} s`);

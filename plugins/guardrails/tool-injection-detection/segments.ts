@@ -1,4 +1,4 @@
-// Cuts tool output into sentences and lines, and scores each one (and each adjacent pair) with the tool-injection model.
+// Cuts tool output into sentences and lines, and scores each one with the tool-injection model.
 import { featureBuckets, modelText, textWindows } from '../prompt-injection-detection/hashed-features.js';
 import { bucketMargin, sigmoid, type HashedModel } from '../prompt-injection-detection/hashed-model.js';
 
@@ -47,24 +47,16 @@ export function toolWindows(text: string): string[] {
   return segmentWindows(modelText(text));
 }
 
-/** The highest probability of the model's first label over the windows of `text`. */
+/** The highest probability of the model's first label over the windows of `text` (0 for a text with none). */
 export function scoreSegments(model: HashedModel, text: string): number {
   const weights = model.weights[0] as Float32Array;
   const bias = model.header.biases[0] ?? 0;
   const buckets: number[] = [];
-  const segments = textSegments(modelText(text));
-  const margins: number[] = [];
-  let best = -Infinity;
-  const score = (window: string): number => {
+  let best = 0;
+  for (const window of toolWindows(text)) {
     buckets.length = 0;
     featureBuckets(window, model.header.bits, buckets);
-    return bucketMargin(weights, bias, buckets);
-  };
-  for (const segment of segments) {
-    const m = score(segment);
-    margins.push(m);
-    best = Math.max(best, m);
+    best = Math.max(best, sigmoid(bucketMargin(weights, bias, buckets)));
   }
-  if (best === -Infinity) return 0;
-  return sigmoid(best);
+  return best;
 }
