@@ -28,6 +28,9 @@ export interface LogPage<T = JsonValue> {
   next?: number;
 }
 
+/** One write of {@link StorageAdapter.batch}: set a key to a value, or delete it. */
+export type StorageWrite = { op: 'set'; key: string; value: JsonValue } | { op: 'delete'; key: string };
+
 /**
  * A storage adapter. Keys are `/`-separated paths of non-empty segments (`providers/openai`);
  * a segment may not be `.` or `..`. Values are JSON. Logs are append-only sequences of JSON
@@ -47,6 +50,12 @@ export interface StorageAdapter {
   set(key: string, value: JsonValue): Promise<void>;
   /** Removes `key`; resolves `true` if it existed. */
   delete(key: string): Promise<boolean>;
+  /**
+   * Optional: applies `writes` in order, all or none (one transaction in SQL). Adapters without it get the
+   * facade's fallback, which applies them one by one in the given order (callers order them so that a crash
+   * half-way leaves no record that grants access).
+   */
+  batch?(writes: StorageWrite[]): Promise<void>;
   /** Every entry whose key starts with `prefix`, sorted by key. */
   list(prefix: string): Promise<StorageEntry[]>;
   /** Appends records to the log named `log`. Resolves once they are durable. */

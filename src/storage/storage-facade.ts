@@ -1,6 +1,6 @@
 // The storage facade over any adapter: typed access, per-key read-modify-write locking and log helpers.
 import { LRUCache } from 'lru-cache';
-import type { JsonValue, LogPage, StorageAdapter, StorageEntry } from './storage-adapter.js';
+import type { JsonValue, LogPage, StorageAdapter, StorageEntry, StorageWrite } from './storage-adapter.js';
 import { KeyedLock } from './keyed-lock.js';
 import { isKeyInvalid } from './storage-key.js';
 
@@ -78,6 +78,24 @@ export class Storage {
     }
   }
 
+  /**
+   * Applies several writes in order: in one transaction when the adapter has `batch` (PostgreSQL), else one by
+   * one in the given order, so callers still order them to leave no record that grants access if cut short.
+   */
+  async batch(writes: StorageWrite[]): Promise<void> {
+    this.generation++;
+    try {
+      if (this.adapter.batch) await this.adapter.batch(writes);
+      else {
+        for (const write of writes) {
+          if (write.op === 'set') await this.adapter.set(write.key, write.value);
+          else await this.adapter.delete(write.key);
+        }
+      }
+    } finally {
+      for (const write of writes) this.written(write.key);
+    }
+  }
 
   list<T>(prefix: string): Promise<Array<StorageEntry<T>>> {
     return this.adapter.list(prefix) as Promise<Array<StorageEntry<T>>>;
