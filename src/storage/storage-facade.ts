@@ -82,13 +82,13 @@ export class Storage {
    * Applies several writes in order: in one transaction when the adapter has `batch` (PostgreSQL), else one by
    * one in the given order, so callers still order them to leave no record that grants access if cut short.
    */
-  async batch(writes: StorageWrite[]): Promise<void> {
+  async batch(writes: Array<{ op: 'set'; key: string; value: unknown } | { op: 'delete'; key: string }>): Promise<void> {
     this.generation++;
     try {
-      if (this.adapter.batch) await this.adapter.batch(writes);
+      if (this.adapter.batch) await this.adapter.batch(writes as StorageWrite[]);
       else {
         for (const write of writes) {
-          if (write.op === 'set') await this.adapter.set(write.key, write.value);
+          if (write.op === 'set') await this.adapter.set(write.key, write.value as JsonValue);
           else await this.adapter.delete(write.key);
         }
       }
