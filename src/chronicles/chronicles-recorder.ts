@@ -21,6 +21,13 @@ export interface ChroniclesOptions {
   /** Append at once when this many entries wait. Default 500. */
   maxBatch?: number;
   /**
+   * The most entries kept in memory while appends fail (storage unreachable). Beyond it, new entries are
+   * dropped and counted (`dropped`), and `onDrop` is told at most every 10 s. Default 10,000.
+   */
+  maxPending?: number;
+  /** Told when entries were dropped because the buffer was full: the total so far and how many since the last call. */
+  onDrop?: (total: number, since: number) => void;
+  /**
    * The cap of each recorded field (input, output, usage, error message, attempt errors, check results, tool
    * arguments, results and errors), in bytes. A longer field is stored as a string of its first `maxFieldBytes`
    * bytes (of its JSON text when it is not a string) followed by `…[truncated]`, and listed in the entry's
@@ -71,6 +78,11 @@ export class ChroniclesRecorder {
   private readonly sweeper: NodeJS.Timeout | undefined;
   private readonly flushIntervalMs: number;
   private readonly maxBatch: number;
+  private readonly maxPending: number;
+  private readonly onDrop: (total: number, since: number) => void;
+  private droppedTotal = 0;
+  private droppedReported = 0;
+  private lastDropReport = -Infinity;
   private readonly maxEntries: number;
   private readonly maxAgeMs: number | undefined;
   private readonly maxFieldBytes: number;
@@ -85,6 +97,8 @@ export class ChroniclesRecorder {
   ) {
     this.flushIntervalMs = options.flushIntervalMs ?? 200;
     this.maxBatch = options.maxBatch ?? 500;
+    this.maxPending = Math.max(1, options.maxPending ?? 10_000);
+    this.onDrop = options.onDrop ?? (() => undefined);
     this.maxEntries = options.retention?.maxEntries ?? 10_000;
     this.maxAgeMs = options.retention?.maxAgeMs;
     this.maxFieldBytes = options.maxFieldBytes ?? DEFAULT_MAX_FIELD_BYTES;
@@ -102,6 +116,11 @@ export class ChroniclesRecorder {
    * until the flush); `secrets` (the request's own credentials) are scrubbed with every stored secret at the flush.
    */
   record(entry: ChronicleEntry, secrets: readonly string[] = []): void {
+    if (this.pendingCount >= this.maxPending) {
+      this.droppedTotal++;
+      this.reportDrops();
+      return;
+    }
     const { entry: bounded, sizes } = boundEntry(entry, this.maxFieldBytes);
     const list = this.pending.get(entry.application) ?? [];
     list.push({ entry: bounded, sizes, secrets });
@@ -112,6 +131,21 @@ export class ChroniclesRecorder {
       this.timer = setTimeout(() => this.flushInBackground(), this.flushIntervalMs);
       this.timer.unref();
     }
+  }
+
+  /** Entries dropped so far because the buffer was full while appends failed. */
+  get dropped(): number {
+    return this.droppedTotal;
+  }
+
+  /** Tells `onDrop` about new drops, at most every 10 s. */
+  private reportDrops(): void {
+    const now = this.now();
+    if (this.droppedTotal === this.droppedReported || now - this.lastDropReport < 10_000) return;
+    this.lastDropReport = now;
+    const since = this.droppedTotal - this.droppedReported;
+    this.droppedReported = this.droppedTotal;
+    this.onDrop(this.droppedTotal, since);
   }
 
   /** A flush nobody awaits: a failure is reported, never left as an unhandled rejection. */
@@ -142,7 +176,14 @@ export class ChroniclesRecorder {
           await this.storage.append(chroniclesLog(application), entries);
         } catch (error) {
           // Put back what is ready to write (finished entries need no second pass).
-          const back = entries ? entries.map((entry): Pending => ({ entry, sizes: new Map(), secrets: [] })) : items;
+          let back = entries ? entries.map((entry): Pending => ({ entry, sizes: new Map(), secrets: [] })) : items;
+          // Entries recorded while this batch was in flight count too: beyond maxPending, the oldest are dropped.
+          const room = Math.max(0, this.maxPending - this.pendingCount);
+          if (back.length > room) {
+            this.droppedTotal += back.length - room;
+            back = back.slice(back.length - room);
+            this.reportDrops();
+          }
           this.pending.set(application, [...back, ...(this.pending.get(application) ?? [])]);
           this.pendingCount += back.length;
           failure ??= error;

@@ -7,6 +7,9 @@ import { chatBody, createTrafficFixture, type TrafficFixture } from '../helpers/
 import { dropSchema, requirePostgres, TEST_DATABASE_URL, testSchemaName } from '../helpers/postgres-test.js';
 import { tcpCut, type TcpCut } from '../helpers/tcp-cut.js';
 import pg from 'pg';
+import { ChroniclesRecorder } from '../../src/chronicles/chronicles-recorder.js';
+import type { ChronicleEntry } from '../../src/chronicles/chronicle-entry.js';
+import { Storage } from '../../src/storage/storage-facade.js';
 
 describe('a gateway on postgresStorage', function () {
   requirePostgres();
@@ -59,5 +62,36 @@ describe('a gateway on postgresStorage', function () {
     await relay.restore();
     await request(f.app).post('/v1/admin/applications').set('x-api-key', TEST_KEYS.superAdmin).send({ name: 'after-outage' }).expect(201);
     assert.equal((await entries()).length, 2, 'the entry recorded during the outage was kept and written after it');
+  });
+
+  it('14.5: while appends fail, the recorder keeps at most maxPending entries, counts and reports the rest, and writes the kept ones once PostgreSQL is back', async () => {
+    const target = new URL(TEST_DATABASE_URL);
+    target.port = String(relay.port);
+    const storage = new Storage(postgresStorage({ connectionString: target.toString(), schema: `${schema}_r`, connectionTimeoutMillis: 500 }));
+    await storage.init();
+    const reports: Array<[number, number]> = [];
+    const recorder = new ChroniclesRecorder(storage, { flushIntervalMs: 60_000, maxPending: 5, onDrop: (total, since) => reports.push([total, since]) });
+    const entry = (n: number): ChronicleEntry => ({
+      id: `e${n}`, timestamp: new Date().toISOString(), application: 'app', kind: 'model', endpoint: 'chat/completions', route: 'r',
+      provider: 'p', model: 'm', status: 200, latency_ms: 1, stream: false, attempts: [], input: `n${n}`, output: null, usage: null,
+      guardrail_checks: [], tool_invocations: [], error: null,
+    });
+    try {
+      await relay.cut();
+      for (let n = 0; n < 3; n++) recorder.record(entry(n));
+      const failing = recorder.flush();
+      for (let n = 3; n < 6; n++) recorder.record(entry(n)); // recorded while the failing flush is in flight
+      await assert.rejects(failing, (error: { code?: string }) => error.code === 'storage_unavailable');
+      for (let n = 6; n < 9; n++) recorder.record(entry(n)); // the buffer is full: dropped
+      assert.equal(recorder.dropped, 4);
+      assert.deepEqual(reports[0], [1, 1]);
+      await relay.restore();
+      await recorder.flush();
+      assert.deepEqual((await recorder.entries('app')).map((e) => e.input), ['n1', 'n2', 'n3', 'n4', 'n5']);
+    } finally {
+      await recorder.close();
+      await storage.close();
+      await dropSchema(`${schema}_r`);
+    }
   });
 });
