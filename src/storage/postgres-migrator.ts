@@ -17,6 +17,7 @@ const LOCK_NAMESPACE = 'gateway-service:migrations';
 export async function runMigrations(pool: Pool, schema: string, migrations: readonly Migration[]): Promise<number[]> {
   const client = await pool.connect();
   const applied: number[] = [];
+  let failure: unknown;
   try {
     await client.query('BEGIN');
     await client.query('SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))', [LOCK_NAMESPACE, schema]);
@@ -42,8 +43,9 @@ export async function runMigrations(pool: Pool, schema: string, migrations: read
     return applied;
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
+    failure = error;
     throw error;
   } finally {
-    client.release();
+    client.release(failure instanceof Error ? failure : undefined);
   }
 }

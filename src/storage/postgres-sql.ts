@@ -15,8 +15,8 @@ export function prefixPattern(prefix: string): string {
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE']);
 /** SQLSTATEs that mean the server is unreachable or not accepting work now: connection exceptions, shutdown, too many connections, read-only. */
 const UNAVAILABLE_STATES = new Set(['57P01', '57P02', '57P03', '53300', '25006']);
-/** Messages node-postgres throws without a code when a connection ends or cannot be made in time. */
-const UNAVAILABLE_MESSAGE = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended/i;
+/** Messages node-postgres throws without a code when a connection ends, cannot be made in time, or a query gets no answer in time. */
+const UNAVAILABLE_MESSAGE = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended|Query read timeout/i;
 
 /** A short reason for an error that means PostgreSQL cannot be reached now, or `undefined` for any other error. */
 export function unavailableReason(error: unknown): string | undefined {

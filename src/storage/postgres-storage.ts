@@ -4,7 +4,7 @@ import { Errors } from '../errors/error-registry.js';
 import { keyedWriteQueue } from './keyed-write-queue.js';
 import { MIGRATIONS } from './postgres-migrations/index.js';
 import { runMigrations } from './postgres-migrator.js';
-import { asStorageError, prefixPattern, quoteIdent } from './postgres-sql.js';
+import { asStorageError, prefixPattern, quoteIdent, unavailableReason } from './postgres-sql.js';
 import type { JsonValue, LogRecord, StorageAdapter, StorageEntry, StorageWrite } from './storage-adapter.js';
 import { keySegments } from './storage-key.js';
 
@@ -20,6 +20,8 @@ export interface PostgresStorageOptions {
   maxConnections?: number;
   /** How long a query waits for a connection before it fails with `storage_unavailable`, in ms. Default 5000. */
   connectionTimeoutMillis?: number;
+  /** How long a query may wait for its answer before it fails with `storage_unavailable` (a hung server), in ms. Default 10,000. */
+  queryTimeoutMillis?: number;
 }
 
 /** Rows deleted per statement when a log is trimmed, so a large trim never holds one long lock. */
@@ -48,6 +50,8 @@ export function postgresStorage(options: PostgresStorageOptions): StorageAdapter
       connectionString: options.connectionString,
       max: options.maxConnections ?? 10,
       connectionTimeoutMillis: options.connectionTimeoutMillis ?? 5000,
+      query_timeout: options.queryTimeoutMillis ?? 10_000,
+      keepAlive: true,
       application_name: 'gateway-service',
     });
   // An idle connection that breaks (server restart) emits here; without a listener it would end the process.
@@ -69,16 +73,19 @@ export function postgresStorage(options: PostgresStorageOptions): StorageAdapter
   /** Runs `work` in one transaction on one connection. */
   const transaction = async <T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
     const client = await pool.connect().catch(asStorageError);
+    let broken = false;
     try {
       await client.query('BEGIN');
       const result = await work(client);
       await client.query('COMMIT');
       return result;
     } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
+      // A connection that broke or timed out is destroyed, never handed out again.
+      broken = unavailableReason(error) !== undefined;
+      if (!broken) await client.query('ROLLBACK').catch(() => undefined);
       return asStorageError(error);
     } finally {
-      client.release();
+      client.release(broken);
     }
   };
   /** Inserts `records` at the end of a log, creating it; locks the log's row until the transaction ends. */

@@ -8,7 +8,9 @@ export interface TcpCut {
   port: number;
   /** Refuses new connections and destroys open ones, as a stopped service would. */
   cut(): Promise<void>;
-  /** Accepts connections again on the same port. */
+  /** Keeps connections open but relays nothing more, as a hung server would. */
+  hang(): void;
+  /** Accepts connections again on the same port (after `cut`), or drops the hung connections (after `hang`). */
   restore(): Promise<void>;
   close(): Promise<void>;
 }
@@ -20,17 +22,22 @@ export interface TcpCut {
  */
 export async function tcpCut(host: string, port: number): Promise<TcpCut> {
   const sockets = new Set<net.Socket>();
+  const pairs = new Set<[net.Socket, net.Socket]>();
+  let hanging = false;
   const track = (socket: net.Socket): void => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => socket.destroy());
   };
   const server = net.createServer((client) => {
-    const upstream = net.connect(port, host);
     track(client);
+    if (hanging) return; // accepted, never answered
+    const upstream = net.connect(port, host);
     track(upstream);
+    const pair: [net.Socket, net.Socket] = [client, upstream];
+    pairs.add(pair);
     client.pipe(upstream).pipe(client);
-    client.on('close', () => upstream.destroy());
+    client.on('close', () => (upstream.destroy(), pairs.delete(pair)));
     upstream.on('close', () => client.destroy());
   });
   server.listen(0, '127.0.0.1');
@@ -46,7 +53,20 @@ export async function tcpCut(host: string, port: number): Promise<TcpCut> {
       for (const socket of sockets) socket.destroy();
       await closed;
     },
+    hang() {
+      hanging = true;
+      for (const [client, upstream] of pairs) {
+        client.unpipe(upstream);
+        upstream.unpipe(client);
+        client.pause();
+        upstream.pause();
+      }
+    },
     async restore() {
+      if (hanging) {
+        hanging = false;
+        for (const socket of sockets) socket.destroy();
+      }
       if (listening) return;
       server.listen(relayPort, '127.0.0.1');
       await once(server, 'listening');

@@ -24,7 +24,7 @@ describe('a gateway on postgresStorage', function () {
     relay = await tcpCut(target.hostname, Number(target.port || 5432));
     target.port = String(relay.port);
     f = await createTrafficFixture({
-      storage: postgresStorage({ connectionString: target.toString(), schema, connectionTimeoutMillis: 1000 }),
+      storage: postgresStorage({ connectionString: target.toString(), schema, connectionTimeoutMillis: 1000, queryTimeoutMillis: 500 }),
       secret: 'postgres-test-secret',
       chronicles: { flushIntervalMs: 20 },
     });
@@ -62,6 +62,17 @@ describe('a gateway on postgresStorage', function () {
     await relay.restore();
     await request(f.app).post('/v1/admin/applications').set('x-api-key', TEST_KEYS.superAdmin).send({ name: 'after-outage' }).expect(201);
     assert.equal((await entries()).length, 2, 'the entry recorded during the outage was kept and written after it');
+  });
+
+  it('14.5: a PostgreSQL that stops answering (connections open, no reply) gives 503 storage_unavailable after the query timeout, and recovers', async () => {
+    relay.hang();
+    const started = Date.now();
+    const write = await request(f.app).post('/v1/admin/applications').set('x-api-key', TEST_KEYS.superAdmin).send({ name: 'during-hang' });
+    assert.equal(write.status, 503);
+    assert.equal(write.body.error.code, 'storage_unavailable');
+    assert.ok(Date.now() - started < 5000, 'the write waited for the hung server');
+    await relay.restore();
+    await request(f.app).post('/v1/admin/applications').set('x-api-key', TEST_KEYS.superAdmin).send({ name: 'after-hang' }).expect(201);
   });
 
   it('14.5: while appends fail, the recorder keeps at most maxPending entries, counts and reports the rest, and writes the kept ones once PostgreSQL is back', async () => {
