@@ -5,7 +5,7 @@ import { keyedWriteQueue } from './keyed-write-queue.js';
 import { MIGRATIONS } from './postgres-migrations/index.js';
 import { runMigrations } from './postgres-migrator.js';
 import { asStorageError, prefixPattern, quoteIdent, unavailableReason } from './postgres-sql.js';
-import type { JsonValue, LogRecord, StorageAdapter, StorageEntry, StorageWrite } from './storage-adapter.js';
+import type { JsonValue, LogMatchOptions, LogPage, LogRecord, StorageAdapter, StorageEntry, StorageWrite } from './storage-adapter.js';
 import { keySegments } from './storage-key.js';
 
 /** Options of {@link postgresStorage}: a connection string or a pool of your own. */
@@ -26,14 +26,23 @@ export interface PostgresStorageOptions {
 
 /** Rows deleted per statement when a log is trimmed, so a large trim never holds one long lock. */
 const TRIM_BATCH = 10_000;
-/** Larger than any record id: the default `from` of a newest-first read. */
+/** Larger than any position: the default `from` of a newest-first read, and the default window. */
 const NEWEST = '9223372036854775807';
+/** Field names `readLogMatching` accepts: they are written into the SQL (so the expression indexes apply). */
+const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+
+/** A page from rows read with one row more than `limit`. */
+function pageOf(rows: Array<{ seq: string; value: JsonValue }>, limit: number): LogPage {
+  const records: LogRecord[] = rows.slice(0, limit).map((row) => ({ position: Number(row.seq), value: row.value }));
+  return rows.length > limit ? { records, next: Number(rows[limit]!.seq) } : { records };
+}
 
 /**
  * Creates a PostgreSQL storage adapter. `init()` runs the versioned migrations once (under an advisory lock,
  * so replicas starting together migrate once). Values live in `gateway_values` (JSON text as written), logs in
- * `gateway_logs` and `gateway_log_records`, whose primary key `(log_id, id)` serves appends, newest-first pages
- * and trims; a record's position is its row id. `batch()` writes several keys in one transaction. Writes are
+ * `gateway_logs` and `gateway_log_records`, whose primary key `(log_id, seq)` serves appends, newest-first pages
+ * and trims; a record's position is its `seq`, dense per log. `readLogMatching` answers Chronicles lookups on
+ * expression indexes. `batch()` writes several keys in one transaction. Writes are
  * applied in call order per key and per log; an append to a log is serialised with other appends to that log
  * across replicas (a row lock on the log), so batches never interleave. When PostgreSQL cannot be reached,
  * calls fail with `storage_unavailable` (503) and work again once it is back.
@@ -88,11 +97,16 @@ export function postgresStorage(options: PostgresStorageOptions): StorageAdapter
       client.release(broken);
     }
   };
-  /** Inserts `records` at the end of a log, creating it; locks the log's row until the transaction ends. */
+  /**
+   * Inserts `$3` records (the JSON array `$2`) at the end of log `$1`, creating it. Positions continue the log's
+   * `last_seq`; the upsert locks the log's row until the transaction ends, so appends never interleave.
+   */
   const appendSql = `
-    WITH log AS (INSERT INTO ${LOGS} (name) VALUES ($1) ON CONFLICT (name) DO UPDATE SET name = EXCLUDED.name RETURNING id)
-    INSERT INTO ${RECORDS} (log_id, value)
-    SELECT log.id, r.value FROM log, json_array_elements($2::json) WITH ORDINALITY AS r(value, n) ORDER BY r.n`;
+    WITH log AS (
+      INSERT INTO ${LOGS} AS lg (name, last_seq) VALUES ($1, $3::bigint)
+      ON CONFLICT (name) DO UPDATE SET last_seq = lg.last_seq + EXCLUDED.last_seq RETURNING id, last_seq)
+    INSERT INTO ${RECORDS} (log_id, seq, value)
+    SELECT log.id, log.last_seq - $3::bigint + r.n, r.value FROM log, json_array_elements($2::json) WITH ORDINALITY AS r(value, n)`;
 
   /** Runs a write after earlier writes to the same keys, in call order (keys taken in sorted order, so batches cannot deadlock). */
   const inKeyOrder = <T>(keys: string[], task: () => Promise<T>): Promise<T> => {
@@ -159,26 +173,50 @@ export function postgresStorage(options: PostgresStorageOptions): StorageAdapter
       keySegments(log);
       const text = JSON.stringify(records);
       return logQueue.run(log, async () => {
-        await query(appendSql, [log, text]);
+        await query(appendSql, [log, text, records.length]);
       });
     },
     async readLog(log) {
       open();
       keySegments(log);
-      const { rows } = await query<{ value: JsonValue }>(`SELECT value FROM ${RECORDS} WHERE log_id = ${LOG_ID} ORDER BY id`, [log]);
+      const { rows } = await query<{ value: JsonValue }>(`SELECT value FROM ${RECORDS} WHERE log_id = ${LOG_ID} ORDER BY seq`, [log]);
       return rows.map((row) => row.value);
     },
     async readLogBackward(log, { from, limit }) {
       open();
       keySegments(log);
       if (from !== undefined && (!Number.isSafeInteger(from) || from < 1)) return undefined;
-      const { rows } = await query<{ id: string; value: JsonValue }>(
-        `SELECT id, value FROM ${RECORDS} WHERE log_id = ${LOG_ID} AND id <= $2 ORDER BY id DESC LIMIT $3`,
+      const { rows } = await query<{ seq: string; value: JsonValue }>(
+        `SELECT seq, value FROM ${RECORDS} WHERE log_id = ${LOG_ID} AND seq <= $2 ORDER BY seq DESC LIMIT $3`,
         [log, from === undefined ? NEWEST : String(from), Math.max(0, limit) + 1],
       );
-      if (from !== undefined && Number(rows[0]?.id) !== from) return undefined;
-      const records: LogRecord[] = rows.slice(0, limit).map((row) => ({ position: Number(row.id), value: row.value }));
-      return rows.length > limit ? { records, next: Number(rows[limit]!.id) } : { records };
+      if (from !== undefined && Number(rows[0]?.seq) !== from) return undefined;
+      return pageOf(rows, limit);
+    },
+    async readLogMatching(log: string, { from, limit, match, window }: LogMatchOptions) {
+      open();
+      keySegments(log);
+      if (from !== undefined && (!Number.isSafeInteger(from) || from < 1)) return undefined;
+      const params: unknown[] = [log, from === undefined ? NEWEST : String(from), window === undefined ? NEWEST : String(Math.max(0, window)), Math.max(0, limit) + 1];
+      const conditions: string[] = [];
+      for (const [field, value] of Object.entries(match)) {
+        if (!FIELD_NAME.test(field)) throw Errors.storageKeyInvalid(['a matched field name is not an identifier']);
+        const type = typeof value === 'string' ? 'string' : typeof value === 'number' ? 'number' : 'boolean';
+        params.push(typeof value === 'string' ? value : JSON.stringify(value));
+        // The field name is written as a literal so that PostgreSQL can use the expression index on it.
+        conditions.push(`r.value->>'${field}' = $${params.length} AND json_typeof(r.value->'${field}') = '${type}'`);
+      }
+      if (from !== undefined) {
+        const found = await query(`SELECT 1 FROM ${RECORDS} WHERE log_id = ${LOG_ID} AND seq = $2`, [log, String(from)]);
+        if (found.rowCount === 0) return undefined;
+      }
+      const { rows } = await query<{ seq: string; value: JsonValue }>(
+        `SELECT r.seq, r.value FROM ${LOGS} l JOIN ${RECORDS} r ON r.log_id = l.id
+         WHERE l.name = $1 AND r.seq <= $2 AND r.seq > l.last_seq - $3::bigint${conditions.map((c) => ` AND ${c}`).join('')}
+         ORDER BY r.seq DESC LIMIT $4`,
+        params,
+      );
+      return pageOf(rows, limit);
     },
     async rewriteLog(log, records) {
       open();
@@ -189,7 +227,7 @@ export function postgresStorage(options: PostgresStorageOptions): StorageAdapter
           // The append's upsert locks the log's row first, so concurrent appends wait for the rewrite.
           await client.query(`INSERT INTO ${LOGS} (name) VALUES ($1) ON CONFLICT (name) DO UPDATE SET name = EXCLUDED.name`, [log]);
           await client.query(`DELETE FROM ${RECORDS} WHERE log_id = ${LOG_ID}`, [log]);
-          await client.query(appendSql, [log, text]);
+          await client.query(appendSql, [log, text, records.length]);
         }),
       );
     },
@@ -197,19 +235,17 @@ export function postgresStorage(options: PostgresStorageOptions): StorageAdapter
       open();
       keySegments(log);
       return logQueue.run(log, async () => {
-        // The newest record to drop, found on the primary key; then drop it and everything older, a bounded batch at a time.
-        const { rows } = await query<{ log_id: string; id: string }>(
-          `SELECT log_id, id FROM ${RECORDS} WHERE log_id = ${LOG_ID} ORDER BY id DESC OFFSET $2 LIMIT 1`,
+        // Positions are dense, so the records to drop are `first ..= last_seq - keep`: deleted oldest first, a bounded range at a time.
+        const { rows } = await query<{ id: string; cut: string; first: string | null }>(
+          `SELECT l.id, l.last_seq - $2::bigint AS cut, (SELECT min(seq) FROM ${RECORDS} WHERE log_id = l.id) AS first FROM ${LOGS} l WHERE l.name = $1`,
           [log, Math.max(0, keep)],
         );
-        const cut = rows[0];
-        if (cut === undefined) return;
-        for (;;) {
-          const deleted = await query(
-            `DELETE FROM ${RECORDS} WHERE log_id = $1 AND id IN (SELECT id FROM ${RECORDS} WHERE log_id = $1 AND id <= $2 ORDER BY id LIMIT $3)`,
-            [cut.log_id, cut.id, TRIM_BATCH],
-          );
-          if ((deleted.rowCount ?? 0) < TRIM_BATCH) return;
+        const found = rows[0];
+        if (found === undefined || found.first === null) return;
+        const cut = BigInt(found.cut);
+        for (let low = BigInt(found.first); low <= cut; low += BigInt(TRIM_BATCH)) {
+          const high = low + BigInt(TRIM_BATCH) - 1n < cut ? low + BigInt(TRIM_BATCH) - 1n : cut;
+          await query(`DELETE FROM ${RECORDS} WHERE log_id = $1 AND seq BETWEEN $2 AND $3`, [found.id, String(low), String(high)]);
         }
       });
     },

@@ -94,6 +94,51 @@ describe('postgresStorage', () => {
     });
   });
 
+  describe('readLogMatching', () => {
+    let schema: string;
+    let storage: StorageAdapter;
+    beforeEach(async () => {
+      schema = testSchemaName();
+      storage = postgresStorage({ connectionString: TEST_DATABASE_URL, schema, maxConnections: 2 });
+      await storage.init();
+      const records = Array.from({ length: 30 }, (_, i) => ({ id: `e${i}`, route: i % 3 === 0 ? 'a' : 'b', status: i % 5 === 0 ? 429 : 200, model: i % 2 === 0 ? 'm' : '429' }));
+      await storage.append('chronicles/app', records.slice(0, 10));
+      await storage.append('chronicles/app', records.slice(10));
+      await storage.append('chronicles/other', [{ id: 'e0', route: 'a', status: 429, model: 'm' }]);
+    });
+    afterEach(async () => {
+      await storage.close();
+      await dropSchema(schema);
+    });
+    const ids = (page: { records: Array<{ value: unknown }> } | undefined) => page!.records.map((r) => (r.value as { id: string }).id);
+
+    it('14.2: answers the newest matching records of one log, page by page, by route, status (a number) and id', async () => {
+      const first = await storage.readLogMatching!('chronicles/app', { limit: 3, match: { route: 'a', status: 429 } });
+      assert.deepEqual(ids(first), ['e15', 'e0']);
+      assert.equal(first!.next, undefined);
+      const byRoute = await storage.readLogMatching!('chronicles/app', { limit: 4, match: { route: 'a' } });
+      assert.deepEqual(ids(byRoute), ['e27', 'e24', 'e21', 'e18']);
+      const next = await storage.readLogMatching!('chronicles/app', { from: byRoute!.next, limit: 4, match: { route: 'a' } });
+      assert.deepEqual(ids(next), ['e15', 'e12', 'e9', 'e6']);
+      assert.deepEqual(ids(await storage.readLogMatching!('chronicles/app', { limit: 5, match: { id: 'e7' } })), ['e7']);
+      // A number does not match the same text: model '429' is a string, status 429 a number.
+      assert.deepEqual(ids(await storage.readLogMatching!('chronicles/app', { limit: 50, match: { model: 429 } })), []);
+      assert.equal((await storage.readLogMatching!('chronicles/app', { limit: 50, match: { model: '429' } }))!.records.length, 15);
+    });
+
+    it('14.2: stays within the newest `window` records, refuses a position that is not a record, and refuses odd field names', async () => {
+      assert.deepEqual(ids(await storage.readLogMatching!('chronicles/app', { limit: 10, match: { route: 'a' }, window: 7 })), ['e27', 'e24']);
+      assert.deepEqual(ids(await storage.readLogMatching!('chronicles/app', { limit: 10, match: { id: 'e3' }, window: 20 })), []);
+      const page = await storage.readLogBackward('chronicles/app', { limit: 2 });
+      // `from` may name a record that does not match: the read starts there.
+      assert.deepEqual(ids(await storage.readLogMatching!('chronicles/app', { from: page!.records[0]!.position, limit: 1, match: { route: 'a' } })), ['e27']);
+      assert.equal(await storage.readLogMatching!('chronicles/app', { from: 10 ** 9, limit: 1, match: { route: 'a' } }), undefined);
+      await storage.trimLog('chronicles/app', 5);
+      assert.equal(await storage.readLogMatching!('chronicles/app', { from: 1, limit: 1, match: { route: 'a' } }), undefined);
+      await assert.rejects(storage.readLogMatching!('chronicles/app', { limit: 1, match: { "route' OR 1=1 --": 'a' } }), (error: { code?: string }) => error.code === 'storage_key_invalid');
+    });
+  });
+
   describe('unreachable', () => {
     it('14.5: answers storage_unavailable (503) when PostgreSQL cannot be reached, and works once it is reachable', async () => {
       const schema = testSchemaName();
