@@ -3,7 +3,7 @@ import type { LogRecord } from '../storage/storage-adapter.js';
 import type { Storage } from '../storage/storage-facade.js';
 import type { ChronicleEntry } from './chronicle-entry.js';
 import { boundEntry, DEFAULT_MAX_FIELD_BYTES, finishEntry } from './entry-limits.js';
-import { newestRecords, READ_BATCH } from './log-pages.js';
+import { newestRecords, READ_BATCH, StalePositionError } from './log-pages.js';
 import { applyToGraph, emptyGraph, type UsageGraph } from './usage-graph.js';
 
 /** Retention of each application's log. */
@@ -45,6 +45,9 @@ export interface ChroniclesDeps {
   /** Every stored secret (provider keys, registry tokens) to scrub from entries before they are written. */
   secrets?: () => Promise<readonly string[]>;
 }
+
+/** Equality filters on entry fields that an adapter with indexed log reads answers itself (see `Storage.matchesLogs`). */
+export type EntryMatch = Partial<{ id: string; route: string; model: string; status: number }>;
 
 /** The log name of an application's Chronicles. */
 export const chroniclesLog = (application: string): string => `chronicles/${application}`;
@@ -210,7 +213,11 @@ export class ChroniclesRecorder {
    * `skipped` is how many entries that earlier read had passed. Throws `cursor_invalid` when `from` is no longer
    * a record's position (the log was trimmed since).
    */
-  async *newestFirst(application: string, from?: number, skipped = 0): AsyncGenerator<RetainedEntry> {
+  async *newestFirst(application: string, from?: number, skipped = 0, match?: EntryMatch): AsyncGenerator<RetainedEntry> {
+    if (match !== undefined && this.indexed(match)) {
+      yield* this.newestMatching(application, match, from, skipped);
+      return;
+    }
     await this.flush();
     const cutoff = this.maxAgeMs === undefined ? undefined : this.now() - this.maxAgeMs;
     let index = skipped;
@@ -218,6 +225,33 @@ export class ChroniclesRecorder {
       if (index >= this.maxEntries) return;
       if (cutoff === undefined || Date.parse(record.value.timestamp) >= cutoff) yield { ...record, index };
       index++;
+    }
+  }
+
+  /**
+   * Whether {@link newestFirst} answers `match` through the adapter's indexed read (then it yields only matching
+   * entries, and a cursor's own entry only if it matches).
+   */
+  indexed(match: EntryMatch): boolean {
+    return this.storage.matchesLogs && Object.values(match).some((value) => value !== undefined);
+  }
+
+  /** The retained entries matching `match`, newest first, read on the adapter's indexes within the newest `maxEntries`. */
+  private async *newestMatching(application: string, match: EntryMatch, from?: number, skipped = 0): AsyncGenerator<RetainedEntry> {
+    await this.flush();
+    const cutoff = this.maxAgeMs === undefined ? undefined : this.now() - this.maxAgeMs;
+    const fields = Object.fromEntries(Object.entries(match).filter(([, value]) => value !== undefined)) as Record<string, string | number>;
+    let next = from;
+    let index = skipped;
+    for (;;) {
+      const page = await this.storage.readLogMatching<ChronicleEntry>(chroniclesLog(application), { from: next, limit: READ_BATCH, match: fields, window: this.maxEntries });
+      if (page === undefined) throw new StalePositionError();
+      for (const record of page.records) {
+        if (cutoff === undefined || Date.parse(record.value.timestamp) >= cutoff) yield { ...record, index };
+        index++;
+      }
+      if (page.next === undefined) return;
+      next = page.next;
     }
   }
 
@@ -230,7 +264,7 @@ export class ChroniclesRecorder {
 
   /** One retained entry by id, searched newest first without loading the log. */
   async find(application: string, id: string): Promise<ChronicleEntry | undefined> {
-    for await (const record of this.newestFirst(application)) if (record.value.id === id) return record.value;
+    for await (const record of this.newestFirst(application, undefined, 0, { id })) if (record.value.id === id) return record.value;
     return undefined;
   }
 

@@ -1,6 +1,6 @@
 // The storage facade over any adapter: typed access, per-key read-modify-write locking and log helpers.
 import { LRUCache } from 'lru-cache';
-import type { JsonValue, LogPage, StorageAdapter, StorageEntry, StorageWrite } from './storage-adapter.js';
+import type { JsonValue, LogMatchOptions, LogPage, StorageAdapter, StorageEntry, StorageWrite } from './storage-adapter.js';
 import { KeyedLock } from './keyed-lock.js';
 import { isKeyInvalid } from './storage-key.js';
 
@@ -130,6 +130,17 @@ export class Storage {
   /** One page of a log, newest first; see {@link StorageAdapter.readLogBackward}. */
   readLogBackward<T>(log: string, options: { from?: number; limit: number }): Promise<LogPage<T> | undefined> {
     return this.adapter.readLogBackward(log, options) as Promise<LogPage<T> | undefined>;
+  }
+
+  /** Whether the adapter answers {@link readLogMatching} itself (PostgreSQL, on indexes). */
+  get matchesLogs(): boolean {
+    return this.adapter.readLogMatching !== undefined;
+  }
+
+  /** One page of the records of a log that match, newest first; only when {@link matchesLogs} (see {@link StorageAdapter.readLogMatching}). */
+  readLogMatching<T>(log: string, options: LogMatchOptions): Promise<LogPage<T> | undefined> {
+    if (!this.adapter.readLogMatching) throw new Error(`The ${this.adapter.name} storage adapter has no readLogMatching.`);
+    return this.adapter.readLogMatching(log, options) as Promise<LogPage<T> | undefined>;
   }
 
   deleteLog(log: string): Promise<boolean> {

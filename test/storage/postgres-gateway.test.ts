@@ -11,6 +11,13 @@ import { ChroniclesRecorder } from '../../src/chronicles/chronicles-recorder.js'
 import type { ChronicleEntry } from '../../src/chronicles/chronicle-entry.js';
 import { Storage } from '../../src/storage/storage-facade.js';
 
+/** A recorded entry of application `app`, with id `e<n>` and input `n<n>`. */
+const entryOf = (n: number): ChronicleEntry => ({
+  id: `e${n}`, timestamp: new Date().toISOString(), application: 'app', kind: 'model', endpoint: 'chat/completions', route: 'r',
+  provider: 'p', model: 'm', status: 200, latency_ms: 1, stream: false, attempts: [], input: `n${n}`, output: null, usage: null,
+  guardrail_checks: [], tool_invocations: [], error: null,
+});
+
 describe('a gateway on postgresStorage', function () {
   requirePostgres();
   let schema: string;
@@ -64,6 +71,67 @@ describe('a gateway on postgresStorage', function () {
     assert.equal((await entries()).length, 2, 'the entry recorded during the outage was kept and written after it');
   });
 
+  it('14.2: on PostgreSQL, filtered lists page through cursors on the indexes, match the unfiltered list, and entries are found by id', async () => {
+    await f.create('/v1/admin/routes', { name: 'other', type: 'chat', models: [{ name: 'gpt-4o', provider: 'fake' }] });
+    const chat = (route?: string) =>
+      request(f.app).post('/v1/chat/completions').set('authorization', `Bearer ${f.developerKey}`).set(route ? { 'x-gateway-route': route } : {}).send(chatBody());
+    for (let i = 0; i < 12; i++) await chat(i % 3 === 0 ? 'other' : undefined).expect(200);
+    f.fake.script([{ fail: { status: 400, message: 'bad' } }]);
+    await chat().expect(400);
+    const list = async (query: string) => (await request(f.app).get(`/v1/admin/applications/app/chronicles${query}`).set('x-api-key', TEST_KEYS.viewer).expect(200)).body;
+    type Entry = { id: string; route: string; model: string; status: number };
+    const all = (await list('?limit=100')).data as Entry[];
+    assert.equal(all.length, 13);
+    const filters: Array<[string, (e: Entry) => boolean]> = [
+      ['route=other', (e) => e.route === 'other'],
+      ['status=400', (e) => e.status === 400],
+      ['model=gpt-4o', (e) => e.model === 'gpt-4o'],
+      ['route=other&status=200', (e) => e.route === 'other' && e.status === 200],
+      ['route=nowhere', () => false],
+    ];
+    for (const [query, keep] of filters) {
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const page: { data: Entry[]; next_cursor: string | null } = await list(`?limit=2&${query}${cursor ? `&cursor=${cursor}` : ''}`);
+        seen.push(...page.data.map((e) => e.id));
+        cursor = page.next_cursor;
+      } while (cursor);
+      assert.deepEqual(seen, all.filter(keep).map((e) => e.id), query);
+    }
+    // A cursor from one filter used with another starts after its entry, even though that entry does not match.
+    const byRoute = await list('?limit=1&route=other');
+    assert.deepEqual((await list(`?limit=10&status=400&cursor=${byRoute.next_cursor}`)).data, []);
+    for (const entry of [all[0]!, all[6]!, all[12]!]) {
+      const found = await request(f.app).get(`/v1/admin/applications/app/chronicles/${entry.id}`).set('x-api-key', TEST_KEYS.viewer).expect(200);
+      assert.deepEqual(found.body, entry);
+    }
+    await request(f.app).get('/v1/admin/applications/app/chronicles/no-such-id').set('x-api-key', TEST_KEYS.viewer).expect(404);
+  });
+
+  it('14.2: indexed reads and lookups by id stay within the newest maxEntries, even before a trim', async () => {
+    const target = new URL(TEST_DATABASE_URL);
+    const storage = new Storage(postgresStorage({ connectionString: target.toString(), schema: `${schema}_w` }));
+    await storage.init();
+    const recorder = new ChroniclesRecorder(storage, { flushIntervalMs: 60_000, retention: { maxEntries: 5 } });
+    try {
+      for (let n = 0; n < 12; n++) {
+        recorder.record({ ...entryOf(n), route: n % 2 === 0 ? 'even' : 'odd' });
+        await recorder.flush(); // within the trim slack: nothing is trimmed yet
+      }
+      assert.equal((await storage.readLog('chronicles/app')).length, 12, 'the log holds more than maxEntries before the next trim');
+      const even: string[] = [];
+      for await (const record of recorder.newestFirst('app', undefined, 0, { route: 'even' })) even.push(record.value.id);
+      assert.deepEqual(even, ['e10', 'e8']);
+      assert.equal((await recorder.find('app', 'e9'))?.id, 'e9');
+      assert.equal(await recorder.find('app', 'e4'), undefined);
+    } finally {
+      await recorder.close();
+      await storage.close();
+      await dropSchema(`${schema}_w`);
+    }
+  });
+
   it('14.5: a PostgreSQL that stops answering (connections open, no reply) gives 503 storage_unavailable after the query timeout, and recovers', async () => {
     relay.hang();
     const started = Date.now();
@@ -82,11 +150,7 @@ describe('a gateway on postgresStorage', function () {
     await storage.init();
     const reports: Array<[number, number]> = [];
     const recorder = new ChroniclesRecorder(storage, { flushIntervalMs: 60_000, maxPending: 5, onDrop: (total, since) => reports.push([total, since]) });
-    const entry = (n: number): ChronicleEntry => ({
-      id: `e${n}`, timestamp: new Date().toISOString(), application: 'app', kind: 'model', endpoint: 'chat/completions', route: 'r',
-      provider: 'p', model: 'm', status: 200, latency_ms: 1, stream: false, attempts: [], input: `n${n}`, output: null, usage: null,
-      guardrail_checks: [], tool_invocations: [], error: null,
-    });
+    const entry = entryOf;
     try {
       await relay.cut();
       for (let n = 0; n < 3; n++) recorder.record(entry(n));
