@@ -17,8 +17,8 @@ const pool = new pg.Pool({ connectionString: url, max: 4 });
 
 /** Rows in the shape of a recorded chat request, about 700 bytes of JSON each; 1 in 50 is a 429, 1 in 4 on route `support`. */
 const INSERT_ROWS = (log: string) => `
-  INSERT INTO "${schema}".gateway_log_records (log_id, value)
-  SELECT (SELECT id FROM "${schema}".gateway_logs WHERE name = '${log}'), json_build_object(
+  INSERT INTO "${schema}".gateway_log_records (log_id, seq, value)
+  SELECT (SELECT id FROM "${schema}".gateway_logs WHERE name = '${log}'), g, json_build_object(
     'id', 'chr_' || lpad(g::text, 10, '0'),
     'timestamp', to_char(timestamp '2026-01-01' + g * interval '10 ms', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
     'application', 'bench', 'kind', 'model', 'endpoint', 'chat/completions',
@@ -76,42 +76,58 @@ async function pagingBench(): Promise<void> {
   if (created.status !== 201) throw new Error(`creating the application: ${created.status}`);
   await pool.query(`INSERT INTO "${schema}".gateway_logs (name) VALUES ('chronicles/bench')`);
 
-  console.log('| entries in the application | insert s | page query: buffers / execution ms | GET ?limit=50 p50 / p95 / max ms | next page (cursor) p50 / p95 ms | ?status=429&limit=50 p50 / p95 ms | GET /chronicles/:id (newest) p50 ms |');
-  console.log('|---:|---:|---|---|---|---|---:|');
+  console.log('| entries in the application | insert s | page query / status=429 query: buffers, execution ms | GET ?limit=50 p50 / p95 / max ms | next page (cursor) p50 / p95 ms | ?status=429&limit=50 p50 / p95 ms | ?route=support&model=gpt-4o&limit=50 p50 ms | GET /chronicles/:id p50 ms: newest / oldest / unknown (404) |');
+  console.log('|---:|---:|---|---|---|---|---|---|');
   let inserted = 0;
   for (const target of stages) {
     const start = performance.now();
     for (let from = inserted + 1; from <= target; from += 250_000) {
       await pool.query(INSERT_ROWS('chronicles/bench'), [from, Math.min(target, from + 249_999)]);
     }
+    await pool.query(`UPDATE "${schema}".gateway_logs SET last_seq = $1 WHERE name = 'chronicles/bench'`, [target]);
     await pool.query(`VACUUM ANALYZE "${schema}".gateway_log_records`);
     const insertSeconds = (performance.now() - start) / 1000;
     inserted = target;
     // The adapter's page query, as the first page runs it (64 records, newest first): pages touched and server time.
     const plan = (
       await pool.query(
-        `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) SELECT id, value FROM "${schema}".gateway_log_records WHERE log_id = (SELECT id FROM "${schema}".gateway_logs WHERE name = 'chronicles/bench') AND id <= 9223372036854775807 ORDER BY id DESC LIMIT 65`,
+        `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) SELECT seq, value FROM "${schema}".gateway_log_records WHERE log_id = (SELECT id FROM "${schema}".gateway_logs WHERE name = 'chronicles/bench') AND seq <= 9223372036854775807 ORDER BY seq DESC LIMIT 65`,
       )
     ).rows[0]['QUERY PLAN'][0] as { 'Execution Time': number; Plan: { 'Shared Hit Blocks': number; 'Shared Read Blocks': number } };
     const buffers = plan.Plan['Shared Hit Blocks'] + plan.Plan['Shared Read Blocks'];
+    // The adapter's matching query for status=429, as readLogMatching runs it.
+    const matchPlan = (
+      await pool.query(
+        `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) SELECT r.seq, r.value FROM "${schema}".gateway_logs l JOIN "${schema}".gateway_log_records r ON r.log_id = l.id
+         WHERE l.name = 'chronicles/bench' AND r.seq <= 9223372036854775807 AND r.seq > l.last_seq - 2000000
+         AND r.value->>'status' = '429' AND json_typeof(r.value->'status') = 'number' ORDER BY r.seq DESC LIMIT 65`,
+      )
+    ).rows[0]['QUERY PLAN'][0] as typeof plan;
+    const matchBuffers = matchPlan.Plan['Shared Hit Blocks'] + matchPlan.Plan['Shared Read Blocks'];
     const first = await timeGets(base, () => '/v1/admin/applications/bench/chronicles?limit=50');
     const page = (await (await fetch(`${base}/v1/admin/applications/bench/chronicles?limit=50`, { headers: { 'x-api-key': adminKey } })).json()) as {
       next_cursor: string;
     };
     const second = await timeGets(base, () => `/v1/admin/applications/bench/chronicles?limit=50&cursor=${page.next_cursor}`);
     const filtered = await timeGets(base, () => '/v1/admin/applications/bench/chronicles?limit=50&status=429');
-    const byIdTimes: number[] = [];
-    for (let i = 0; i < 50; i++) {
-      const start = performance.now();
-      const response = await fetch(`${base}/v1/admin/applications/bench/chronicles/chr_${String(target - i).padStart(10, '0')}`, { headers: { 'x-api-key': adminKey } });
-      await response.arrayBuffer();
-      if (response.status !== 200) throw new Error(`by id: ${response.status}`);
-      byIdTimes.push(performance.now() - start);
-    }
-    byIdTimes.sort((a, b) => a - b);
-    if (first.rows !== 50 || second.rows !== 50 || filtered.rows !== 50) throw new Error('a page did not hold 50 entries');
+    const combined = await timeGets(base, () => '/v1/admin/applications/bench/chronicles?limit=50&route=support&model=gpt-4o');
+    const byId = async (id: (i: number) => number, status: number): Promise<number> => {
+      const times: number[] = [];
+      for (let i = 0; i < 50; i++) {
+        const start = performance.now();
+        const response = await fetch(`${base}/v1/admin/applications/bench/chronicles/chr_${String(id(i)).padStart(10, '0')}`, { headers: { 'x-api-key': adminKey } });
+        await response.arrayBuffer();
+        if (response.status !== status) throw new Error(`by id: ${response.status}`);
+        times.push(performance.now() - start);
+      }
+      return percentile(times.sort((a, b) => a - b), 50);
+    };
+    const newestId = await byId((i) => target - i, 200);
+    const oldestId = await byId((i) => i + 1, 200);
+    const unknownId = await byId((i) => target + 1000 + i, 404);
+    if (first.rows !== 50 || second.rows !== 50 || filtered.rows !== 50 || combined.rows !== 50) throw new Error('a page did not hold 50 entries');
     console.log(
-      `| ${target.toLocaleString('en-US')} | ${insertSeconds.toFixed(1)} | ${buffers} / ${plan['Execution Time'].toFixed(3)} | ${fmt(first.p50)} / ${fmt(first.p95)} / ${fmt(first.max)} | ${fmt(second.p50)} / ${fmt(second.p95)} | ${fmt(filtered.p50)} / ${fmt(filtered.p95)} | ${fmt(percentile(byIdTimes, 50))} |`,
+      `| ${target.toLocaleString('en-US')} | ${insertSeconds.toFixed(1)} | ${buffers}, ${plan['Execution Time'].toFixed(3)} / ${matchBuffers}, ${matchPlan['Execution Time'].toFixed(3)} | ${fmt(first.p50)} / ${fmt(first.p95)} / ${fmt(first.max)} | ${fmt(second.p50)} / ${fmt(second.p95)} | ${fmt(filtered.p50)} / ${fmt(filtered.p95)} | ${fmt(combined.p50)} | ${fmt(newestId)} / ${fmt(oldestId)} / ${fmt(unknownId)} |`,
     );
   }
   server.close();
