@@ -98,9 +98,10 @@ async function pagingBench(): Promise<void> {
     // The adapter's matching query for status=429, as readLogMatching runs it.
     const matchPlan = (
       await pool.query(
-        `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) SELECT r.seq, r.value FROM "${schema}".gateway_logs l JOIN "${schema}".gateway_log_records r ON r.log_id = l.id
-         WHERE l.name = 'chronicles/bench' AND r.seq <= 9223372036854775807 AND r.seq > l.last_seq - 2000000
-         AND r.value->>'status' = '429' AND json_typeof(r.value->'status') = 'number' ORDER BY r.seq DESC LIMIT 65`,
+        `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) SELECT r.seq, r.value FROM "${schema}".gateway_log_records r
+         WHERE r.log_id = (SELECT id FROM "${schema}".gateway_logs WHERE name = 'chronicles/bench') AND r.seq <= 9223372036854775807
+         AND r.seq > (SELECT last_seq FROM "${schema}".gateway_logs WHERE name = 'chronicles/bench') - 2000000
+         AND r.value->>'status' = '429' ORDER BY r.seq DESC LIMIT 65`,
       )
     ).rows[0]['QUERY PLAN'][0] as typeof plan;
     const matchBuffers = matchPlan.Plan['Shared Hit Blocks'] + matchPlan.Plan['Shared Read Blocks'];

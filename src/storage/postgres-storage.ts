@@ -199,24 +199,28 @@ export function postgresStorage(options: PostgresStorageOptions): StorageAdapter
       if (from !== undefined && (!Number.isSafeInteger(from) || from < 1)) return undefined;
       const params: unknown[] = [log, from === undefined ? NEWEST : String(from), window === undefined ? NEWEST : String(Math.max(0, window)), Math.max(0, limit) + 1];
       const conditions: string[] = [];
-      for (const [field, value] of Object.entries(match)) {
+      const fields = Object.entries(match);
+      for (const [field, value] of fields) {
         if (!FIELD_NAME.test(field)) throw Errors.storageKeyInvalid(['a matched field name is not an identifier']);
-        const type = typeof value === 'string' ? 'string' : typeof value === 'number' ? 'number' : 'boolean';
         params.push(typeof value === 'string' ? value : JSON.stringify(value));
-        // The field name is written as a literal so that PostgreSQL can use the expression index on it.
-        conditions.push(`r.value->>'${field}' = $${params.length} AND json_typeof(r.value->'${field}') = '${type}'`);
+        // The field name is written as a literal so that PostgreSQL can use the expression index on it. The JSON
+        // type is checked below, not in SQL: a type condition there skews the row estimate into a sort of every match.
+        conditions.push(`r.value->>'${field}' = $${params.length}`);
       }
       if (from !== undefined) {
         const found = await query(`SELECT 1 FROM ${RECORDS} WHERE log_id = ${LOG_ID} AND seq = $2`, [log, String(from)]);
         if (found.rowCount === 0) return undefined;
       }
       const { rows } = await query<{ seq: string; value: JsonValue }>(
-        `SELECT r.seq, r.value FROM ${LOGS} l JOIN ${RECORDS} r ON r.log_id = l.id
-         WHERE l.name = $1 AND r.seq <= $2 AND r.seq > l.last_seq - $3::bigint${conditions.map((c) => ` AND ${c}`).join('')}
+        `SELECT r.seq, r.value FROM ${RECORDS} r
+         WHERE r.log_id = ${LOG_ID} AND r.seq <= $2 AND r.seq > (SELECT last_seq FROM ${LOGS} WHERE name = $1) - $3::bigint${conditions.map((c) => ` AND ${c}`).join('')}
          ORDER BY r.seq DESC LIMIT $4`,
         params,
       );
-      return pageOf(rows, limit);
+      const page = pageOf(rows, limit);
+      const sameType = (value: JsonValue): boolean =>
+        fields.every(([field, expected]) => typeof (value as Record<string, unknown>)[field] === typeof expected);
+      return { ...page, records: page.records.filter((record) => sameType(record.value)) };
     },
     async rewriteLog(log, records) {
       open();

@@ -84,7 +84,8 @@ export interface StorageAdapter {
    * Optional: like {@link readLogBackward}, but answers only the records whose top-level fields equal `match`, among
    * the newest `window` records. Where the adapter indexes the fields (PostgreSQL: `id`, `route`, `model`, `status`),
    * the work depends on `limit`, not on the log. Resolves `undefined` when `from` is not the position of a record
-   * (matching or not). `next` continues the same query. Without it, callers filter pages of `readLogBackward`.
+   * (matching or not). `next` continues the same query; a page may hold fewer than `limit` records while `next` is set.
+   * Without it, callers filter pages of `readLogBackward`.
    */
   readLogMatching?(log: string, options: LogMatchOptions): Promise<LogPage | undefined>;
   /** Replaces the whole log atomically, for retention. */
