@@ -91,6 +91,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     ...options.chronicles,
     now: options.now ? () => options.now!().getTime() : undefined,
     onError: (error) => logger?.error('request log entries could not be written; they are kept for the next flush', { error: error.message }),
+    onDrop: (total, since) => logger?.warn('request log entries were dropped: the buffer is full while storage fails', { dropped: since, total }),
   }, { secrets: () => knownSecrets.current() });
   services.applicationDeletedHooks.push((application) => recorder.forget(application));
   const registries = new RegistryService(storage, box, services.registries, options.now);

@@ -7,6 +7,7 @@ export * from './plugins/plugin-types.js';
 export * from './storage/storage-adapter.js';
 export { memoryStorage } from './storage/memory-storage.js';
 export { fileStorage } from './storage/file-storage.js';
+export { postgresStorage, type PostgresStorageOptions } from './storage/postgres-storage.js';
 export { Storage } from './storage/storage-facade.js';
 export { GatewayError, Errors, createError, isGatewayError } from './errors/error-registry.js';
 export type { ErrorBody, ErrorType, GatewayErrorOptions, ErrorFactory } from './errors/error-registry.js';
