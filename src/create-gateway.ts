@@ -32,7 +32,9 @@ import { ProviderDirectory } from './traffic/provider-directory.js';
 import { proxyRouter } from './traffic/proxy-router.js';
 import { rateLimiterRouter } from './traffic/rate-limiter-router.js';
 import { DEFAULT_RETRY_TIMING } from './traffic/retry-policy.js';
-import { RouteRateLimits } from './traffic/route-rate-limits.js';
+import { MemoryRouteRateLimits } from './traffic/route-rate-limits.js';
+import { RedisRouteRateLimits } from './traffic/redis-rate-limiter.js';
+import { createRedisClient } from './redis/redis-client.js';
 import { routeResolverRouter } from './traffic/route-resolver-router.js';
 import { UpstreamClient } from './traffic/upstream-client.js';
 
@@ -111,7 +113,8 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   const routes = part(
     routeResolverRouter({ services, directory, bodyLimitBytes: options.modelBodyLimitBytes ?? 20 * 1024 * 1024, maxJsonDepth, logger, random: options.random }),
   );
-  const limits = new RouteRateLimits(options.rateLimitBottleneck);
+  const redis = options.redis ? createRedisClient(options.redis, logger) : undefined;
+  const limits = redis ? new RedisRouteRateLimits(redis, options.redis!, logger) : new MemoryRouteRateLimits(options.rateLimitBottleneck);
   services.routeChangedHooks.push((route) => limits.release(route));
   const rateLimiter = part(rateLimiterRouter(limits, logger));
   const guardrailPipeline = part(guardrailPipelineRouter({ engine: guardrails, storage, windowing: options.streamWindowing, logger }));
