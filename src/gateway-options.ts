@@ -61,7 +61,7 @@ export interface GatewayOptions {
   retryTiming?: Partial<RetryTiming>;
   /** Upstream connection pool settings. */
   upstream?: UpstreamClientOptions;
-  /** Extra bottleneck options for route rate limits, e.g. a Redis datastore shared by several replicas. */
+  /** Extra bottleneck options for the in-process route rate limits (used without `redis`). */
   rateLimitBottleneck?: BottleneckSharedOptions;
   /** Redis shared by several replicas: route rate limits count across all of them (see README "Redis"). Without it, state is per process. */
   redis?: GatewayRedisOptions;

@@ -52,6 +52,7 @@ export class RedisRouteRateLimits implements RouteRateLimits {
   private readonly instance = randomBytes(6).toString('hex');
   private sequence = 0;
   private failing = false;
+  private lastError = '';
   private reconnecting = false;
   private connected: boolean;
   private readonly firstConnection: Promise<void>;
@@ -115,14 +116,11 @@ export class RedisRouteRateLimits implements RouteRateLimits {
   private failed(error: Error): undefined {
     if (!this.failing) {
       this.failing = true;
-      this.lastError = error.message;
       this.logger?.warn(`shared rate limits are unavailable (Redis: ${error.message}); requests are ${this.failClosed ? 'refused with 503' : 'admitted unchecked'} until Redis answers`);
     }
     this.lastError = error.message;
     return undefined;
   }
-
-  private lastError = '';
 
   private unavailable(route: string): boolean {
     if (this.failClosed) {
