@@ -21,6 +21,7 @@ import { RegistryService } from './mcp/registry-service.js';
 import { PluginRegistry } from './plugins/plugin-registry.js';
 import { OutboundUrlGuard } from './http/outbound-url-guard.js';
 import { ApprovalIds } from './responses/approval-ids.js';
+import { RedisResponseStore } from './responses/redis-response-store.js';
 import { ResponseStore } from './responses/response-store.js';
 import { responsesRouter } from './responses/responses-router.js';
 import type { GatewayPlugin } from './plugins/plugin-types.js';
@@ -140,7 +141,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       logger,
       proxy: proxyDeps,
       sessions: { registries, developerKeys: services.developerKeys, engine: guardrails, recorder, ownOrigins: [], guard: externalMcp, maxResponseBytes: resolveLimits(options.mcp).maxBytes },
-      store: new ResponseStore(options.responses?.store),
+      store: redis ? new RedisResponseStore(redis, { keyPrefix: options.redis?.keyPrefix, connectTimeoutMs: options.redis?.connectTimeoutMs, ...options.responses?.store }) : new ResponseStore(options.responses?.store),
       maxRounds: options.responsesMaxRounds ?? 8,
       approvals: new ApprovalIds(options.secret),
     }),
@@ -175,6 +176,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
         await recorder.close();
       } finally {
         await limits.close();
+        await redis?.quit().catch(() => redis.disconnect());
         await client.close();
         await externalMcp?.close();
         await storage.close();

@@ -29,5 +29,33 @@ export function createRedisClient(options: GatewayRedisOptions, logger?: Gateway
     down = false;
     logger?.info('Redis is reachable again');
   });
+  void firstConnection(client, options.connectTimeoutMs ?? 2000);
   return client;
+}
+
+const firstConnections = new WeakMap<Redis, Promise<void>>();
+
+/**
+ * Settles once the client is first ready, or after `timeoutMs` (never rejects). Callers await it only until it
+ * has settled once, so requests of the first moments after start wait for the connection; later ones never wait.
+ */
+export function firstConnection(client: Redis, timeoutMs = 2000): Promise<void> {
+  let pending = firstConnections.get(client);
+  if (!pending) {
+    pending =
+      client.status === 'ready'
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => {
+            const done = (): void => {
+              clearTimeout(timer);
+              client.off('ready', done);
+              resolve();
+            };
+            const timer = setTimeout(done, timeoutMs);
+            timer.unref();
+            client.once('ready', done);
+          });
+    firstConnections.set(client, pending);
+  }
+  return pending;
 }

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { GatewayLogger } from '../errors/error-middleware.js';
 import { Errors } from '../errors/error-registry.js';
+import { firstConnection } from '../redis/redis-client.js';
 import type { GatewayRedisOptions } from '../redis/redis-options.js';
 import { reservoirFor, type RouteRateLimits } from './route-rate-limits.js';
 
@@ -54,8 +55,8 @@ export class RedisRouteRateLimits implements RouteRateLimits {
   private failing = false;
   private lastError = '';
   private reconnecting = false;
-  private connected: boolean;
-  private readonly firstConnection: Promise<void>;
+  private connected = false;
+  private readonly connectTimeoutMs: number;
   readonly stats: RedisRateLimitStats = { failedOpen: 0, failedClosed: 0 };
 
   constructor(
@@ -66,21 +67,7 @@ export class RedisRouteRateLimits implements RouteRateLimits {
     this.prefix = `${options.keyPrefix ?? 'gateway:'}rate:`;
     this.failClosed = options.rateLimitFailure === 'closed';
     client.defineCommand('gatewayRateTake', { numberOfKeys: 1, lua: TAKE_SCRIPT });
-    // Requests of the first moments wait for the first connection (at most the connect timeout), later ones never.
-    this.connected = client.status === 'ready';
-    this.firstConnection = this.connected
-      ? Promise.resolve()
-      : new Promise<void>((resolve) => {
-          const done = (): void => {
-            clearTimeout(timer);
-            client.off('ready', done);
-            this.connected = true;
-            resolve();
-          };
-          const timer = setTimeout(done, options.connectTimeoutMs ?? 2000);
-          timer.unref();
-          client.once('ready', done);
-        });
+    this.connectTimeoutMs = options.connectTimeoutMs ?? 2000;
   }
 
   async take(route: string, rate: number): Promise<boolean> {
@@ -91,7 +78,10 @@ export class RedisRouteRateLimits implements RouteRateLimits {
 
   /** Runs the script, or resolves undefined when Redis is not ready or does not answer in time. */
   private async run(route: string, rate: number, take: '1' | '0'): Promise<[number, number] | undefined> {
-    if (!this.connected) await this.firstConnection;
+    if (!this.connected) {
+      await firstConnection(this.client, this.connectTimeoutMs);
+      this.connected = true;
+    }
     if (this.client.status !== 'ready') return this.failed(new Error(`the connection is ${this.client.status}`));
     const { amount, intervalMs } = reservoirFor(rate);
     const member = `${this.instance}:${(this.sequence = (this.sequence + 1) % Number.MAX_SAFE_INTEGER)}`;
@@ -148,9 +138,8 @@ export class RedisRouteRateLimits implements RouteRateLimits {
     return (await this.run(route, rate, '0'))?.[1];
   }
 
-  /** Closes the Redis connection. */
+  /** Forgets the routes; the Redis connection belongs to its creator (createGateway closes it). */
   async close(): Promise<void> {
     this.routes.clear();
-    await this.client.quit().catch(() => this.client.disconnect());
   }
 }
