@@ -51,7 +51,7 @@ app.use(notFoundHandler);
 app.use(errorMiddleware(logger));
 
 const server = app.listen(port, () => {
-  logger.info('gateway listening', { port, storage: storageName, ...(databaseUrl ? {} : { dataDir }) });
+  logger.info('gateway listening', { port, storage: storageName, ...(databaseUrl ? {} : { dataDir }), redis: Boolean(redisUrl) });
   const configFile = process.env.GATEWAY_CONFIG;
   if (configFile) {
     seedFromConfig(configFile, `http://127.0.0.1:${port}`, adminKey, (line) => logger.info(line)).catch((error: Error) => {
