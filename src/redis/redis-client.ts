@@ -36,7 +36,7 @@ export function createRedisClient(options: GatewayRedisOptions, logger?: Gateway
 const firstConnections = new WeakMap<Redis, Promise<void>>();
 
 /**
- * Settles once the client is first ready, or after `timeoutMs` (never rejects). Callers await it only until it
+ * Settles once the client is first ready, or its first connection attempt fails, or after `timeoutMs` (never rejects). Callers await it only until it
  * has settled once, so requests of the first moments after start wait for the connection; later ones never wait.
  */
 export function firstConnection(client: Redis, timeoutMs = 2000): Promise<void> {
@@ -49,11 +49,13 @@ export function firstConnection(client: Redis, timeoutMs = 2000): Promise<void> 
             const done = (): void => {
               clearTimeout(timer);
               client.off('ready', done);
+              client.off('error', done);
               resolve();
             };
             const timer = setTimeout(done, timeoutMs);
             timer.unref();
             client.once('ready', done);
+            client.once('error', done);
           });
     firstConnections.set(client, pending);
   }

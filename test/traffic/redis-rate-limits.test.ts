@@ -213,4 +213,28 @@ describe('14.5 Redis down: rate limits fail open (default) or closed, never hang
     await relay.restore();
     await until(open, 'one', 429);
   });
+
+  it('14.5: a gateway started while Redis is down serves rate-limited routes (fail open) and enforces them once Redis comes up', async () => {
+    const { host, port } = redisPort();
+    const late = await tcpCut(host, port);
+    await late.cut();
+    const url = new URL(TEST_REDIS_URL);
+    url.hostname = '127.0.0.1';
+    url.port = String(late.port);
+    const f = await createTrafficFixture({ redis: { url: url.toString(), keyPrefix: prefix } });
+    try {
+      await addRoute([f], 'late', 1);
+      const started = performance.now();
+      await send(f, 'late').expect(200);
+      await send(f, 'late').expect(200);
+      const ms = performance.now() - started;
+      console.log(`      started without Redis: first requests answered in ${ms.toFixed(0)} ms`);
+      assert.ok(ms < 1500, `a refused first connection is not waited for (${ms.toFixed(0)} ms)`);
+      await late.restore();
+      await until(f, 'late', 429);
+    } finally {
+      await f.close();
+      await late.close();
+    }
+  });
 });
