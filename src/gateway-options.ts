@@ -63,7 +63,7 @@ export interface GatewayOptions {
   upstream?: UpstreamClientOptions;
   /** Extra bottleneck options for the in-process route rate limits (used without `redis`). */
   rateLimitBottleneck?: BottleneckSharedOptions;
-  /** Redis shared by several replicas: route rate limits count across all of them (see README "Redis"). Without it, state is per process. */
+  /** Redis shared by several replicas: route rate limits count across all of them, and the response store behind `previous_response_id` is shared (see README "Redis"). Without it, both are per process. */
   redis?: GatewayRedisOptions;
   /** Output checks on streams: hold this many new characters, and check a window of this many. Default 200 and 1000. */
   streamWindowing?: StreamWindowing;
