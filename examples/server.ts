@@ -1,4 +1,4 @@
-// The standalone gateway server (`npm start`): file storage or PostgreSQL (GATEWAY_DATABASE_URL), environment configuration, graceful shutdown.
+// The standalone gateway server (`npm start`): file storage or PostgreSQL (GATEWAY_DATABASE_URL), Redis for shared rate limits (GATEWAY_REDIS_URL), environment configuration, graceful shutdown.
 import { randomBytes } from 'node:crypto';
 import express from 'express';
 import { createGateway, errorMiddleware, fileStorage, notFoundHandler, postgresStorage, type GatewayLogger } from '../src/index.js';
@@ -13,6 +13,7 @@ const logger: GatewayLogger = {
 const port = Number(process.env.PORT ?? 8080);
 const dataDir = process.env.GATEWAY_DATA_DIR ?? './data';
 const databaseUrl = process.env.GATEWAY_DATABASE_URL;
+const redisUrl = process.env.GATEWAY_REDIS_URL;
 const storageName = databaseUrl ? 'postgres' : 'file';
 let adminKey = process.env.GATEWAY_ADMIN_KEY;
 if (!adminKey) {
@@ -29,6 +30,7 @@ const gateway = createGateway({
   adminKeys: [{ key: adminKey, role: 'super_admin', name: 'server-admin' }],
   secret: process.env.GATEWAY_SECRET,
   baseUrl: process.env.GATEWAY_BASE_URL,
+  redis: redisUrl ? { url: redisUrl } : undefined,
   logger,
 });
 
@@ -49,7 +51,7 @@ app.use(notFoundHandler);
 app.use(errorMiddleware(logger));
 
 const server = app.listen(port, () => {
-  logger.info('gateway listening', { port, storage: storageName, ...(databaseUrl ? {} : { dataDir }) });
+  logger.info('gateway listening', { port, storage: storageName, ...(databaseUrl ? {} : { dataDir }), redis: Boolean(redisUrl) });
   const configFile = process.env.GATEWAY_CONFIG;
   if (configFile) {
     seedFromConfig(configFile, `http://127.0.0.1:${port}`, adminKey, (line) => logger.info(line)).catch((error: Error) => {

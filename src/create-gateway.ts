@@ -21,6 +21,7 @@ import { RegistryService } from './mcp/registry-service.js';
 import { PluginRegistry } from './plugins/plugin-registry.js';
 import { OutboundUrlGuard } from './http/outbound-url-guard.js';
 import { ApprovalIds } from './responses/approval-ids.js';
+import { RedisResponseStore } from './responses/redis-response-store.js';
 import { ResponseStore } from './responses/response-store.js';
 import { responsesRouter } from './responses/responses-router.js';
 import type { GatewayPlugin } from './plugins/plugin-types.js';
@@ -32,7 +33,9 @@ import { ProviderDirectory } from './traffic/provider-directory.js';
 import { proxyRouter } from './traffic/proxy-router.js';
 import { rateLimiterRouter } from './traffic/rate-limiter-router.js';
 import { DEFAULT_RETRY_TIMING } from './traffic/retry-policy.js';
-import { RouteRateLimits } from './traffic/route-rate-limits.js';
+import { MemoryRouteRateLimits } from './traffic/route-rate-limits.js';
+import { RedisRouteRateLimits } from './traffic/redis-rate-limiter.js';
+import { createRedisClient } from './redis/redis-client.js';
 import { routeResolverRouter } from './traffic/route-resolver-router.js';
 import { UpstreamClient } from './traffic/upstream-client.js';
 
@@ -111,7 +114,8 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   const routes = part(
     routeResolverRouter({ services, directory, bodyLimitBytes: options.modelBodyLimitBytes ?? 20 * 1024 * 1024, maxJsonDepth, logger, random: options.random }),
   );
-  const limits = new RouteRateLimits(options.rateLimitBottleneck);
+  const redis = options.redis ? createRedisClient(options.redis, logger) : undefined;
+  const limits = redis ? new RedisRouteRateLimits(redis, options.redis!, logger) : new MemoryRouteRateLimits(options.rateLimitBottleneck);
   services.routeChangedHooks.push((route) => limits.release(route));
   const rateLimiter = part(rateLimiterRouter(limits, logger));
   const guardrailPipeline = part(guardrailPipelineRouter({ engine: guardrails, storage, windowing: options.streamWindowing, logger }));
@@ -137,7 +141,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       logger,
       proxy: proxyDeps,
       sessions: { registries, developerKeys: services.developerKeys, engine: guardrails, recorder, ownOrigins: [], guard: externalMcp, maxResponseBytes: resolveLimits(options.mcp).maxBytes },
-      store: new ResponseStore(options.responses?.store),
+      store: redis ? new RedisResponseStore(redis, { keyPrefix: options.redis?.keyPrefix, connectTimeoutMs: options.redis?.connectTimeoutMs, ...options.responses?.store }) : new ResponseStore(options.responses?.store),
       maxRounds: options.responsesMaxRounds ?? 8,
       approvals: new ApprovalIds(options.secret),
     }),
@@ -172,6 +176,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
         await recorder.close();
       } finally {
         await limits.close();
+        await redis?.quit().catch(() => redis.disconnect());
         await client.close();
         await externalMcp?.close();
         await storage.close();

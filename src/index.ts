@@ -1,6 +1,7 @@
 // Public API of the gateway package: createGateway, the plugin and storage helpers, and the error registry.
 export { createGateway } from './create-gateway.js';
 export type { Gateway, GatewayOptions } from './gateway-options.js';
+export type { GatewayRedisOptions } from './redis/redis-options.js';
 export type { AdminKeyConfig, AdminRole } from './admin/admin-auth.js';
 export type { GuardrailPolicy, RoutePolicy, PolicyProcessorEntry } from './admin/policy-validation.js';
 export * from './plugins/plugin-types.js';

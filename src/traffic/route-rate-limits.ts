@@ -1,5 +1,22 @@
-// Per-route rate limits on bottleneck: a reservoir refilled every second, and no queue, so excess is refused at once.
+// Per-route rate limits: the common interface, and the in-process one on bottleneck (a reservoir refilled every interval, no queue, so excess is refused at once).
 import Bottleneck from 'bottleneck';
+
+/**
+ * Per-route rate limits, in process ({@link MemoryRouteRateLimits}) or shared by replicas through Redis
+ * (`RedisRouteRateLimits`). Interchangeable: the rate limiter router only calls `take`.
+ */
+export interface RouteRateLimits {
+  /** Takes one slot of the route's budget; resolves false when the budget of the current interval is spent. */
+  take(route: string, rate: number): Promise<boolean>;
+  /** Forgets the limiter of `route`, if any (its route was deleted or its settings changed). */
+  release(route: string): void;
+  /** How many route limiters this gateway holds. */
+  readonly size: number;
+  /** What is left of the route's budget in the current interval, or undefined without a limiter. */
+  remaining(route: string): Promise<number | undefined>;
+  /** Stops timers and connections. */
+  close(): Promise<void>;
+}
 
 /** Extra bottleneck options for every route limiter, e.g. `{ datastore: 'ioredis', clientOptions }` to share limits across replicas. */
 export type BottleneckSharedOptions = Omit<Bottleneck.ConstructorOptions, 'reservoir' | 'reservoirRefreshAmount' | 'reservoirRefreshInterval' | 'highWater' | 'strategy' | 'id'>;
@@ -24,7 +41,7 @@ export function reservoirFor(rate: number): { amount: number; intervalMs: number
  * OVERFLOW strategy a request that cannot run at once is dropped, never queued. Each limiter holds a
  * refill timer: {@link release} stops it when the route is deleted or changed, so none outlives its route.
  */
-export class RouteRateLimits {
+export class MemoryRouteRateLimits implements RouteRateLimits {
   private readonly limiters = new Map<string, RouteLimiter>();
 
   constructor(private readonly shared: BottleneckSharedOptions = {}) {}
