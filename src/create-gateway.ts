@@ -115,7 +115,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     routeResolverRouter({ services, directory, bodyLimitBytes: options.modelBodyLimitBytes ?? 20 * 1024 * 1024, maxJsonDepth, logger, random: options.random }),
   );
   const redis = options.redis ? createRedisClient(options.redis, logger) : undefined;
-  const limits = redis ? new RedisRouteRateLimits(redis, options.redis!, logger) : new MemoryRouteRateLimits(options.rateLimitBottleneck);
+  const limits = redis ? new RedisRouteRateLimits(redis, options.redis!, logger) : new MemoryRouteRateLimits();
   services.routeChangedHooks.push((route) => limits.release(route));
   const rateLimiter = part(rateLimiterRouter(limits, logger));
   const guardrailPipeline = part(guardrailPipelineRouter({ engine: guardrails, storage, windowing: options.streamWindowing, logger }));
