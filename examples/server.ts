@@ -1,7 +1,7 @@
-// The standalone gateway server (`npm start`): file storage, environment configuration, graceful shutdown.
+// The standalone gateway server (`npm start`): file storage or PostgreSQL (GATEWAY_DATABASE_URL), Redis for shared rate limits (GATEWAY_REDIS_URL), environment configuration, graceful shutdown.
 import { randomBytes } from 'node:crypto';
 import express from 'express';
-import { createGateway, errorMiddleware, fileStorage, notFoundHandler, type GatewayLogger } from '../src/index.js';
+import { createGateway, errorMiddleware, fileStorage, notFoundHandler, postgresStorage, type GatewayLogger } from '../src/index.js';
 import { seedFromConfig } from './seed-from-config.js';
 
 const logger: GatewayLogger = {
@@ -12,6 +12,9 @@ const logger: GatewayLogger = {
 
 const port = Number(process.env.PORT ?? 8080);
 const dataDir = process.env.GATEWAY_DATA_DIR ?? './data';
+const databaseUrl = process.env.GATEWAY_DATABASE_URL;
+const redisUrl = process.env.GATEWAY_REDIS_URL;
+const storageName = databaseUrl ? 'postgres' : 'file';
 let adminKey = process.env.GATEWAY_ADMIN_KEY;
 if (!adminKey) {
   adminKey = `gwa_${randomBytes(24).toString('base64url')}`;
@@ -21,10 +24,13 @@ if (!adminKey) {
 if (!process.env.GATEWAY_SECRET) logger.warn('GATEWAY_SECRET is not set: provider keys and tokens are stored without encryption');
 
 const gateway = createGateway({
-  storage: fileStorage({ dir: dataDir }),
+  storage: databaseUrl
+    ? postgresStorage({ connectionString: databaseUrl, schema: process.env.GATEWAY_DATABASE_SCHEMA })
+    : fileStorage({ dir: dataDir }),
   adminKeys: [{ key: adminKey, role: 'super_admin', name: 'server-admin' }],
   secret: process.env.GATEWAY_SECRET,
   baseUrl: process.env.GATEWAY_BASE_URL,
+  redis: redisUrl ? { url: redisUrl } : undefined,
   logger,
 });
 
@@ -45,7 +51,7 @@ app.use(notFoundHandler);
 app.use(errorMiddleware(logger));
 
 const server = app.listen(port, () => {
-  logger.info('gateway listening', { port, dataDir });
+  logger.info('gateway listening', { port, storage: storageName, ...(databaseUrl ? {} : { dataDir }), redis: Boolean(redisUrl) });
   const configFile = process.env.GATEWAY_CONFIG;
   if (configFile) {
     seedFromConfig(configFile, `http://127.0.0.1:${port}`, adminKey, (line) => logger.info(line)).catch((error: Error) => {

@@ -21,6 +21,7 @@ import { RegistryService } from './mcp/registry-service.js';
 import { PluginRegistry } from './plugins/plugin-registry.js';
 import { OutboundUrlGuard } from './http/outbound-url-guard.js';
 import { ApprovalIds } from './responses/approval-ids.js';
+import { RedisResponseStore } from './responses/redis-response-store.js';
 import { ResponseStore } from './responses/response-store.js';
 import { RESPONSES_PATH, responsesRouter } from './responses/responses-router.js';
 import type { GatewayPlugin } from './plugins/plugin-types.js';
@@ -33,7 +34,9 @@ import { modelPipelineRouter } from './traffic/model-pipeline-router.js';
 import { proxyHandler, proxyRouter } from './traffic/proxy-router.js';
 import { rateLimitHandler, rateLimiterRouter } from './traffic/rate-limiter-router.js';
 import { DEFAULT_RETRY_TIMING } from './traffic/retry-policy.js';
-import { RouteRateLimits } from './traffic/route-rate-limits.js';
+import { MemoryRouteRateLimits } from './traffic/route-rate-limits.js';
+import { RedisRouteRateLimits } from './traffic/redis-rate-limiter.js';
+import { createRedisClient } from './redis/redis-client.js';
 import { routeResolverHandlers, routeResolverRouter } from './traffic/route-resolver-router.js';
 import { UpstreamClient } from './traffic/upstream-client.js';
 
@@ -92,6 +95,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     ...options.chronicles,
     now: options.now ? () => options.now!().getTime() : undefined,
     onError: (error) => logger?.error('request log entries could not be written; they are kept for the next flush', { error: error.message }),
+    onDrop: (total, since) => logger?.warn('request log entries were dropped: the buffer is full while storage fails', { dropped: since, total }),
   }, { secrets: () => knownSecrets.current() });
   services.applicationDeletedHooks.push((application) => recorder.forget(application));
   const registries = new RegistryService(storage, box, services.registries, options.now);
@@ -110,7 +114,8 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   const directory = new ProviderDirectory(storage, plugins);
   const resolverDeps = { services, directory, bodyLimitBytes: options.modelBodyLimitBytes ?? 20 * 1024 * 1024, maxJsonDepth, logger, random: options.random };
   const routes = mount(routeResolverRouter(resolverDeps));
-  const limits = new RouteRateLimits(options.rateLimitBottleneck);
+  const redis = options.redis ? createRedisClient(options.redis, logger) : undefined;
+  const limits = redis ? new RedisRouteRateLimits(redis, options.redis!, logger) : new MemoryRouteRateLimits();
   services.routeChangedHooks.push((route) => limits.release(route));
   const rateLimiter = mount(rateLimiterRouter(limits, logger));
   const pipelineDeps = { engine: guardrails, storage, windowing: options.streamWindowing, logger };
@@ -149,7 +154,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       logger,
       proxy: proxyDeps,
       sessions: { registries, developerKeys: services.developerKeys, engine: guardrails, recorder, ownOrigins: [], guard: externalMcp, maxResponseBytes: resolveLimits(options.mcp).maxBytes },
-      store: new ResponseStore(options.responses?.store),
+      store: redis ? new RedisResponseStore(redis, { keyPrefix: options.redis?.keyPrefix, connectTimeoutMs: options.redis?.connectTimeoutMs, ...options.responses?.store }) : new ResponseStore(options.responses?.store),
       maxRounds: options.responsesMaxRounds ?? 8,
       approvals: new ApprovalIds(options.secret),
     }),
@@ -184,6 +189,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
         await recorder.close();
       } finally {
         await limits.close();
+        await redis?.quit().catch(() => redis.disconnect());
         await client.close();
         await externalMcp?.close();
         await storage.close();

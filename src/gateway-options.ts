@@ -11,7 +11,8 @@ import type { Storage } from './storage/storage-facade.js';
 import type { ChroniclesOptions } from './chronicles/chronicles-recorder.js';
 import type { StreamWindowing } from './guardrails/pipeline/output-guard.js';
 import type { RetryTiming } from './traffic/retry-policy.js';
-import type { BottleneckSharedOptions, RouteRateLimits } from './traffic/route-rate-limits.js';
+import type { RouteRateLimits } from './traffic/route-rate-limits.js';
+import type { GatewayRedisOptions } from './redis/redis-options.js';
 import type { UpstreamClientOptions } from './traffic/upstream-client.js';
 import type { McpProxyLimits } from './mcp/upstream-body.js';
 import type { ResponseStoreOptions } from './responses/response-store.js';
@@ -60,8 +61,8 @@ export interface GatewayOptions {
   retryTiming?: Partial<RetryTiming>;
   /** Upstream connection pool settings. */
   upstream?: UpstreamClientOptions;
-  /** Extra bottleneck options for route rate limits, e.g. a Redis datastore shared by several replicas. */
-  rateLimitBottleneck?: BottleneckSharedOptions;
+  /** Redis shared by several replicas: route rate limits count across all of them, and the response store behind `previous_response_id` is shared (see README "Redis"). Without it, both are per process. */
+  redis?: GatewayRedisOptions;
   /** Output checks on streams: hold this many new characters, and check a window of this many. Default 200 and 1000. */
   streamWindowing?: StreamWindowing;
   /** The request log: batching, field cap and retention. Defaults: 200 ms batches, 32 KB per field, 10,000 entries per application, no age limit. */

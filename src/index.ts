@@ -1,12 +1,14 @@
 // Public API of the gateway package: createGateway, the plugin and storage helpers, and the error registry.
 export { createGateway } from './create-gateway.js';
 export type { Gateway, GatewayOptions } from './gateway-options.js';
+export type { GatewayRedisOptions } from './redis/redis-options.js';
 export type { AdminKeyConfig, AdminRole } from './admin/admin-auth.js';
 export type { GuardrailPolicy, RoutePolicy, PolicyProcessorEntry } from './admin/policy-validation.js';
 export * from './plugins/plugin-types.js';
 export * from './storage/storage-adapter.js';
 export { memoryStorage } from './storage/memory-storage.js';
 export { fileStorage } from './storage/file-storage.js';
+export { postgresStorage, type PostgresStorageOptions } from './storage/postgres-storage.js';
 export { Storage } from './storage/storage-facade.js';
 export { GatewayError, Errors, createError, isGatewayError } from './errors/error-registry.js';
 export type { ErrorBody, ErrorType, GatewayErrorOptions, ErrorFactory } from './errors/error-registry.js';

@@ -3,14 +3,14 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import securityFilters, { type SecurityFiltersResults } from '../../plugins/guardrails/security-filters/index.js';
 import toolInjectionDetection, { type ToolInjectionResults } from '../../plugins/guardrails/tool-injection-detection/index.js';
-import { detect, selectRules, TOOL_RULE_IDS } from '../../plugins/guardrails/prompt-injection-detection/detector.js';
 import { selectLabels } from '../../plugins/guardrails/prompt-injection-detection/hashed-model.js';
 import { promptInjectionModel } from '../../plugins/guardrails/prompt-injection-detection/index.js';
 import { GuardrailEngine, type GuardrailPlugin } from '../../src/index.js';
-import { prepareExamples } from '../train/hashed-trainer.js';
-import { readRows } from '../train/prompt-injection-model.js';
-import { isToolInjection, toolTrainingSet, trainToolInjection, TOOL_WINDOW, type ToolOutputRow } from '../train/tool-injection-model.js';
-import { foldMetrics, groupBySource, leaveOneSourceOut, metricsAt, printSourceTable, type SourceMetrics } from './leave-one-source-out.js';
+import { scoreToolOutput } from '../../plugins/guardrails/tool-injection-detection/score.js';
+import { TOOL_OUTPUT_RULES } from '../../plugins/guardrails/tool-injection-detection/tool-rules.js';
+import { readRows, type PromptInjectionRow } from '../train/prompt-injection-model.js';
+import { isToolInjection, toolTrainingSet, trainToolInjection, type ToolOutputRow } from '../train/tool-injection-model.js';
+import { foldMetrics, groupBySource, leaveOneSourceOut, metricsAt, printSourceTable, sourceOf, type SourceMetrics } from './leave-one-source-out.js';
 import { prf, readJsonl, type Counts, type DataRow } from './eval-data.js';
 import type { EvalModule, EvalRow } from './eval-types.js';
 
@@ -83,9 +83,11 @@ async function scoreSecurityFilters(rows: Array<DataRow<ToolOutputLabels>>): Pro
 
 /** toolinjectiondetection's threshold for the figures: its default. */
 const TOOL_THRESHOLD = toolInjectionDetection.defaultThreshold;
+/** Other thresholds printed for the dev set, so the trade-off is visible. */
+const SWEEP = [0.5, 0.7, 0.8, 0.85, 0.9, 0.95];
 
 /** Dev-set figures of the shipped toolinjectiondetection: recall on prompt-injection rows, FPR on clean rows, per source tag. */
-export async function toolDevFigures(dataDir: string): Promise<{ overall: SourceMetrics; perSource: SourceMetrics[]; otherFamilies: SourceMetrics }> {
+export async function toolDevFigures(dataDir: string): Promise<{ overall: SourceMetrics; perSource: SourceMetrics[]; otherFamilies: SourceMetrics; sweep: SourceMetrics[] }> {
   const rows = await readJsonl<ToolOutputLabels>(dataDir, 'tool-output.jsonl');
   const engine = new GuardrailEngine();
   await engine.add(toolInjectionDetection);
@@ -95,23 +97,31 @@ export async function toolDevFigures(dataDir: string): Promise<{ overall: Source
   const metrics = (name: string, group: Array<DataRow<ToolOutputLabels>>): SourceMetrics =>
     metricsAt(name, group.map((r) => r.labels.family === 'prompt_injection'), group.map((r) => scores.get(r.id) ?? 0), TOOL_THRESHOLD);
   const other = rows.filter((r) => r.labels.attack && r.labels.family !== 'prompt_injection');
+  const labels = scored.map((r) => r.labels.family === 'prompt_injection');
+  const values = scored.map((r) => scores.get(r.id) ?? 0);
   return {
+    sweep: SWEEP.map((t) => metricsAt(`dev at threshold ${t}`, labels, values, t)),
     overall: metrics('dev prompt_injection vs clean', scored),
     perSource: [...groupBySource(scored, 'tag')].map(([tag, group]) => metrics(tag, group)),
     otherFamilies: metricsAt('dev other families (flag rate as FPR)', other.map(() => false), other.map((r) => scores.get(r.id) ?? 0), TOOL_THRESHOLD),
   };
 }
 
-/** Leave-one-source-out of toolinjectiondetection on train/tool-output.jsonl (model trained without the source, plus the rules). */
-async function toolLoso(trainDir: string): Promise<SourceMetrics[]> {
+/**
+ * Leave-one-source-out of toolinjectiondetection on train/tool-output.jsonl: the model is trained without the
+ * repository left out, in both corpus files (prompt-injection.jsonl's PurpleLlama rows go with PurpleLlama's tool
+ * rows), and scored with the rules and the jailbreak output as the plugin scores.
+ */
+export async function toolLoso(trainDir: string, threshold = TOOL_THRESHOLD): Promise<SourceMetrics[]> {
   const rows = readRows<ToolOutputRow>(resolve(trainDir, 'tool-output.jsonl'));
-  const rules = selectRules(TOOL_RULE_IDS);
+  const prompts = readRows<PromptInjectionRow>(resolve(trainDir, 'prompt-injection.jsonl'));
   const jailbreak = selectLabels(promptInjectionModel(), ['jailbreak']);
   const folds = await leaveOneSourceOut(rows, (train, test) => {
-    const model = trainToolInjection(prepareExamples(toolTrainingSet(train), undefined, TOOL_WINDOW), 'fold');
-    return test.map((row) => detect(row.text, { decode: true, rules, models: [model, jailbreak] }).prompt_injection);
+    const left = sourceOf(test[0] as ToolOutputRow);
+    const tool = trainToolInjection(toolTrainingSet(train, prompts.filter((row) => sourceOf(row) !== left)), 'fold');
+    return test.map((row) => scoreToolOutput(row.text, { decode: true, rules: TOOL_OUTPUT_RULES, tool, jailbreak }).prompt_injection);
   });
-  return foldMetrics(folds, isToolInjection, TOOL_THRESHOLD, 'tag');
+  return foldMetrics(folds, isToolInjection, threshold, 'tag');
 }
 
 const round3 = (value: number | undefined): number | undefined => (value === undefined ? undefined : Math.round(value * 1000) / 1000);
@@ -120,6 +130,7 @@ const round3 = (value: number | undefined): number | undefined => (value === und
 async function scoreToolInjection(dataDir: string): Promise<EvalRow[]> {
   const dev = await toolDevFigures(dataDir);
   printSourceTable(`toolinjectiondetection: dev set tool-output.jsonl, per source (threshold ${TOOL_THRESHOLD})`, [...dev.perSource, dev.overall, dev.otherFamilies]);
+  printSourceTable('toolinjectiondetection: dev set at other thresholds', dev.sweep);
   const loso = await toolLoso(resolve(dataDir, 'train'));
   printSourceTable('toolinjectiondetection: leave-one-source-out on train/tool-output.jsonl (by repository; id tags indented)', loso);
   const row = (label: string, m: SourceMetrics): EvalRow => ({

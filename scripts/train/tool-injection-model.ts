@@ -1,12 +1,16 @@
-// Trains the toolinjectiondetection model (instructions planted in tool output) on train/tool-output.jsonl and writes the shipped weights.
+// Trains the toolinjectiondetection model (instructions planted in tool output) on the training corpus and own template rows, and writes the shipped weights.
 // Run: npm run train:tool-injection [-- <trainDir>]   (trainDir defaults to ../shared/data/guardrails/train)
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { sourceOf } from '../eval/leave-one-source-out.js';
-import { prepareExamples, trainHashedModel, writeHashedModel, type HashedTrainOptions, type MultiLabelExample, type PreparedExample } from './hashed-trainer.js';
-import { DEFAULT_TRAIN_DIR, readRows } from './prompt-injection-model.js';
-import { augmentNegatives, ownToolExamples } from './tool-injection-augment.js';
+import { writeHashedModel, type PreparedExample } from './hashed-trainer.js';
+import { trainToolModel, type ToolTrainOptions } from './tool-injection-trainer.js';
+import { seededRandom } from './linear-trainer.js';
+import { DEFAULT_TRAIN_DIR, readRows, type PromptInjectionRow } from './prompt-injection-model.js';
+import { ownBenignTexts, ownInstructions, plantInto } from './tool-injection-augment.js';
+import { featureBuckets, DEFAULT_HASH_BITS } from '../../plugins/guardrails/prompt-injection-detection/hashed-features.js';
 import type { HashedModel } from '../../plugins/guardrails/prompt-injection-detection/hashed-model.js';
+import { toolWindows } from '../../plugins/guardrails/tool-injection-detection/segments.js';
 
 /** One row of train/tool-output.jsonl (the dev set has the same format, with more families). */
 export interface ToolOutputRow {
@@ -19,17 +23,24 @@ export interface ToolOutputRow {
 /** The model's one output. */
 export const TOOL_INJECTION_LABELS = ['prompt_injection'];
 
-/** Tool output is read in short windows: a planted instruction is a sentence or two, and a long window dilutes it. */
-export const TOOL_WINDOW = { size: 256, stride: 128 };
-
 /** The settings the shipped model and the leave-one-source-out folds both use. */
-export const TOOL_INJECTION_TRAIN_OPTIONS: Partial<HashedTrainOptions> = { epochs: 6, learningRate: 0.2, l2: 1e-6, seed: 7, maxWindows: 24, positiveWindows: 'max', window: TOOL_WINDOW };
+export const TOOL_INJECTION_TRAIN_OPTIONS: Partial<ToolTrainOptions> = { epochs: 6, learningRate: 0.2, l2: 1e-6, seed: 7, negativeMass: 1 };
 
-/**
- * A source part (id tag) larger than this counts as this many rows: AgentDojo's 1,148 attacks sit in 37 records,
- * so without a cap the model would learn the records rather than the planted instructions.
- */
+/** A source part (id tag) larger than this counts as this many rows (AgentDojo's 1,148 attacks sit in 37 records). */
 export const TOOL_TAG_CAP = 120;
+
+/** prompt-injection.jsonl parts whose texts are requests to an assistant: planted in tool data, each is an instruction to the agent. */
+export const REQUEST_TAGS = ['alpacaeval', 'selfinstruct', 'mtbench', 'awesome', 'jbb_goal', 'cse_frr', 'cse_frr_ml', 'cse_pi', 'cse_pi_ml'];
+/** The longest request planted (longer ones are mostly jailbreak stories, scored by the jailbreak output). */
+const MAX_REQUEST = 800;
+
+/** How many own template texts of each kind, and their weight. */
+export const OWN_TOOL_COUNT = 1500;
+export const OWN_TOOL_WEIGHT = 0.5;
+/** Weight of one gsm8k word problem (its question cut off) used as plain prose. */
+const PROSE_WEIGHT = 0.5;
+/** Weight of one planted request row. */
+const PLANTED_WEIGHT = 0.5;
 
 /** Where the shipped model lives. */
 export const TOOL_INJECTION_MODEL = fileURLToPath(new URL('../../plugins/guardrails/tool-injection-detection/model', import.meta.url));
@@ -39,41 +50,87 @@ export function isToolInjection(row: ToolOutputRow): boolean {
   return row.labels.attack && row.labels.family === 'prompt_injection';
 }
 
-/** Training examples of corpus rows, each id tag weighted down to TOOL_TAG_CAP rows. */
-export function toolInjectionExamples(rows: readonly ToolOutputRow[]): MultiLabelExample[] {
-  const perTag = new Map<string, number>();
-  for (const row of rows) perTag.set(sourceOf(row, 'tag'), (perTag.get(sourceOf(row, 'tag')) ?? 0) + 1);
-  return rows.map((row) => ({ text: row.text, labels: [isToolInjection(row)], weight: Math.min(1, TOOL_TAG_CAP / (perTag.get(sourceOf(row, 'tag')) ?? 1)) }));
+const bucketsOf = (window: string): Uint32Array => Uint32Array.from(featureBuckets(window, DEFAULT_HASH_BITS));
+
+/** A positive example of the windows of `text` that its clean host does not have (where the instruction sits). */
+function diffExample(text: string, host: string, weight: number): PreparedExample {
+  const clean = new Set(toolWindows(host));
+  const windows = toolWindows(text).filter((w) => !clean.has(w));
+  return { windows: (windows.length > 0 ? windows : toolWindows(text)).map(bucketsOf), labels: [true], weight };
 }
 
-/** Weight of each row written for this project (templates in tool-injection-augment.ts) and how many of each class. */
-export const OWN_TOOL_WEIGHT = 0.5;
-export const OWN_TOOL_COUNT = 300;
+const example = (text: string, positive: boolean, weight: number): PreparedExample => ({ windows: toolWindows(text).map(bucketsOf), labels: [positive], weight });
+
+/** Per-row weight of each id tag, capped at TOOL_TAG_CAP rows. */
+function tagWeights<T extends { id: string; source: string }>(rows: readonly T[]): (row: T) => number {
+  const perTag = new Map<string, number>();
+  for (const row of rows) perTag.set(sourceOf(row, 'tag'), (perTag.get(sourceOf(row, 'tag')) ?? 0) + 1);
+  return (row) => Math.min(1, TOOL_TAG_CAP / (perTag.get(sourceOf(row, 'tag')) ?? 1));
+}
 
 /**
- * The full training set of some corpus rows: the rows, a planted-instruction copy of each negative row (so the
- * model learns the instruction, not the record format), and the hand-written template rows.
+ * The prepared training set of some corpus rows (a fold leaves a repository out of both files):
+ * - clean tool rows and own ordinary texts (e-mails, how-tos, pages with requests to the human reader) as negatives;
+ * - AgentDojo attack records as positives on the windows their clean record lacks; other attacks multiple-instance;
+ * - own planted instructions and assistant requests from prompt-injection.jsonl planted into clean texts, positive on
+ *   the windows around the instruction.
  */
-export function toolTrainingSet(rows: readonly ToolOutputRow[]): MultiLabelExample[] {
-  const negatives = rows.filter((row) => !isToolInjection(row)).map((row) => row.text);
-  const weighted = (examples: MultiLabelExample[]): MultiLabelExample[] => examples.map((example) => ({ ...example, weight: OWN_TOOL_WEIGHT }));
-  return [...toolInjectionExamples(rows), ...weighted(augmentNegatives(negatives)), ...weighted(ownToolExamples(OWN_TOOL_COUNT))];
+export function toolTrainingSet(toolRows: readonly ToolOutputRow[], promptRows: readonly PromptInjectionRow[], seed = 20261126): PreparedExample[] {
+  const random = seededRandom(seed);
+  const weightOf = tagWeights(toolRows);
+  const out: PreparedExample[] = [];
+  const cleanById = new Map(toolRows.filter((r) => !isToolInjection(r)).map((r) => [r.id, r.text]));
+  const hosts: string[] = [];
+  for (const row of toolRows) {
+    if (!isToolInjection(row)) {
+      out.push(example(row.text, false, weightOf(row)));
+      if (row.text.length < 3000) hosts.push(row.text);
+      continue;
+    }
+    const match = /^(.*)_inj-(\d+)_\d+$/.exec(row.id);
+    const clean = match ? cleanById.get(`${match[1]}-${match[2]}`) : undefined;
+    out.push(clean === undefined ? example(row.text, true, weightOf(row)) : diffExample(row.text, clean, weightOf(row)));
+  }
+  // Word problems without their final question: plain declarative prose, from the same corpus file.
+  for (const row of promptRows) {
+    if (sourceOf(row, 'tag') !== 'gsm8k') continue;
+    const prose = row.text.replace(/[^.!?]*\?\s*$/, '').trim();
+    if (prose.length < 40) continue;
+    out.push(example(prose, false, PROSE_WEIGHT));
+    hosts.push(prose);
+  }
+  const own = ownBenignTexts(OWN_TOOL_COUNT);
+  for (const text of own) out.push(example(text, false, OWN_TOOL_WEIGHT));
+  hosts.push(...own);
+  const requests = promptRows.filter((r) => REQUEST_TAGS.includes(sourceOf(r, 'tag')) && r.text.length <= MAX_REQUEST);
+  const requestWeight = tagWeights(requests);
+  for (const instruction of ownInstructions(OWN_TOOL_COUNT)) {
+    const host = hosts[Math.floor(random() * hosts.length)] as string;
+    out.push(diffExample(plantInto(host, instruction, random), host, OWN_TOOL_WEIGHT));
+  }
+  for (const row of requests) {
+    const host = hosts[Math.floor(random() * hosts.length)] as string;
+    out.push(diffExample(plantInto(host, row.text, random), host, PLANTED_WEIGHT * requestWeight(row)));
+  }
+  return out;
 }
 
 /** Trains on prepared examples with the shipped settings. */
-export function trainToolInjection(prepared: readonly PreparedExample[], trainedOn: string, options: Partial<HashedTrainOptions> = {}): HashedModel {
-  return trainHashedModel(prepared, TOOL_INJECTION_LABELS, trainedOn, { ...TOOL_INJECTION_TRAIN_OPTIONS, ...options });
+export function trainToolInjection(prepared: readonly PreparedExample[], trainedOn: string, options: Partial<ToolTrainOptions> = {}): HashedModel {
+  return trainToolModel(prepared, trainedOn, { ...TOOL_INJECTION_TRAIN_OPTIONS, ...options });
 }
 
 function main(): void {
   const trainDir = resolve(process.argv[2] ?? DEFAULT_TRAIN_DIR);
   const started = performance.now();
   const rows = readRows<ToolOutputRow>(resolve(trainDir, 'tool-output.jsonl'));
+  const prompts = readRows<PromptInjectionRow>(resolve(trainDir, 'prompt-injection.jsonl'));
   const model = trainToolInjection(
-    prepareExamples(toolTrainingSet(rows), undefined, TOOL_WINDOW),
-    `train/tool-output.jsonl (${rows.length} rows; each id tag weighted to at most ${TOOL_TAG_CAP} rows), a copy of each negative row with an instruction ` +
-      `planted from hand-written templates, and ${2 * OWN_TOOL_COUNT} template rows (scripts/train/tool-injection-augment.ts; weight ${OWN_TOOL_WEIGHT}); logistic regression over hashed ` +
-      `character 2-5-grams and word 1-2-grams of the normalised text, 512-character windows, multiple-instance on attack windows; ${JSON.stringify(TOOL_INJECTION_TRAIN_OPTIONS)}`,
+    toolTrainingSet(rows, prompts),
+    `train/tool-output.jsonl (${rows.length} rows; each id tag weighted to at most ${TOOL_TAG_CAP} rows; AgentDojo attacks on the windows their clean record lacks), ` +
+      `assistant requests from train/prompt-injection.jsonl (${REQUEST_TAGS.join(', ')}) planted into clean texts, and ${2 * OWN_TOOL_COUNT} template rows ` +
+      `(scripts/train/tool-injection-augment.ts: ordinary e-mails, how-tos and pages; planted instructions; weight ${OWN_TOOL_WEIGHT}); logistic regression over hashed ` +
+      `character 2-5-grams and word 1-2-grams of the normalised text, read per sentence or line; ${JSON.stringify(TOOL_INJECTION_TRAIN_OPTIONS)}`,
   );
   writeHashedModel(TOOL_INJECTION_MODEL, model);
   console.log(`wrote ${TOOL_INJECTION_MODEL}.{json,bin} in ${((performance.now() - started) / 1000).toFixed(1)} s`);

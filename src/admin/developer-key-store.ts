@@ -48,9 +48,13 @@ export class DeveloperKeyStore {
       created_at: this.now().toISOString(),
       created_by: actor,
     };
-    // The grant (the hash index) is written last: a crash before it leaves a record that grants nothing.
-    await this.storage.set(keyRecordKey(application, fresh.id), record);
-    await this.storage.set<DeveloperKeyIndex>(indexKey(fresh.hash), { application, id: fresh.id });
+    // One transaction where the adapter has batches; elsewhere the grant (the hash index) is written last, so a
+    // crash before it leaves a record that grants nothing.
+    const index: DeveloperKeyIndex = { application, id: fresh.id };
+    await this.storage.batch([
+      { op: 'set', key: keyRecordKey(application, fresh.id), value: record },
+      { op: 'set', key: indexKey(fresh.hash), value: index },
+    ]);
     return { key: fresh.key, record };
   }
 
@@ -64,9 +68,12 @@ export class DeveloperKeyStore {
   async revoke(application: string, id: string): Promise<void> {
     const record = await this.storage.get<DeveloperKeyRecord>(keyRecordKey(application, id));
     if (!record) throw Errors.notFound(['developer key', id]);
-    // The grant goes first: a crash after it leaves a record that grants nothing (and is removed at the next start).
-    await this.storage.delete(indexKey(record.hash));
-    await this.storage.delete(keyRecordKey(application, id));
+    // One transaction where the adapter has batches; elsewhere the grant goes first, so a crash after it leaves a
+    // record that grants nothing (and is removed at the next start).
+    await this.storage.batch([
+      { op: 'delete', key: indexKey(record.hash) },
+      { op: 'delete', key: keyRecordKey(application, id) },
+    ]);
   }
 
   /** Revokes every key of an application. */

@@ -92,13 +92,19 @@ export function chroniclesAdminRouter(services: AdminServices, recorder: Chronic
     const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
     const page: RetainedEntry[] = [];
     let more = false;
+    const match = { route: query.route, model: query.model, status: query.status };
+    // On an adapter with indexed reads (PostgreSQL) only matching entries come back, so the cursor's own entry may not.
+    const indexed = recorder.indexed(match);
     let atCursor = cursor !== undefined;
     try {
-      for await (const record of recorder.newestFirst(application, cursor?.position, cursor?.index)) {
+      for await (const record of recorder.newestFirst(application, cursor?.position, cursor?.index, match)) {
         if (atCursor) {
-          if (record.value.id !== cursor!.id) throw invalidCursor();
           atCursor = false;
-          continue;
+          if (record.position === cursor!.position) {
+            if (record.value.id !== cursor!.id) throw invalidCursor();
+            continue;
+          }
+          if (!indexed) throw invalidCursor();
         }
         if (!matches(record.value, query)) continue;
         if (page.length === query.limit) {
@@ -111,7 +117,7 @@ export function chroniclesAdminRouter(services: AdminServices, recorder: Chronic
       if (error instanceof StalePositionError) throw invalidCursor();
       throw error;
     }
-    if (atCursor) throw invalidCursor();
+    if (atCursor && !indexed) throw invalidCursor();
     const last = page.at(-1);
     res.json({
       data: page.map((record) => record.value),

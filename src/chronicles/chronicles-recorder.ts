@@ -3,7 +3,7 @@ import type { LogRecord } from '../storage/storage-adapter.js';
 import type { Storage } from '../storage/storage-facade.js';
 import type { ChronicleEntry } from './chronicle-entry.js';
 import { boundEntry, DEFAULT_MAX_FIELD_BYTES, finishEntry } from './entry-limits.js';
-import { newestRecords, READ_BATCH } from './log-pages.js';
+import { newestRecords, READ_BATCH, StalePositionError } from './log-pages.js';
 import { applyToGraph, emptyGraph, type UsageGraph } from './usage-graph.js';
 
 /** Retention of each application's log. */
@@ -20,6 +20,13 @@ export interface ChroniclesOptions {
   flushIntervalMs?: number;
   /** Append at once when this many entries wait. Default 500. */
   maxBatch?: number;
+  /**
+   * The most entries kept in memory while appends fail (storage unreachable). Beyond it, new entries are
+   * dropped and counted (`dropped`), and `onDrop` is told at most every 10 s. Default 10,000.
+   */
+  maxPending?: number;
+  /** Told when entries were dropped because the buffer was full: the total so far and how many since the last call. */
+  onDrop?: (total: number, since: number) => void;
   /**
    * The cap of each recorded field (input, output, usage, error message, attempt errors, check results, tool
    * arguments, results and errors), in bytes. A longer field is stored as a string of its first `maxFieldBytes`
@@ -38,6 +45,9 @@ export interface ChroniclesDeps {
   /** Every stored secret (provider keys, registry tokens) to scrub from entries before they are written. */
   secrets?: () => Promise<readonly string[]>;
 }
+
+/** Equality filters on entry fields that an adapter with indexed log reads answers itself (see `Storage.matchesLogs`). */
+export type EntryMatch = Partial<{ id: string; route: string; model: string; status: number }>;
 
 /** The log name of an application's Chronicles. */
 export const chroniclesLog = (application: string): string => `chronicles/${application}`;
@@ -71,6 +81,11 @@ export class ChroniclesRecorder {
   private readonly sweeper: NodeJS.Timeout | undefined;
   private readonly flushIntervalMs: number;
   private readonly maxBatch: number;
+  private readonly maxPending: number;
+  private readonly onDrop: (total: number, since: number) => void;
+  private droppedTotal = 0;
+  private droppedReported = 0;
+  private lastDropReport = -Infinity;
   private readonly maxEntries: number;
   private readonly maxAgeMs: number | undefined;
   private readonly maxFieldBytes: number;
@@ -85,6 +100,8 @@ export class ChroniclesRecorder {
   ) {
     this.flushIntervalMs = options.flushIntervalMs ?? 200;
     this.maxBatch = options.maxBatch ?? 500;
+    this.maxPending = Math.max(1, options.maxPending ?? 10_000);
+    this.onDrop = options.onDrop ?? (() => undefined);
     this.maxEntries = options.retention?.maxEntries ?? 10_000;
     this.maxAgeMs = options.retention?.maxAgeMs;
     this.maxFieldBytes = options.maxFieldBytes ?? DEFAULT_MAX_FIELD_BYTES;
@@ -102,6 +119,11 @@ export class ChroniclesRecorder {
    * until the flush); `secrets` (the request's own credentials) are scrubbed with every stored secret at the flush.
    */
   record(entry: ChronicleEntry, secrets: readonly string[] = []): void {
+    if (this.pendingCount >= this.maxPending) {
+      this.droppedTotal++;
+      this.reportDrops();
+      return;
+    }
     const { entry: bounded, sizes } = boundEntry(entry, this.maxFieldBytes);
     const list = this.pending.get(entry.application) ?? [];
     list.push({ entry: bounded, sizes, secrets });
@@ -112,6 +134,21 @@ export class ChroniclesRecorder {
       this.timer = setTimeout(() => this.flushInBackground(), this.flushIntervalMs);
       this.timer.unref();
     }
+  }
+
+  /** Entries dropped so far because the buffer was full while appends failed. */
+  get dropped(): number {
+    return this.droppedTotal;
+  }
+
+  /** Tells `onDrop` about new drops, at most every 10 s. */
+  private reportDrops(): void {
+    const now = this.now();
+    if (this.droppedTotal === this.droppedReported || now - this.lastDropReport < 10_000) return;
+    this.lastDropReport = now;
+    const since = this.droppedTotal - this.droppedReported;
+    this.droppedReported = this.droppedTotal;
+    this.onDrop(this.droppedTotal, since);
   }
 
   /** A flush nobody awaits: a failure is reported, never left as an unhandled rejection. */
@@ -142,7 +179,14 @@ export class ChroniclesRecorder {
           await this.storage.append(chroniclesLog(application), entries);
         } catch (error) {
           // Put back what is ready to write (finished entries need no second pass).
-          const back = entries ? entries.map((entry): Pending => ({ entry, sizes: new Map(), secrets: [] })) : items;
+          let back = entries ? entries.map((entry): Pending => ({ entry, sizes: new Map(), secrets: [] })) : items;
+          // Entries recorded while this batch was in flight count too: beyond maxPending, the oldest are dropped.
+          const room = Math.max(0, this.maxPending - this.pendingCount);
+          if (back.length > room) {
+            this.droppedTotal += back.length - room;
+            back = back.slice(back.length - room);
+            this.reportDrops();
+          }
           this.pending.set(application, [...back, ...(this.pending.get(application) ?? [])]);
           this.pendingCount += back.length;
           failure ??= error;
@@ -169,7 +213,11 @@ export class ChroniclesRecorder {
    * `skipped` is how many entries that earlier read had passed. Throws `cursor_invalid` when `from` is no longer
    * a record's position (the log was trimmed since).
    */
-  async *newestFirst(application: string, from?: number, skipped = 0): AsyncGenerator<RetainedEntry> {
+  async *newestFirst(application: string, from?: number, skipped = 0, match?: EntryMatch): AsyncGenerator<RetainedEntry> {
+    if (match !== undefined && this.indexed(match)) {
+      yield* this.newestMatching(application, match, from, skipped);
+      return;
+    }
     await this.flush();
     const cutoff = this.maxAgeMs === undefined ? undefined : this.now() - this.maxAgeMs;
     let index = skipped;
@@ -177,6 +225,33 @@ export class ChroniclesRecorder {
       if (index >= this.maxEntries) return;
       if (cutoff === undefined || Date.parse(record.value.timestamp) >= cutoff) yield { ...record, index };
       index++;
+    }
+  }
+
+  /**
+   * Whether {@link newestFirst} answers `match` through the adapter's indexed read (then it yields only matching
+   * entries, and a cursor's own entry only if it matches).
+   */
+  indexed(match: EntryMatch): boolean {
+    return this.storage.matchesLogs && Object.values(match).some((value) => value !== undefined);
+  }
+
+  /** The retained entries matching `match`, newest first, read on the adapter's indexes within the newest `maxEntries`. */
+  private async *newestMatching(application: string, match: EntryMatch, from?: number, skipped = 0): AsyncGenerator<RetainedEntry> {
+    await this.flush();
+    const cutoff = this.maxAgeMs === undefined ? undefined : this.now() - this.maxAgeMs;
+    const fields = Object.fromEntries(Object.entries(match).filter(([, value]) => value !== undefined)) as Record<string, string | number>;
+    let next = from;
+    let index = skipped;
+    for (;;) {
+      const page = await this.storage.readLogMatching<ChronicleEntry>(chroniclesLog(application), { from: next, limit: READ_BATCH, match: fields, window: this.maxEntries });
+      if (page === undefined) throw new StalePositionError();
+      for (const record of page.records) {
+        if (cutoff === undefined || Date.parse(record.value.timestamp) >= cutoff) yield { ...record, index };
+        index++;
+      }
+      if (page.next === undefined) return;
+      next = page.next;
     }
   }
 
@@ -189,7 +264,7 @@ export class ChroniclesRecorder {
 
   /** One retained entry by id, searched newest first without loading the log. */
   async find(application: string, id: string): Promise<ChronicleEntry | undefined> {
-    for await (const record of this.newestFirst(application)) if (record.value.id === id) return record.value;
+    for await (const record of this.newestFirst(application, undefined, 0, { id })) if (record.value.id === id) return record.value;
     return undefined;
   }
 

@@ -110,6 +110,7 @@ export const Errors = {
   storageKeyInvalid: createError('storage_key_invalid', 'A name in this request is not allowed: %s.', 400, 'invalid_request_error'),
   storageCorrupt: createError('storage_corrupt', 'The storage file %s is corrupt: %s. Restore it from a backup or remove it; the gateway does not reset data on its own.', 500, 'api_error'),
   storageClosed: createError('storage_closed', 'The storage adapter is closed.', 500, 'api_error'),
+  storageUnavailable: createError('storage_unavailable', 'The storage backend is unreachable (%s); retry shortly.', 503, 'api_error'),
   secretUnavailable: createError('secret_unavailable', 'A stored secret is encrypted but %s.', 500, 'configuration_error'),
   // Provider adapters
   unsupportedEndpoint: createError('unsupported_endpoint', 'The provider type %s does not support the %s endpoint.', 400, 'invalid_request_error'),
@@ -124,6 +125,7 @@ export const Errors = {
   noProviderAvailable: createError('no_provider_available', 'No enabled provider is available on route %s.', 503, 'upstream_error'),
   providerKeyUnavailable: createError('provider_key_unavailable', 'The provider key %s of provider %s does not exist or is disabled.', 500, 'configuration_error'),
   rateLimited: createError('rate_limit_exceeded', 'The route %s allows %s requests per second; retry after %s second(s).', 429, 'rate_limit_error'),
+  rateLimiterUnavailable: createError('rate_limiter_unavailable', 'The shared rate limit of route %s cannot be checked (Redis: %s) and rate limits fail closed; retry shortly.', 503, 'api_error'),
   upstreamUnreachable: createError('upstream_unreachable', 'The provider %s could not be reached: %s', 502, 'upstream_error'),
   upstreamTimeout: createError('upstream_timeout', 'The provider %s did not answer within %s ms.', 504, 'timeout_error'),
   upstreamFailed: createError('upstream_error', '%s', 502, 'upstream_error'),

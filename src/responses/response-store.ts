@@ -36,6 +36,23 @@ export interface ResponseStoreOptions {
   ttlMs?: number;
 }
 
+/**
+ * Where response states live: in process ({@link ResponseStore}) or in Redis shared by replicas
+ * (`RedisResponseStore`). Both answer the same; the Redis one asynchronously.
+ */
+export interface ResponseStateStore {
+  /** Stores a response's state; skipped when larger than the per-entry limit. */
+  save(id: string, state: StoredResponse): void | Promise<void>;
+  /** The conversation up to the response, or undefined when any link is gone or belongs to another application. */
+  load(id: string, application: string): LoadedResponse | undefined | Promise<LoadedResponse | undefined>;
+}
+
+/** Rebuilds a conversation from its chain of states, newest first; undefined when one belongs to another application. */
+export function assembleChain(newestFirst: StoredResponse[], application: string): LoadedResponse | undefined {
+  if (newestFirst.length === 0 || newestFirst.some((state) => state.application !== application)) return undefined;
+  return { messages: [...newestFirst].reverse().flatMap((state) => state.messages), pending: newestFirst[0]!.pending };
+}
+
 /** Default total size of the store: 64 MB. */
 export const DEFAULT_RESPONSE_STORE_BYTES = 64 * 1024 * 1024;
 
@@ -44,7 +61,7 @@ export const DEFAULT_RESPONSE_STORE_BYTES = 64 * 1024 * 1024;
  * added, serialized, and points at the response it continued; loading walks the chain. When a link
  * of the chain was evicted, the response can no longer be continued.
  */
-export class ResponseStore {
+export class ResponseStore implements ResponseStateStore {
   private readonly cache: LRUCache<string, Buffer>;
 
   constructor(options: ResponseStoreOptions = {}) {

@@ -90,7 +90,7 @@ export function responsesRouter(deps: ResponsesRouterDeps): Router {
     // Every MCP server and approval is checked before anything is called; the first model call then takes a rate-limit token.
     const mcpEntries = (request.tools ?? []).flatMap((tool, index) => (tool.type === 'mcp' ? [{ entry: tool as McpToolEntry, index }] : []));
     const targets = await targetsOf(mcpEntries, { registries: deps.sessions.registries, ownOrigins, guard: deps.sessions.guard });
-    const plan = planResponse(deps, request, context.application, targets);
+    const plan = await planResponse(deps, request, context.application, targets);
     // The application's (or route's) policy holds here as on the model endpoints: input checks before any model call.
     const policy = await checkResponsesInput(
       { engine: deps.sessions.engine, storage: deps.services.storage, logger: deps.logger },

@@ -10,7 +10,7 @@ import { readInput, type ApprovalResponse, type ChatMessage, type EchoedApproval
 import { targetKey, type McpTarget } from './mcp-server-targets.js';
 import type { SessionDeps, ToolSession } from './mcp-tool-sessions.js';
 import { newId, type ResponseOutput } from './response-output.js';
-import type { LoadedResponse, PendingApproval, ResponseStore } from './response-store.js';
+import type { LoadedResponse, PendingApproval, ResponseStateStore } from './response-store.js';
 import type { FunctionToolEntry, McpToolEntry, ResponsesRequest } from './responses-types.js';
 import { ToolNameMap } from './tool-name-map.js';
 
@@ -18,7 +18,7 @@ import { ToolNameMap } from './tool-name-map.js';
 export interface ToolLoopDeps {
   proxy: FallbackProxyDeps;
   sessions: Omit<SessionDeps, 'sink' | 'application'>;
-  store: ResponseStore;
+  store: ResponseStateStore;
   /** Model calls allowed per request before the response ends as incomplete. */
   maxRounds: number;
   /** Route rate limits: every model call of the loop takes a token. */
@@ -72,8 +72,8 @@ export function needsApproval(entry: McpToolEntry, tool: string): boolean {
  * `mcp_approval_request` in the same input whose id this gateway signed for exactly that call.
  * Throws 404 or 400.
  */
-export function planResponse(deps: ToolLoopDeps, request: ResponsesRequest, application: string, targets: McpTarget[]): ResponsePlan {
-  const previous = request.previous_response_id === undefined ? undefined : deps.store.load(request.previous_response_id, application);
+export async function planResponse(deps: ToolLoopDeps, request: ResponsesRequest, application: string, targets: McpTarget[]): Promise<ResponsePlan> {
+  const previous = request.previous_response_id === undefined ? undefined : await deps.store.load(request.previous_response_id, application);
   if (request.previous_response_id !== undefined && !previous) {
     throw Errors.notFound(['response', request.previous_response_id], { param: 'previous_response_id' });
   }
@@ -219,7 +219,7 @@ export async function runToolLoop(
         const text = message.content ?? '';
         output.message(text);
         messages.push({ role: 'assistant', content: text });
-        save([]);
+        await save([]);
         return output.finish();
       }
       messages.push({ role: 'assistant', content: message.content ?? null, tool_calls: calls });
@@ -241,11 +241,11 @@ export async function runToolLoop(
         }
       }
       if (pending.length > 0 || clientCalls) {
-        save(pending);
+        await save(pending);
         return output.finish();
       }
     }
-    save([]);
+    await save([]);
     return output.finish('max_tool_rounds');
   } finally {
     await Promise.all([...sessions.values()].map(({ session }) => session.close().catch(() => undefined)));

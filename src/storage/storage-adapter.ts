@@ -28,6 +28,20 @@ export interface LogPage<T = JsonValue> {
   next?: number;
 }
 
+/** Options of {@link StorageAdapter.readLogMatching}. */
+export interface LogMatchOptions {
+  /** Start at this position (inclusive; default the newest record). */
+  from?: number;
+  limit: number;
+  /** Top-level fields of a record (a JSON object) and the values they must equal (same JSON type and value). Field names are identifiers. */
+  match: Record<string, string | number | boolean>;
+  /** Only among the newest `window` records of the log (count retention). Default: all. */
+  window?: number;
+}
+
+/** One write of {@link StorageAdapter.batch}: set a key to a value, or delete it. */
+export type StorageWrite = { op: 'set'; key: string; value: JsonValue } | { op: 'delete'; key: string };
+
 /**
  * A storage adapter. Keys are `/`-separated paths of non-empty segments (`providers/openai`);
  * a segment may not be `.` or `..`. Values are JSON. Logs are append-only sequences of JSON
@@ -47,6 +61,12 @@ export interface StorageAdapter {
   set(key: string, value: JsonValue): Promise<void>;
   /** Removes `key`; resolves `true` if it existed. */
   delete(key: string): Promise<boolean>;
+  /**
+   * Optional: applies `writes` in order, all or none (one transaction in SQL). Adapters without it get the
+   * facade's fallback, which applies them one by one in the given order (callers order them so that a crash
+   * half-way leaves no record that grants access).
+   */
+  batch?(writes: StorageWrite[]): Promise<void>;
   /** Every entry whose key starts with `prefix`, sorted by key. */
   list(prefix: string): Promise<StorageEntry[]>;
   /** Appends records to the log named `log`. Resolves once they are durable. */
@@ -60,6 +80,14 @@ export interface StorageAdapter {
    * `... WHERE log = $1 AND id <= $2 ORDER BY id DESC LIMIT $3`.
    */
   readLogBackward(log: string, options: { from?: number; limit: number }): Promise<LogPage | undefined>;
+  /**
+   * Optional: like {@link readLogBackward}, but answers only the records whose top-level fields equal `match`, among
+   * the newest `window` records. Where the adapter indexes the fields (PostgreSQL: `id`, `route`, `model`, `status`),
+   * the work depends on `limit`, not on the log. Resolves `undefined` when `from` is not the position of a record
+   * (matching or not). `next` continues the same query; a page may hold fewer than `limit` records while `next` is set.
+   * Without it, callers filter pages of `readLogBackward`.
+   */
+  readLogMatching?(log: string, options: LogMatchOptions): Promise<LogPage | undefined>;
   /** Replaces the whole log atomically, for retention. */
   rewriteLog(log: string, records: JsonValue[]): Promise<void>;
   /** Keeps only the newest `keep` records of the log, atomically and without parsing them (count-based retention). */

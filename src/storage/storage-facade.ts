@@ -1,6 +1,6 @@
 // The storage facade over any adapter: typed access, per-key read-modify-write locking and log helpers.
 import { LRUCache } from 'lru-cache';
-import type { JsonValue, LogPage, StorageAdapter, StorageEntry } from './storage-adapter.js';
+import type { JsonValue, LogMatchOptions, LogPage, StorageAdapter, StorageEntry, StorageWrite } from './storage-adapter.js';
 import { KeyedLock } from './keyed-lock.js';
 import { isKeyInvalid } from './storage-key.js';
 
@@ -78,6 +78,24 @@ export class Storage {
     }
   }
 
+  /**
+   * Applies several writes in order: in one transaction when the adapter has `batch` (PostgreSQL), else one by
+   * one in the given order, so callers still order them to leave no record that grants access if cut short.
+   */
+  async batch(writes: Array<{ op: 'set'; key: string; value: unknown } | { op: 'delete'; key: string }>): Promise<void> {
+    this.generation++;
+    try {
+      if (this.adapter.batch) await this.adapter.batch(writes as StorageWrite[]);
+      else {
+        for (const write of writes) {
+          if (write.op === 'set') await this.adapter.set(write.key, write.value as JsonValue);
+          else await this.adapter.delete(write.key);
+        }
+      }
+    } finally {
+      for (const write of writes) this.written(write.key);
+    }
+  }
 
   list<T>(prefix: string): Promise<Array<StorageEntry<T>>> {
     return this.adapter.list(prefix) as Promise<Array<StorageEntry<T>>>;
@@ -112,6 +130,17 @@ export class Storage {
   /** One page of a log, newest first; see {@link StorageAdapter.readLogBackward}. */
   readLogBackward<T>(log: string, options: { from?: number; limit: number }): Promise<LogPage<T> | undefined> {
     return this.adapter.readLogBackward(log, options) as Promise<LogPage<T> | undefined>;
+  }
+
+  /** Whether the adapter answers {@link readLogMatching} itself (PostgreSQL, on indexes). */
+  get matchesLogs(): boolean {
+    return this.adapter.readLogMatching !== undefined;
+  }
+
+  /** One page of the records of a log that match, newest first; only when {@link matchesLogs} (see {@link StorageAdapter.readLogMatching}). */
+  readLogMatching<T>(log: string, options: LogMatchOptions): Promise<LogPage<T> | undefined> {
+    if (!this.adapter.readLogMatching) throw new Error(`The ${this.adapter.name} storage adapter has no readLogMatching.`);
+    return this.adapter.readLogMatching(log, options) as Promise<LogPage<T> | undefined>;
   }
 
   deleteLog(log: string): Promise<boolean> {

@@ -1,87 +1,95 @@
-// Per-route rate limits on bottleneck: a reservoir refilled every second, and no queue, so excess is refused at once.
-import Bottleneck from 'bottleneck';
+// Per-route rate limits: the common interface, and the in-process one (a sliding-window log per route, no timers, excess refused at once).
 
-/** Extra bottleneck options for every route limiter, e.g. `{ datastore: 'ioredis', clientOptions }` to share limits across replicas. */
-export type BottleneckSharedOptions = Omit<Bottleneck.ConstructorOptions, 'reservoir' | 'reservoirRefreshAmount' | 'reservoirRefreshInterval' | 'highWater' | 'strategy' | 'id'>;
-
-interface RouteLimiter {
-  rate: number;
-  limiter: Bottleneck;
+/**
+ * Per-route rate limits, in process ({@link MemoryRouteRateLimits}) or shared by replicas through Redis
+ * (`RedisRouteRateLimits`). Interchangeable: the rate limiter router only calls `take`.
+ */
+export interface RouteRateLimits {
+  /** Takes one slot of the route's budget; resolves false when the budget of the current interval is spent. */
+  take(route: string, rate: number): Promise<boolean>;
+  /** Forgets the limiter of `route`, if any (its route was deleted or its settings changed). */
+  release(route: string): void;
+  /** How many route limiters this gateway holds. */
+  readonly size: number;
+  /** What is left of the route's budget in the current interval, or undefined without a limiter. */
+  remaining(route: string): Promise<number | undefined>;
+  /** Stops timers and connections. */
+  close(): Promise<void>;
 }
 
 /**
- * The limiter's reservoir and refill interval for a rate in requests per second, fractions kept:
- * `amount` requests every `intervalMs`, with `amount` the whole part of the rate (at least 1) and the
- * interval stretched to match (5 → 5 per 1000 ms, 1.9 → 1 per 526 ms, 2.5 → 2 per 800 ms, 0.5 → 1 per 2000 ms).
+ * The limiter's budget for a rate in requests per second, fractions kept: at most `amount` requests in any
+ * `intervalMs`, with `amount` the whole part of the rate (at least 1) and the interval stretched to match
+ * (5 → 5 per 1000 ms, 1.9 → 1 per 526 ms, 2.5 → 2 per 800 ms, 0.5 → 1 per 2000 ms).
  */
 export function reservoirFor(rate: number): { amount: number; intervalMs: number } {
   const amount = Math.max(1, Math.floor(rate));
   return { amount, intervalMs: Math.max(1, Math.round((amount * 1000) / rate)) };
 }
 
+interface RouteWindow {
+  rate: number;
+  amount: number;
+  intervalMs: number;
+  /** Admission times (ms), oldest first; never more than `amount`. */
+  admitted: number[];
+}
+
 /**
- * One bottleneck limiter per route, rebuilt when the route's rate changes. With `highWater: 0` and the
- * OVERFLOW strategy a request that cannot run at once is dropped, never queued. Each limiter holds a
- * refill timer: {@link release} stops it when the route is deleted or changed, so none outlives its route.
+ * In-process route rate limits: a sliding-window log per route, the same rule as the Redis limiter. A request is
+ * admitted when fewer than `amount` were admitted in the last `intervalMs`, and refused at once otherwise: nothing
+ * queues and no timer runs, so a route's limiter costs one short array and is dropped with {@link release}.
  */
-export class RouteRateLimits {
-  private readonly limiters = new Map<string, RouteLimiter>();
+export class MemoryRouteRateLimits implements RouteRateLimits {
+  private readonly windows = new Map<string, RouteWindow>();
 
-  constructor(private readonly shared: BottleneckSharedOptions = {}) {}
+  /** @param now the clock in ms (monotonic by default), injectable for tests. */
+  constructor(private readonly now: () => number = () => performance.now()) {}
 
-  /** Takes one slot of the route's budget; resolves false when the budget of this second is spent. */
+  /** Takes one slot of the route's budget; resolves false when `amount` were admitted in the last `intervalMs`. */
   async take(route: string, rate: number): Promise<boolean> {
-    const limiter = this.limiterFor(route, rate);
-    try {
-      await limiter.schedule({ expiration: 1000 }, async () => undefined);
-      return true;
-    } catch (error) {
-      if (error instanceof Bottleneck.BottleneckError) return false;
-      throw error;
-    }
+    const window = this.windowFor(route, rate);
+    const now = this.now();
+    this.expire(window, now);
+    if (window.admitted.length >= window.amount) return false;
+    window.admitted.push(now);
+    return true;
   }
 
-  private limiterFor(route: string, rate: number): Bottleneck {
-    const existing = this.limiters.get(route);
-    if (existing?.rate === rate) return existing.limiter;
-    if (existing) this.release(route);
-    const { amount, intervalMs } = reservoirFor(rate);
-    const limiter = new Bottleneck({
-      ...this.shared,
-      id: `gateway-route:${route}`,
-      reservoir: amount,
-      reservoirRefreshAmount: amount,
-      reservoirRefreshInterval: intervalMs,
-      highWater: 0,
-      strategy: Bottleneck.strategy.OVERFLOW,
-    });
-    limiter.on('error', () => undefined);
-    this.limiters.set(route, { rate, limiter });
-    return limiter;
+  private windowFor(route: string, rate: number): RouteWindow {
+    const existing = this.windows.get(route);
+    if (existing?.rate === rate) return existing;
+    const window: RouteWindow = { rate, ...reservoirFor(rate), admitted: [] };
+    this.windows.set(route, window);
+    return window;
   }
 
-  /** Stops and forgets the limiter of `route`, if any (its route was deleted or its settings changed). */
+  private expire(window: RouteWindow, now: number): void {
+    let stale = 0;
+    while (stale < window.admitted.length && window.admitted[stale]! <= now - window.intervalMs) stale++;
+    if (stale > 0) window.admitted.splice(0, stale);
+  }
+
+  /** Forgets the limiter of `route`, if any (its route was deleted or its settings changed). */
   release(route: string): void {
-    const existing = this.limiters.get(route);
-    if (!existing) return;
-    this.limiters.delete(route);
-    existing.limiter.disconnect().catch(() => undefined);
+    this.windows.delete(route);
   }
 
-  /** How many route limiters are live (each with its refill timer). */
+  /** How many route limiters this gateway holds. */
   get size(): number {
-    return this.limiters.size;
+    return this.windows.size;
   }
 
-  /** What is left of the route's budget until the next refill, or undefined without a limiter. */
+  /** What is left of the route's budget in the current window, or undefined without a limiter. */
   async remaining(route: string): Promise<number | undefined> {
-    const reservoir = await this.limiters.get(route)?.limiter.currentReservoir();
-    return reservoir ?? undefined;
+    const window = this.windows.get(route);
+    if (!window) return undefined;
+    this.expire(window, this.now());
+    return window.amount - window.admitted.length;
   }
 
-  /** Stops every limiter's timers. */
+  /** Nothing to stop: the in-process limiter holds no timer. */
   async close(): Promise<void> {
-    await Promise.all([...this.limiters.values()].map(({ limiter }) => limiter.disconnect()));
-    this.limiters.clear();
+    this.windows.clear();
   }
 }

@@ -70,6 +70,8 @@ describe('Chronicles reads on a large log', () => {
     assert.equal(report.graph.reduce((sum, node) => sum + node.requests, 0), 10_000);
     const grown = report.rssAfter - report.rssBefore;
     console.log(`      100 MB log: RSS ${Math.round(report.rssBefore / 2 ** 20)} MB before the reads, +${Math.round(grown / 2 ** 20)} MB after, peak ${Math.round(report.maxRss / 2 ** 20)} MB`);
-    assert.ok(grown < 40 * 2 ** 20, `RSS grew by ${Math.round(grown / 2 ** 20)} MB`);
+    // Reading the log whole would take at least its own size in strings; a page read takes a few MB. The bound leaves
+    // room for a loaded machine's allocator noise (+6 to +44 MB seen) and still fails on any whole-file read.
+    assert.ok(grown < LOG_BYTES * 0.75, `RSS grew by ${Math.round(grown / 2 ** 20)} MB`);
   });
 });

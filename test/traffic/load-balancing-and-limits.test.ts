@@ -66,9 +66,9 @@ describe('route rate limit', () => {
   });
 
   /**
-   * Waits for the limiter's own refill instead of sleeping a guessed time: bottleneck refills on a
-   * 250 ms heartbeat, so a fixed 1.1 s sleep raced it (the flaky recovery test). A refill only ever
-   * raises the budget, so once it reads `amount` a burst of `amount` passes whatever the CPU load.
+   * Waits for the limiter's own window instead of sleeping a guessed time (a fixed 1.1 s sleep raced the
+   * old limiter's refill: the flaky recovery test). The budget only grows as time passes, so once it reads
+   * `amount` a burst of `amount` passes whatever the CPU load.
    */
   async function budgetRefilled(route: string, amount: number): Promise<void> {
     const started = Date.now();

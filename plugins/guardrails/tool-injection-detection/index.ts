@@ -1,9 +1,10 @@
 // The toolinjectiondetection guardrail: instructions planted in data a tool returns (web pages, e-mails, files, API results).
 import { defineGuardrail } from '../../../src/index.js';
-import { detect, selectRules, TOOL_RULE_IDS } from '../prompt-injection-detection/detector.js';
 import { loadHashedModel, loadHashedModelSync, selectLabels, type HashedModel } from '../prompt-injection-detection/hashed-model.js';
 import { loadPromptInjectionModel, promptInjectionModel } from '../prompt-injection-detection/index.js';
 import { DEFAULT_SCAN_LIMIT } from '../prompt-injection-detection/normalise.js';
+import { scoreToolOutput } from './score.js';
+import { TOOL_OUTPUT_RULES } from './tool-rules.js';
 
 /** Options of toolinjectiondetection. */
 export interface ToolInjectionOptions {
@@ -21,26 +22,29 @@ export interface ToolInjectionResults {
 
 /** The shipped model (model.json + model.bin, trained by scripts/train/tool-injection-model.ts); see MODEL.md. */
 const MODEL_BASE = new URL('./model', import.meta.url);
-let models: HashedModel[] | undefined;
-let loading: Promise<HashedModel[]> | undefined;
+let models: ToolModels | undefined;
+let loading: Promise<ToolModels> | undefined;
 
-/** The tool-output model, and the jailbreak output of the prompt-injection model (a jailbreak template is one wherever it sits). */
-function assemble(tool: HashedModel, prompt: HashedModel): HashedModel[] {
-  return [tool, selectLabels(prompt, ['jailbreak'])];
+interface ToolModels {
+  tool: HashedModel;
+  jailbreak: HashedModel;
 }
 
-function loaded(): HashedModel[] {
+/** The tool-output model, and the jailbreak output of the prompt-injection model (a jailbreak template is one wherever it sits). */
+function assemble(tool: HashedModel, prompt: HashedModel): ToolModels {
+  return { tool, jailbreak: selectLabels(prompt, ['jailbreak']) };
+}
+
+function loaded(): ToolModels {
   models ??= assemble(loadHashedModelSync(MODEL_BASE), promptInjectionModel());
   return models;
 }
 
-const RULES = selectRules(TOOL_RULE_IDS);
-
 /**
  * Detects instructions planted in tool output. A logistic-regression model over hashed character 2-5-grams and
- * word 1-2-grams, trained on tool results (records, pages, e-mails) with and without a planted instruction, scores
- * short windows of the normalised text; the highest window wins, so one planted sentence in a long record is
- * enough. General rules (explicit overrides, chat-template tokens, text addressed to "the AI reading this", hidden
+ * word 1-2-grams reads the text one sentence or line at a time (the highest sentence wins, so one planted request
+ * in a long record is enough); it was trained to tell a request to an assistant from the descriptive text, records
+ * and requests to a human reader around it. General rules (explicit overrides, chat-template tokens, text addressed to "the AI reading this", hidden
  * tag characters, encoded payloads) add their evidence; `jailbreak` comes from the prompt-injection model's
  * jailbreak output. A category is true when its score is above the threshold.
  * @example
@@ -51,8 +55,8 @@ const RULES = selectRules(TOOL_RULE_IDS);
 export const toolInjectionDetection = defineGuardrail<ToolInjectionOptions, ToolInjectionResults>({
   name: 'toolinjectiondetection',
   description: 'Scores instructions planted in tool output (web pages, e-mails, files, API results) with a trained n-gram model and general rules.',
-  // Chosen on the dev set (never trained on) to keep false positives on ordinary e-mails low; see MODEL.md for the recall it costs.
-  defaultThreshold: 0.8,
+  // Chosen on the dev set (never trained on): the highest recall with at most 5% false positives there; see MODEL.md.
+  defaultThreshold: 0.85,
   optionsSchema: {
     type: 'object',
     additionalProperties: false,
@@ -66,7 +70,7 @@ export const toolInjectionDetection = defineGuardrail<ToolInjectionOptions, Tool
     await loading;
   },
   evaluate: function evaluateToolInjection(text, { options, threshold }) {
-    const scores = detect(text, { decode: options.decode_payloads, scanLimit: options.scan_limit, rules: RULES, models: loaded() });
+    const scores = scoreToolOutput(text, { decode: options.decode_payloads, scanLimit: options.scan_limit, rules: TOOL_OUTPUT_RULES, ...loaded() });
     const categories = { prompt_injection: scores.prompt_injection > threshold, jailbreak: scores.jailbreak > threshold };
     const triggered = (Object.keys(categories) as (keyof typeof categories)[]).filter((name) => categories[name]);
     return {

@@ -1,0 +1,62 @@
+// Cuts tool output into sentences and lines, and scores each one with the tool-injection model.
+import { featureBuckets, modelText, textWindows } from '../prompt-injection-detection/hashed-features.js';
+import { bucketMargin, sigmoid, type HashedModel } from '../prompt-injection-detection/hashed-model.js';
+
+/** Segments shorter than this join the next one ("Hi Ana," is not a sentence on its own). */
+const MIN_SEGMENT = 24;
+/** Segments longer than this are read in windows of this size, half overlapping. */
+const MAX_SEGMENT = 320;
+/** The most windows read from one text: bounds the work on very long tool output (about 60 KB of prose). */
+export const MAX_WINDOWS = 1200;
+
+/** Sentence ends, line breaks (also escaped ones inside JSON or YAML strings), JSON field boundaries, block-level HTML tags. */
+const BREAK = /\\n|\n|(?<=[.!?])\s+|",\s*"|<\/(?:p|div|li|h[1-6]|td|tr)>|<br\s*\/?>/g;
+
+/**
+ * The pieces a normalised text is read in: sentences and lines (short ones joined to the next, long ones cut into
+ * windows). A planted instruction is usually a sentence or two inside descriptive text, so reading it on its own
+ * keeps the host text from diluting it.
+ */
+export function textSegments(normalised: string): string[] {
+  const out: string[] = [];
+  let pending = '';
+  for (const raw of normalised.split(BREAK)) {
+    const piece = raw.trim();
+    if (piece === '') continue;
+    pending = pending === '' ? piece : `${pending} ${piece}`;
+    if (pending.length < MIN_SEGMENT) continue;
+    if (pending.length > MAX_SEGMENT) out.push(...textWindows(pending, MAX_SEGMENT / 2 + 64, 128));
+    else out.push(pending);
+    pending = '';
+  }
+  if (pending !== '') {
+    if (out.length > 0 && (out[out.length - 1] as string).length + pending.length < MAX_SEGMENT) out[out.length - 1] = `${out[out.length - 1] as string} ${pending}`;
+    else out.push(pending);
+  }
+  return out;
+}
+
+/** The windows the model reads: the segments, at most MAX_WINDOWS of them. */
+export function segmentWindows(normalised: string): string[] {
+  const segments = textSegments(normalised);
+  return segments.length > MAX_WINDOWS ? segments.slice(0, MAX_WINDOWS) : segments;
+}
+
+/** The model's text for a raw tool output (normalised as the prompt-injection models read it), in windows. */
+export function toolWindows(text: string): string[] {
+  return segmentWindows(modelText(text));
+}
+
+/** The highest probability of the model's first label over the windows of `text` (0 for a text with none). */
+export function scoreSegments(model: HashedModel, text: string): number {
+  const weights = model.weights[0] as Float32Array;
+  const bias = model.header.biases[0] ?? 0;
+  const buckets: number[] = [];
+  let best = 0;
+  for (const window of toolWindows(text)) {
+    buckets.length = 0;
+    featureBuckets(window, model.header.bits, buckets);
+    best = Math.max(best, sigmoid(bucketMargin(weights, bias, buckets)));
+  }
+  return best;
+}

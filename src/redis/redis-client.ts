@@ -1,0 +1,63 @@
+// The ioredis client for shared state: no offline queue, bounded command and connect timeouts, reconnection with a capped delay.
+import { Redis } from 'ioredis';
+import type { GatewayLogger } from '../errors/error-middleware.js';
+import type { GatewayRedisOptions } from './redis-options.js';
+
+/**
+ * Connects to `options.url`. Commands never wait for a connection (`enableOfflineQueue: false`, no retry of a
+ * command): while Redis is down they fail at once, so callers apply their failure mode instead of hanging.
+ * The client reconnects by itself, every `maxReconnectDelayMs` at most. Connection errors are logged once per outage.
+ */
+export function createRedisClient(options: GatewayRedisOptions, logger?: GatewayLogger): Redis {
+  const maxDelay = options.maxReconnectDelayMs ?? 1000;
+  const client = new Redis(options.url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: options.commandTimeoutMs ?? 500,
+    connectTimeout: options.connectTimeoutMs ?? 2000,
+    retryStrategy: (times) => Math.min(times * 100, maxDelay),
+    lazyConnect: false,
+  });
+  let down = false;
+  client.on('error', (error: Error) => {
+    if (down) return;
+    down = true;
+    logger?.warn('Redis is unreachable; shared state falls back to its failure mode until it is back', { error: error.message });
+  });
+  client.on('ready', () => {
+    if (!down) return;
+    down = false;
+    logger?.info('Redis is reachable again');
+  });
+  void firstConnection(client, options.connectTimeoutMs ?? 2000);
+  return client;
+}
+
+const firstConnections = new WeakMap<Redis, Promise<void>>();
+
+/**
+ * Settles once the client is first ready, or its first connection attempt fails, or after `timeoutMs` (never rejects). Callers await it only until it
+ * has settled once, so requests of the first moments after start wait for the connection; later ones never wait.
+ */
+export function firstConnection(client: Redis, timeoutMs = 2000): Promise<void> {
+  let pending = firstConnections.get(client);
+  if (!pending) {
+    pending =
+      client.status === 'ready'
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => {
+            const done = (): void => {
+              clearTimeout(timer);
+              client.off('ready', done);
+              client.off('error', done);
+              resolve();
+            };
+            const timer = setTimeout(done, timeoutMs);
+            timer.unref();
+            client.once('ready', done);
+            client.once('error', done);
+          });
+    firstConnections.set(client, pending);
+  }
+  return pending;
+}

@@ -1,0 +1,8 @@
+// The ordered list of PostgreSQL migrations; append new ones here, never edit a released one.
+import { initial } from './001-initial.js';
+import type { Migration } from './migration.js';
+
+export type { Migration } from './migration.js';
+
+/** Every migration, by ascending version. */
+export const MIGRATIONS: readonly Migration[] = [initial];

@@ -1,0 +1,36 @@
+// Small SQL helpers of the PostgreSQL adapter: identifier quoting, LIKE escaping, and the errors that mean "unreachable".
+import { Errors } from '../errors/error-registry.js';
+
+/** Quotes an SQL identifier (a schema name from the options). */
+export function quoteIdent(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
+/** A `LIKE` pattern matching every text that starts with `prefix` (used with `ESCAPE '\'`). */
+export function prefixPattern(prefix: string): string {
+  return `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** Node socket errors that mean the server cannot be reached. */
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE']);
+/** SQLSTATEs that mean the server is unreachable or not accepting work now: connection exceptions, shutdown, too many connections, read-only. */
+const UNAVAILABLE_STATES = new Set(['57P01', '57P02', '57P03', '53300', '25006']);
+/** Messages node-postgres throws without a code when a connection ends, cannot be made in time, or a query gets no answer in time. */
+const UNAVAILABLE_MESSAGE = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended|Query read timeout/i;
+
+/** A short reason for an error that means PostgreSQL cannot be reached now, or `undefined` for any other error. */
+export function unavailableReason(error: unknown): string | undefined {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (typeof code === 'string' && NETWORK_CODES.has(code)) return code;
+  if (typeof code === 'string' && (code.startsWith('08') || UNAVAILABLE_STATES.has(code))) return `SQLSTATE ${code}`;
+  if (error instanceof AggregateError) return error.errors.map(unavailableReason).find((reason) => reason !== undefined);
+  if (typeof message === 'string' && UNAVAILABLE_MESSAGE.test(message)) return 'connection lost';
+  return undefined;
+}
+
+/** Rethrows an unreachable-server error as `storage_unavailable` (503, keeping the cause for logs); any other error as is. */
+export function asStorageError(error: unknown): never {
+  const reason = unavailableReason(error);
+  if (reason !== undefined) throw Errors.storageUnavailable([`PostgreSQL: ${reason}`], { cause: error });
+  throw error;
+}

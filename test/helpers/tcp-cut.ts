@@ -1,0 +1,80 @@
+// A loopback TCP relay to a real service (PostgreSQL, later Redis) that a test can cut and restore, to show outage behaviour without mocks.
+import { once } from 'node:events';
+import net from 'node:net';
+
+/** A relay on an ephemeral loopback port. */
+export interface TcpCut {
+  /** The relay's port: point the client here instead of the service. */
+  port: number;
+  /** Refuses new connections and destroys open ones, as a stopped service would. */
+  cut(): Promise<void>;
+  /** Keeps connections open but relays nothing more, as a hung server would. */
+  hang(): void;
+  /** Accepts connections again on the same port (after `cut`), or drops the hung connections (after `hang`). */
+  restore(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a relay from an ephemeral port to `host:port`.
+ * @example
+ * const relay = await tcpCut('127.0.0.1', 5432); // postgres://postgres@127.0.0.1:${relay.port}/test
+ */
+export async function tcpCut(host: string, port: number): Promise<TcpCut> {
+  const sockets = new Set<net.Socket>();
+  const pairs = new Set<[net.Socket, net.Socket]>();
+  let hanging = false;
+  const track = (socket: net.Socket): void => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => socket.destroy());
+  };
+  const server = net.createServer((client) => {
+    track(client);
+    if (hanging) return; // accepted, never answered
+    const upstream = net.connect(port, host);
+    track(upstream);
+    const pair: [net.Socket, net.Socket] = [client, upstream];
+    pairs.add(pair);
+    client.pipe(upstream).pipe(client);
+    client.on('close', () => (upstream.destroy(), pairs.delete(pair)));
+    upstream.on('close', () => client.destroy());
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const relayPort = (server.address() as net.AddressInfo).port;
+  let listening = true;
+  const relay: TcpCut = {
+    port: relayPort,
+    async cut() {
+      if (!listening) return;
+      listening = false;
+      const closed = new Promise((resolve) => server.close(resolve));
+      for (const socket of sockets) socket.destroy();
+      await closed;
+    },
+    hang() {
+      hanging = true;
+      for (const [client, upstream] of pairs) {
+        client.unpipe(upstream);
+        upstream.unpipe(client);
+        client.pause();
+        upstream.pause();
+      }
+    },
+    async restore() {
+      if (hanging) {
+        hanging = false;
+        for (const socket of sockets) socket.destroy();
+      }
+      if (listening) return;
+      server.listen(relayPort, '127.0.0.1');
+      await once(server, 'listening');
+      listening = true;
+    },
+    async close() {
+      await relay.cut();
+    },
+  };
+  return relay;
+}

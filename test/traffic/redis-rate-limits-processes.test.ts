@@ -1,0 +1,104 @@
+// Issue 14: two example-server processes on one PostgreSQL schema and one Redis share a route's rate limit under concurrent bursts.
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { startFakeProvider, type FakeProvider } from '../helpers/fake-provider.js';
+import { dropSchema, requirePostgres, TEST_DATABASE_URL, testSchemaName } from '../helpers/postgres-test.js';
+import { deleteKeys, requireRedis, TEST_REDIS_URL } from '../helpers/redis-test.js';
+
+const ADMIN_KEY = 'redis-processes-admin-key-0123456789';
+
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const port = (server.address() as { port: number }).port;
+  server.close();
+  return port;
+}
+
+async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; base: string; output: () => string }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'examples/server.ts'], {
+    env: { ...process.env, PORT: String(port), GATEWAY_DATA_DIR: '/nonexistent/never-used', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk) => (output += chunk));
+  child.stderr?.on('data', (chunk) => (output += chunk));
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 400; i++) {
+    try {
+      if ((await fetch(`${base}/healthz`)).ok) return { child, base, output: () => output };
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+  child.kill('SIGKILL');
+  throw new Error(`the example server did not start:\n${output}`);
+}
+
+describe('14.3 Redis: two example-server processes share a route rate limit', function () {
+  this.timeout(90_000);
+  requirePostgres();
+  requireRedis();
+  const schema = testSchemaName();
+  const route = `burst-${randomBytes(6).toString('hex')}`;
+  const servers: Array<{ child: ChildProcess; base: string; output: () => string }> = [];
+  let fake: FakeProvider;
+  let developerKey: string;
+  before(async () => {
+    fake = await startFakeProvider();
+    const env = { GATEWAY_ADMIN_KEY: ADMIN_KEY, GATEWAY_DATABASE_URL: TEST_DATABASE_URL, GATEWAY_DATABASE_SCHEMA: schema, GATEWAY_SECRET: 'redis-processes-secret', GATEWAY_REDIS_URL: TEST_REDIS_URL };
+    servers.push(...(await Promise.all([startServer(env), startServer(env)])));
+    const admin = async (path: string, body: unknown): Promise<Record<string, unknown>> => {
+      const res = await fetch(`${servers[0]!.base}${path}`, { method: 'POST', headers: { 'x-api-key': ADMIN_KEY, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      assert.equal(res.status, 201, await res.clone().text());
+      return (await res.json()) as Record<string, unknown>;
+    };
+    await admin('/v1/admin/providers', { name: 'fake', type: 'openai', config: { api_base: `${fake.url}/v1`, models: ['gpt-4o-mini'] }, api_keys: [{ api_key: 'sk-stored-provider-key-0001' }] });
+    await admin('/v1/admin/routes', { name: route, type: 'chat', config: { settings: { rate_limit: 10 } }, models: [{ name: 'm', provider: 'fake' }] });
+    await admin('/v1/admin/applications', { name: 'app' });
+    developerKey = (await admin('/v1/admin/applications/app/keys', {})).key as string;
+  });
+  after(async () => {
+    for (const { child } of servers) {
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      await exited;
+    }
+    await fake?.close();
+    await dropSchema(schema);
+    await deleteKeys(`gateway:rate:${route}`);
+  });
+
+  it('14.3: rate_limit 10, 5 concurrent bursts of 2×15 requests to two processes: at most 10 admitted per second in total', async () => {
+    assert.match(servers[0]!.output(), /"redis":true/);
+    const send = (base: string) =>
+      fetch(`${base}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'x-gateway-apikey': developerKey, 'x-gateway-route': route, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hello' }] }),
+      }).then(async (res) => (await res.arrayBuffer(), res.status));
+    // Both processes know the route before the bursts (the first read of a route goes to PostgreSQL).
+    for (const { base } of servers) assert.ok([200, 429].includes(await send(base)));
+    const admitted: number[] = [];
+    let lastEnd = performance.now();
+    for (let i = 0; i < 5; i++) {
+      // Admissions happen before the burst's end on the same clock Redis uses, so 1 s after it the window is empty.
+      const wait = lastEnd + 1050 - performance.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      const started = performance.now();
+      const statuses = await Promise.all(servers.flatMap(({ base }) => Array.from({ length: 15 }, () => send(base))));
+      lastEnd = performance.now();
+      const span = lastEnd - started;
+      assert.ok(statuses.every((s) => s === 200 || s === 429), statuses.join(','));
+      const ok = statuses.filter((s) => s === 200).length;
+      assert.ok(ok <= 10 * (Math.floor(span / 1000) + 1), `burst ${i}: ${ok} admitted in ${span.toFixed(0)} ms`);
+      if (span < 1000) assert.equal(ok, 10, `burst ${i}: the whole budget, no more`);
+      admitted.push(ok);
+    }
+    console.log(`      admitted per burst across two processes: ${admitted.join(',')}`);
+  });
+});
