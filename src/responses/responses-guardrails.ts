@@ -1,11 +1,10 @@
 // The application's (or route's) guardrail policy on /v1/responses: input checks before the first model call, output checks on the final answer.
 import type { GuardrailPolicy } from '../admin/policy-validation.js';
-import type { GatewayLogger } from '../errors/error-middleware.js';
 import type { GuardrailEngine } from '../guardrails/guardrail-engine.js';
-import { runChecks, unavailableRun, unregisteredProcessors } from '../guardrails/pipeline/check-runner.js';
-import { effectivePolicy, processorsFor } from '../guardrails/pipeline/effective-policy.js';
+import { runChecks } from '../guardrails/pipeline/check-runner.js';
+import { processorsFor } from '../guardrails/pipeline/effective-policy.js';
+import { enforceInputPolicy, type InputPolicyDeps } from '../guardrails/pipeline/input-policy.js';
 import { requestSlots, type TextSlot } from '../guardrails/pipeline/message-text.js';
-import type { Storage } from '../storage/storage-facade.js';
 import type { ModelRequestContext } from '../traffic/model-request-context.js';
 import type { OutputItem } from './responses-types.js';
 
@@ -14,30 +13,8 @@ import type { OutputItem } from './responses-types.js';
  * place), and answers the policy so the caller can check the output. Throws 503 `guardrail_unavailable` when the
  * policy names an unregistered processor, and the policy's rejection when an input check rejects.
  */
-export async function checkResponsesInput(
-  deps: { engine: GuardrailEngine; storage: Storage; logger?: GatewayLogger },
-  context: ModelRequestContext,
-  inputMessages: Array<Record<string, unknown>>,
-): Promise<Readonly<GuardrailPolicy>> {
-  const { policy, source } = await effectivePolicy(deps.storage, context.application, context.route);
-  const missing = unregisteredProcessors(deps.engine, policy, ['input', 'output']);
-  if (missing.length > 0) {
-    const run = unavailableRun(missing, 'input');
-    context.checks.push(...run.checks);
-    deps.logger?.error('guardrail policy names processors that are not registered; the request is refused', {
-      application: context.application,
-      route: context.routeName,
-      policy: source,
-      processors: missing,
-    });
-    throw run.reject;
-  }
-  if (processorsFor(policy, 'input').length > 0) {
-    const run = await runChecks(deps.engine, policy, 'input', requestSlots('chat', { messages: inputMessages }));
-    context.checks.push(...run.checks);
-    if (run.reject) throw run.reject;
-  }
-  return policy;
+export function checkResponsesInput(deps: InputPolicyDeps, context: ModelRequestContext, inputMessages: Array<Record<string, unknown>>): Promise<Readonly<GuardrailPolicy>> {
+  return enforceInputPolicy(deps, context, ['input', 'output'], () => requestSlots('chat', { messages: inputMessages }));
 }
 
 /** True when the policy checks answers, so a streamed response must be held until its final text is checked. */

@@ -5,8 +5,8 @@ import type { Storage } from '../../storage/storage-facade.js';
 import { ENDPOINT_PATHS } from '../../traffic/model-endpoints.js';
 import { modelContextOf } from '../../traffic/model-request-context.js';
 import type { GuardrailEngine } from '../guardrail-engine.js';
-import { runChecks, unavailableRun, unregisteredProcessors } from './check-runner.js';
-import { effectivePolicy, processorsFor } from './effective-policy.js';
+import { processorsFor } from './effective-policy.js';
+import { enforceInputPolicy } from './input-policy.js';
 import { requestSlots } from './message-text.js';
 import { OutputGuard, type StreamWindowing } from './output-guard.js';
 
@@ -26,25 +26,9 @@ export function guardrailPolicyHandler(deps: GuardrailPipelineDeps): RequestHand
       next();
       return;
     }
-    const { policy, source } = await effectivePolicy(deps.storage, context.application, context.route);
-    // A policy naming a processor that is not registered cannot be enforced: refuse before any provider call.
-    const missing = unregisteredProcessors(deps.engine, policy, context.endpoint === 'embeddings' ? ['input'] : ['input', 'output']);
-    if (missing.length > 0) {
-      const run = unavailableRun(missing, 'input');
-      context.checks.push(...run.checks);
-      deps.logger?.error('guardrail policy names processors that are not registered; the request is refused', {
-        application: context.application,
-        route: context.routeName,
-        policy: source,
-        processors: missing,
-      });
-      throw run.reject;
-    }
-    if (processorsFor(policy, 'input').length > 0) {
-      const run = await runChecks(deps.engine, policy, 'input', requestSlots(context.endpoint, context.body));
-      context.checks.push(...run.checks);
-      if (run.reject) throw run.reject;
-    }
+    const policy = await enforceInputPolicy(deps, context, context.endpoint === 'embeddings' ? ['input'] : ['input', 'output'], () =>
+      requestSlots(context.endpoint, context.body),
+    );
     if (processorsFor(policy, 'output').length > 0 && context.endpoint !== 'embeddings') {
       context.outputGuard = new OutputGuard(deps.engine, policy, context.checks, deps.windowing);
     }
