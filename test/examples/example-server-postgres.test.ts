@@ -1,48 +1,13 @@
 // The example server with GATEWAY_DATABASE_URL: PostgreSQL storage, data kept across a restart, secrets sealed in the table.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { createServer } from 'node:net';
 import pg from 'pg';
 import { dropSchema, requirePostgres, TEST_DATABASE_URL, testSchemaName } from '../helpers/postgres-test.js';
+import { startExampleServer, stopExampleServer } from '../helpers/example-server-process.js';
 
 const ADMIN_KEY = 'example-server-admin-key-0123456789';
 
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const port = (server.address() as { port: number }).port;
-  server.close();
-  return port;
-}
-
-async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; base: string; output: () => string }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'examples/server.ts'], {
-    env: { ...process.env, PORT: String(port), GATEWAY_DATA_DIR: '/nonexistent/never-used', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (chunk) => (output += chunk));
-  child.stderr?.on('data', (chunk) => (output += chunk));
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 200; i++) {
-    try {
-      if ((await fetch(`${base}/healthz`)).ok) return { child, base, output: () => output };
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-  child.kill('SIGKILL');
-  throw new Error(`the example server did not start:\n${output}`);
-}
-
-async function stop(child: ChildProcess): Promise<number | null> {
-  const exited = once(child, 'exit');
-  child.kill('SIGTERM');
-  const [code] = await exited;
-  return code as number | null;
-}
+const startServer = (env: Record<string, string>) => startExampleServer({ GATEWAY_DATA_DIR: '/nonexistent/never-used', ...env });
+const stop = stopExampleServer;
 
 describe('examples/server.ts on PostgreSQL', function () {
   this.timeout(60_000);

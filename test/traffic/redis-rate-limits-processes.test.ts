@@ -1,43 +1,16 @@
 // Issue 14: two example-server processes on one PostgreSQL schema and one Redis share a route's rate limit under concurrent bursts.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { startFakeProvider, type FakeProvider } from '../helpers/fake-provider.js';
 import { dropSchema, requirePostgres, TEST_DATABASE_URL, testSchemaName } from '../helpers/postgres-test.js';
 import { deleteKeys, requireRedis, TEST_REDIS_URL } from '../helpers/redis-test.js';
+import { startExampleServer } from '../helpers/example-server-process.js';
 
 const ADMIN_KEY = 'redis-processes-admin-key-0123456789';
 
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const port = (server.address() as { port: number }).port;
-  server.close();
-  return port;
-}
-
-async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; base: string; output: () => string }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'examples/server.ts'], {
-    env: { ...process.env, PORT: String(port), GATEWAY_DATA_DIR: '/nonexistent/never-used', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (chunk) => (output += chunk));
-  child.stderr?.on('data', (chunk) => (output += chunk));
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 400; i++) {
-    try {
-      if ((await fetch(`${base}/healthz`)).ok) return { child, base, output: () => output };
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-  child.kill('SIGKILL');
-  throw new Error(`the example server did not start:\n${output}`);
-}
+const startServer = (env: Record<string, string>) => startExampleServer({ GATEWAY_DATA_DIR: '/nonexistent/never-used', ...env });
 
 describe('14.3 Redis: two example-server processes share a route rate limit', function () {
   this.timeout(90_000);
