@@ -69,7 +69,7 @@ export class ProviderKeyStore {
     private readonly now: () => Date = () => new Date(),
   ) {
     storage.onWrite((key) => {
-      if (key.startsWith('provider-keys/')) this.usableCache.clear();
+      if (key === undefined || key.startsWith('provider-keys/')) this.usableCache.clear();
     });
   }
 

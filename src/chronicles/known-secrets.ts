@@ -23,7 +23,7 @@ export class KnownSecrets {
     private readonly box: SecretBox,
   ) {
     storage.onWrite((key) => {
-      if (SOURCES.some((source) => key.startsWith(source.prefix))) this.loading = undefined;
+      if (key === undefined || SOURCES.some((source) => key.startsWith(source.prefix))) this.loading = undefined;
     });
   }
 

@@ -1,5 +1,6 @@
 // PostgreSQL storage adapter on node-postgres: a key-value table and indexed append-only logs, migrated at init, for several replicas.
 import pg from 'pg';
+import { PostgresChangeListener } from './postgres-change-listener.js';
 import { Errors } from '../errors/error-registry.js';
 import { keyedWriteQueue } from './keyed-write-queue.js';
 import { MIGRATIONS } from './postgres-migrations/index.js';
@@ -73,6 +74,23 @@ export function postgresStorage(options: PostgresStorageOptions): StorageAdapter
   const valueQueue = keyedWriteQueue();
   const logQueue = keyedWriteQueue();
   let closed = false;
+  const watchers: Array<(key: string | undefined) => void> = [];
+  // The server process ids of this pool's connections: notices of their writes are this replica's own.
+  const ownBackends = new Set<number>();
+  pool.on('connect', (client) => {
+    const pid = (client as unknown as { processID?: number }).processID;
+    if (pid === undefined) return;
+    ownBackends.add(pid);
+    client.on('end', () => ownBackends.delete(pid));
+  });
+  const changes = new PostgresChangeListener(
+    pool,
+    schema,
+    (key) => {
+      for (const watcher of watchers) watcher(key);
+    },
+    (pid) => ownBackends.has(pid),
+  );
 
   const open = (): void => {
     if (closed) throw Errors.storageClosed();
@@ -120,6 +138,10 @@ export function postgresStorage(options: PostgresStorageOptions): StorageAdapter
     async init() {
       open();
       await runMigrations(pool, schema, MIGRATIONS).catch(asStorageError);
+      if (watchers.length > 0) await changes.start();
+    },
+    watch(listener) {
+      watchers.push(listener);
     },
     async get(key) {
       open();
@@ -266,6 +288,7 @@ export function postgresStorage(options: PostgresStorageOptions): StorageAdapter
     async close() {
       if (closed) return;
       closed = true;
+      changes.stop();
       await Promise.all([valueQueue.idle(), logQueue.idle()]);
       if (ownPool) await pool.end();
     },

@@ -67,6 +67,12 @@ export interface StorageAdapter {
    * half-way leaves no record that grants access).
    */
   batch?(writes: StorageWrite[]): Promise<void>;
+  /**
+   * Optional: calls `listener` with a key whenever another process (a replica on the same database) changed it, so
+   * cached copies can be dropped; with `undefined` when changes may have been missed (after the notice channel
+   * reconnected). Adapters that no other process shares leave it out.
+   */
+  watch?(listener: (key: string | undefined) => void): void;
   /** Every entry whose key starts with `prefix`, sorted by key. */
   list(prefix: string): Promise<StorageEntry[]>;
   /** Appends records to the log named `log`. Resolves once they are durable. */

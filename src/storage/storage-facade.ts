@@ -22,20 +22,41 @@ export class Storage {
   private readonly cache = new LRUCache<string, { value: unknown }>({ max: 10_000 });
   /** Bumped on every write, so a read that raced a write is not cached. */
   private generation = 0;
-  private readonly writeListeners: Array<(key: string) => void> = [];
+  private readonly writeListeners: Array<(key: string | undefined) => void> = [];
 
-  /** Calls `listener` with the key after every write or delete made through this facade (for derived caches). */
-  onWrite(listener: (key: string) => void): void {
+  /**
+   * Calls `listener` with the key after every write or delete made through this facade, or announced by the adapter
+   * from another replica (for derived caches); with `undefined` when any key may have changed.
+   */
+  onWrite(listener: (key: string | undefined) => void): void {
     this.writeListeners.push(listener);
   }
 
-  private written(key: string): void {
+  private written(key: string | undefined): void {
     this.generation++;
+    if (key === undefined) this.cache.clear();
+    else this.cache.delete(key);
+    for (const listener of this.writeListeners) listener(key);
+  }
+
+  /** Bumped per key when another replica changed it, so a read of that key that raced the notice is not cached. */
+  private readonly keyGenerations = new LRUCache<string, number>({ max: 10_000 });
+
+  /** A change announced by the adapter: drops that key's cached copy (every copy when `key` is undefined). */
+  private changedElsewhere(key: string | undefined): void {
+    if (key === undefined) {
+      this.written(undefined);
+      return;
+    }
+    this.keyGenerations.set(key, (this.keyGenerations.get(key) ?? 0) + 1);
     this.cache.delete(key);
     for (const listener of this.writeListeners) listener(key);
   }
 
-  constructor(readonly adapter: StorageAdapter) {}
+  constructor(readonly adapter: StorageAdapter) {
+    // Changes made by other replicas drop the cached copies here too (PostgreSQL LISTEN/NOTIFY).
+    adapter.watch?.((key) => this.changedElsewhere(key));
+  }
 
   /**
    * Reads a key for the request path: the parsed value is cached until this facade writes the key.
@@ -45,8 +66,9 @@ export class Storage {
     const hit = this.cache.get(key);
     if (hit !== undefined) return hit.value as T | undefined;
     const generation = this.generation;
+    const keyGeneration = this.keyGenerations.get(key);
     const value = await this.adapter.get(key).catch(absentIfInvalid(undefined));
-    if (generation === this.generation) this.cache.set(key, { value });
+    if (generation === this.generation && keyGeneration === this.keyGenerations.get(key)) this.cache.set(key, { value });
     return value as T | undefined;
   }
 

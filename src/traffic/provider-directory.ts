@@ -13,7 +13,7 @@ export class ProviderDirectory {
     private readonly plugins: PluginRegistry,
   ) {
     storage.onWrite((key) => {
-      if (key.startsWith('providers/')) this.modelIndex = undefined;
+      if (key === undefined || key.startsWith('providers/')) this.modelIndex = undefined;
     });
   }
 

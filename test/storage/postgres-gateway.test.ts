@@ -60,7 +60,8 @@ describe('a gateway on postgresStorage', function () {
     assert.equal((await entries()).length, 1); // a read flushes the recorder first
 
     await relay.cut();
-    assert.equal((await chat()).status, 200, 'model traffic stops when PostgreSQL is down');
+    const during = await chat();
+    assert.equal(during.status, 200, `model traffic stops when PostgreSQL is down: ${during.text}`);
     const write = await request(f.app).post('/v1/admin/applications').set('x-api-key', TEST_KEYS.superAdmin).send({ name: 'during-outage' });
     assert.equal(write.status, 503);
     assert.equal(write.body.error.code, 'storage_unavailable');
