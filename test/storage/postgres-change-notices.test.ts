@@ -5,6 +5,7 @@ import { postgresStorage } from '../../src/storage/postgres-storage.js';
 import { startFakeProvider, type FakeProvider } from '../helpers/fake-provider.js';
 import { dropSchema, requirePostgres, TEST_DATABASE_URL, testSchemaName } from '../helpers/postgres-test.js';
 import { createTestGateway, TEST_KEYS, type TestGateway } from '../helpers/test-gateway.js';
+import { tcpCut } from '../helpers/tcp-cut.js';
 
 /** Polls `check` every 10 ms until it holds; answers the time it took, or fails after `limitMs`. */
 async function within(limitMs: number, check: () => Promise<boolean>): Promise<number> {
@@ -60,5 +61,25 @@ describe('replicas on one PostgreSQL schema: change notices', function () {
     await request(a.app).put('/v1/admin/routes/chat').set('x-api-key', TEST_KEYS.superAdmin).send({ enabled: false }).expect(200);
     const ms = await within(1000, async () => (await chatOn(b)).status === 403);
     console.log(`      disabled route seen by replica B after ${ms.toFixed(0)} ms`);
+  });
+
+  it('14.3: after its notice connection broke and came back, a replica drops every cached copy (notices may have been missed)', async () => {
+    const target = new URL(TEST_DATABASE_URL);
+    const relay = await tcpCut(target.hostname, Number(target.port || 5432));
+    target.port = String(relay.port);
+    const c = await createTestGateway({ storage: postgresStorage({ connectionString: target.toString(), schema, connectionTimeoutMillis: 500 }) });
+    try {
+      await chatOn(c).expect(200);
+      await relay.cut();
+      const keys = await request(a.app).get('/v1/admin/applications/app/keys').set('x-api-key', TEST_KEYS.admin).expect(200);
+      await request(a.app).delete(`/v1/admin/applications/app/keys/${(keys.body as Array<{ id: string }>)[0]!.id}`).set('x-api-key', TEST_KEYS.superAdmin).expect(200);
+      await chatOn(c).expect(200); // the notice was lost: C still serves the key from its cache during the outage
+      await relay.restore();
+      const ms = await within(5000, async () => (await chatOn(c)).status === 401);
+      console.log(`      revocation seen after the notice connection came back, ${ms.toFixed(0)} ms after the restore`);
+    } finally {
+      await c.close();
+      await relay.close();
+    }
   });
 });
