@@ -1,24 +1,16 @@
 // The toolinjectiondetection guardrail: instructions planted in data a tool returns (web pages, e-mails, files, API results).
 import { defineGuardrail } from '../../../src/index.js';
 import { loadHashedModel, loadHashedModelSync, selectLabels, type HashedModel } from '../prompt-injection-detection/hashed-model.js';
-import { loadPromptInjectionModel, promptInjectionModel } from '../prompt-injection-detection/index.js';
+import { loadPromptInjectionModel, promptInjectionModel, type PromptInjectionOptions, type PromptInjectionResults } from '../prompt-injection-detection/index.js';
 import { DEFAULT_SCAN_LIMIT } from '../prompt-injection-detection/normalise.js';
 import { scoreToolOutput } from './score.js';
 import { TOOL_OUTPUT_RULES } from './tool-rules.js';
 
-/** Options of toolinjectiondetection. */
-export interface ToolInjectionOptions {
-  /** Decode Base64, hex, percent-encoded and HTML-entity payloads and check them too. */
-  decode_payloads: boolean;
-  /** The most characters read from one text; the rest is not scanned. */
-  scan_limit: number;
-}
+/** Options of toolinjectiondetection: the same as promptinjectiondetection's. */
+export type ToolInjectionOptions = PromptInjectionOptions;
 
 /** Results of toolinjectiondetection: the same shape as promptinjectiondetection's. */
-export interface ToolInjectionResults {
-  categories: { prompt_injection: boolean; jailbreak: boolean };
-  category_scores: { prompt_injection: number; jailbreak: number };
-}
+export type ToolInjectionResults = PromptInjectionResults;
 
 /** The shipped model (model.json + model.bin, trained by scripts/train/tool-injection-model.ts); see MODEL.md. */
 const MODEL_BASE = new URL('./model', import.meta.url);
