@@ -1,17 +1,31 @@
-// Benchmark gateway: createGateway on memory (or, with BENCH_STORAGE=file, file) storage, seeded with a provider, a unified route and a two-model custom route.
+// Benchmark gateway: createGateway on memory storage (BENCH_STORAGE=file or postgres for the others; BENCH_REDIS=<url> for shared
+// rate limits), seeded with a provider, a unified route and a two-model custom route (rate-limited with BENCH_RATE_LIMIT).
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import express from 'express';
-import { createGateway, fileStorage, memoryStorage } from '../src/index.js';
+import { randomBytes } from 'node:crypto';
+import { createGateway, fileStorage, memoryStorage, postgresStorage } from '../src/index.js';
 
 const upstream = process.argv[2];
 const mcpUrl = process.argv[3];
 const mcpToken = process.argv[4];
 if (!upstream) throw new Error('usage: gateway-bench-server.ts <upstream base URL> [<MCP server URL> <token>]');
 const adminKey = 'bench-admin-key-0123456789abcdef';
-const storage = process.env.BENCH_STORAGE === 'file' ? fileStorage({ dir: mkdtempSync(join(tmpdir(), 'gateway-bench-')) }) : memoryStorage();
-const gateway = createGateway({ storage, adminKeys: [{ key: adminKey, role: 'super_admin' }] });
+const databaseUrl = process.env.GATEWAY_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const benchSchema = `gw_bench_${randomBytes(4).toString('hex')}`;
+const storage =
+  process.env.BENCH_STORAGE === 'file'
+    ? fileStorage({ dir: mkdtempSync(join(tmpdir(), 'gateway-bench-')) })
+    : process.env.BENCH_STORAGE === 'postgres'
+      ? postgresStorage({ connectionString: databaseUrl, schema: benchSchema })
+      : memoryStorage();
+const redisUrl = process.env.BENCH_REDIS;
+const gateway = createGateway({
+  storage,
+  adminKeys: [{ key: adminKey, role: 'super_admin' }],
+  ...(redisUrl ? { redis: { url: redisUrl, keyPrefix: `gw_bench_${randomBytes(4).toString('hex')}:` } } : {}),
+});
 await gateway.ready;
 const app = express();
 app.disable('x-powered-by');
@@ -38,7 +52,8 @@ const admin = async (path: string, body: unknown): Promise<Record<string, unknow
 await admin('/v1/admin/providers', { name: 'bench', type: 'openai', config: { api_base: `${upstream}/v1`, models: ['bench-model'] }, api_keys: [{ api_key: 'sk-bench-upstream-key' }] });
 await admin('/v1/admin/providers', { name: 'bench2', type: 'openai', config: { api_base: `${upstream}/v1` }, api_keys: [{ api_key: 'sk-bench-upstream-key2' }] });
 await admin('/v1/admin/routes', { name: 'unified' });
-await admin('/v1/admin/routes', { name: 'custom', type: 'chat', models: [{ name: 'bench-model', provider: 'bench', weight: 2 }, { name: 'bench-model', provider: 'bench2', weight: 1 }] });
+const rateLimit = Number(process.env.BENCH_RATE_LIMIT ?? 0);
+await admin('/v1/admin/routes', { name: 'custom', type: 'chat', ...(rateLimit ? { config: { settings: { rate_limit: rateLimit } } } : {}), models: [{ name: 'bench-model', provider: 'bench', weight: 2 }, { name: 'bench-model', provider: 'bench2', weight: 1 }] });
 await admin('/v1/admin/applications', { name: 'bench' });
 const { key } = (await admin('/v1/admin/applications/bench/keys', {})) as { key: string };
 await admin('/v1/admin/applications', { name: 'guarded' });
@@ -48,7 +63,18 @@ if (!policyAnswer.ok) throw new Error(`policy: ${policyAnswer.status} ${await po
 const guarded = (await admin('/v1/admin/applications/guarded/keys', {})) as { key: string };
 if (mcpUrl) await admin('/v1/admin/mcp/registries', { name: 'bench-tools', url: mcpUrl, authorization_token: mcpToken });
 console.log(JSON.stringify({ port: (server.address() as { port: number }).port, key, guardedKey: guarded.key, adminKey }));
+/** Drops the bench's own PostgreSQL schema, so runs leave nothing behind. */
+async function dropBenchSchema(): Promise<void> {
+  if (process.env.BENCH_STORAGE !== 'postgres') return;
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  await client.query(`DROP SCHEMA IF EXISTS "${benchSchema}" CASCADE`).finally(() => client.end());
+}
 process.on('SIGTERM', () => {
   server.close();
-  void gateway.close().then(() => process.exit(0));
+  void gateway
+    .close()
+    .then(dropBenchSchema)
+    .finally(() => process.exit(0));
 });
