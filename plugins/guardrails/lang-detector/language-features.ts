@@ -1,4 +1,5 @@
 // Writing-system first step and hashed character n-gram features of the language model (shared by the plugin and its trainer).
+import { finishFeatureHash } from '../shared/feature-hash.js';
 
 /** Scripts that name one language among the supported ones; the others (Latin, Cyrillic, Arabic) go to the model. */
 export type Script = 'latin' | 'cyrillic' | 'arabic' | 'han' | 'kana' | 'hangul' | 'thai' | 'hebrew' | 'greek' | 'devanagari' | 'bengali';
@@ -76,14 +77,7 @@ export function normaliseForLanguage(text: string): string {
     .trim();
 }
 
-/** Final mixing of an FNV-1a state with a feature kind, masked to the bucket count (a power of two). */
-function finish(hash: number, kind: number, mask: number): number {
-  let h = (hash ^ Math.imul(kind, 0x9e3779b1)) >>> 0;
-  h ^= h >>> 15;
-  h = Math.imul(h, 0x2c1b3c6d);
-  h ^= h >>> 12;
-  return (h >>> 0) & mask;
-}
+const finish = finishFeatureHash;
 
 /**
  * Calls `visit(bucket)` for each hashed feature of a normalised text: every character n-gram (1 to

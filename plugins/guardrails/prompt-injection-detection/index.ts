@@ -3,6 +3,7 @@ import { defineGuardrail } from '../../../src/index.js';
 import { detect, GENERAL_RULE_IDS, selectRules } from './detector.js';
 import { loadHashedModel, loadHashedModelSync, type HashedModel } from './hashed-model.js';
 import { DEFAULT_SCAN_LIMIT } from './normalise.js';
+import { injectionVerdict, type InjectionResults } from './verdict.js';
 
 /** Options of promptinjectiondetection. */
 export interface PromptInjectionOptions {
@@ -13,10 +14,7 @@ export interface PromptInjectionOptions {
 }
 
 /** Results of promptinjectiondetection, exactly as the spec names them. */
-export interface PromptInjectionResults {
-  categories: { prompt_injection: boolean; jailbreak: boolean };
-  category_scores: { prompt_injection: number; jailbreak: number };
-}
+export type PromptInjectionResults = InjectionResults;
 
 /** The shipped model (model.json + model.bin, trained by scripts/train/prompt-injection-model.ts); see MODEL.md. */
 export const PROMPT_INJECTION_MODEL_BASE = new URL('./model', import.meta.url);
@@ -68,16 +66,7 @@ export const promptInjectionDetection = defineGuardrail<PromptInjectionOptions, 
   },
   evaluate: function evaluatePromptInjection(text, { options, threshold }) {
     const scores = detect(text, { decode: options.decode_payloads, scanLimit: options.scan_limit, rules: RULES, models: [promptInjectionModel()] });
-    const categories = {
-      prompt_injection: scores.prompt_injection > threshold,
-      jailbreak: scores.jailbreak > threshold,
-    };
-    const triggered = (Object.keys(categories) as (keyof typeof categories)[]).filter((name) => categories[name]);
-    return {
-      results: { categories, category_scores: { prompt_injection: scores.prompt_injection, jailbreak: scores.jailbreak } },
-      flagged: triggered.length > 0,
-      triggered,
-    };
+    return injectionVerdict(scores, threshold);
   },
 });
 

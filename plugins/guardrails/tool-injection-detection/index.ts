@@ -3,6 +3,7 @@ import { defineGuardrail } from '../../../src/index.js';
 import { loadHashedModel, loadHashedModelSync, selectLabels, type HashedModel } from '../prompt-injection-detection/hashed-model.js';
 import { loadPromptInjectionModel, promptInjectionModel, type PromptInjectionOptions, type PromptInjectionResults } from '../prompt-injection-detection/index.js';
 import { DEFAULT_SCAN_LIMIT } from '../prompt-injection-detection/normalise.js';
+import { injectionVerdict } from '../prompt-injection-detection/verdict.js';
 import { scoreToolOutput } from './score.js';
 import { TOOL_OUTPUT_RULES } from './tool-rules.js';
 
@@ -63,13 +64,7 @@ export const toolInjectionDetection = defineGuardrail<ToolInjectionOptions, Tool
   },
   evaluate: function evaluateToolInjection(text, { options, threshold }) {
     const scores = scoreToolOutput(text, { decode: options.decode_payloads, scanLimit: options.scan_limit, rules: TOOL_OUTPUT_RULES, ...loaded() });
-    const categories = { prompt_injection: scores.prompt_injection > threshold, jailbreak: scores.jailbreak > threshold };
-    const triggered = (Object.keys(categories) as (keyof typeof categories)[]).filter((name) => categories[name]);
-    return {
-      results: { categories, category_scores: { prompt_injection: scores.prompt_injection, jailbreak: scores.jailbreak } },
-      flagged: triggered.length > 0,
-      triggered,
-    };
+    return injectionVerdict(scores, threshold);
   },
 });
 

@@ -1,4 +1,5 @@
 // Hashed word, word-pair and character n-gram features of the trust-safety model (shared by the plugin and its trainer).
+import { finishFeatureHash } from '../shared/feature-hash.js';
 
 /** A token made only of one repeated non-letter (a DLP mask such as "********"): carries no meaning, so it is no feature. */
 const MASK_RUN = /^([^\p{L}\p{N}])\1+$/u;
@@ -40,14 +41,7 @@ export function modelTokens(normalised: string): string[] {
   return tokens;
 }
 
-/** Final mixing of an FNV-1a state with a feature kind, masked to the bucket count (a power of two). */
-function finish(hash: number, kind: number, mask: number): number {
-  let h = (hash ^ Math.imul(kind, 0x9e3779b1)) >>> 0;
-  h ^= h >>> 15;
-  h = Math.imul(h, 0x2c1b3c6d);
-  h ^= h >>> 12;
-  return (h >>> 0) & mask;
-}
+const finish = finishFeatureHash;
 
 const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
