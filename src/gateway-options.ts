@@ -16,6 +16,7 @@ import type { GatewayRedisOptions } from './redis/redis-options.js';
 import type { UpstreamClientOptions } from './traffic/upstream-client.js';
 import type { McpProxyLimits } from './mcp/upstream-body.js';
 import type { ResponseStoreOptions } from './responses/response-store.js';
+import type { ConsoleRouterOptions } from './console/console-router.js';
 
 /** Options of /v1/responses. */
 export interface ResponsesOptions {
@@ -73,6 +74,8 @@ export interface GatewayOptions {
   responsesMaxRounds?: number;
   /** /v1/responses: which MCP servers its tools may reach, and the store behind `previous_response_id`. */
   responses?: ResponsesOptions;
+  /** The admin console (`gateway.console`): where its built assets are. Default: the package's `console/dist`. */
+  console?: Omit<ConsoleRouterOptions, 'logger'>;
   /** Random source for weighted choice and backoff jitter; injectable for tests. */
   random?: () => number;
   /** Where unexpected errors are reported. Default: none. Secrets are never passed to it. */
@@ -105,6 +108,8 @@ export interface Gateway {
   responses: Router;
   /** The MCP registry proxy at /v1/mcp/:name (Streamable HTTP). */
   mcp: Router;
+  /** The admin console at /console (opt-in: not part of `router`; mount it on its own). Static files; data comes from the admin API. */
+  console: Router;
   /** The standalone guardrail endpoint, POST /v1/guardrail/:processor/apply. */
   guardrails: Router;
   /** Registered guardrail processors. */
