@@ -1,0 +1,49 @@
+// The request log entry as GET /v1/admin/applications/:appname/chronicles answers it.
+
+/** One guardrail check of an entry. */
+export interface GuardrailCheck {
+  processor: string;
+  phase: string;
+  request_reject: boolean;
+  triggered: string[];
+  results: unknown;
+  error?: string;
+  on_error?: string;
+  latency_ms: number;
+}
+
+/** One tool call through a registry. */
+export interface ToolInvocation {
+  tool: string;
+  registry: string;
+  arguments: unknown;
+  result?: unknown;
+  blocked?: boolean;
+  error?: string;
+  latency_ms: number;
+  guardrail_checks: GuardrailCheck[];
+}
+
+/** A request log entry. */
+export interface ChronicleEntry {
+  id: string;
+  timestamp: string;
+  application: string;
+  kind: 'model' | 'tool';
+  endpoint: string;
+  route: string | null;
+  provider: string | null;
+  model: string | null;
+  status: number;
+  latency_ms: number;
+  stream: boolean;
+  attempts: unknown[];
+  input: unknown;
+  output: string | null;
+  usage: Record<string, unknown> | null;
+  guardrail_checks: GuardrailCheck[];
+  tool_invocations: ToolInvocation[];
+  error: { code: string; message: string; type: string } | null;
+  stream_cut?: { after_chars: number; sent: string; code: string };
+  truncated?: Array<{ field: string; bytes: number }>;
+}
