@@ -72,14 +72,10 @@ export function ChronicleDetail(props: { entry: ChronicleEntry; onClose: () => v
       <JsonBlock value={entry.input} label="Input" />
       <h3>Output</h3>
       <JsonBlock value={entry.output ?? '(no output)'} label="Output" />
-      {entry.stream && entry.stream_cut && (
-        <div class="cut" role="note" aria-label="Stream cut point">
-          <h3>Stream cut point</h3>
-          <p>
-            An output guardrail stopped the stream after {entry.stream_cut.after_chars} characters ({entry.stream_cut.code}). The client received:
-          </p>
-          <JsonBlock value={entry.stream_cut.sent} label="Text sent before the cut" />
-        </div>
+      {entry.stream_cut && (
+        <p class="cut" role="note" aria-label="Stream cut point">
+          Stream cut point: an output guardrail stopped the stream after {entry.stream_cut.after_chars} characters ({entry.stream_cut.code}). The output above is what the client received; the rest was withheld.
+        </p>
       )}
       {entry.stream && !entry.stream_cut && entry.error && <p class="cut">The stream ended with an error: {entry.error.message}</p>}
       <h3>Guardrail checks</h3>

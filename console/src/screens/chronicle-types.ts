@@ -44,6 +44,7 @@ export interface ChronicleEntry {
   guardrail_checks: GuardrailCheck[];
   tool_invocations: ToolInvocation[];
   error: { code: string; message: string; type: string } | null;
-  stream_cut?: { after_chars: number; sent: string; code: string };
+  /** A stream an output guardrail cut: `output` is what the client received. */
+  stream_cut?: { after_chars: number; code: string };
   truncated?: Array<{ field: string; bytes: number }>;
 }
