@@ -33,7 +33,7 @@ function NewKey(props: { value: string }) {
     }
   };
   return (
-    <div class="card new-key" role="region" aria-label="New developer key">
+    <div class="card new-key" role="region" aria-label="Developer key, shown once">
       <p>Store this key now: it is not shown again.</p>
       <label for="new-developer-key">New developer key</label>
       <input id="new-developer-key" class="mono" readOnly value={props.value} />
