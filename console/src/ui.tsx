@@ -44,6 +44,60 @@ export function errorsOf(error: unknown, shown: readonly string[], strip = ''): 
   return { form: error instanceof Error ? error.message : String(error), fields: {} };
 }
 
+/** A field's own error found before sending (e.g. text that is not JSON); placed next to that field. */
+export class FieldError extends Error {
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Parses the JSON text of `field`, or throws a {@link FieldError} for it. */
+export function parseJsonField(text: string, field: string, what = 'This field'): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new FieldError(field, `${what} must be JSON.`);
+  }
+}
+
+/**
+ * A form's submit handler with its state: `action` runs on submit and answers the success message; a failure shows
+ * next to the field it names among `fields` (the API's `param`, or a {@link FieldError}), else above the button.
+ */
+export function useSubmit(fields: readonly string[], action: () => Promise<string | null | undefined>): { errors: FormErrors; done: string | null; onSubmit: (event: Event) => Promise<void> } {
+  const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
+  const [done, setDone] = useState<string | null>(null);
+  const onSubmit = async (event: Event) => {
+    event.preventDefault();
+    setErrors(NO_ERRORS);
+    setDone(null);
+    try {
+      setDone((await action()) ?? null);
+    } catch (error) {
+      setErrors(error instanceof FieldError ? { form: null, fields: { [error.field]: error.message } } : errorsOf(error, fields));
+    }
+  };
+  return { errors, done, onSubmit };
+}
+
+/** The header row of a table: one column header per name. */
+export function TableHead(props: { columns: readonly string[] }) {
+  return (
+    <thead>
+      <tr>
+        {props.columns.map((column) => (
+          <th key={column} scope="col">
+            {column}
+          </th>
+        ))}
+      </tr>
+    </thead>
+  );
+}
+
 /** A visible error or notice. Text only: every value is rendered as text, never as HTML. */
 export function Notice(props: { kind?: 'error' | 'ok'; children: ComponentChildren }) {
   if (props.children === null || props.children === undefined || props.children === '') return null;

@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks';
 import { api, seg } from '../api.js';
 import { useSession } from '../session.js';
-import { CheckField, errorsOf, NO_ERRORS, Notice, Tabs, TextField, timeText, useLoad, type FormErrors } from '../ui.js';
+import { CheckField, Notice, TableHead, Tabs, TextField, timeText, useLoad, useSubmit } from '../ui.js';
 import { PolicyForm, usePolicySchemas } from './policy-form.js';
 
 interface Application {
@@ -138,19 +138,13 @@ function CreateApplication(props: { onCreated: (name: string) => void }) {
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [enabled, setEnabled] = useState(true);
-  const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    setErrors(NO_ERRORS);
-    try {
-      await api('POST', 'admin/applications', { body: { name, enabled, ...(description ? { description } : {}) } });
-      props.onCreated(name);
-      setName('');
-      setDescription('');
-    } catch (error) {
-      setErrors(errorsOf(error, ['name', 'description']));
-    }
-  };
+  const { errors, onSubmit: submit } = useSubmit(['name', 'description'], async () => {
+    await api('POST', 'admin/applications', { body: { name, enabled, ...(description ? { description } : {}) } });
+    props.onCreated(name);
+    setName('');
+    setDescription('');
+    return null;
+  });
   return (
     <form onSubmit={submit} aria-label="Create an application" class="card" noValidate>
       <h2>Create an application</h2>
@@ -173,15 +167,7 @@ export function ApplicationsScreen() {
       <Notice>{applications.error}</Notice>
       <table>
         <caption>Applications</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Description</th>
-            <th scope="col">Enabled</th>
-            <th scope="col">Created</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
+        <TableHead columns={['Name', 'Description', 'Enabled', 'Created', 'Actions']} />
         <tbody>
           {(applications.data ?? []).map((application) => (
             <tr key={application.name}>

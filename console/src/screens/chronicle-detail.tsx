@@ -1,5 +1,5 @@
 // One request log entry: input, output, the stream cut point, each tool call and each guardrail check with its decision and timing.
-import { JsonBlock, timeText } from '../ui.js';
+import { JsonBlock, timeText, TableHead } from '../ui.js';
 import type { ChronicleEntry, GuardrailCheck } from './chronicle-types.js';
 
 function ChecksTable(props: { checks: GuardrailCheck[]; caption: string }) {
@@ -7,17 +7,7 @@ function ChecksTable(props: { checks: GuardrailCheck[]; caption: string }) {
   return (
     <table>
       <caption>{props.caption}</caption>
-      <thead>
-        <tr>
-          <th scope="col">Processor</th>
-          <th scope="col">Phase</th>
-          <th scope="col">Decision</th>
-          <th scope="col">Triggered</th>
-          <th scope="col">Time (ms)</th>
-          <th scope="col">Error</th>
-          <th scope="col">Results</th>
-        </tr>
-      </thead>
+      <TableHead columns={['Processor', 'Phase', 'Decision', 'Triggered', 'Time (ms)', 'Error', 'Results']} />
       <tbody>
         {props.checks.map((check, index) => (
           <tr key={index} class={check.request_reject ? 'rejected' : ''}>

@@ -1,4 +1,4 @@
-// The request log entry as GET /v1/admin/applications/:appname/chronicles answers it.
+// The request log entry as GET /v1/admin/applications/:appname/chronicles answers it. Declared here, not imported: the console meets the server only at the HTTP API.
 
 /** One guardrail check of an entry. */
 export interface GuardrailCheck {

@@ -1,7 +1,7 @@
 // The Chronicles: an application's request log, filtered by route, model, status and time, page by page, with a detail view.
 import { useState } from 'preact/hooks';
 import { api, seg } from '../api.js';
-import { Notice, SelectField, TextField, timeText, useLoad } from '../ui.js';
+import { Notice, SelectField, TextField, timeText, useLoad, TableHead } from '../ui.js';
 import { ApplicationPicker } from './application-picker.js';
 import { ChronicleDetail } from './chronicle-detail.js';
 import type { ChronicleEntry } from './chronicle-types.js';
@@ -75,18 +75,7 @@ export function ChroniclesScreen() {
       <Notice>{page.error}</Notice>
       <table>
         <caption>Requests of {application || '(choose an application)'}, newest first</caption>
-        <thead>
-          <tr>
-            <th scope="col">Time</th>
-            <th scope="col">Kind</th>
-            <th scope="col">Route</th>
-            <th scope="col">Model / tool</th>
-            <th scope="col">Status</th>
-            <th scope="col">Latency (ms)</th>
-            <th scope="col">Checks</th>
-            <th scope="col">Details</th>
-          </tr>
-        </thead>
+        <TableHead columns={['Time', 'Kind', 'Route', 'Model / tool', 'Status', 'Latency (ms)', 'Checks', 'Details']} />
         <tbody>
           {(page.data?.data ?? []).map((entry) => (
             <tr key={entry.id} class={entry.status >= 400 ? 'failed' : ''}>

@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks';
 import { api, seg } from '../api.js';
 import { useSession } from '../session.js';
-import { CheckField, errorsOf, NO_ERRORS, Notice, Tabs, TextArea, TextField, timeText, useLoad, type FormErrors } from '../ui.js';
+import { CheckField, FieldError, Notice, parseJsonField, TableHead, Tabs, TextArea, TextField, timeText, useLoad, useSubmit } from '../ui.js';
 import { ApplicationPicker } from './application-picker.js';
 
 interface Registry {
@@ -41,16 +41,7 @@ function ToolsTab(props: { registry: string }) {
       <Notice>{tools.error ?? error}</Notice>
       <table>
         <caption>Tools of {props.registry} (scanned when this tab opens)</caption>
-        <thead>
-          <tr>
-            <th scope="col">Tool</th>
-            <th scope="col">Description</th>
-            <th scope="col">Access</th>
-            <th scope="col">Scan risk</th>
-            <th scope="col">Findings</th>
-            <th scope="col">Pin</th>
-          </tr>
-        </thead>
+        <TableHead columns={['Tool', 'Description', 'Access', 'Scan risk', 'Findings', 'Pin']} />
         <tbody>
           {(tools.data ?? []).map((tool) => (
             <tr key={tool.name}>
@@ -83,29 +74,19 @@ function PoliciesTab(props: { registry: string }) {
   const { canWrite } = useSession();
   const policies = useLoad(() => api<unknown>('GET', `admin/mcp/registries/${seg(props.registry)}/policies`), [props.registry]);
   const [text, setText] = useState<string | null>(null);
-  const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
-  const [saved, setSaved] = useState<string | null>(null);
   const shown = text ?? (policies.data === undefined ? '' : JSON.stringify(policies.data, null, 2));
-  const save = async (event: Event) => {
-    event.preventDefault();
-    setErrors(NO_ERRORS);
-    setSaved(null);
-    let body: unknown;
+  const { errors, done: saved, onSubmit: save } = useSubmit(['policies'], async () => {
+    const body = parseJsonField(shown, 'policies', 'The policies');
     try {
-      body = JSON.parse(shown);
-    } catch {
-      setErrors({ form: null, fields: { policies: 'The policies must be JSON.' } });
-      return;
-    }
-    try {
-      setSaved((await api<{ message: string }>('PUT', `admin/mcp/registries/${seg(props.registry)}/policies`, { body })).message);
+      const answer = await api<{ message: string }>('PUT', `admin/mcp/registries/${seg(props.registry)}/policies`, { body });
       policies.reload();
       setText(null);
+      return answer.message;
     } catch (error) {
-      const found = errorsOf(error, []);
-      setErrors({ form: null, fields: { policies: found.form ?? '' } });
+      // Every error of this form is about the one JSON field.
+      throw new FieldError('policies', (error as Error).message);
     }
-  };
+  });
   return (
     <form onSubmit={save} aria-label={`Policies of ${props.registry}`}>
       <Notice>{policies.error}</Notice>
@@ -118,20 +99,12 @@ function PoliciesTab(props: { registry: string }) {
 
 function TokenTab(props: { registry: Registry; onSaved: () => void }) {
   const [token, setToken] = useState('');
-  const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
-  const [saved, setSaved] = useState<string | null>(null);
-  const save = async (event: Event) => {
-    event.preventDefault();
-    setErrors(NO_ERRORS);
-    setSaved(null);
-    try {
-      setSaved((await api<{ message: string }>('PUT', `admin/mcp/registries/${seg(props.registry.name)}`, { body: { authorization_token: token } })).message);
-      setToken('');
-      props.onSaved();
-    } catch (error) {
-      setErrors(errorsOf(error, ['authorization_token']));
-    }
-  };
+  const { errors, done: saved, onSubmit: save } = useSubmit(['authorization_token'], async () => {
+    const answer = await api<{ message: string }>('PUT', `admin/mcp/registries/${seg(props.registry.name)}`, { body: { authorization_token: token } });
+    setToken('');
+    props.onSaved();
+    return answer.message;
+  });
   return (
     <form onSubmit={save} aria-label={`Update the token of ${props.registry.name}`}>
       <p>The stored token is never shown. {props.registry.authorization_token ? 'A token is set.' : 'No token is set.'}</p>
@@ -159,14 +132,7 @@ function GraphTab(props: { registry: string }) {
       <Notice>{graph.error}</Notice>
       <table>
         <caption>Tools of {props.registry} used by {application || '(choose an application)'}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Tool</th>
-            <th scope="col">Tool server</th>
-            <th scope="col">Requests</th>
-            <th scope="col">Last used</th>
-          </tr>
-        </thead>
+        <TableHead columns={['Tool', 'Tool server', 'Requests', 'Last used']} />
         <tbody>
           {nodes.map((node) => (
             <tr key={node.tool}>
@@ -189,24 +155,15 @@ function CreateRegistry(props: { onCreated: () => void }) {
   const [url, setUrl] = useState('');
   const [description, setDescription] = useState('');
   const [token, setToken] = useState('');
-  const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
-  const [done, setDone] = useState<string | null>(null);
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    setErrors(NO_ERRORS);
-    setDone(null);
-    try {
-      const answer = await api<{ message: string; request_url: string }>('POST', 'admin/mcp/registries', {
-        body: { name, url, ...(description ? { description } : {}), ...(token ? { authorization_token: token } : {}) },
-      });
-      setDone(`${answer.message}: ${answer.request_url}`);
-      setName('');
-      setToken('');
-      props.onCreated();
-    } catch (error) {
-      setErrors(errorsOf(error, ['name', 'url', 'description', 'authorization_token']));
-    }
-  };
+  const { errors, done, onSubmit: submit } = useSubmit(['name', 'url', 'description', 'authorization_token'], async () => {
+    const answer = await api<{ message: string; request_url: string }>('POST', 'admin/mcp/registries', {
+      body: { name, url, ...(description ? { description } : {}), ...(token ? { authorization_token: token } : {}) },
+    });
+    setName('');
+    setToken('');
+    props.onCreated();
+    return `${answer.message}: ${answer.request_url}`;
+  });
   return (
     <form onSubmit={submit} aria-label="Register an MCP server" class="card" noValidate>
       <h2>Register an MCP server</h2>
@@ -232,15 +189,7 @@ export function McpScreen() {
       <Notice>{registries.error}</Notice>
       <table>
         <caption>MCP registries</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Tool server URL</th>
-            <th scope="col">Request URL</th>
-            <th scope="col">Description</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
+        <TableHead columns={['Name', 'Tool server URL', 'Request URL', 'Description', 'Actions']} />
         <tbody>
           {(registries.data ?? []).map((registry) => (
             <tr key={registry.name}>

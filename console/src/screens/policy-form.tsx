@@ -43,6 +43,22 @@ const LABELS: Record<string, string> = {
 const labelOf = (name: string, path: string): string =>
   path === 'enabled' ? 'Override Application Policies' : `${LABELS[name] ?? name}${path.includes('.') ? ` (${path.split('.').slice(0, -1).join(' ')})` : ''}`;
 
+/** `value` with the schema's defaults filled in where absent (as the API fills them when it validates), recursively. */
+export function withDefaults(schema: SchemaNode, value: Value): Value {
+  const filled: Value = { ...value };
+  for (const [name, child] of Object.entries(schema.properties ?? {})) {
+    if (filled[name] === undefined && child.default !== undefined) filled[name] = structuredClone(child.default);
+    const inner = filled[name];
+    if (inner === null || typeof inner !== 'object' || Array.isArray(inner)) continue;
+    if (child.properties) filled[name] = withDefaults(child, inner as Value);
+    else if (typeof child.additionalProperties === 'object') {
+      const entries = child.additionalProperties;
+      filled[name] = Object.fromEntries(Object.entries(inner as Value).map(([key, entry]) => [key, withDefaults(entries, entry as Value)]));
+    }
+  }
+  return filled;
+}
+
 /** The error shown for a field: its own, or one about a part of it. */
 const errorAt = (errors: FormErrors, path: string): string | undefined =>
   errors.fields[path] ?? Object.entries(errors.fields).find(([param]) => param.startsWith(`${path}.`) || param.startsWith(`${path}[`))?.[1];
@@ -109,7 +125,7 @@ function Node(props: { name: string; path: string; schema: SchemaNode; value: un
                 error={errors.fields[entryPath]}
                 onChange={(on) => {
                   const next = { ...entries };
-                  if (on) next[processor.name] = { enabled: true, threshold: processor.default_threshold };
+                  if (on) next[processor.name] = withDefaults(entrySchema, { threshold: processor.default_threshold });
                   else delete next[processor.name];
                   onChange(next);
                 }}
@@ -177,7 +193,7 @@ function pathsOf(schema: SchemaNode, prefix: string, processors: PolicySchemas['
  * error; errors naming a field (`param`, after `errorPrefix`) show next to it.
  */
 export function PolicyForm(props: { title: string; schema: SchemaNode; processors: PolicySchemas['processors']; initial: Value; readOnly: boolean; errorPrefix?: string; onSave: (policy: Value) => Promise<string> }) {
-  const [value, setValue] = useState<Value>(props.initial);
+  const [value, setValue] = useState<Value>(() => withDefaults(props.schema, props.initial));
   const [errors, setErrors] = useState<FormErrors>({ form: null, fields: {} });
   const [saved, setSaved] = useState<string | null>(null);
   const submit = async (event: Event) => {

@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks';
 import { api, seg } from '../api.js';
 import { useSession } from '../session.js';
-import { CheckField, errorsOf, NO_ERRORS, Notice, SelectField, TextField, useLoad, type FormErrors } from '../ui.js';
+import { CheckField, listOf, Notice, SelectField, TableHead, TextField, useLoad, useSubmit } from '../ui.js';
 
 interface ProviderKey {
   api_key_secret_name: string | null;
@@ -24,13 +24,7 @@ function KeysTable(props: { keys: ProviderKey[]; caption: string }) {
   return (
     <table>
       <caption>{props.caption}</caption>
-      <thead>
-        <tr>
-          <th scope="col">Key name</th>
-          <th scope="col">Key (masked)</th>
-          <th scope="col">Enabled</th>
-        </tr>
-      </thead>
+      <TableHead columns={['Key name', 'Key (masked)', 'Enabled']} />
       <tbody>
         {props.keys.map((key) => (
           <tr key={key.api_key_secret_name}>
@@ -51,19 +45,13 @@ function NamespaceKeys(props: { provider: string }) {
   const keys = useLoad(() => api<ProviderKey[]>('GET', `admin/providers/${seg(props.provider)}/keys`, { headers: { 'x-gateway-namespace': shown } }), [props.provider, shown]);
   const [keyName, setKeyName] = useState('');
   const [secret, setSecret] = useState('');
-  const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
-  const add = async (event: Event) => {
-    event.preventDefault();
-    setErrors(NO_ERRORS);
-    try {
-      await api('POST', `admin/providers/${seg(props.provider)}/keys/${seg(keyName)}`, { headers: { 'x-gateway-namespace': shown }, body: { api_key: secret } });
-      setKeyName('');
-      setSecret('');
-      keys.reload();
-    } catch (error) {
-      setErrors(errorsOf(error, ['api_key', 'api_key_secret_name']));
-    }
-  };
+  const { errors, onSubmit: add } = useSubmit(['api_key', 'api_key_secret_name'], async () => {
+    await api('POST', `admin/providers/${seg(props.provider)}/keys/${seg(keyName)}`, { headers: { 'x-gateway-namespace': shown }, body: { api_key: secret } });
+    setKeyName('');
+    setSecret('');
+    keys.reload();
+    return null;
+  });
   return (
     <section aria-label={`Keys of ${props.provider}`}>
       <form
@@ -100,28 +88,19 @@ function CreateProvider(props: { onCreated: () => void }) {
   const [models, setModels] = useState('');
   const [apiKey, setApiKey] = useState('');
   const [enabled, setEnabled] = useState(true);
-  const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
-  const [done, setDone] = useState<string | null>(null);
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    setErrors(NO_ERRORS);
-    setDone(null);
+  const { errors, done, onSubmit: submit } = useSubmit(['name', 'type', 'config.api_base', 'config.models', 'api_keys'], async () => {
     const config: Record<string, unknown> = {};
     if (apiBase !== '') config.api_base = apiBase;
-    const modelList = models.split(',').map((m) => m.trim()).filter(Boolean);
+    const modelList = listOf(models);
     if (modelList.length) config.models = modelList;
-    try {
-      const answer = await api<{ message: string }>('POST', 'admin/providers', {
-        body: { name, type, enabled, config, ...(apiKey ? { api_keys: [{ api_key: apiKey, api_key_secret_name: 'key-1' }] } : {}) },
-      });
-      setDone(answer.message);
-      setName('');
-      setApiKey('');
-      props.onCreated();
-    } catch (error) {
-      setErrors(errorsOf(error, ['name', 'type', 'config.api_base', 'config.models', 'api_keys']));
-    }
-  };
+    const answer = await api<{ message: string }>('POST', 'admin/providers', {
+      body: { name, type, enabled, config, ...(apiKey ? { api_keys: [{ api_key: apiKey, api_key_secret_name: 'key-1' }] } : {}) },
+    });
+    setName('');
+    setApiKey('');
+    props.onCreated();
+    return answer.message;
+  });
   return (
     <form onSubmit={submit} aria-label="Create a provider" class="card">
       <h2>Create a provider</h2>
@@ -148,16 +127,7 @@ export function ProvidersScreen() {
       <Notice>{providers.error}</Notice>
       <table>
         <caption>Providers</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Type</th>
-            <th scope="col">API base</th>
-            <th scope="col">Enabled</th>
-            <th scope="col">Keys (default namespace, masked)</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
+        <TableHead columns={['Name', 'Type', 'API base', 'Enabled', 'Keys (default namespace, masked)', 'Actions']} />
         <tbody>
           {(providers.data ?? []).map((provider) => (
             <tr key={provider.name}>

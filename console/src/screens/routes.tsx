@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks';
 import { api, seg } from '../api.js';
 import { useSession } from '../session.js';
-import { CheckField, errorsOf, JsonBlock, listOf, NO_ERRORS, Notice, SelectField, Tabs, TextField, useLoad, type FormErrors } from '../ui.js';
+import { CheckField, JsonBlock, listOf, Notice, SelectField, TableHead, Tabs, TextField, useLoad, useSubmit } from '../ui.js';
 import { PolicyForm, usePolicySchemas } from './policy-form.js';
 
 interface RouteModel {
@@ -38,14 +38,8 @@ function CreateRoute(props: { onCreated: () => void }) {
   const [rows, setRows] = useState<ModelRow[]>([emptyRow()]);
   const [retries, setRetries] = useState('1');
   const [rateLimit, setRateLimit] = useState('0');
-  const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
-  const [done, setDone] = useState<string | null>(null);
-  const providerNames = ['', ...(providers.data ?? []).map((p) => p.name)];
-  const setRow = (index: number, change: Partial<ModelRow>) => setRows(rows.map((row, i) => (i === index ? { ...row, ...change } : row)));
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    setErrors(NO_ERRORS);
-    setDone(null);
+  const shown = ['name', 'type', 'config.settings.retries', 'config.settings.rate_limit', ...rows.flatMap((_, i) => [`models[${i}].name`, `models[${i}].provider`, `models[${i}].weight`, `models[${i}].fallback_codes`]), 'models'];
+  const { errors, done, onSubmit: submit } = useSubmit(shown, async () => {
     const models = rows.map((row) => ({
       name: row.name,
       provider: row.provider,
@@ -53,19 +47,16 @@ function CreateRoute(props: { onCreated: () => void }) {
       fallback_enabled: row.fallback,
       fallback_codes: listOf(row.codes).map(Number),
     }));
-    try {
-      const answer = await api<{ message: string }>('POST', 'admin/routes', {
-        body: { name, type, models, config: { settings: { retries: Number(retries), rate_limit: Number(rateLimit) } } },
-      });
-      setDone(answer.message);
-      setName('');
-      setRows([emptyRow()]);
-      props.onCreated();
-    } catch (error) {
-      const shown = ['name', 'type', 'config.settings.retries', 'config.settings.rate_limit', ...rows.flatMap((_, i) => [`models[${i}].name`, `models[${i}].provider`, `models[${i}].weight`, `models[${i}].fallback_codes`]), 'models'];
-      setErrors(errorsOf(error, shown));
-    }
-  };
+    const answer = await api<{ message: string }>('POST', 'admin/routes', {
+      body: { name, type, models, config: { settings: { retries: Number(retries), rate_limit: Number(rateLimit) } } },
+    });
+    setName('');
+    setRows([emptyRow()]);
+    props.onCreated();
+    return answer.message;
+  });
+  const providerNames = ['', ...(providers.data ?? []).map((p) => p.name)];
+  const setRow = (index: number, change: Partial<ModelRow>) => setRows(rows.map((row, i) => (i === index ? { ...row, ...change } : row)));
   return (
     <form onSubmit={submit} aria-label="Create a route" class="card" noValidate>
       <h2>Create a route</h2>
@@ -138,19 +129,7 @@ export function RoutesScreen() {
       <Notice>{routes.error}</Notice>
       <table>
         <caption>Routes</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Type</th>
-            <th scope="col">Models (provider, weight)</th>
-            <th scope="col">Fallback codes</th>
-            <th scope="col">Retries</th>
-            <th scope="col">Rate limit</th>
-            <th scope="col">Policy override</th>
-            <th scope="col">Enabled</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
+        <TableHead columns={['Name', 'Type', 'Models (provider, weight)', 'Fallback codes', 'Retries', 'Rate limit', 'Policy override', 'Enabled', 'Actions']} />
         <tbody>
           {(routes.data ?? []).map((route) => (
             <tr key={route.name}>

@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks';
 import { api, seg } from '../api.js';
 import { useSession } from '../session.js';
-import { CheckField, errorsOf, NO_ERRORS, Notice, TextArea, TextField, timeText, useLoad, type FormErrors } from '../ui.js';
+import { CheckField, Notice, parseJsonField, TableHead, TextArea, TextField, timeText, useLoad, useSubmit } from '../ui.js';
 
 interface Item {
   name: string;
@@ -18,16 +18,7 @@ function ItemTable(props: { caption: string; items: Item[] }) {
   return (
     <table>
       <caption>{props.caption}</caption>
-      <thead>
-        <tr>
-          <th scope="col">Name</th>
-          <th scope="col">Type</th>
-          <th scope="col">Description</th>
-          <th scope="col">Enabled</th>
-          <th scope="col">Config</th>
-          <th scope="col">Modified</th>
-        </tr>
-      </thead>
+      <TableHead columns={['Name', 'Type', 'Description', 'Enabled', 'Config', 'Modified']} />
       <tbody>
         {props.items.map((item) => (
           <tr key={item.name}>
@@ -52,30 +43,14 @@ function CreateItem(props: { kind: 'template' | 'gateway'; onCreated: () => void
   const [description, setDescription] = useState('');
   const [enabled, setEnabled] = useState(true);
   const [config, setConfig] = useState('{}');
-  const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
-  const [done, setDone] = useState<string | null>(null);
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    setErrors(NO_ERRORS);
-    setDone(null);
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(config);
-    } catch {
-      setErrors({ form: null, fields: { config: 'The config must be JSON.' } });
-      return;
-    }
-    const body: Record<string, unknown> = { name, enabled, config: parsed, ...(type ? { type } : {}) };
+  const { errors, done, onSubmit: submit } = useSubmit(['name', 'type', 'description', 'config'], async () => {
+    const body: Record<string, unknown> = { name, enabled, config: parseJsonField(config, 'config', 'The config'), ...(type ? { type } : {}) };
     if (props.kind === 'template' && description) body.description = description;
-    try {
-      const answer = props.kind === 'template' ? await api<{ message: string }>('POST', `admin/templates/${seg(name)}`, { body }) : await api<string>('POST', 'admin/gateways', { body });
-      setDone(typeof answer === 'string' ? answer : answer.message);
-      setName('');
-      props.onCreated();
-    } catch (error) {
-      setErrors(errorsOf(error, ['name', 'type', 'description', 'config']));
-    }
-  };
+    const answer = props.kind === 'template' ? await api<{ message: string }>('POST', `admin/templates/${seg(name)}`, { body }) : await api<string>('POST', 'admin/gateways', { body });
+    setName('');
+    props.onCreated();
+    return typeof answer === 'string' ? answer : answer.message;
+  });
   const title = props.kind === 'template' ? 'Create a template' : 'Create a gateway';
   return (
     <form onSubmit={submit} aria-label={title} class="card" noValidate>

@@ -19,10 +19,25 @@ const tokensOf = (entry: ChronicleEntry): number => {
   return (Number(usage.prompt_tokens) || 0) + (Number(usage.completion_tokens) || 0);
 };
 
+/** Most buckets on a chart's time axis before only the buckets with data are kept. */
+const MAX_BUCKETS = 1000;
+
+/** Every bucket from the first with data (or 11 before the last, for a readable axis) to the last, empty ones included. */
+function timeline(buckets: number[], bucketSeconds: number): number[] {
+  if (buckets.length === 0) return [];
+  const sorted = [...new Set(buckets)].sort((a, b) => a - b);
+  const last = sorted[sorted.length - 1]!;
+  const first = Math.min(sorted[0]!, last - 11 * bucketSeconds);
+  if ((last - first) / bucketSeconds > MAX_BUCKETS) return sorted;
+  const times: number[] = [];
+  for (let time = first; time <= last; time += bucketSeconds) times.push(time);
+  return times;
+}
+
 /** Buckets entries per `bucketSeconds`, one series per route for requests and per model for tokens. */
 export function seriesFromEntries(entries: ChronicleEntry[], bucketSeconds: number): UsageSeries {
   const bucketOf = (entry: ChronicleEntry) => Math.floor(Date.parse(entry.timestamp) / 1000 / bucketSeconds) * bucketSeconds;
-  const times = [...new Set(entries.map(bucketOf))].sort((a, b) => a - b);
+  const times = timeline(entries.map(bucketOf), bucketSeconds);
   const index = new Map(times.map((time, i) => [time, i]));
   const grouped = (key: (entry: ChronicleEntry) => string, value: (entry: ChronicleEntry) => number) => {
     const groups = new Map<string, number[]>();
