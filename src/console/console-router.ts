@@ -19,12 +19,13 @@ export interface ConsoleRouterOptions {
 }
 
 /**
- * The package's built console: `console/dist` at the package root, found from this module whether it runs from
- * `src/console/` (tsx) or from a build folder one level deeper (`dist/src/console/`). Checked once, at creation.
+ * The package's built console: `app/` beside this module in a build (`dist/src/console/app`, copied by
+ * scripts/copy-console-assets.ts), else `console/dist` at the repository root when running the sources.
+ * Checked once, at creation.
  */
 export function defaultConsoleAssetsDir(): string {
   const here = dirname(fileURLToPath(import.meta.url));
-  const candidates = [resolve(here, '../../console/dist'), resolve(here, '../../../console/dist')];
+  const candidates = [resolve(here, 'app'), resolve(here, '../../console/dist')];
   return candidates.find((dir) => existsSync(join(dir, 'index.html'))) ?? candidates[0]!;
 }
 
