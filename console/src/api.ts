@@ -40,8 +40,9 @@ export interface RawAnswer {
 
 /** Sends a request to the gateway and answers the raw status and text. */
 export async function send(method: string, path: string, init: { body?: unknown; headers?: Record<string, string>; key?: string } = {}): Promise<RawAnswer> {
+  // The admin key goes in x-api-key unless the caller passes its own headers for another endpoint (key '').
   const key = init.key ?? storedKey() ?? '';
-  const headers: Record<string, string> = { 'x-api-key': key, ...init.headers };
+  const headers: Record<string, string> = { ...(key === '' ? {} : { 'x-api-key': key }), ...init.headers };
   if (init.body !== undefined) headers['content-type'] = 'application/json';
   const response = await fetch(new URL(path.replace(/^\//, ''), V1), {
     method,

@@ -128,6 +128,9 @@ describe('admin console in Chromium', function () {
     }
   };
 
+  // Page functions below reach the DOM through globalThis: the tests compile without DOM types. (A string predicate
+  // would be evaluated with eval in the page, which the console's CSP rightly refuses.)
+
   /** Controls without a label or out of the keyboard's reach, on the current screen. */
   const unlabelledControls = (p: Page): Promise<string[]> =>
     // Runs in the page (a string, as the tests compile without DOM types).
@@ -220,6 +223,13 @@ describe('admin console in Chromium', function () {
     await p.getByLabel('Input').getByText('console marker 4242').waitFor();
     await p.getByLabel('Output').getByText('Hello from the fake provider.').waitFor();
     await docShot(p, 'chronicles');
+
+    // Revoking the key in the page locks it out at once.
+    await open(p, 'Applications');
+    await p.getByRole('button', { name: 'Open ui-app' }).click();
+    await p.getByRole('button', { name: 'Revoke first' }).click();
+    await p.getByRole('button', { name: 'Revoke first' }).waitFor({ state: 'detached' });
+    await assert.rejects(chat(developerKey, 'ui-chat', 'after revoke'), (error: { status?: number }) => error.status === 401);
   });
 
   it('16.4: an admin registers an MCP server, disables a tool in the Tools tab, and the MCP proxy refuses it; the token update never shows the token', async () => {
@@ -276,8 +286,20 @@ describe('admin console in Chromium', function () {
     }
     await p.getByRole('tab', { name: 'Policies' }).click();
     await p.getByLabel('Registry policies of ui-tools (JSON)').waitFor();
+    // The application graph counts the tool calls made above with the application's key: the answered one and the refused one.
     await p.getByRole('tab', { name: 'Application graph' }).click();
-    await p.getByLabel('Application of the graph').waitFor();
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      await p.getByLabel('Application of the graph').selectOption('app-mcp');
+      try {
+        await p.getByRole('row', { name: /echo/ }).getByText('2', { exact: true }).waitFor({ timeout: 500 });
+        break;
+      } catch (error) {
+        if (Date.now() > deadline) throw error;
+        await p.getByLabel('Application of the graph').selectOption('');
+      }
+    }
+    await p.getByRole('row', { name: /echo/ }).getByRole('cell', { name: 'ui-tools', exact: true }).waitFor();
   });
 
   it('16.5: a viewer sees every screen and can change nothing; an admin has no route policy tab; a super_admin sets the override', async () => {
@@ -345,7 +367,7 @@ describe('admin console in Chromium', function () {
     const timeout = p.getByLabel('Timeout (ms)');
     await timeout.fill('999999');
     await p.getByRole('button', { name: 'Save policy' }).click();
-    const describedBy = await p.waitForFunction(`document.querySelector('input[aria-invalid="true"]')?.getAttribute('aria-describedby')`);
+    const describedBy = await p.waitForFunction(() => (globalThis as any).document.querySelector('input[aria-invalid="true"]')?.getAttribute('aria-describedby'));
     const errorId = (await describedBy.jsonValue()) as string;
     assert.equal(await timeout.getAttribute('aria-describedby'), errorId, 'the invalid field is the timeout');
     assert.match((await p.locator(`[id="${errorId}"]`).textContent()) ?? '', /timeout_ms/);
@@ -411,6 +433,41 @@ describe('admin console in Chromium', function () {
     assert.ok((await p.locator('figure.chart canvas').count()) >= 2, 'uPlot drew the charts');
     await p.getByText(/Tokens per model, in total: gpt-4o-mini \d+/).waitFor();
     await docShot(p, 'usage');
+  });
+
+  it('16.12: Chronicles pages through the log and filters by time', async () => {
+    const { route, application, key } = await setUpTraffic('paging');
+    for (let i = 1; i <= 6; i++) await chat(key, route, `paging ${i}`);
+    const p = await signIn('viewer');
+    await open(p, 'Chronicles');
+    await p.getByLabel('Application').selectOption(application);
+    await p.getByLabel('Per page').selectOption('5');
+    const rows = p.getByRole('button', { name: /^Show request / });
+    const deadline = Date.now() + 15_000;
+    while ((await rows.count()) < 5 || (await p.getByRole('button', { name: 'Next page' }).isDisabled())) {
+      if (Date.now() > deadline) assert.fail('the six requests never showed');
+      await p.getByRole('button', { name: 'Apply filters' }).click();
+      await p.waitForTimeout(200);
+    }
+    const firstPage = await rows.allTextContents();
+    assert.equal(firstPage.length, 5);
+    await p.getByRole('button', { name: 'Next page' }).click();
+    await p.getByText('Page 2').waitFor();
+    await p.waitForFunction((n) => (globalThis as any).document.querySelectorAll('#screen tbody tr').length === n, 1);
+    const secondPage = await rows.allTextContents();
+    assert.ok(!firstPage.includes(secondPage[0]!), 'the second page holds the sixth, oldest request');
+    await rows.first().click();
+    await p.getByLabel('Input').getByText('paging 1').waitFor();
+    await p.getByRole('button', { name: 'Previous page' }).click();
+    await p.getByText('Page 1').waitFor();
+    await p.waitForFunction((n) => (globalThis as any).document.querySelectorAll('#screen tbody tr').length === n, 5);
+    // A time window after every request matches none; one before all of them matches all.
+    await p.getByLabel('From').fill('2999-01-01T00:00');
+    await p.getByRole('button', { name: 'Apply filters' }).click();
+    await p.waitForFunction((n) => (globalThis as any).document.querySelectorAll('#screen tbody tr').length === n, 0);
+    await p.getByLabel('From').fill('2000-01-01T00:00');
+    await p.getByRole('button', { name: 'Apply filters' }).click();
+    await p.waitForFunction((n) => (globalThis as any).document.querySelectorAll('#screen tbody tr').length === n, 5);
   });
 
   it('16.11: every control on every screen has a label and is reachable by keyboard, and no CSP violation or script error occurred', async () => {

@@ -69,7 +69,7 @@ export function ChroniclesScreen() {
         <TextField label="Status" type="number" value={draft.status} onInput={set('status')} />
         <TextField label="From" type="datetime-local" value={draft.from} onInput={set('from')} />
         <TextField label="To" type="datetime-local" value={draft.to} onInput={set('to')} />
-        <SelectField label="Per page" value={draft.limit} options={['10', '20', '50', '100']} onChange={set('limit')} />
+        <SelectField label="Per page" value={draft.limit} options={['5', '10', '20', '50', '100']} onChange={set('limit')} />
         <button type="submit">Apply filters</button>
       </form>
       <Notice>{page.error}</Notice>
