@@ -57,10 +57,15 @@ export function normalisedBody(body: Record<string, unknown>): string {
 
 /**
  * The cache key of a resolved model request: `<application>:<sha256 hex>`, the hash over the endpoint, the route
- * name and the normalised body (after input guardrails' transforms, as it would be sent upstream). Two applications
- * never share a key, so one never reads the other's answers.
+ * name, the route's models (so changing them keys new entries) and the normalised body (after input guardrails'
+ * transforms, as it would be sent upstream). Two applications never share a key, so one never reads the other's answers.
  */
-export function responseCacheKey(context: Pick<ModelRequestContext, 'application' | 'endpoint' | 'routeName' | 'body'>): string {
-  const hash = createHash('sha256').update(`${context.endpoint}\n${context.routeName}\n`).update(normalisedBody(context.body)).digest('hex');
+export function responseCacheKey(context: Pick<ModelRequestContext, 'application' | 'endpoint' | 'routeName' | 'route' | 'body'>): string {
+  const models: string[] = [];
+  writeCanonical(context.route?.models ?? null, models);
+  const hash = createHash('sha256')
+    .update(`${context.endpoint}\n${context.routeName}\n${models.join('')}\n`)
+    .update(normalisedBody(context.body))
+    .digest('hex');
   return `${context.application}:${hash}`;
 }

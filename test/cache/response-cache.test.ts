@@ -150,6 +150,17 @@ describe('response cache', () => {
     assert.deepEqual(hit!.usage, miss!.usage);
   });
 
+  it('15.6: changing the route\'s models keys new entries', async () => {
+    await ask(f).expect(200);
+    await request(f.app)
+      .put('/v1/admin/routes/cached')
+      .set('x-api-key', TEST_KEYS.superAdmin)
+      .send({ models: [{ name: 'text-embedding-3-small', provider: 'fake' }, { name: 'gpt-4o-mini', provider: 'fake' }] })
+      .expect(200);
+    assert.equal((await ask(f).expect(200)).headers['x-gateway-cache'], 'miss');
+    assert.equal(f.fake.requests.length, 2);
+  });
+
   it('15.6: the route schema validates config.cache', async () => {
     const put = (cache: unknown) => request(f.app).put('/v1/admin/routes/cached').set('x-api-key', TEST_KEYS.superAdmin).send({ config: { cache } });
     for (const bad of [{}, { ttl_seconds: 0 }, { ttl_seconds: 1.5 }, { ttl_seconds: 10, size: 1 }, { ttl_seconds: 10, enabled: 'yes' }]) {
