@@ -103,7 +103,8 @@ export function responseCacheHandler(deps: ResponseCacheDeps): RequestHandler {
   return async function serveFromResponseCache(req, res, next) {
     const context = modelContextOf(req);
     const config = context && routeCacheConfig(context.route);
-    if (!context || !config) {
+    // Embeddings have no stream form to replay: a streamed embeddings request goes upstream as it is.
+    if (!context || !config || (context.stream && context.endpoint === 'embeddings')) {
       next();
       return;
     }
