@@ -32,6 +32,8 @@ export interface ChronicleEntry {
   stream_cut?: { after_chars: number; code: string };
   /** Model calls made by a Responses tool loop. */
   rounds?: number;
+  /** On routes with a response cache: `hit` when the cache answered (no provider was called), else `miss`. */
+  cache?: 'hit' | 'miss';
   /** The fields cut to the recorder's `maxFieldBytes`, with their sizes before the cut (see entry-limits.ts). */
   truncated?: Array<{ field: string; bytes: number }>;
 }
@@ -112,6 +114,7 @@ export function buildModelEntry(req: Request, res: Response, context: ModelReque
     tool_invocations: context?.exchange?.tool_invocations ?? [],
     ...(context?.exchange ? { rounds: context.exchange.rounds } : {}),
     ...(context?.relay?.rejected && context.relay.cutAfterChars !== undefined ? { stream_cut: { after_chars: context.relay.cutAfterChars, code: context.relay.rejected.code } } : {}),
+    ...(context?.cache ? { cache: context.cache } : {}),
     error: error
       ? { code: error.code, message: error.message, type: error.type }
       : streamError

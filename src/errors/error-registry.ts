@@ -33,20 +33,11 @@ export interface GatewayErrorOptions {
   statusCode?: number;
 }
 
-/** An error with a stable code, an HTTP status and an OpenAI error type. */
-/** Marks gateway errors across copies of this module (see {@link GatewayError}). */
+/** Marks gateway errors across copies of this module (a plugin's own copy of the package, or a second module instance). */
 const GATEWAY_ERROR_BRAND = Symbol.for('gateway-service.GatewayError');
 
+/** An error with a stable code, an HTTP status and an OpenAI error type. */
 export class GatewayError extends Error {
-  /**
-   * True for a GatewayError made by any copy of this module: under tsx a module imported both statically (as CommonJS)
-   * and through `import()` (the lazily loaded MCP client) is loaded twice, and a plain `instanceof` would then miss
-   * the other copy's errors and answer them as 500 `internal_error`.
-   */
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[GATEWAY_ERROR_BRAND] === true;
-  }
-
   readonly code: string;
   readonly statusCode: number;
   readonly type: ErrorType;
@@ -64,6 +55,11 @@ export class GatewayError extends Error {
     this.details = options.details;
     this.headers = options.headers;
     Object.defineProperty(this, GATEWAY_ERROR_BRAND, { value: true });
+  }
+
+  /** True for gateway errors made by any copy of this class, so `instanceof` holds across module instances. */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[GATEWAY_ERROR_BRAND] === true;
   }
 
   /** The error as the JSON body the gateway answers. */
