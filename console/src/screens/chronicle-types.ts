@@ -1,28 +1,8 @@
-// The request log entry as GET /v1/admin/applications/:appname/chronicles answers it. Declared here, not imported: the console meets the server only at the HTTP API.
+// The request log entry as GET /v1/admin/applications/:appname/chronicles answers it; checks and tool calls are the server's own record types (a leaf module, types only).
 
-/** One guardrail check of an entry. */
-export interface GuardrailCheck {
-  processor: string;
-  phase: string;
-  request_reject: boolean;
-  triggered: string[];
-  results: unknown;
-  error?: string;
-  on_error?: string;
-  latency_ms: number;
-}
+import type { GuardrailCheck, ToolInvocation } from '../../../src/records/request-records.js';
 
-/** One tool call through a registry. */
-export interface ToolInvocation {
-  tool: string;
-  registry: string;
-  arguments: unknown;
-  result?: unknown;
-  blocked?: boolean;
-  error?: string;
-  latency_ms: number;
-  guardrail_checks: GuardrailCheck[];
-}
+export type { GuardrailCheck, ToolInvocation };
 
 /** A request log entry. */
 export interface ChronicleEntry {
