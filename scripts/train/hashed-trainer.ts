@@ -47,6 +47,12 @@ export interface HashedTrainOptions {
   positiveWindows: 'all' | 'max';
   /** See {@link ClassBalance}. */
   balance: ClassBalance;
+  /**
+   * More seeds to train with: the model is the average of the models trained from `seed` and each of these (the same
+   * data in other orders). Averaging takes out most of what one shuffle decides by chance, so results reproduce
+   * across seeds, not only for one.
+   */
+  extraSeeds: number[];
   /** Window length and step (characters of normalised text) written to the header; omitted for models read in other units (sentences). */
   window?: { size: number; stride: number };
 }
@@ -60,6 +66,7 @@ export const DEFAULT_HASHED_OPTIONS: HashedTrainOptions = {
   maxWindows: 8,
   positiveWindows: 'max',
   balance: { kind: 'examples' },
+  extraSeeds: [],
   window: { size: WINDOW_SIZE, stride: WINDOW_STRIDE },
 };
 
@@ -146,6 +153,16 @@ export function trainLabel(examples: readonly PreparedExample[], label: number, 
   return { weights: Float32Array.from(weights), bias };
 }
 
+/** The mean of models trained from several seeds (the first one itself when there is one). */
+function averaged(models: ReadonlyArray<{ weights: Float32Array; bias: number }>): { weights: Float32Array; bias: number } {
+  const [first] = models;
+  if (!first) throw new Error('no model to average');
+  if (models.length === 1) return first;
+  const sum = new Float64Array(first.weights.length);
+  for (const model of models) model.weights.forEach((w, k) => (sum[k] = (sum[k] as number) + w));
+  return { weights: Float32Array.from(sum, (w) => w / models.length), bias: models.reduce((total, m) => total + m.bias, 0) / models.length };
+}
+
 /**
  * The date written to a model header: `SOURCE_DATE_EPOCH` (seconds, the reproducible-builds convention) when set,
  * else today. With it set, a retrain is byte-identical.
@@ -158,7 +175,8 @@ export function trainingDate(): string {
 /** Trains every label and answers a model ready to score or to write. */
 export function trainHashedModel(examples: readonly PreparedExample[], labels: string[], trainedOn: string, options: Partial<HashedTrainOptions> = {}): HashedModel {
   const settings = { ...DEFAULT_HASHED_OPTIONS, ...options };
-  const trained = labels.map((_, i) => trainLabel(examples, i, settings));
+  const seeds = [settings.seed, ...settings.extraSeeds];
+  const trained = labels.map((_, i) => averaged(seeds.map((seed) => trainLabel(examples, i, { ...settings, seed }))));
   const header: HashedModelHeader = {
     labels,
     bits: settings.bits,
