@@ -45,7 +45,9 @@ function schemaProblems(errors: ErrorObject[]): ConfigProblem[] {
 export function parseGatewayConfig(text: string, env: NodeJS.ProcessEnv): ConfigResult {
   const document = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
   if (document.errors.length > 0) {
-    return { ok: false, problems: document.errors.map((error) => ({ path: '', message: `YAML: ${error.message.split('\n')[0].replace(/:$/, '')}.` })) };
+    // Later syntax errors mostly follow from the first: report that one.
+    const first = document.errors[0]?.message.split('\n')[0]?.replace(/:$/, '');
+    return { ok: false, problems: [{ path: '', message: `YAML: ${first}.` }] };
   }
   const parsed: unknown = document.toJS({ maxAliasCount: 100 }) ?? {};
   const { value, missing } = resolveEnvReferences(parsed, env);
