@@ -34,7 +34,7 @@ export interface SpawnGatewayOptions {
 export async function spawnGateway(command: string, args: string[], options: SpawnGatewayOptions = {}): Promise<GatewayProcess> {
   const child = spawn(command, args, {
     cwd: options.cwd,
-    env: { ...process.env, ...options.env },
+    env: { ...process.env, HOST: '', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: options.detached ?? false,
   });
