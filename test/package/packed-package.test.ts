@@ -107,6 +107,25 @@ describe('the packed package', function () {
     assert.deepEqual(JSON.parse(stdout.trim().split('\n').at(-1) as string), { createGateway: 'function', defineProvider: 'function', ready: true });
   });
 
+  it('15.7: TypeScript finds its declarations through exports: typed define helpers, and a wrong use is an error', async () => {
+    await writeFile(
+      join(scratch, 'consumer.ts'),
+      `import { createGateway, defineGuardrail, type Gateway, type GuardrailPlugin } from 'gateway-service';
+const plugin: GuardrailPlugin<{ words: string[] }, { count: number }> = defineGuardrail<{ words: string[] }, { count: number }>({
+  name: 'counter', defaultThreshold: 0.5,
+  evaluate: (_text, { options }) => ({ results: { count: options.words.length }, flagged: false }),
+});
+const gateway: Gateway = createGateway({ plugins: [plugin] });
+export const wrong: number = gateway;
+`,
+    );
+    const tsc = join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+    const args = ['--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--skipLibCheck', '--typeRoots', join(REPO_ROOT, 'node_modules', '@types'), '--types', 'node', 'consumer.ts'];
+    const failed = await run(process.execPath, [tsc, ...args], { cwd: scratch }).then(() => undefined, (error: { stdout: string }) => error);
+    assert.ok(failed, 'the wrong assignment compiled');
+    assert.deepEqual(failed.stdout.trim().split('\n'), ["consumer.ts(7,14): error TS2322: Type 'Gateway' is not assignable to type 'number'."]);
+  });
+
   it('15.7: its gateway-service bin validates and starts a gateway.yaml, seeding it, and stops cleanly on SIGTERM', async () => {
     await writeFile(
       join(scratch, 'gateway.yaml'),
