@@ -4,7 +4,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseGatewayConfig, readGatewayConfig } from '../../src/cli/config-file.js';
+import { pluginReferenceProblems } from '../../src/cli/plugin-references.js';
 import { serverEnvironment } from '../../src/cli/start-command.js';
+import { defineGuardrail } from '../../src/index.js';
 
 describe('gateway.yaml', () => {
   it('15.7: ${NAME} takes the variable, ${NAME:-default} its default when unset, $${NAME} stays literal', () => {
@@ -69,5 +71,33 @@ providers:
       GATEWAY_DATA_DIR: '/etc/gateway/state',
       GATEWAY_PLUGINS: '/etc/gateway/plugins/a.js',
     });
+  });
+
+  it('15.7: what the file names among plugins is checked: provider types, policy processors and their options, its own plugins included', async () => {
+    const result = parseGatewayConfig(
+      `providers:
+  - { name: p, type: nosuch }
+  - { name: q, type: anthropic }
+routes:
+  - name: r
+    type: chat
+    models: [{ name: m, provider: q }]
+    config: { policy: { enabled: true, processors: { ghost: {} } } }
+applications:
+  - name: a
+    policy: { processors: { dlp_cloud: { strategy: explode } } }
+  - name: b
+    policy: { processors: { banned_words: { words: [x] }, promptinjectiondetection: {} } }
+`,
+      {},
+    );
+    assert.ok(result.ok);
+    const bannedWords = defineGuardrail({ name: 'banned_words', defaultThreshold: 0.5, evaluate: () => ({ results: {}, flagged: false }) });
+    const problems = await pluginReferenceProblems(result.config, [bannedWords]);
+    assert.deepEqual(
+      problems.map((problem) => problem.path),
+      ['providers[0].type', 'routes[0].config.policy.processors.ghost', 'applications[0].policy.processors.dlp_cloud.strategy'],
+    );
+    assert.match(problems[1]?.message ?? '', /^The field 'routes\[0\]\.config\.policy\.processors\.ghost': The processor 'ghost' is not registered/);
   });
 });
