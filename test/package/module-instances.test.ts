@@ -5,6 +5,6 @@ import { GatewayError } from '../../src/errors/error-registry.js';
 describe('module loading in the test suite', () => {
   it('15.7: import() of an already-loaded source module answers the same instance (no second copy whose errors fail instanceof)', async () => {
     const late = await import('../../src/errors/error-registry.js');
-    assert.equal(late.GatewayError, GatewayError, 'the tests were loaded as CommonJS: run mocha with --no-experimental-require-module (see .mocharc.json)');
+    assert.equal(late.GatewayError, GatewayError, 'the tests were loaded as CommonJS: load them with tsx/esm, as .mocharc.json and npm run test:file do');
   });
 });
