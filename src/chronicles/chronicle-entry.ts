@@ -5,6 +5,8 @@ import type { GatewayError } from '../errors/error-registry.js';
 import type { GuardrailCheck } from '../guardrails/pipeline/check-runner.js';
 import { answerSlots, chunkText, joinSlots } from '../guardrails/pipeline/message-text.js';
 import type { AttemptRecord, ModelRequestContext } from '../traffic/model-request-context.js';
+import { traceIdOf } from '../observability/gateway-tracing.js';
+import { requestIdOf } from '../observability/request-id.js';
 
 /** One tool call made through a registry, as the request log records it (filled by the MCP proxy). */
 export interface ToolInvocation {
@@ -38,6 +40,10 @@ export interface ChronicleEntry {
   guardrail_checks: GuardrailCheck[];
   tool_invocations: ToolInvocation[];
   error: { code: string; message: string; type: string } | null;
+  /** The gateway's request id (`x-request-id`), for model requests. */
+  request_id?: string;
+  /** The OpenTelemetry trace id of the request, when a tracer is registered. */
+  trace_id?: string;
   /** Model calls made by a Responses tool loop. */
   rounds?: number;
   /** The fields cut to the recorder's `maxFieldBytes`, with their sizes before the cut (see entry-limits.ts). */
@@ -70,6 +76,13 @@ function outputOf(context: ModelRequestContext | undefined): { output: string | 
   } catch {
     return { output: null, usage: null };
   }
+}
+
+/** The request id and trace id, when the gateway's router gave them. */
+function requestIds(req: Request): { request_id?: string; trace_id?: string } {
+  const requestId = requestIdOf(req);
+  const traceId = traceIdOf(req);
+  return { ...(requestId ? { request_id: requestId } : {}), ...(traceId ? { trace_id: traceId } : {}) };
 }
 
 /** The input as recorded: the messages, prompt or input as sent to the provider (after DLP transforms). */
@@ -117,6 +130,7 @@ export function buildModelEntry(req: Request, res: Response, context: ModelReque
     guardrail_checks: context?.checks ?? [],
     tool_invocations: context?.exchange?.tool_invocations ?? [],
     ...(context?.exchange ? { rounds: context.exchange.rounds } : {}),
+    ...requestIds(req),
     error: error
       ? { code: error.code, message: error.message, type: error.type }
       : streamError

@@ -79,6 +79,8 @@ export interface ModelRequestContext {
   checks: GuardrailCheck[];
   /** Set by the guardrail pipeline when the policy checks output. */
   outputGuard?: OutputGuard;
+  /** When the first streamed chunk came from the provider (`performance.now()`), for time-to-first-token. */
+  firstChunkAt?: number;
   /** What the proxy relayed, for the request log. */
   relay?: RelayOutcome;
   /** Set by endpoints that make several model calls (the Responses tool loop): what the request log records as the exchange. */
