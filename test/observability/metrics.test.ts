@@ -69,7 +69,7 @@ describe('observability: Prometheus metrics', () => {
   });
 
   it('15.2: upstream attempts, retries and fallbacks are counted by cause', async () => {
-    f.fake.script({ fail: { status: 503 } }, { fail: { status: 503 } });
+    f.fake.script({ fail: { status: 503 } });
     const res = await chat(chatBody(), 'support').expect(200);
     assert.equal(res.headers['x-gateway-provider'], 'backup');
     const m = await scrapeUntil(metricsApp(f), (m) => assert.equal(m.value('gateway_requests_total'), 1));
