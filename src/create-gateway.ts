@@ -85,7 +85,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     else ready.then(() => next(), next);
   };
   const knownSecrets = new KnownSecrets(storage, box);
-  const logger = secretScrubbingLogger(options.logger, knownSecrets, ready);
+  const logger = secretScrubbingLogger(options.logger, knownSecrets, ready, storage);
   let observe: RequestHandler = (_req, _res, next) => next(); // replaced below, before any request can arrive
   const mount = (inner: Router): Router => Router().use((req, res, next) => observe(req, res, next), awaitReady, inner);
   const inner: Router[] = [];

@@ -2,6 +2,7 @@
 import type { ChroniclesRecorder } from '../chronicles/chronicles-recorder.js';
 import type { KnownSecrets } from '../chronicles/known-secrets.js';
 import type { GatewayLogger } from '../errors/error-middleware.js';
+import type { Storage } from '../storage/storage-facade.js';
 import { scrubbingLogger } from './gateway-logger.js';
 import { GatewayMetrics, type GatewayMetricsOptions } from './gateway-metrics.js';
 import { GatewayObservability } from './gateway-observability.js';
@@ -21,7 +22,7 @@ export interface ObservabilityOptions {
  * The host's logger, wrapped so no line carries a stored provider key or registry token (the set loaded once the
  * gateway is ready, refreshed as they change) or a key-shaped value. Undefined without a logger.
  */
-export function secretScrubbingLogger(logger: GatewayLogger | undefined, known: KnownSecrets, ready: Promise<void>): GatewayLogger | undefined {
+export function secretScrubbingLogger(logger: GatewayLogger | undefined, known: KnownSecrets, ready: Promise<void>, storage: Storage): GatewayLogger | undefined {
   if (!logger) return undefined;
   let snapshot: readonly string[] = [];
   let live = false;
@@ -32,6 +33,10 @@ export function secretScrubbingLogger(logger: GatewayLogger | undefined, known: 
     live = true;
     refresh();
   }, () => undefined);
+  // A stored key or token changed: load the new set now rather than at the next line.
+  storage.onWrite((key) => {
+    if (live && (key === undefined || key.startsWith('provider-keys/') || key.startsWith('mcp-registries/'))) refresh();
+  });
   return scrubbingLogger(logger, () => {
     if (live) refresh();
     return snapshot;
