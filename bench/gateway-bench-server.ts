@@ -24,9 +24,9 @@ const storage =
 const redisUrl = process.env.BENCH_REDIS;
 // BENCH_OBSERVABILITY: `on` = metrics and an OTel SDK registered; `off` = metrics and tracing turned off; unset = the defaults.
 const observability = process.env.BENCH_OBSERVABILITY;
-if (observability === 'on') await registerDiscardingTracer();
+if (observability === 'on' || observability === 'sdk') await registerDiscardingTracer();
 const gateway = createGateway({
-  ...(observability === 'on' ? { metrics: {} } : observability === 'off' ? { tracing: false } : {}),
+  ...(observability === 'on' || observability === 'metrics' ? { metrics: {} } : observability === 'off' ? { tracing: false } : {}),
   storage,
   adminKeys: [{ key: adminKey, role: 'super_admin' }],
   ...(redisUrl ? { redis: { url: redisUrl, keyPrefix: `gw_bench_${randomBytes(4).toString('hex')}:` } } : {}),

@@ -12,7 +12,7 @@ export interface ObservabilityCost {
   rounds: number;
 }
 
-async function startGateway(args: string[], mode: 'on' | 'off'): Promise<{ child: ChildProcess; info: Record<string, unknown> }> {
+async function startGateway(args: string[], mode: string): Promise<{ child: ChildProcess; info: Record<string, unknown> }> {
   const child = spawn(process.execPath, [BENCH_GATEWAY, ...args], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, BENCH_OBSERVABILITY: mode } });
   const info = await new Promise<Record<string, unknown>>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', (line) => resolve(JSON.parse(line) as Record<string, unknown>));
@@ -29,7 +29,8 @@ const median = (results: CpuResult[]): CpuResult => [...results].sort((a, b) => 
  */
 export async function measureObservabilityCost(gatewayArgs: string[], options: { requests: number; connections: number; rounds: number; body: string }): Promise<ObservabilityCost> {
   const off = await startGateway(gatewayArgs, 'off');
-  const on = await startGateway(gatewayArgs, 'on');
+  // BENCH_ON_MODE=metrics or sdk measures one of the two alone against both off.
+  const on = await startGateway(gatewayArgs, process.env.BENCH_ON_MODE ?? 'on');
   try {
     const target = (gateway: { info: Record<string, unknown> }) => ({
       origin: `http://127.0.0.1:${String(gateway.info.port)}`,

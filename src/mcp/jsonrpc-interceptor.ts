@@ -8,6 +8,7 @@ import { scrubSecrets, scrubSecretsDeep } from '../secrets/secret-scrubber.js';
 import { applyRegistryPolicies, validateRegistryPolicies } from './registry-policies.js';
 import type { RegistryService } from './registry-service.js';
 import type { UpstreamTool } from './mcp-upstream.js';
+import type { Context } from '@opentelemetry/api';
 import type { ToolObserver } from '../observability/observer-types.js';
 
 /** A JSON-RPC message, loosely typed. */
@@ -72,6 +73,9 @@ export class JsonRpcInterceptor {
   }
 
   private readonly sink: InvocationSink;
+
+  /** The trace context of the MCP request, parent of the tool call spans (set by the proxy when a tracer is live). */
+  traceParent?: Context;
 
   /**
    * Looks at the client's messages before they are forwarded. Every `tools/call` is screened, whatever its id, and
@@ -187,6 +191,7 @@ export class JsonRpcInterceptor {
       outcome: outcome.blocked ? 'blocked' : outcome.error === undefined ? 'ok' : 'error',
       startedAt: call.startedAt,
       latencyMs: invocation.latency_ms,
+      parent: this.traceParent,
     });
     // This request's credentials are scrubbed in any form (case, base64, URL, hex) wherever they appear.
     this.sink(scrubSecretsDeep(invocation, this.secrets), status, error);

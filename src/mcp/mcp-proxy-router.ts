@@ -18,6 +18,7 @@ import { mcpPassthrough } from './mcp-passthrough.js';
 import type { RegistryRecord } from './registry-records.js';
 import type { RegistryService } from './registry-service.js';
 import type { ToolObserver } from '../observability/observer-types.js';
+import { requestTraceOf } from '../observability/gateway-tracing.js';
 import { forEachSseEvent, resolveLimits, formatSseEvent, readBoundedBody, UpstreamBodyError, type McpProxyLimits } from './upstream-body.js';
 
 /** What the proxy needs. */
@@ -54,7 +55,7 @@ function upstreamHeaders(req: Request, token: string | undefined, observer: Tool
   }
   headers.accept ??= 'application/json, text/event-stream';
   if (token) headers.authorization = `Bearer ${token}`;
-  observer?.injectTraceContext(headers);
+  observer?.injectTraceContext(headers, requestTraceOf(req)?.context);
   return headers;
 }
 
@@ -111,6 +112,7 @@ export function mcpProxyRouter(deps: McpProxyDeps): Router {
     const messages = (batch ? req.body : [req.body]) as JsonRpcMessage[];
     const scrub = (text: string): string => scrubSecrets(text, secrets);
     const interceptor = new JsonRpcInterceptor(deps, registry.name, application, req.originalUrl.split('?')[0] ?? req.path, secrets);
+    interceptor.traceParent = requestTraceOf(req)?.context;
     const refusals = await interceptor.screen(messages);
     if (refusals.length > 0) {
       res.status(200).json(batch ? refusals : refusals[0]);

@@ -1,5 +1,5 @@
 // One gateway's observability: its metrics (when enabled), its tracer and its logger, behind the hooks the proxy, guardrails and MCP proxy call.
-import { SpanKind } from '@opentelemetry/api';
+import { SpanKind, type Context } from '@opentelemetry/api';
 import type { GatewayLogger } from '../errors/error-middleware.js';
 import type { GuardrailCheck } from '../guardrails/pipeline/check-runner.js';
 import type { Candidate, ModelRequestContext } from '../traffic/model-request-context.js';
@@ -41,6 +41,9 @@ export function genAiAttributes(context: ModelRequestContext, candidate: Candida
 
 /** Metrics, tracer and logger of one gateway, and the hooks fed to its parts. */
 export class GatewayObservability implements ProxyObserver, GuardrailObserver, ToolObserver {
+  /** When each check started (`performance.now()`), for its span at the end of the request. */
+  private readonly checkStarts = new WeakMap<GuardrailCheck, number>();
+
   constructor(
     /** Undefined when metrics are off. */
     readonly metrics: GatewayMetrics | undefined,
@@ -59,7 +62,7 @@ export class GatewayObservability implements ProxyObserver, GuardrailObserver, T
   attemptStarted(context: ModelRequestContext, candidate: Candidate, headers: Record<string, string>): AttemptWatch {
     const started = performance.now();
     const operation = OPERATION_NAMES[context.endpoint] ?? context.endpoint;
-    const span = this.tracing?.startChild(`${operation} ${candidate.model}`, SpanKind.CLIENT, genAiAttributes(context, candidate), headers);
+    const span = context.trace && this.tracing?.startChild(context.trace, `${operation} ${candidate.model}`, SpanKind.CLIENT, genAiAttributes(context, candidate), headers);
     const metrics = this.metrics;
     return {
       end(outcome) {
@@ -87,25 +90,34 @@ export class GatewayObservability implements ProxyObserver, GuardrailObserver, T
   }
 
   checked(check: GuardrailCheck, startedAt: number): void {
-    const action = actionOf(check);
-    this.metrics?.guardrail(check.processor, check.phase, action, check.latency_ms / 1000);
-    if (!this.tracing) return;
-    const start = performance.timeOrigin + startedAt;
-    const attributes = { 'gateway.guardrail.processor': check.processor, 'gateway.guardrail.phase': check.phase, 'gateway.guardrail.action': action };
-    const span = this.tracing.startChild(`guardrail ${check.processor}`, SpanKind.INTERNAL, attributes, undefined, start);
-    if (span) GatewayTracing.end(span, check.error === undefined ? undefined : 'guardrail_error', start + check.latency_ms);
+    this.metrics?.guardrail(check.processor, check.phase, actionOf(check), check.latency_ms / 1000);
+    // The span is made when the request ends, under its request span (see checkSpans).
+    if (this.tracing) this.checkStarts.set(check, startedAt);
   }
 
-  injectTraceContext(headers: Record<string, string>): void {
-    this.tracing?.injectActive(headers);
+  /** Makes the guardrail spans of a finished request: one per check it ran, children of `parent`, with their real times. */
+  checkSpans(parent: Context, checks: readonly GuardrailCheck[]): void {
+    for (const check of checks) {
+      const startedAt = this.checkStarts.get(check);
+      if (startedAt === undefined) continue;
+      const start = performance.timeOrigin + startedAt;
+      const action = actionOf(check);
+      const attributes = { 'gateway.guardrail.processor': check.processor, 'gateway.guardrail.phase': check.phase, 'gateway.guardrail.action': action };
+      const span = this.tracing!.startChild(parent, `guardrail ${check.processor}`, SpanKind.INTERNAL, attributes, undefined, start);
+      GatewayTracing.end(span, check.error === undefined ? undefined : 'guardrail_error', start + check.latency_ms);
+    }
+  }
+
+  injectTraceContext(headers: Record<string, string>, parent: Context | undefined): void {
+    if (parent) GatewayTracing.inject(parent, headers);
   }
 
   toolCalled(call: Parameters<ToolObserver['toolCalled']>[0]): void {
     const tool = call.known ? call.tool : OTHER;
     this.metrics?.toolCall(call.registry, tool, call.outcome, call.latencyMs / 1000);
-    if (!this.tracing) return;
+    if (!this.tracing || !call.parent) return;
     const attributes = { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': tool, 'gateway.mcp.registry': call.registry, 'gateway.mcp.outcome': call.outcome };
-    const span = this.tracing.startChild(`execute_tool ${tool}`, SpanKind.INTERNAL, attributes, undefined, call.startedAt);
-    if (span) GatewayTracing.end(span, call.outcome === 'ok' ? undefined : `tool_${call.outcome}`, call.startedAt + call.latencyMs);
+    const span = this.tracing.startChild(call.parent, `execute_tool ${tool}`, SpanKind.INTERNAL, attributes, undefined, call.startedAt);
+    GatewayTracing.end(span, call.outcome === 'ok' ? undefined : `tool_${call.outcome}`, call.startedAt + call.latencyMs);
   }
 }

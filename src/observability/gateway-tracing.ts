@@ -1,5 +1,5 @@
 // OpenTelemetry spans through @opentelemetry/api only: a no-op until the host registers an SDK, and then a few object allocations per request.
-import { context as otelContext, isSpanContextValid, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span, type Tracer } from '@opentelemetry/api';
+import { isSpanContextValid, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span, type Tracer } from '@opentelemetry/api';
 import type { Request } from 'express';
 
 /** Options of the traces (`tracing` in the gateway options). */
@@ -12,17 +12,22 @@ export interface GatewayTracingOptions {
   tracerName?: string;
 }
 
-const TRACE_ID = Symbol('gateway.trace-id');
-
-/** The trace id of the request's span, when a tracer is live. */
-export function traceIdOf(req: Request): string | undefined {
-  return (req as Request & { [TRACE_ID]?: string })[TRACE_ID];
-}
-
-/** A request span and the context to run the rest of the request in. */
+/** A request span and the context its children are made in. */
 export interface RequestTrace {
   span: Span;
   context: Context;
+}
+
+const TRACE = Symbol('gateway.request-trace');
+
+/** The request's span and context, when a tracer is live. */
+export function requestTraceOf(req: Request): RequestTrace | undefined {
+  return (req as Request & { [TRACE]?: RequestTrace })[TRACE];
+}
+
+/** The trace id of the request's span, when a tracer is live. */
+export function traceIdOf(req: Request): string | undefined {
+  return requestTraceOf(req)?.span.spanContext().traceId;
 }
 
 /** Cuts text to at most `maxBytes` UTF-8 bytes. */
@@ -46,40 +51,33 @@ export class GatewayTracing {
   /**
    * Starts the SERVER span of a gateway request, as a child of the client's `traceparent` when one came.
    * Returns undefined when no SDK is registered (the span has no valid context): the request then runs untraced.
+   * The trace is kept on the request; children name it as their parent explicitly, so the gateway never switches
+   * the active context (which would turn on the context manager's async hooks for every promise).
    */
   startRequest(req: Request, nameOf: (req: Request) => string): RequestTrace | undefined {
     const parent = propagation.extract(ROOT_CONTEXT, req.headers);
     const span = this.tracer.startSpan('request', { kind: SpanKind.SERVER }, parent);
     const spanContext = span.spanContext();
     if (!isSpanContextValid(spanContext)) return undefined;
-    (req as Request & { [TRACE_ID]?: string })[TRACE_ID] = spanContext.traceId;
     if (span.isRecording()) {
       span.updateName(nameOf(req));
       span.setAttributes({ 'http.request.method': req.method, 'url.path': cutToBytes(req.path, 256) });
     }
-    return { span, context: trace.setSpan(parent, span) };
+    const traced = { span, context: trace.setSpan(parent, span) };
+    (req as Request & { [TRACE]?: RequestTrace })[TRACE] = traced;
+    return traced;
   }
 
-  /** Runs `next` inside the request's context, so spans made further down become its children. */
-  runIn(requestTrace: RequestTrace, next: () => void): void {
-    otelContext.with(requestTrace.context, next);
-  }
-
-  /**
-   * Starts a child span of the active context, and writes its `traceparent` into `headers` when given.
-   * Returns undefined when no SDK is registered.
-   */
-  startChild(name: string, kind: SpanKind, attributes: Record<string, string | number | boolean>, headers?: Record<string, string>, startTime?: number): Span | undefined {
-    const active = otelContext.active();
-    const span = this.tracer.startSpan(name, { kind, attributes, startTime }, active);
-    if (!isSpanContextValid(span.spanContext())) return undefined;
-    if (headers) propagation.inject(trace.setSpan(active, span), headers);
+  /** Starts a child span of `parent`, and writes its `traceparent` into `headers` when given. */
+  startChild(parent: Context, name: string, kind: SpanKind, attributes: Record<string, string | number | boolean>, headers?: Record<string, string>, startTime?: number): Span {
+    const span = this.tracer.startSpan(name, { kind, attributes, startTime }, parent);
+    if (headers) propagation.inject(trace.setSpan(parent, span), headers);
     return span;
   }
 
-  /** Writes the active context's `traceparent` (the request span's, inside a traced request) into `headers`. */
-  injectActive(headers: Record<string, string>): void {
-    propagation.inject(otelContext.active(), headers);
+  /** Writes the `traceparent` of `parent` (a request span's context) into `headers`. */
+  static inject(parent: Context, headers: Record<string, string>): void {
+    propagation.inject(parent, headers);
   }
 
   /** Ends a span, marking it an error with `errorType` when given. */

@@ -1,4 +1,5 @@
 // What the traffic, guardrail and MCP code tells the observability layer: small hook interfaces, so those files stay free of metrics and tracing code.
+import type { Context } from '@opentelemetry/api';
 import type { GuardrailCheck } from '../guardrails/pipeline/check-runner.js';
 import type { Candidate, ModelRequestContext } from '../traffic/model-request-context.js';
 
@@ -31,7 +32,7 @@ export interface GuardrailObserver {
 
 /** Hook of the MCP interceptor: one tool call, ended. `known` is false for a tool the registry does not know. */
 export interface ToolObserver {
-  toolCalled(call: { registry: string; tool: string; known: boolean; outcome: 'ok' | 'error' | 'blocked'; startedAt: number; latencyMs: number }): void;
-  /** Adds the current trace context (`traceparent`) to the headers of a request to a tool server. */
-  injectTraceContext(headers: Record<string, string>): void;
+  toolCalled(call: { registry: string; tool: string; known: boolean; outcome: 'ok' | 'error' | 'blocked'; startedAt: number; latencyMs: number; parent?: Context }): void;
+  /** Adds the `traceparent` of `parent` (the MCP request's span) to the headers of a request to a tool server. */
+  injectTraceContext(headers: Record<string, string>, parent: Context | undefined): void;
 }

@@ -56,6 +56,7 @@ function finishSpan(observability: GatewayObservability, traced: RequestTrace, r
       span.setAttribute('gateway.route', context.routeName);
     }
     const tracing = observability.tracing!;
+    if (context) observability.checkSpans(traced.context, context.checks);
     if (context && tracing.recordContent) {
       const secrets = requestSecrets(req);
       const { input, output } = contentOf(context);
@@ -127,7 +128,6 @@ export function requestObserver(observability: GatewayObservability): RequestHan
       const started = performance.now();
       res.once('close', () => finishRequest(observability, req, res, endpoint, started, traced));
     }
-    if (traced) observability.tracing!.runIn(traced, next);
-    else next();
+    next();
   };
 }

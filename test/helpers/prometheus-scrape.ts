@@ -2,6 +2,7 @@
 import parsePrometheusTextFormat, { type MetricFamily } from 'parse-prometheus-text-format';
 import request from 'supertest';
 import type { Express } from 'express';
+import { eventually } from './eventually.js';
 
 /** The parsed families of one scrape, with the raw text. */
 export interface Scrape {
@@ -43,15 +44,9 @@ export async function scrape(app: Express, headers: Record<string, string> = {})
  * when the server side of an answer closes, which may come a moment after the client has read it.
  */
 export async function scrapeUntil(app: Express, check: (scrape: Scrape) => void, headers: Record<string, string> = {}, deadlineMs = 3000): Promise<Scrape> {
-  const deadline = Date.now() + deadlineMs;
-  for (;;) {
+  return eventually(async () => {
     const result = await scrape(app, headers);
-    try {
-      check(result);
-      return result;
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
+    check(result);
+    return result;
+  }, deadlineMs);
 }

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import request from 'supertest';
 import { createPinoLogger, defineProvider, pinoGatewayLogger, type GatewayLogger } from '../../src/index.js';
+import { eventually } from '../helpers/eventually.js';
 import { TEST_KEYS } from '../helpers/test-gateway.js';
 import { chatBody, createTrafficFixture, type TrafficFixture } from '../helpers/traffic-fixture.js';
 
@@ -31,18 +32,6 @@ function memoryPino(): { logger: GatewayLogger; lines: () => Array<Record<string
         .filter((line) => line !== '')
         .map((line) => JSON.parse(line) as Record<string, unknown>),
   };
-}
-
-async function until<T>(check: () => T, deadlineMs = 3000): Promise<T> {
-  const deadline = Date.now() + deadlineMs;
-  for (;;) {
-    try {
-      return check();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
 }
 
 describe('observability: request ids and logs', () => {
@@ -76,7 +65,7 @@ describe('observability: request ids and logs', () => {
     await f.create('/v1/admin/providers', { name: 'leaky', type: 'leaky', config: { models: ['leaky-model'] }, api_keys: [{ api_key: STORED_KEY }] });
     const failed = await request(f.app).post('/v1/chat/completions').set({ 'x-gateway-apikey': f.developerKey }).send(chatBody({ model: 'leaky-model' })).expect(500);
     const failedId = failed.headers['x-request-id'];
-    const lines = await until(() => {
+    const lines = await eventually(() => {
       const all = log.lines();
       assert.ok(all.some((line) => line.message === 'request' && line.request_id === failedId));
       return all;
@@ -122,7 +111,7 @@ describe('observability: request ids and logs', () => {
     const g = await createTrafficFixture({ logger: host, logRequests: true });
     try {
       const res = await request(g.app).post('/v1/chat/completions').set('x-gateway-apikey', g.developerKey).send(chatBody()).expect(200);
-      const line = await until(() => {
+      const line = await eventually(() => {
         const found = seen.find((entry) => entry.message === 'request' && entry.fields?.path === '/v1/chat/completions');
         assert.ok(found);
         return found;

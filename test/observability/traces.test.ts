@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { context, propagation, SpanKind, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, NodeTracerProvider, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-node';
 import request from 'supertest';
+import { eventually } from '../helpers/eventually.js';
 import { FAKE_USAGE } from '../helpers/fake-provider.js';
 import { createMcpFixture, type McpFixture } from '../helpers/mcp-fixture.js';
 import { TEST_KEYS } from '../helpers/test-gateway.js';
@@ -12,19 +13,6 @@ import { chatBody, createTrafficFixture, type TrafficFixture } from '../helpers/
 const CLIENT_TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 const CLIENT_SPAN_ID = '00f067aa0ba902b7';
 const CLIENT_TRACEPARENT = `00-${CLIENT_TRACE_ID}-${CLIENT_SPAN_ID}-01`;
-
-/** Polls until `check` passes: the request span ends when the server side of the answer closes. */
-async function eventually<T>(check: () => T, deadlineMs = 3000): Promise<T> {
-  const deadline = Date.now() + deadlineMs;
-  for (;;) {
-    try {
-      return check();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
-}
 
 describe('observability: traces without an SDK', () => {
   it('15.3: with no SDK registered, nothing is traced and no traceparent goes upstream', async () => {
@@ -129,12 +117,11 @@ describe('observability: traces with the Node SDK', () => {
     it('15.3: the Chronicles entry records the trace id and the request id', async () => {
       const res = await chat(chatBody(), { traceparent: CLIENT_TRACEPARENT, 'x-request-id': 'client-req-42' }).expect(200);
       assert.equal(res.headers['x-request-id'], 'client-req-42');
-      let entry: { trace_id?: string; request_id?: string } | undefined;
-      for (const deadline = Date.now() + 3000; !entry && Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 20))) {
+      const entry = await eventually(async () => {
         const list = await request(f.app).get('/v1/admin/applications/app/chronicles').set('x-api-key', TEST_KEYS.viewer).expect(200);
-        entry = list.body.data[0];
-      }
-      assert.ok(entry, 'the entry was written');
+        assert.ok(list.body.data[0], 'the entry was written');
+        return list.body.data[0] as { trace_id?: string; request_id?: string };
+      });
       assert.equal(entry.trace_id, CLIENT_TRACE_ID);
       assert.equal(entry.request_id, 'client-req-42');
     });
