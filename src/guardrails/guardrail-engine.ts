@@ -1,5 +1,5 @@
 // Holds the registered guardrail processors, compiles their option schemas once, and evaluates text with merged options.
-import type { GuardrailObserver } from '../observability/observer-types.js';
+import type { GuardrailObserver } from '../observability/guardrail-observer.js';
 import { Errors } from '../errors/error-registry.js';
 import type { GuardrailInput, GuardrailLookup, GuardrailOutcome, GuardrailPlugin } from '../plugins/plugin-types.js';
 import { compileValidator, type Validator } from '../validation/schema-validator.js';

@@ -6,7 +6,8 @@ import type { Candidate, ModelRequestContext } from '../traffic/model-request-co
 import { GatewayMetrics, type AttemptCause, type GuardrailAction } from './gateway-metrics.js';
 import { GatewayTracing } from './gateway-tracing.js';
 import { configuredModel, OPERATION_NAMES, OTHER, semconvProvider } from './metric-labels.js';
-import type { AttemptEnd, AttemptWatch, GuardrailObserver, ProxyObserver, ToolObserver } from './observer-types.js';
+import type { GuardrailObserver } from './guardrail-observer.js';
+import type { AttemptEnd, AttemptWatch, ProxyObserver, ToolObserver } from './observer-types.js';
 import { usageOf } from './usage-of.js';
 
 /** The cause label of an attempt's end. */

@@ -1,6 +1,5 @@
-// What the traffic, guardrail and MCP code tells the observability layer: small hook interfaces, so those files stay free of metrics and tracing code.
+// What the proxy and the MCP interceptor tell the observability layer: small hook interfaces, so those files stay free of metrics and tracing code.
 import type { Context } from '@opentelemetry/api';
-import type { GuardrailCheck } from '../guardrails/pipeline/check-runner.js';
 import type { Candidate, ModelRequestContext } from '../traffic/model-request-context.js';
 
 /** How an upstream attempt failed, as the proxy classifies it (`status` carries the HTTP status). */
@@ -23,11 +22,6 @@ export interface ProxyObserver {
   retried(candidate: Candidate, failure: AttemptEnd): void;
   /** The route moves on from `candidate` to its next model. */
   fellBack(context: ModelRequestContext, candidate: Candidate, failure: AttemptEnd): void;
-}
-
-/** Hook of the guardrail check runner: one processor's check, done. `startedAt` is a `performance.now()` reading. */
-export interface GuardrailObserver {
-  checked(check: GuardrailCheck, startedAt: number): void;
 }
 
 /** Hook of the MCP interceptor: one tool call, ended. `known` is false for a tool the registry does not know. */
