@@ -36,6 +36,8 @@ export interface ChronicleEntry {
   trace_id?: string;
   /** Model calls made by a Responses tool loop. */
   rounds?: number;
+  /** On routes with a response cache: `hit` when the cache answered (no provider was called), else `miss`. */
+  cache?: 'hit' | 'miss';
   /** The fields cut to the recorder's `maxFieldBytes`, with their sizes before the cut (see entry-limits.ts). */
   truncated?: Array<{ field: string; bytes: number }>;
 }
@@ -121,6 +123,7 @@ export function buildModelEntry(req: Request, res: Response, context: ModelReque
     tool_invocations: context?.exchange?.tool_invocations ?? [],
     ...(context?.exchange ? { rounds: context.exchange.rounds } : {}),
     ...requestIds(req),
+    ...(context?.cache ? { cache: context.cache } : {}),
     error: error
       ? { code: error.code, message: error.message, type: error.type }
       : streamError

@@ -53,6 +53,8 @@ export interface ModelRequestContext {
   trace?: Context;
   /** When the first streamed chunk came from the provider (`performance.now()`), for time-to-first-token. */
   firstChunkAt?: number;
+  /** Set on routes with a response cache: whether the cache answered. */
+  cache?: 'hit' | 'miss';
   /** What the proxy relayed, for the request log. */
   relay?: RelayOutcome;
   /** Set by endpoints that make several model calls (the Responses tool loop): what the request log records as the exchange. */
