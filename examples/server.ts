@@ -2,17 +2,17 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import { createGateway, errorMiddleware, fileStorage, notFoundHandler, postgresStorage, type GatewayLogger, type GatewayPlugin } from '../src/index.js';
+import { createGateway, createPinoLogger, errorMiddleware, fileStorage, notFoundHandler, pinoGatewayLogger, postgresStorage, type GatewayPlugin } from '../src/index.js';
 import { loadPluginModules, pluginModulesFromEnv } from '../src/cli/plugin-modules.js';
 import { adminKeysFromEnv } from './admin-keys-from-env.js';
 import { loopbackUrl } from './loopback-url.js';
+import { startTracingFromEnv } from './otel-tracing.js';
 import { seedFromConfig } from './seed-from-config.js';
 
-const logger: GatewayLogger = {
-  info: (message, fields) => console.log(JSON.stringify({ level: 'info', message, ...fields })),
-  warn: (message, fields) => console.warn(JSON.stringify({ level: 'warn', message, ...fields })),
-  error: (message, fields) => console.error(JSON.stringify({ level: 'error', message, ...fields })),
-};
+// JSON lines on standard output; LOG_LEVEL sets the lowest level (default info), GATEWAY_LOG_REQUESTS=false drops the per-request lines.
+const logger = pinoGatewayLogger(createPinoLogger({ level: process.env.LOG_LEVEL ?? 'info' }));
+const stopTracing = await startTracingFromEnv();
+const metricsToken = process.env.GATEWAY_METRICS_TOKEN;
 
 const port = Number(process.env.PORT ?? 8080);
 const host = process.env.HOST || '127.0.0.1';
@@ -46,6 +46,9 @@ const gateway = createGateway({
   baseUrl: process.env.GATEWAY_BASE_URL,
   redis: redisUrl ? { url: redisUrl } : undefined,
   logger,
+  logRequests: process.env.GATEWAY_LOG_REQUESTS !== 'false',
+  // GET /metrics: on with GATEWAY_METRICS_TOKEN (required as a bearer token), or open with GATEWAY_METRICS=true.
+  metrics: metricsToken ? { bearerToken: metricsToken } : process.env.GATEWAY_METRICS === 'true' ? {} : undefined,
 });
 
 try {
@@ -61,6 +64,7 @@ app.get('/healthz', (_req, res) => {
   res.json({ status: 'ok' });
 });
 app.use(gateway.console); // the admin console at /console: static files, every datum behind an admin key
+app.use(gateway.metrics);
 app.use(gateway.router);
 app.use(notFoundHandler);
 app.use(errorMiddleware(logger));
@@ -86,6 +90,7 @@ function shutdown(signal: string): void {
   server.closeIdleConnections();
   gateway
     .close()
+    .then(() => stopTracing?.())
     .then(() => process.exit())
     .catch((error: Error) => {
       logger.error('shutdown failed', { error: error.message });

@@ -136,6 +136,11 @@ export class ChroniclesRecorder {
     }
   }
 
+  /** Entries waiting to be written. */
+  get queued(): number {
+    return this.pendingCount;
+  }
+
   /** Entries dropped so far because the buffer was full while appends failed. */
   get dropped(): number {
     return this.droppedTotal;

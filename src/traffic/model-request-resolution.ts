@@ -6,6 +6,7 @@ import { identifyCaller } from '../auth/caller-identity.js';
 import { Errors } from '../errors/error-registry.js';
 import type { ModelEndpoint } from '../plugins/plugin-types.js';
 import { AbortFlag } from './attempt-timer.js';
+import { requestTraceOf } from '../observability/gateway-tracing.js';
 import { resolveCandidates } from './candidate-selection.js';
 import { setModelContext, type ModelRequestContext, type RouteRecord } from './model-request-context.js';
 import type { ProviderDirectory } from './provider-directory.js';
@@ -63,6 +64,7 @@ export async function resolveModelRequest(
     attempts: [],
     abort: new AbortFlag(),
     checks: [],
+    trace: requestTraceOf(req)?.context,
   };
   res.on('close', () => {
     if (!res.writableFinished) context.abort.abort();
