@@ -14,6 +14,10 @@ export interface ChroniclesRetention {
   maxAgeMs?: number;
 }
 
+/** The first pause before a failed flush is retried, doubling up to {@link MAX_RETRY_MS} while appends keep failing. */
+const FIRST_RETRY_MS = 1000;
+const MAX_RETRY_MS = 5000;
+
 /** Options of the recorder. */
 export interface ChroniclesOptions {
   /** How long entries wait in memory before they are appended, in ms. Default 200. */
@@ -75,6 +79,8 @@ export class ChroniclesRecorder {
   private pending = new Map<string, Pending[]>();
   private pendingCount = 0;
   private timer: NodeJS.Timeout | undefined;
+  /** The pause before the next retry while appends fail; 0 while they succeed. */
+  private retryMs = 0;
   private chain: Promise<void> = Promise.resolve();
   private readonly counts = new Map<string, number>();
   private readonly graphs = new Set<string>(); // applications whose stored graph is known to exist
@@ -129,9 +135,10 @@ export class ChroniclesRecorder {
     list.push({ entry: bounded, sizes, secrets });
     this.pending.set(entry.application, list);
     this.pendingCount++;
-    if (this.pendingCount >= this.maxBatch) this.flushInBackground();
+    // While appends fail, kept entries wait for the retry timer rather than a flush per request.
+    if (this.pendingCount >= this.maxBatch && this.retryMs === 0) this.flushInBackground();
     else if (!this.timer) {
-      this.timer = setTimeout(() => this.flushInBackground(), this.flushIntervalMs);
+      this.timer = setTimeout(() => this.flushInBackground(), this.retryMs || this.flushIntervalMs);
       this.timer.unref();
     }
   }
@@ -203,7 +210,17 @@ export class ChroniclesRecorder {
         // Trim with some slack, so a full log is not rewritten on every flush; reads cut to maxEntries.
         if (count + entries.length > this.maxEntries + Math.max(100, Math.floor(this.maxEntries / 10))) await this.trim(application);
       }
-      if (failure !== undefined) throw failure;
+      if (failure === undefined) {
+        this.retryMs = 0;
+        return;
+      }
+      // Kept entries are retried by themselves (backing off), so they are written once storage is back even if no request comes.
+      this.retryMs = Math.min(MAX_RETRY_MS, Math.max(FIRST_RETRY_MS, this.retryMs * 2));
+      if (!this.timer) {
+        this.timer = setTimeout(() => this.flushInBackground(), this.retryMs);
+        this.timer.unref();
+      }
+      throw failure;
     });
   }
 
