@@ -47,7 +47,7 @@ describe('14 cluster: three example-server processes on one PostgreSQL schema an
     await mcp?.close();
   });
 
-  it('14.T1: a provider, route and application created through replica A serve traffic on B and C', async () => {
+  it('14.3: a provider, route and application created through replica A serve traffic on B and C', async () => {
     await adminOk(a, 'POST', '/providers', { name: 'fake', type: 'openai', config: { api_base: `${fake.url}/v1`, models: ['gpt-4o-mini', 'tool-model'] }, api_keys: [{ api_key: 'sk-cluster-provider-key-0001' }] });
     await adminOk(a, 'POST', '/routes', { name: 'chat', type: 'chat', models: [{ name: 'gpt-4o-mini', provider: 'fake' }] });
     const key = await application(a, 'shop');
@@ -57,7 +57,7 @@ describe('14 cluster: three example-server processes on one PostgreSQL schema an
     }
   });
 
-  it('14.T2: a key revoked through A is refused by B within 1 s (measured), though B had it cached', async () => {
+  it('14.3: a key revoked through A is refused by B within 1 s (measured), though B had it cached', async () => {
     const keys = (await adminOk(a, 'GET', '/applications/shop/keys')) as Array<{ id: string }>;
     const created = (await adminOk(a, 'POST', '/applications/shop/keys', { name: 'revoked-soon' })) as { key: string };
     assert.equal((await chat(b, created.key, 'chat')).status, 200); // B now holds the key in its cache
@@ -69,7 +69,7 @@ describe('14 cluster: three example-server processes on one PostgreSQL schema an
     assert.equal((await chat(c, created.key, 'chat')).status, 401);
   });
 
-  it('14.T3: rate_limit 10: concurrent bursts to all three replicas admit at most 10 per second in total', async () => {
+  it('14.3: rate_limit 10: concurrent bursts to all three replicas admit at most 10 per second in total', async () => {
     await adminOk(a, 'POST', '/routes', { name: 'limited', type: 'chat', config: { settings: { rate_limit: 10 } }, models: [{ name: 'gpt-4o-mini', provider: 'fake' }] });
     const key = await application(a, 'burst');
     // Each replica reads the route once (from PostgreSQL) before the bursts.
@@ -92,7 +92,7 @@ describe('14 cluster: three example-server processes on one PostgreSQL schema an
     console.log(`      admitted per burst of 30 across three processes: ${admitted.join(', ')}`);
   });
 
-  it('14.T4: an approval requested through A is approved through B', async () => {
+  it('14.3: an approval requested through A is approved through B', async () => {
     await adminOk(a, 'POST', '/mcp/registries', { name: 'tools', url: mcp.url, description: 'Test tools', authorization_token: REGISTRY_TOKEN });
     const key = await application(a, 'agent');
     const client = (replica: Replica) => new OpenAI({ apiKey: 'unused', baseURL: `${replica.base}/v1`, defaultHeaders: { 'X-Gateway-Apikey': key }, maxRetries: 0 });
@@ -112,24 +112,40 @@ describe('14 cluster: three example-server processes on one PostgreSQL schema an
     assert.deepEqual(mcp.calls, [{ name: 'add', arguments: { a: 2, b: 3 } }]);
   });
 
-  it('14.T5: Chronicles written through A and B read in full from either, newest first, no duplicates, no gaps', async () => {
+  it('14.2: Chronicles written through A, B and C read in full from A or B: each replica\'s entries newest first, no duplicates, no gaps', async () => {
     const key = await application(a, 'logged');
-    const answers: ChatResult[] = [];
-    for (let round = 0; round < 5; round++) {
-      answers.push(...(await Promise.all([a, b, a, b, c, a].map((replica) => chat(replica, key, 'chat')))));
-    }
+    // Each replica gets its own sequence of requests, one after another, all three at once.
+    const stream = async (replica: Replica): Promise<ChatResult[]> => {
+      const answers: ChatResult[] = [];
+      for (let i = 0; i < 12; i++) answers.push(await chat(replica, key, 'chat'));
+      return answers;
+    };
+    const streams = await Promise.all([a, b, c].map(stream));
+    const answers = streams.flat();
     assert.ok(answers.every((answer) => answer.status === 200 && answer.id));
     const sent = answers.map((answer) => answer.id!).sort();
     for (const reader of [a, b]) {
       let read: Awaited<ReturnType<typeof allChronicles>> = [];
       await within(5000, async () => (read = await allChronicles(reader, 'logged')).length >= sent.length, `all ${sent.length} entries through ${reader.name}`);
       assert.deepEqual(read.map((entry) => entry.id).sort(), sent, `read through ${reader.name}: every entry once, no other`);
-      const times = read.map((entry) => Date.parse(entry.timestamp));
-      assert.ok(times.every((time, i) => i === 0 || time <= times[i - 1]!), `newest first through ${reader.name}`);
+      const order = read.map((entry) => entry.id);
+      for (const [index, replica] of [a, b, c].entries()) {
+        const own = new Set(streams[index]!.map((answer) => answer.id!));
+        assert.deepEqual(order.filter((id) => own.has(id)), streams[index]!.map((answer) => answer.id!).reverse(), `${replica.name}'s entries newest first, read through ${reader.name}`);
+      }
+      // Replicas append in batches, so entries of different replicas interleave by write time, up to a flush interval apart.
+      let skew = 0;
+      let newest = -Infinity;
+      for (const entry of [...read].reverse()) {
+        const time = Date.parse(entry.timestamp);
+        skew = Math.max(skew, newest - time);
+        newest = Math.max(newest, time);
+      }
+      console.log(`      through ${reader.name}: ${read.length} entries; largest start-time inversion between replicas ${skew} ms`);
     }
   });
 
-  it('14.T6: kill -9 of replica C during a burst: A and B keep answering, every answered request is in Chronicles but C\'s last batch', async () => {
+  it('14.5: kill -9 of replica C during a burst: A and B keep answering, every answered request is in Chronicles but C\'s last batch', async () => {
     const key = await application(a, 'crash');
     const answers: ChatResult[] = [];
     let killedAt = Infinity;
@@ -163,7 +179,7 @@ describe('14 cluster: three example-server processes on one PostgreSQL schema an
     console.log(`      ${answered.length} answered (${fromC.length} by C), ${missing.length} of C's lost with its unflushed batch`);
   });
 
-  it('14.T7: Redis away: rate limits fail open with a warning, model traffic goes on; limits apply again once Redis is back', async () => {
+  it('14.5: Redis away: rate limits fail open with a warning, model traffic goes on; limits apply again once Redis is back', async () => {
     const key = await application(a, 'redis-outage');
     const burst = async (): Promise<number[]> =>
       (await Promise.all([a, b].flatMap((replica) => Array.from({ length: 10 }, () => chat(replica, key, 'limited'))))).map((answer) => answer.status);
@@ -180,7 +196,7 @@ describe('14 cluster: three example-server processes on one PostgreSQL schema an
     for (const replica of [a, b]) await within(5000, async () => /shared rate limits work again/.test(replica.output()), `the recovery line of ${replica.name}`);
   });
 
-  it('14.T8: PostgreSQL away: model traffic goes on from the cache, admin writes 503 storage_unavailable, Chronicles buffered to a bound then dropped with a warning; all recovers', async () => {
+  it('14.5: PostgreSQL away: model traffic goes on from the cache, admin writes 503 storage_unavailable, Chronicles buffered to a bound then dropped with a warning; all recovers', async () => {
     const key = await application(a, 'pg-outage');
     for (const replica of [a, b]) assert.equal((await chat(replica, key, 'chat')).status, 200); // cached on both
     await within(5000, async () => (await allChronicles(a, 'pg-outage')).length === 2, 'the warm-up entries');
@@ -202,21 +218,20 @@ describe('14 cluster: three example-server processes on one PostgreSQL schema an
     }
     const ms = await within(15_000, async () => (await admin(a, 'POST', '/applications', { name: 'after-outage' })).status === 201, 'an admin write after PostgreSQL came back');
     console.log(`      admin writes work again ${ms.toFixed(0)} ms after PostgreSQL came back`);
-    const afterOutage = await chat(b, key, 'chat');
-    assert.equal(afterOutage.status, 200);
     const fromA = during.filter((answer) => answer.replica === 'A');
     const fromB = during.filter((answer) => answer.replica === 'B');
     let ids = new Set<string>();
+    const keptFromB = (): number => fromB.filter((answer) => ids.has(answer.id!)).length;
+    // Nobody sends or reads through B: its retry timer writes what it kept by itself.
     await within(10_000, async () => {
       ids = new Set((await allChronicles(a, 'pg-outage')).map((entry) => entry.id));
-      return fromA.every((answer) => ids.has(answer.id!)) && ids.has(afterOutage.id!);
-    }, "A's buffered entries and B's newest").catch((error: Error) => {
-      console.log([...ids], fromA.map((x) => x.id), afterOutage.id, a.output().slice(-3000), b.output().slice(-3000));
-      throw error;
-    });
-    const keptFromB = fromB.filter((answer) => ids.has(answer.id!)).length;
-    assert.ok(keptFromB <= B_MAX_PENDING && keptFromB > 0, `B kept ${keptFromB} of ${fromB.length} entries, bound ${B_MAX_PENDING}`);
-    assert.equal(ids.size, 2 + fromA.length + keptFromB + 1);
-    console.log(`      during the outage: A buffered all ${fromA.length}, B kept ${keptFromB} of ${fromB.length} (bound ${B_MAX_PENDING}) and dropped the rest`);
+      return fromA.every((answer) => ids.has(answer.id!)) && keptFromB() > 0;
+    }, 'the entries A and B kept through the outage');
+    assert.equal(keptFromB(), B_MAX_PENDING, `B kept ${B_MAX_PENDING} of its ${fromB.length} entries and dropped the rest`);
+    const afterOutage = await chat(b, key, 'chat');
+    assert.equal(afterOutage.status, 200);
+    await within(5000, async () => (await allChronicles(a, 'pg-outage')).some((entry) => entry.id === afterOutage.id), "B's entry after the outage");
+    assert.equal((await allChronicles(a, 'pg-outage')).length, 2 + fromA.length + B_MAX_PENDING + 1);
+    console.log(`      during the outage: A buffered all ${fromA.length}, B kept ${B_MAX_PENDING} of ${fromB.length} and dropped the rest`);
   });
 });
