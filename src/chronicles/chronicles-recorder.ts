@@ -4,7 +4,7 @@ import type { Storage } from '../storage/storage-facade.js';
 import type { ChronicleEntry } from './chronicle-entry.js';
 import { boundEntry, DEFAULT_MAX_FIELD_BYTES, finishEntry } from './entry-limits.js';
 import { newestRecords, READ_BATCH, StalePositionError } from './log-pages.js';
-import { applyToGraph, emptyGraph, type UsageGraph } from './usage-graph.js';
+import { applyToGraph, emptyGraph, graphChanges, graphFromCounts, MAX_GRAPH_NODES, type UsageGraph } from './usage-graph.js';
 
 /** Retention of each application's log. */
 export interface ChroniclesRetention {
@@ -292,6 +292,7 @@ export class ChroniclesRecorder {
    */
   async graph(application: string): Promise<UsageGraph> {
     await this.flush();
+    if (this.storage.countsAtomically) return graphFromCounts(await this.storage.readCounts(usageGraphKey(application)));
     let graph: UsageGraph | undefined;
     await this.enqueue(async () => {
       graph = await this.loadGraph(application, false);
@@ -303,7 +304,8 @@ export class ChroniclesRecorder {
   async forget(application: string): Promise<void> {
     await this.flush();
     await this.enqueue(async () => {
-      await this.storage.delete(usageGraphKey(application));
+      if (this.storage.countsAtomically) await this.storage.deleteCounts(usageGraphKey(application));
+      else await this.storage.delete(usageGraphKey(application));
       await this.storage.deleteLog(chroniclesLog(application));
       this.counts.delete(application);
       this.graphs.delete(application);
@@ -359,6 +361,11 @@ export class ChroniclesRecorder {
   /** Adds the tool calls of entries just appended to the application's graph. Runs in the queue. */
   private async updateGraph(application: string, entries: ChronicleEntry[]): Promise<void> {
     const calls = entries.filter((entry) => entry.tool_invocations.length > 0);
+    if (this.storage.countsAtomically) {
+      // Replicas share the graph: one atomic addition per batch, no read-modify-write.
+      if (calls.length > 0) await this.storage.addCounts(usageGraphKey(application), graphChanges(calls), MAX_GRAPH_NODES);
+      return;
+    }
     if (calls.length === 0 && this.graphs.has(application)) return;
     const stored = await this.storage.get<UsageGraph>(usageGraphKey(application));
     if (!stored) {
