@@ -199,16 +199,8 @@ export class ChroniclesRecorder {
           failure ??= error;
           continue;
         }
-        await this.updateGraph(application, entries);
-        const count = this.counts.get(application);
-        if (count === undefined) {
-          // First append of this process: bring a log written earlier (maybe under a larger limit) within retention.
-          await this.trim(application);
-          continue;
-        }
-        this.counts.set(application, count + entries.length);
-        // Trim with some slack, so a full log is not rewritten on every flush; reads cut to maxEntries.
-        if (count + entries.length > this.maxEntries + Math.max(100, Math.floor(this.maxEntries / 10))) await this.trim(application);
+        // The entries are written: a failure from here on (graph, retention) is reported, and the other applications still flush.
+        await this.afterAppend(application, entries).catch((error: unknown) => (failure ??= error));
       }
       if (failure === undefined) {
         this.retryMs = 0;
@@ -222,6 +214,20 @@ export class ChroniclesRecorder {
       }
       throw failure;
     });
+  }
+
+  /** Updates the usage graph and keeps the log within retention after `entries` were appended. Runs in the queue. */
+  private async afterAppend(application: string, entries: ChronicleEntry[]): Promise<void> {
+    await this.updateGraph(application, entries);
+    const count = this.counts.get(application);
+    if (count === undefined) {
+      // First append of this process: bring a log written earlier (maybe under a larger limit) within retention.
+      await this.trim(application);
+      return;
+    }
+    this.counts.set(application, count + entries.length);
+    // Trim with some slack, so a full log is not rewritten on every flush; reads cut to maxEntries.
+    if (count + entries.length > this.maxEntries + Math.max(100, Math.floor(this.maxEntries / 10))) await this.trim(application);
   }
 
   /**

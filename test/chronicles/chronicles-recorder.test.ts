@@ -63,4 +63,22 @@ describe('Chronicles recorder on failing storage', () => {
       await storage.close();
     }
   });
+
+  it('14.5: a usage-graph write failing after an append loses no entry of the other applications in the batch', async () => {
+    const inner = memoryStorage();
+    const flaky: StorageAdapter = { ...inner, set: (key, value) => (key === 'chronicles-graph/a' ? Promise.reject(new Error('storage down')) : inner.set(key, value)) };
+    const storage = new Storage(flaky);
+    await storage.init();
+    const recorder = new ChroniclesRecorder(storage, { flushIntervalMs: 60_000, onError: () => undefined });
+    try {
+      recorder.record({ ...entry('a1'), application: 'a' });
+      recorder.record({ ...entry('b1'), application: 'b' });
+      await assert.rejects(recorder.flush(), /storage down/);
+      assert.deepEqual(((await inner.readLog('chronicles/a')) as Array<{ id: string }>).map((e) => e.id), ['a1']);
+      assert.deepEqual(((await inner.readLog('chronicles/b')) as Array<{ id: string }>).map((e) => e.id), ['b1']);
+    } finally {
+      await recorder.close().catch(() => undefined);
+      await storage.close();
+    }
+  });
 });
