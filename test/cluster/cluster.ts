@@ -7,6 +7,8 @@ import { deleteKeys, redisPort, testKeyPrefix } from '../helpers/redis-test.js';
 import { tcpCut, type TcpCut } from '../helpers/tcp-cut.js';
 
 export const CLUSTER_ADMIN_KEY = 'cluster-admin-key-0123456789abcdef';
+/** How long a replica may take to start: three start at once, and a busy machine compiles slowly. */
+const START_TIMEOUT_MS = 120_000;
 
 /** One replica: its name (A, B, C…) and the running process. */
 export interface Replica extends ExampleServer {
@@ -46,7 +48,7 @@ export async function startCluster(count: number, extraEnv: (index: number) => R
     GATEWAY_REDIS_URL: `redis://127.0.0.1:${redis.port}`,
     GATEWAY_REDIS_KEY_PREFIX: keyPrefix,
   };
-  const started = await Promise.allSettled(Array.from({ length: count }, (_, i) => startExampleServer({ ...env, ...extraEnv(i) })));
+  const started = await Promise.allSettled(Array.from({ length: count }, (_, i) => startExampleServer({ ...env, ...extraEnv(i) }, START_TIMEOUT_MS)));
   const replicas = started.flatMap((result, i) => (result.status === 'fulfilled' ? [{ ...result.value, name: String.fromCharCode(65 + i) }] : []));
   const cluster: Cluster = {
     replicas,

@@ -29,7 +29,7 @@ describe('14 cluster: three example-server processes on one PostgreSQL schema an
   };
 
   before(async function () {
-    this.timeout(90_000);
+    this.timeout(150_000);
     fake = await startFakeProvider();
     mcp = await startFakeMcpServer({ token: REGISTRY_TOKEN });
     cluster = await startCluster(3, (i): Record<string, string> => (i === 1 ? { GATEWAY_CHRONICLES_MAX_PENDING: String(B_MAX_PENDING) } : {}));
