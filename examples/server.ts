@@ -19,6 +19,12 @@ const host = process.env.HOST || '127.0.0.1';
 const dataDir = process.env.GATEWAY_DATA_DIR ?? './data';
 const databaseUrl = process.env.GATEWAY_DATABASE_URL;
 const redisUrl = process.env.GATEWAY_REDIS_URL;
+const redisKeyPrefix = process.env.GATEWAY_REDIS_KEY_PREFIX;
+const chroniclesMaxPending = process.env.GATEWAY_CHRONICLES_MAX_PENDING === undefined ? undefined : Number(process.env.GATEWAY_CHRONICLES_MAX_PENDING);
+if (chroniclesMaxPending !== undefined && !(Number.isSafeInteger(chroniclesMaxPending) && chroniclesMaxPending > 0)) {
+  logger.error('GATEWAY_CHRONICLES_MAX_PENDING must be a positive integer');
+  process.exit(1);
+}
 const storageName = databaseUrl ? 'postgres' : 'file';
 let adminKey = process.env.GATEWAY_ADMIN_KEY;
 if (!adminKey) {
@@ -44,7 +50,8 @@ const gateway = createGateway({
   adminKeys: [{ key: adminKey, role: 'super_admin', name: 'server-admin' }, ...adminKeysFromEnv()],
   secret: process.env.GATEWAY_SECRET,
   baseUrl: process.env.GATEWAY_BASE_URL,
-  redis: redisUrl ? { url: redisUrl } : undefined,
+  redis: redisUrl ? { url: redisUrl, keyPrefix: redisKeyPrefix } : undefined,
+  chronicles: { maxPending: chroniclesMaxPending },
   logger,
   logRequests: process.env.GATEWAY_LOG_REQUESTS !== 'false',
   // GET /metrics: on with GATEWAY_METRICS_TOKEN (required as a bearer token), or open with GATEWAY_METRICS=true.
