@@ -12,6 +12,8 @@ import { KnownSecrets } from './chronicles/known-secrets.js';
 import { Errors } from './errors/error-registry.js';
 import type { Gateway, GatewayOptions } from './gateway-options.js';
 import { GuardrailEngine } from './guardrails/guardrail-engine.js';
+import { healthRouter } from './health/health-router.js';
+import { Readiness } from './health/readiness.js';
 import { guardrailRouter } from './guardrails/guardrail-router.js';
 import { guardrailPipelineRouter, guardrailPolicyHandler } from './guardrails/pipeline/guardrail-pipeline-router.js';
 import { mcpAdminRouter } from './mcp/mcp-admin-router.js';
@@ -73,10 +75,13 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   const services = createAdminServices({ storage, box, guardrails, plugins, now: options.now });
 
   let isReady = false;
+  let startError: string | undefined;
   const ready = Promise.all([storage.init().then(() => repairOrphans(services, options.logger)), ...setups]).then(() => {
     isReady = true;
   });
-  ready.catch(() => undefined);
+  ready.catch((error: unknown) => {
+    startError = String((error as Error)?.message ?? error);
+  });
   const awaitReady: RequestHandler = function awaitGatewayReady(_req, _res, next) {
     if (isReady) next();
     else ready.then(() => next(), next);
@@ -159,8 +164,10 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       approvals: new ApprovalIds(options.secret),
     }),
   );
-  // gateway.router waits for readiness once and runs the inner routers directly.
-  const router = Router().use(awaitReady, ...inner);
+  const readiness = new Readiness({ started: () => (isReady ? { ok: true } : { ok: false, error: startError }), storage: storage.adapter, redis });
+  const health = healthRouter(readiness, logger);
+  // gateway.router answers the probes without waiting, then waits for readiness once and runs the inner routers directly.
+  const router = Router().use(health, awaitReady, ...inner);
 
   let closed = false;
   return {
@@ -180,6 +187,9 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     rateLimits: limits,
     services,
     ready,
+    health,
+    readiness,
+    drain: () => readiness.drain(),
     register,
     async close() {
       if (closed) return;

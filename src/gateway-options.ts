@@ -16,6 +16,7 @@ import type { GatewayRedisOptions } from './redis/redis-options.js';
 import type { UpstreamClientOptions } from './traffic/upstream-client.js';
 import type { McpProxyLimits } from './mcp/upstream-body.js';
 import type { ResponseStoreOptions } from './responses/response-store.js';
+import type { Readiness } from './health/readiness.js';
 
 /** Options of /v1/responses. */
 export interface ResponsesOptions {
@@ -115,6 +116,12 @@ export interface Gateway {
   services: AdminServices;
   /** Settles once storage is loaded and every plugin is set up; rejects with the start-up error. */
   ready: Promise<void>;
+  /** GET /healthz (liveness, no I/O) and GET /readyz (storage, plugins, Redis, draining); first in `router`, never waits for start-up. */
+  health: Router;
+  /** What /readyz reports; `readiness.check()` runs the checks. */
+  readiness: Readiness;
+  /** Turns /readyz to 503 `not_ready` for good, so a load balancer stops sending traffic; call it on SIGTERM before closing the server. */
+  drain(): void;
   /**
    * Registers a plugin. Throws `plugin_duplicate`, `plugin_dependency_missing` or `plugin_invalid` at once;
    * the promise settles when the plugin's `setup()` has run.

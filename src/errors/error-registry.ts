@@ -138,6 +138,8 @@ export const Errors = {
   mcpResponseTooLarge: createError('mcp_response_too_large', 'The tool server of registry %s sent an answer over the limit of %s bytes.', 502, 'upstream_error'),
   mcpUpstreamInvalidResponse: createError('upstream_invalid_response', 'The tool server of registry %s sent an answer the gateway cannot read: %s.', 502, 'upstream_error'),
   mcpToolNotFound: createError('tool_not_found', 'The registry %s has no tool named %s.', 404, 'not_found_error'),
+  // Probes
+  notReady: createError('not_ready', 'The gateway is not ready: %s.', 503, 'api_error'),
   internal: createError('internal_error', 'The gateway failed to handle the request.', 500, 'api_error'),
 } as const;
 
