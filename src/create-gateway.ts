@@ -16,6 +16,8 @@ import { healthRouter } from './health/health-router.js';
 import { Readiness } from './health/readiness.js';
 import { guardrailRouter } from './guardrails/guardrail-router.js';
 import { guardrailPipelineRouter, guardrailPolicyHandler } from './guardrails/pipeline/guardrail-pipeline-router.js';
+import { ModelCatalog } from './models/model-catalog.js';
+import { modelsRouter } from './models/models-router.js';
 import { mcpAdminRouter } from './mcp/mcp-admin-router.js';
 import { mcpProxyRouter } from './mcp/mcp-proxy-router.js';
 import { resolveLimits } from './mcp/upstream-body.js';
@@ -147,6 +149,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       logger,
     ),
   );
+  const models = part(modelsRouter({ services, catalog: new ModelCatalog(storage, plugins), logger }));
   const externalMcp = options.responses?.allowExternalMcpUrls?.length ? new OutboundUrlGuard(options.responses.allowExternalMcpUrls) : undefined;
   const responses = part(
     responsesRouter({
@@ -183,6 +186,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     proxy,
     mcp,
     responses,
+    models,
     guardrailEngine: guardrails,
     rateLimits: limits,
     services,

@@ -104,6 +104,8 @@ export interface Gateway {
   proxy: Router;
   /** POST /v1/responses: the Responses API, with the MCP tool loop run by the gateway. */
   responses: Router;
+  /** GET /v1/models and /v1/models/:id: the models and routes a developer key may name, in OpenAI's list shape. */
+  models: Router;
   /** The MCP registry proxy at /v1/mcp/:name (Streamable HTTP). */
   mcp: Router;
   /** The standalone guardrail endpoint, POST /v1/guardrail/:processor/apply. */
