@@ -101,7 +101,7 @@ describe('15.1: GET /v1/responses/:id on Redis', function () {
     fake = await startFakeProvider();
     const storage = (await import('../../src/index.js')).memoryStorage();
     a = await createTestGateway({ storage, redis: { url: TEST_REDIS_URL, keyPrefix: prefix } });
-    const admin = (path: string, body: unknown) => request(a.app).post(path).set('x-api-key', TEST_KEYS.superAdmin).send(body);
+    const admin = (path: string, body: object) => request(a.app).post(path).set('x-api-key', TEST_KEYS.superAdmin).send(body);
     await admin('/v1/admin/providers', { name: 'llm', type: 'openai', config: { api_base: `${fake.url}/v1`, models: ['m'] } }).expect(201);
     await admin('/v1/admin/applications', { name: 'app' }).expect(201);
     const key = (await admin('/v1/admin/applications/app/keys', {}).expect(201)).body.key as string;
