@@ -16,6 +16,7 @@ import { healthRouter } from './health/health-router.js';
 import { Readiness } from './health/readiness.js';
 import { guardrailRouter } from './guardrails/guardrail-router.js';
 import { guardrailPipelineRouter, guardrailPolicyHandler } from './guardrails/pipeline/guardrail-pipeline-router.js';
+import { messagesRouter } from './messages/messages-router.js';
 import { ModelCatalog } from './models/model-catalog.js';
 import { modelsRouter } from './models/models-router.js';
 import { mcpAdminRouter } from './mcp/mcp-admin-router.js';
@@ -149,6 +150,13 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       logger,
     ),
   );
+  const messages = part(
+    messagesRouter({
+      ...resolverDeps,
+      watch: chronicleWatcher(recorder, logger),
+      after: [rateLimitHandler(limits), guardrailPolicyHandler(pipelineDeps), proxyHandler(proxyDeps)],
+    }),
+  );
   const models = part(modelsRouter({ services, catalog: new ModelCatalog(storage, plugins), logger }));
   const externalMcp = options.responses?.allowExternalMcpUrls?.length ? new OutboundUrlGuard(options.responses.allowExternalMcpUrls) : undefined;
   const responses = part(
@@ -188,6 +196,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     mcp,
     responses,
     models,
+    messages,
     guardrailEngine: guardrails,
     rateLimits: limits,
     services,

@@ -104,6 +104,8 @@ export interface Gateway {
   proxy: Router;
   /** POST /v1/responses: the Responses API, with the MCP tool loop run by the gateway. */
   responses: Router;
+  /** POST /v1/messages: Anthropic's Messages API (JSON and streams) over every route and provider, with the same policies and request log. */
+  messages: Router;
   /** GET /v1/models and /v1/models/:id: the models and routes a developer key may name, in OpenAI's list shape. */
   models: Router;
   /** The MCP registry proxy at /v1/mcp/:name (Streamable HTTP). */

@@ -97,8 +97,8 @@ async function attempt(deps: FallbackProxyDeps, context: ModelRequestContext, ca
     const relay = !res
       ? await captureJson(upstream, candidate.adapter, providerContext)
       : context.stream
-        ? await relayStream(res, upstream, candidate.adapter, providerContext, () => timer.touch(), context.outputGuard, live)
-        : await relayJson(res, upstream, candidate.adapter, providerContext, context.outputGuard);
+        ? await relayStream(res, upstream, candidate.adapter, providerContext, () => timer.touch(), context.outputGuard, live, context.answerFormat?.stream(candidate.model))
+        : await relayJson(res, upstream, candidate.adapter, providerContext, context.outputGuard, context.answerFormat);
     context.relay = relay;
     finish(upstream.status, relay.streamError);
     return { ok: true, relay };
