@@ -56,6 +56,8 @@ export interface GatewayOptions {
   maxJsonDepth?: number;
   /** Largest model request body (chat, completions, embeddings), in bytes. Default 20 MB. */
   modelBodyLimitBytes?: number;
+  /** Largest audio file of a transcription upload (multipart, spooled to a temporary file), in bytes. Default 25 MB. */
+  uploadLimitBytes?: number;
   /** Per-attempt upstream timeout when a route sets no `config.settings.timeout_ms`, in ms. Default 60000. */
   upstreamTimeoutMs?: number;
   /** Backoff between retries. Defaults: base 200 ms doubling, at most 5 s; a Retry-After over 10 s is not waited for. */

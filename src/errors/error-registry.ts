@@ -91,6 +91,7 @@ export const Errors = {
   jsonTooDeep: createError('json_too_deep', 'The JSON nests objects and arrays deeper than %s levels.', 400, 'invalid_request_error'),
   bodyTooLarge: createError('body_too_large', 'The request body exceeds the limit of %s bytes.', 413, 'invalid_request_error'),
   unsupportedMediaType: createError('unsupported_media_type', 'The Content-Type must be application/json, got %s.', 415, 'invalid_request_error'),
+  unsupportedMediaTypeFor: createError('unsupported_media_type', 'The Content-Type must be %s, got %s.', 415, 'invalid_request_error'),
   routeNotFound: createError('not_found', 'No endpoint %s %s.', 404, 'not_found_error'),
   // Authentication and roles
   missingApiKey: createError('missing_api_key', 'The header %s is required.', 401, 'authentication_error'),
