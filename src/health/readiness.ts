@@ -38,7 +38,7 @@ function withTimeout(check: Promise<unknown>, timeoutMs: number, what: string): 
   });
   const outcome = check.then(
     (): CheckResult => ({ ok: true }),
-    (error: unknown): CheckResult => ({ ok: false, error: `${what} failed: ${String((error as Error)?.message ?? error).slice(0, 200)}` }),
+    (error: unknown): CheckResult => ({ ok: false, error: `${what} failed: ${String((error as Error)?.message ?? error).slice(0, 200).replace(/\.+$/, '')}` }),
   );
   return Promise.race([outcome, timeout]).finally(() => clearTimeout(timer));
 }

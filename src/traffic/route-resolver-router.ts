@@ -31,7 +31,7 @@ function resolver(endpoint: ModelEndpoint, deps: RouteResolverDeps): RequestHand
 
 /**
  * The route resolver's steps for each model endpoint, in order: the developer key from the headers,
- * then the body (up to 20 MB, read only for a known key), then the route and candidates.
+ * then the body (JSON up to 20 MB, or a multipart upload for transcriptions; read only for a known key), then the route and candidates.
  */
 export function routeResolverHandlers(deps: RouteResolverDeps): Record<ModelEndpoint, RequestHandler[]> {
   const authenticate = requireDeveloperKey(deps.services.developerKeys);
@@ -42,7 +42,7 @@ export function routeResolverHandlers(deps: RouteResolverDeps): Record<ModelEndp
 }
 
 /**
- * Creates the route resolver router for POST /v1/chat/completions, /v1/completions and /v1/embeddings.
+ * Creates the route resolver router for the model endpoints (chat, completions, embeddings, moderations, images, audio).
  * It must run before the rate limiter, the guardrail pipeline and the proxy.
  */
 export function routeResolverRouter(deps: RouteResolverDeps): Router {

@@ -1,13 +1,14 @@
 // Moderations, image generations, speech and transcriptions through the gateway with the official openai client, against a fake upstream.
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
-import { request as httpRequest, type Server } from 'node:http';
+import { request as httpRequest } from 'node:http';
 import OpenAI, { toFile } from 'openai';
 import request from 'supertest';
 import { createTestGateway, TEST_KEYS, type TestGateway } from '../helpers/test-gateway.js';
 import { TEST_GUARDRAILS } from '../helpers/test-guardrails.js';
 import { FAST_RETRIES } from '../helpers/traffic-fixture.js';
 import { startFakeMediaProvider, type FakeMediaProvider } from '../helpers/fake-media-provider.js';
+import { listenOnLoopback, type LoopbackServer } from '../helpers/loopback-server.js';
 
 const PROVIDER_KEY = 'sk-media-provider-key-000001';
 
@@ -15,7 +16,7 @@ describe('15.1: moderations, images and audio passed through to providers', func
   this.timeout(30_000);
   let t: TestGateway;
   let fake: FakeMediaProvider;
-  let server: Server;
+  let server: LoopbackServer;
   let port: number;
   let developerKey: string;
   let client: OpenAI;
@@ -40,9 +41,8 @@ describe('15.1: moderations, images and audio passed through to providers', func
     await admin('/v1/admin/routes', { name: 'mod-azure', type: 'moderations', models: [{ name: 'm', provider: 'az' }] });
     await admin('/v1/admin/applications', { name: 'app' });
     developerKey = (await request(t.app).post('/v1/admin/applications/app/keys').set('x-api-key', TEST_KEYS.superAdmin).send({}).expect(201)).body.key;
-    server = t.app.listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
-    port = (server.address() as { port: number }).port;
+    server = await listenOnLoopback(t.app);
+    port = server.port;
     client = new OpenAI({ apiKey: developerKey, baseURL: `http://127.0.0.1:${port}/v1`, maxRetries: 0 });
   });
   after(async () => {

@@ -1,11 +1,11 @@
 // POST /v1/messages through Anthropic's official SDK: JSON and streams, tools, errors, policies and the request log, over OpenAI and Anthropic upstreams.
 import assert from 'node:assert/strict';
-import type { Server } from 'node:http';
 import Anthropic from '@anthropic-ai/sdk';
 import request from 'supertest';
 import { TEST_KEYS } from '../helpers/test-gateway.js';
 import { TEST_GUARDRAILS } from '../helpers/test-guardrails.js';
 import { createTrafficFixture, type TrafficFixture } from '../helpers/traffic-fixture.js';
+import { listenOnLoopback, type LoopbackServer } from '../helpers/loopback-server.js';
 
 const UPSTREAMS = [
   { format: 'openai', route: 'via-openai', model: 'gpt-4o-mini' },
@@ -14,7 +14,7 @@ const UPSTREAMS = [
 
 describe('15.1: POST /v1/messages (Anthropic Messages in front of any provider)', () => {
   let f: TrafficFixture;
-  let server: Server;
+  let server: LoopbackServer;
   let base: string;
   const client = (route: string, options: { apiKey?: string | null; authToken?: string } = {}) =>
     new Anthropic({ apiKey: options.apiKey === undefined ? f.developerKey : options.apiKey, authToken: options.authToken, baseURL: base, maxRetries: 0, defaultHeaders: { 'x-gateway-route': route } });
@@ -25,9 +25,8 @@ describe('15.1: POST /v1/messages (Anthropic Messages in front of any provider)'
     await f.create('/v1/admin/providers', { name: 'claude', type: 'anthropic', config: { api_base: f.fake.url }, api_keys: [{ api_key: 'sk-ant-stored-provider-key-01' }] });
     await f.create('/v1/admin/routes', { name: 'via-openai', type: 'chat', models: [{ name: 'gpt-4o-mini', provider: 'fake' }] });
     await f.create('/v1/admin/routes', { name: 'via-anthropic', type: 'chat', models: [{ name: 'claude-upstream', provider: 'claude' }] });
-    server = f.app.listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
-    base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    server = await listenOnLoopback(f.app);
+    base = server.base;
   });
   after(async () => {
     server.close();

@@ -1,14 +1,14 @@
 // GET /v1/models and /v1/models/:id through the official openai client: provider models and routes a developer key may name.
 import assert from 'node:assert/strict';
-import type { Server } from 'node:http';
 import OpenAI from 'openai';
 import request from 'supertest';
 import { TEST_KEYS } from '../helpers/test-gateway.js';
 import { createTrafficFixture, type TrafficFixture } from '../helpers/traffic-fixture.js';
+import { listenOnLoopback, type LoopbackServer } from '../helpers/loopback-server.js';
 
 describe('15.1: GET /v1/models', () => {
   let f: TrafficFixture;
-  let server: Server;
+  let server: LoopbackServer;
   let client: OpenAI;
   before(async () => {
     f = await createTrafficFixture();
@@ -16,9 +16,8 @@ describe('15.1: GET /v1/models', () => {
     await f.create('/v1/admin/providers', { name: 'off', type: 'openai', enabled: false, config: { api_base: `${f.fake.url}/v1`, models: ['hidden-model'] } });
     await f.create('/v1/admin/routes', { name: 'support', type: 'chat', models: [{ name: 'gpt-4o-mini', provider: 'fake' }] });
     await f.create('/v1/admin/routes', { name: 'closed', type: 'chat', enabled: false, models: [{ name: 'gpt-4o-mini', provider: 'fake' }] });
-    server = f.app.listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
-    client = new OpenAI({ apiKey: f.developerKey, baseURL: `http://127.0.0.1:${(server.address() as { port: number }).port}/v1`, maxRetries: 0 });
+    server = await listenOnLoopback(f.app);
+    client = new OpenAI({ apiKey: f.developerKey, baseURL: `${server.base}/v1`, maxRetries: 0 });
   });
   after(async () => {
     server.close();

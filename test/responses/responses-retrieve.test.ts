@@ -1,6 +1,5 @@
 // GET /v1/responses/:id through the official openai client: the stored response, for its own application only, with secrets scrubbed.
 import assert from 'node:assert/strict';
-import type { Server } from 'node:http';
 import OpenAI from 'openai';
 import request from 'supertest';
 import { TEST_KEYS, createTestGateway, type TestGateway } from '../helpers/test-gateway.js';
@@ -8,25 +7,21 @@ import { createTrafficFixture, type TrafficFixture } from '../helpers/traffic-fi
 import { deleteKeys, requireRedis, testKeyPrefix, TEST_REDIS_URL } from '../helpers/redis-test.js';
 import { startFakeProvider, type FakeProvider } from '../helpers/fake-provider.js';
 
-async function listen(app: Parameters<typeof request>[0] & { listen: Function }): Promise<{ server: Server; base: string }> {
-  const server = (app.listen as (port: number, host: string) => Server)(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  return { server, base: `http://127.0.0.1:${(server.address() as { port: number }).port}/v1` };
-}
+import { listenOnLoopback, type LoopbackServer } from '../helpers/loopback-server.js';
 
 describe('15.1: GET /v1/responses/:id', () => {
   let f: TrafficFixture;
-  let server: Server;
+  let server: LoopbackServer;
   let client: OpenAI;
   let other: OpenAI;
   before(async () => {
     f = await createTrafficFixture();
-    const listening = await listen(f.app);
-    server = listening.server;
-    client = new OpenAI({ apiKey: f.developerKey, baseURL: listening.base, maxRetries: 0 });
+    server = await listenOnLoopback(f.app);
+    const baseURL = `${server.base}/v1`;
+    client = new OpenAI({ apiKey: f.developerKey, baseURL, maxRetries: 0 });
     await f.create('/v1/admin/applications', { name: 'other-app' });
     const key = await request(f.app).post('/v1/admin/applications/other-app/keys').set('x-api-key', TEST_KEYS.superAdmin).send({});
-    other = new OpenAI({ apiKey: key.body.key, baseURL: listening.base, maxRetries: 0 });
+    other = new OpenAI({ apiKey: key.body.key, baseURL, maxRetries: 0 });
   });
   after(async () => {
     server.close();
