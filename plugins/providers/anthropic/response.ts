@@ -1,5 +1,5 @@
 // Anthropic's answer translated: a Messages API `message` as an OpenAI `chat.completion`.
-import { Errors, type ProviderRequestContext } from '../../../src/index.js';
+import { Errors, type ProviderRequestContext } from '../../../src/plugins/plugin-api.js';
 import { isRecord } from '../shared/openai-chat.js';
 import { commonErrorMessage, expectObject, generateId, nowSeconds, usageOf, type OpenAiUsage } from '../shared/openai-chunks.js';
 import { anthropicFinishReason, countsOfAnthropicUsage } from './mapping.js';

@@ -1,5 +1,5 @@
 // OpenAI's request body: the client's body unchanged but for the upstream model name and the stream flag.
-import type { ProviderRequestContext } from '../../../src/index.js';
+import type { ProviderRequestContext } from '../../../src/plugins/plugin-api.js';
 import { formBody } from '../shared/form-body.js';
 
 /**

@@ -1,5 +1,5 @@
 // The upstream body of an OpenAI-format request: JSON text, or a multipart form for uploads (audio transcriptions).
-import type { ProviderRequestContext } from '../../../src/index.js';
+import type { ProviderRequestContext } from '../../../src/plugins/plugin-api.js';
 
 /** The client's form fields and file as a FormData: strings as they came, arrays as repeated `name[]` fields, the file with its name. */
 export function formBody(body: Record<string, unknown>): FormData {
