@@ -162,6 +162,9 @@ describe('15.1: moderations, images and audio passed through to providers', func
     await request(t.app).put('/v1/admin/applications/app/policy').set('x-api-key', TEST_KEYS.admin).send({ mode: 'reject', processors: { banned_words: {} } }).expect(200);
     try {
       await assert.rejects(routed('img').images.generate({ model: 'x', prompt: 'something forbidden' }), (error: unknown) => (error as { error: { code: string } }).error.code === 'guardrail_rejected');
+      const rejected = await lastEntry();
+      assert.equal(rejected.endpoint, '/v1/images/generations', 'a refused request is logged under its endpoint');
+      assert.equal(rejected.error.code, 'guardrail_rejected');
       await assert.rejects(routed('tts').audio.speech.create({ model: 'x', voice: 'alloy', input: 'say forbidden' }), (error: unknown) => (error as { error: { code: string } }).error.code === 'guardrail_rejected');
       assert.equal(fake.requests.length, 0);
       await routed('tts').audio.speech.create({ model: 'x', voice: 'alloy', input: 'say hello' });
