@@ -103,6 +103,15 @@ describe('15.1: moderations, images and audio passed through to providers', func
     assert.equal(azure.headers['api-key'], PROVIDER_KEY);
   });
 
+  it('15.1: transcriptions and speech are never answered from the response cache, even on a route with config.cache', async () => {
+    await admin('/v1/admin/routes', { name: 'stt-cached', type: 'transcriptions', config: { cache: { ttl_seconds: 60 } }, models: [{ name: 'whisper-1', provider: 'oai' }] });
+    const first = await routed('stt-cached').audio.transcriptions.create({ file: await toFile(randomBytes(1000), 'a.mp3'), model: 'whisper-1' });
+    const second = await routed('stt-cached').audio.transcriptions.create({ file: await toFile(randomBytes(2000), 'a.mp3'), model: 'whisper-1' });
+    assert.equal(first.text, 'heard 1000 bytes');
+    assert.equal(second.text, 'heard 2000 bytes');
+    assert.equal(fake.requests.length, 2);
+  });
+
   it('15.1: a retried transcription sends the whole file again', async () => {
     const audio = randomBytes(200_000);
     fake.failNext(500);
