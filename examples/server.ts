@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import express from 'express';
 import { createGateway, errorMiddleware, fileStorage, notFoundHandler, postgresStorage, type GatewayLogger } from '../src/index.js';
+import { adminKeysFromEnv } from './admin-keys-from-env.js';
 import { seedFromConfig } from './seed-from-config.js';
 
 const logger: GatewayLogger = {
@@ -27,7 +28,7 @@ const gateway = createGateway({
   storage: databaseUrl
     ? postgresStorage({ connectionString: databaseUrl, schema: process.env.GATEWAY_DATABASE_SCHEMA })
     : fileStorage({ dir: dataDir }),
-  adminKeys: [{ key: adminKey, role: 'super_admin', name: 'server-admin' }],
+  adminKeys: [{ key: adminKey, role: 'super_admin', name: 'server-admin' }, ...adminKeysFromEnv()],
   secret: process.env.GATEWAY_SECRET,
   baseUrl: process.env.GATEWAY_BASE_URL,
   redis: redisUrl ? { url: redisUrl } : undefined,
@@ -43,6 +44,7 @@ try {
 
 const app = express();
 app.disable('x-powered-by');
+app.use(gateway.console); // the admin console at /console: static files, every datum behind an admin key
 app.use(gateway.router);
 app.use(notFoundHandler);
 app.use(errorMiddleware(logger));

@@ -1,6 +1,7 @@
 // createGateway(): wires storage, secrets, plugins and routers into one gateway object.
 import { Router, type RequestHandler } from 'express';
 import { AdminKeyring } from './admin/admin-auth.js';
+import { adminMetadataRouter } from './admin/admin-metadata-router.js';
 import { adminRouter } from './admin/admin-router.js';
 import { createAdminServices } from './admin/admin-services.js';
 import { repairOrphans } from './admin/orphan-repair.js';
@@ -9,6 +10,7 @@ import { chroniclesAdminRouter } from './chronicles/chronicles-admin-router.js';
 import { ChroniclesRecorder } from './chronicles/chronicles-recorder.js';
 import { chronicleWatcher, chroniclesRecorderRouter } from './chronicles/chronicles-recorder-router.js';
 import { KnownSecrets } from './chronicles/known-secrets.js';
+import { consoleRouter } from './console/console-router.js';
 import { Errors } from './errors/error-registry.js';
 import type { Gateway, GatewayOptions } from './gateway-options.js';
 import { GuardrailEngine } from './guardrails/guardrail-engine.js';
@@ -116,7 +118,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       bodyLimitBytes,
       maxJsonDepth,
       logger,
-      extensions: [chroniclesAdminRouter(services, recorder), mcpAdminRouter(registries, options.baseUrl, guardrails)],
+      extensions: [chroniclesAdminRouter(services, recorder), mcpAdminRouter(registries, options.baseUrl, guardrails), adminMetadataRouter(services)],
     }),
   );
   const guardrailsRouter = part(guardrailRouter({ services, keyring, maxTextBytes: options.guardrailMaxTextBytes, maxJsonDepth, logger }));
@@ -202,6 +204,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     responses,
     models,
     messages,
+    console: consoleRouter({ ...options.console, logger }),
     guardrailEngine: guardrails,
     rateLimits: limits,
     services,

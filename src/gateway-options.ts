@@ -17,6 +17,7 @@ import type { UpstreamClientOptions } from './traffic/upstream-client.js';
 import type { McpProxyLimits } from './mcp/upstream-body.js';
 import type { ResponseStoreOptions } from './responses/response-store.js';
 import type { Readiness } from './health/readiness.js';
+import type { ConsoleRouterOptions } from './console/console-router.js';
 import type { ResponseCacheOptions } from './cache/response-cache-store.js';
 
 /** Options of /v1/responses. */
@@ -79,6 +80,8 @@ export interface GatewayOptions {
   responsesMaxRounds?: number;
   /** /v1/responses: which MCP servers its tools may reach, and the store behind `previous_response_id`. */
   responses?: ResponsesOptions;
+  /** The admin console (`gateway.console`): where its built assets are. Default: the package's `console/dist`. */
+  console?: Omit<ConsoleRouterOptions, 'logger'>;
   /** Random source for weighted choice and backoff jitter; injectable for tests. */
   random?: () => number;
   /** Where unexpected errors are reported. Default: none. Secrets are never passed to it. */
@@ -117,6 +120,8 @@ export interface Gateway {
   models: Router;
   /** The MCP registry proxy at /v1/mcp/:name (Streamable HTTP). */
   mcp: Router;
+  /** The admin console at /console (opt-in: not part of `router`; mount it on its own). Static files; data comes from the admin API. */
+  console: Router;
   /** The standalone guardrail endpoint, POST /v1/guardrail/:processor/apply. */
   guardrails: Router;
   /** Registered guardrail processors. */

@@ -1,4 +1,4 @@
-// Trains logistic regression over hashed n-gram windows (the prompt- and tool-injection models), deterministically from a seed.
+// Trains logistic regression over hashed n-gram windows (the prompt- and tool-injection models), deterministically from a seed: the one trainer of both.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DEFAULT_HASH_BITS, featureBuckets, modelText, textWindows, WINDOW_SIZE, WINDOW_STRIDE } from '../../plugins/guardrails/prompt-injection-detection/hashed-features.js';
@@ -20,6 +20,16 @@ export interface PreparedExample {
   weight: number;
 }
 
+/**
+ * How the two classes are weighed against each other:
+ * - `examples`: each class carries the same total example weight, and a negative text's windows share its weight
+ *   (divided by the square root of their number), as for whole prompts;
+ * - `windows`: every window of a negative text is its own negative at the text's full weight, and all negative windows
+ *   together weigh `negativeMass` times the positive texts. The plugin flags a text when any one window scores high,
+ *   so every window of a clean text must score low (tool output, read one sentence at a time).
+ */
+export type ClassBalance = { kind: 'examples' } | { kind: 'windows'; negativeMass: number };
+
 /** Training settings. */
 export interface HashedTrainOptions {
   bits: number;
@@ -28,18 +38,37 @@ export interface HashedTrainOptions {
   /** L2 penalty per update. */
   l2: number;
   seed: number;
-  /** Windows of one text used in training, spread evenly over it (scoring always reads all of them). */
+  /** Windows of one text used in training, spread evenly over it (scoring always reads all of them); Infinity for all. */
   maxWindows: number;
   /**
    * How a positive text with several windows trains: `all` (every window positive) or `max` (multiple-instance:
    * after the first epoch, only its highest-scoring window, which is where the attack most likely sits).
    */
   positiveWindows: 'all' | 'max';
-  /** Window length and step (characters of normalised text); must match what `prepareExamples` was given. */
-  window: { size: number; stride: number };
+  /** See {@link ClassBalance}. */
+  balance: ClassBalance;
+  /**
+   * More seeds to train with: the model is the average of the models trained from `seed` and each of these (the same
+   * data in other orders). Averaging takes out most of what one shuffle decides by chance, so results reproduce
+   * across seeds, not only for one.
+   */
+  extraSeeds: number[];
+  /** Window length and step (characters of normalised text) written to the header; omitted for models read in other units (sentences). */
+  window?: { size: number; stride: number };
 }
 
-export const DEFAULT_HASHED_OPTIONS: HashedTrainOptions = { bits: DEFAULT_HASH_BITS, epochs: 6, learningRate: 0.2, l2: 1e-6, seed: 7, maxWindows: 8, positiveWindows: 'max', window: { size: WINDOW_SIZE, stride: WINDOW_STRIDE } };
+export const DEFAULT_HASHED_OPTIONS: HashedTrainOptions = {
+  bits: DEFAULT_HASH_BITS,
+  epochs: 6,
+  learningRate: 0.2,
+  l2: 1e-6,
+  seed: 7,
+  maxWindows: 8,
+  positiveWindows: 'max',
+  balance: { kind: 'examples' },
+  extraSeeds: [],
+  window: { size: WINDOW_SIZE, stride: WINDOW_STRIDE },
+};
 
 /** Normalises and hashes each example's windows once. */
 export function prepareExamples(examples: readonly MultiLabelExample[], bits = DEFAULT_HASH_BITS, window = { size: WINDOW_SIZE, stride: WINDOW_STRIDE }): PreparedExample[] {
@@ -62,6 +91,19 @@ function windowMargin(weights: Float64Array, bias: number, buckets: Uint32Array)
   return buckets.length === 0 ? bias : bias + sum / Math.sqrt(buckets.length);
 }
 
+/** Loss scale of each class under `balance` (see {@link ClassBalance}). */
+function classScales(training: ReadonlyArray<{ windows: Uint32Array[]; positive: boolean; weight: number }>, balance: ClassBalance): { pos: number; neg: number } {
+  let positiveWeight = 0;
+  let negativeWeight = 0;
+  for (const example of training) {
+    if (example.positive) positiveWeight += example.weight;
+    else negativeWeight += balance.kind === 'windows' ? example.weight * example.windows.length : example.weight;
+  }
+  if (balance.kind === 'windows') return { pos: 1, neg: (balance.negativeMass * positiveWeight) / Math.max(1e-9, negativeWeight) };
+  const total = positiveWeight + negativeWeight;
+  return { pos: total / (2 * Math.max(1e-9, positiveWeight)), neg: total / (2 * Math.max(1e-9, negativeWeight)) };
+}
+
 /** Trains one label (index `label` of each example's labels) with AdaGrad; answers its weights and bias. */
 export function trainLabel(examples: readonly PreparedExample[], label: number, options: Partial<HashedTrainOptions> = {}): { weights: Float32Array; bias: number } {
   const settings = { ...DEFAULT_HASHED_OPTIONS, ...options };
@@ -71,14 +113,7 @@ export function trainLabel(examples: readonly PreparedExample[], label: number, 
   let bias = 0;
   let biasSquare = 1e-8;
   const training = examples.map((example) => ({ windows: spread(example.windows, settings.maxWindows), positive: example.labels[label] === true, weight: example.weight }));
-  let positiveWeight = 0;
-  let negativeWeight = 0;
-  for (const example of training) {
-    if (example.positive) positiveWeight += example.weight;
-    else negativeWeight += example.weight;
-  }
-  const total = positiveWeight + negativeWeight;
-  const classWeight = { pos: total / (2 * Math.max(1e-9, positiveWeight)), neg: total / (2 * Math.max(1e-9, negativeWeight)) };
+  const classScale = classScales(training, settings.balance);
   const random = seededRandom(settings.seed);
   const order = training.map((_, i) => i);
   const update = (buckets: Uint32Array, target: number, importance: number): void => {
@@ -93,10 +128,11 @@ export function trainLabel(examples: readonly PreparedExample[], label: number, 
     biasSquare += gradient * gradient;
     bias -= (settings.learningRate * gradient) / Math.sqrt(biasSquare);
   };
+  const eachNegativeWindow = settings.balance.kind === 'windows';
   for (let epoch = 0; epoch < settings.epochs; epoch += 1) {
     for (const i of shuffle(order, random)) {
       const example = training[i] as (typeof training)[number];
-      const importance = example.weight * (example.positive ? classWeight.pos : classWeight.neg);
+      const importance = example.weight * (example.positive ? classScale.pos : classScale.neg);
       if (example.positive && settings.positiveWindows === 'max' && epoch > 0 && example.windows.length > 1) {
         let best = example.windows[0] as Uint32Array;
         let bestMargin = -Infinity;
@@ -105,8 +141,11 @@ export function trainLabel(examples: readonly PreparedExample[], label: number, 
           if (m > bestMargin) [best, bestMargin] = [window, m];
         }
         update(best, 1, importance);
+      } else if (!example.positive && eachNegativeWindow) {
+        for (const window of example.windows) update(window, 0, importance);
       } else {
-        const share = importance / Math.sqrt(example.windows.length);
+        // Window-balanced training starts a positive on the mean of its windows; example-balanced shares by sqrt.
+        const share = importance / (eachNegativeWindow ? example.windows.length : Math.sqrt(example.windows.length));
         for (const window of example.windows) update(window, example.positive ? 1 : 0, share);
       }
     }
@@ -114,19 +153,40 @@ export function trainLabel(examples: readonly PreparedExample[], label: number, 
   return { weights: Float32Array.from(weights), bias };
 }
 
+/** The mean of models trained from several seeds (the first one itself when there is one). */
+function averaged(models: ReadonlyArray<{ weights: Float32Array; bias: number }>): { weights: Float32Array; bias: number } {
+  const [first] = models;
+  if (!first) throw new Error('no model to average');
+  if (models.length === 1) return first;
+  const sum = new Float64Array(first.weights.length);
+  for (const model of models) model.weights.forEach((w, k) => (sum[k] = (sum[k] as number) + w));
+  return { weights: Float32Array.from(sum, (w) => w / models.length), bias: models.reduce((total, m) => total + m.bias, 0) / models.length };
+}
+
+/**
+ * The date written to a model header: `SOURCE_DATE_EPOCH` (seconds, the reproducible-builds convention) when set,
+ * else today. With it set, a retrain is byte-identical.
+ */
+export function trainingDate(): string {
+  const epoch = Number(process.env.SOURCE_DATE_EPOCH);
+  return (Number.isFinite(epoch) && process.env.SOURCE_DATE_EPOCH ? new Date(epoch * 1000) : new Date()).toISOString().slice(0, 10);
+}
+
 /** Trains every label and answers a model ready to score or to write. */
 export function trainHashedModel(examples: readonly PreparedExample[], labels: string[], trainedOn: string, options: Partial<HashedTrainOptions> = {}): HashedModel {
   const settings = { ...DEFAULT_HASHED_OPTIONS, ...options };
-  const trained = labels.map((_, i) => trainLabel(examples, i, settings));
+  const seeds = [settings.seed, ...settings.extraSeeds];
+  const trained = labels.map((_, i) => averaged(seeds.map((seed) => trainLabel(examples, i, { ...settings, seed }))));
   const header: HashedModelHeader = {
     labels,
     bits: settings.bits,
     window: settings.window,
     biases: trained.map((t) => Math.round(t.bias * 1e6) / 1e6),
     trainedOn,
-    created: new Date().toISOString().slice(0, 10),
+    created: trainingDate(),
     seed: settings.seed,
   };
+  if (!settings.window) delete header.window;
   return { header, weights: trained.map((t) => t.weights) };
 }
 

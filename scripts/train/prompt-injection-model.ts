@@ -6,6 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { sourceOf } from '../eval/leave-one-source-out.js';
 import { prepareExamples, trainHashedModel, writeHashedModel, type HashedTrainOptions, type MultiLabelExample, type PreparedExample } from './hashed-trainer.js';
 import type { HashedModel } from '../../plugins/guardrails/prompt-injection-detection/hashed-model.js';
+import { benignSystemPrompts } from './system-prompt-examples.js';
 
 /** One row of train/prompt-injection.jsonl (the dev set has the same format). */
 export interface PromptInjectionRow {
@@ -53,13 +54,22 @@ export function promptInjectionExamples(rows: readonly PromptInjectionRow[]): Mu
 export const OWN_WEIGHT = 0.5;
 const OWN_ROWS = fileURLToPath(new URL('./data/prompt-injection-own.jsonl', import.meta.url));
 
-/** The rows written for this project from hand-written templates (scripts/train/own-prompt-examples.ts); in every fold's training, never scored. */
+/** How many benign system prompts (scripts/train/system-prompt-examples.ts) join the own rows, at OWN_WEIGHT each. */
+export const SYSTEM_PROMPT_COUNT = 600;
+
+/**
+ * The rows written for this project from hand-written templates (scripts/train/own-prompt-examples.ts) and the
+ * benign system prompts (policies check system messages, so "you are a helpful assistant… do not reveal these
+ * instructions" must score low); in every fold's training, never scored.
+ */
 export function ownPromptExamples(): MultiLabelExample[] {
-  return readRows<{ text: string; prompt_injection: boolean; jailbreak: boolean }>(OWN_ROWS).map((row) => ({
+  const rows = readRows<{ text: string; prompt_injection: boolean; jailbreak: boolean }>(OWN_ROWS).map((row) => ({
     text: row.text,
     labels: [row.prompt_injection, row.jailbreak],
     weight: OWN_WEIGHT,
   }));
+  const systemPrompts = benignSystemPrompts(SYSTEM_PROMPT_COUNT).map((text) => ({ text, labels: [false, false], weight: OWN_WEIGHT }));
+  return [...rows, ...systemPrompts];
 }
 
 /** Trains on prepared examples with the shipped settings. */
@@ -75,7 +85,7 @@ function main(): void {
   const model = trainPromptInjection(
     prepareExamples([...promptInjectionExamples(rows), ...own]),
     `train/prompt-injection.jsonl (${rows.length} rows; each id tag weighted to at most ${TAG_CAP} rows) + ` +
-      `scripts/train/data/prompt-injection-own.jsonl (${own.length} rows written for this project, weight ${OWN_WEIGHT}); logistic regression over hashed ` +
+      `scripts/train/data/prompt-injection-own.jsonl and ${SYSTEM_PROMPT_COUNT} benign system prompts from scripts/train/system-prompt-examples.ts (${own.length} rows written for this project, weight ${OWN_WEIGHT}); logistic regression over hashed ` +
       `character 2-5-grams and word 1-2-grams of the normalised text, 512-character windows; ${JSON.stringify(PROMPT_INJECTION_TRAIN_OPTIONS)}`,
   );
   writeHashedModel(PROMPT_INJECTION_MODEL, model);

@@ -3,8 +3,7 @@
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { sourceOf } from '../eval/leave-one-source-out.js';
-import { writeHashedModel, type PreparedExample } from './hashed-trainer.js';
-import { trainToolModel, type ToolTrainOptions } from './tool-injection-trainer.js';
+import { trainHashedModel, writeHashedModel, type HashedTrainOptions, type PreparedExample } from './hashed-trainer.js';
 import { seededRandom } from './linear-trainer.js';
 import { DEFAULT_TRAIN_DIR, readRows, type PromptInjectionRow } from './prompt-injection-model.js';
 import { ownBenignTexts, ownInstructions, plantInto } from './tool-injection-augment.js';
@@ -23,8 +22,20 @@ export interface ToolOutputRow {
 /** The model's one output. */
 export const TOOL_INJECTION_LABELS = ['prompt_injection'];
 
-/** The settings the shipped model and the leave-one-source-out folds both use. */
-export const TOOL_INJECTION_TRAIN_OPTIONS: Partial<ToolTrainOptions> = { epochs: 6, learningRate: 0.2, l2: 1e-6, seed: 7, negativeMass: 1 };
+/**
+ * The settings the shipped model and the leave-one-source-out folds both use: every sentence window of a text
+ * (multiple-instance on positives), and every window of a clean text a negative of its own.
+ */
+export const TOOL_INJECTION_TRAIN_OPTIONS: Partial<HashedTrainOptions> = {
+  epochs: 6,
+  learningRate: 0.2,
+  l2: 1e-6,
+  seed: 7,
+  maxWindows: Infinity,
+  positiveWindows: 'max',
+  balance: { kind: 'windows', negativeMass: 1 },
+  window: undefined,
+};
 
 /** A source part (id tag) larger than this counts as this many rows (AgentDojo's 1,148 attacks sit in 37 records). */
 export const TOOL_TAG_CAP = 120;
@@ -116,8 +127,8 @@ export function toolTrainingSet(toolRows: readonly ToolOutputRow[], promptRows: 
 }
 
 /** Trains on prepared examples with the shipped settings. */
-export function trainToolInjection(prepared: readonly PreparedExample[], trainedOn: string, options: Partial<ToolTrainOptions> = {}): HashedModel {
-  return trainToolModel(prepared, trainedOn, { ...TOOL_INJECTION_TRAIN_OPTIONS, ...options });
+export function trainToolInjection(prepared: readonly PreparedExample[], trainedOn: string, options: Partial<HashedTrainOptions> = {}): HashedModel {
+  return trainHashedModel(prepared, TOOL_INJECTION_LABELS, trainedOn, { ...TOOL_INJECTION_TRAIN_OPTIONS, ...options });
 }
 
 function main(): void {

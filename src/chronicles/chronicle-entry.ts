@@ -28,6 +28,8 @@ export interface ChronicleEntry {
   guardrail_checks: GuardrailCheck[];
   tool_invocations: ToolInvocation[];
   error: { code: string; message: string; type: string } | null;
+  /** A stream an output guardrail cut: the characters the client received (they are `output`) and the error it ended with. */
+  stream_cut?: { after_chars: number; code: string };
   /** Model calls made by a Responses tool loop. */
   rounds?: number;
   /** On routes with a response cache: `hit` when the cache answered (no provider was called), else `miss`. */
@@ -39,7 +41,8 @@ export interface ChronicleEntry {
 /** The output text and usage of a relayed answer, parsed after it was sent. */
 function outputOf(context: ModelRequestContext | undefined): { output: string | null; usage: Record<string, unknown> | null } {
   const relay = context?.relay;
-  if (!relay || relay.rejected) return { output: null, usage: null };
+  const cut = relay?.cutAfterChars;
+  if (!relay || (relay.rejected && cut === undefined)) return { output: null, usage: null };
   if (relay.payloads) {
     let usage: Record<string, unknown> | null = null;
     for (const payload of relay.payloads) {
@@ -52,7 +55,8 @@ function outputOf(context: ModelRequestContext | undefined): { output: string | 
         }
       }
     }
-    return { output: relay.payloads.map(chunkText).join(''), usage };
+    const text = relay.payloads.map(chunkText).join('');
+    return { output: cut === undefined ? text : text.slice(0, cut), usage };
   }
   if (!relay.bytes) return { output: null, usage: null };
   try {
@@ -109,6 +113,7 @@ export function buildModelEntry(req: Request, res: Response, context: ModelReque
     guardrail_checks: context?.checks ?? [],
     tool_invocations: context?.exchange?.tool_invocations ?? [],
     ...(context?.exchange ? { rounds: context.exchange.rounds } : {}),
+    ...(context?.relay?.rejected && context.relay.cutAfterChars !== undefined ? { stream_cut: { after_chars: context.relay.cutAfterChars, code: context.relay.rejected.code } } : {}),
     ...(context?.cache ? { cache: context.cache } : {}),
     error: error
       ? { code: error.code, message: error.message, type: error.type }

@@ -150,6 +150,8 @@ export const Errors = {
   mcpToolNotFound: createError('tool_not_found', 'The registry %s has no tool named %s.', 404, 'not_found_error'),
   // Probes
   notReady: createError('not_ready', 'The gateway is not ready: %s.', 503, 'api_error'),
+  // Admin console
+  consoleNotBuilt: createError('console_not_built', 'The admin console assets are missing (%s); run npm run build:console.', 503, 'api_error'),
   internal: createError('internal_error', 'The gateway failed to handle the request.', 500, 'api_error'),
 } as const;
 

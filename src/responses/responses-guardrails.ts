@@ -8,13 +8,25 @@ import { requestSlots, type TextSlot } from '../guardrails/pipeline/message-text
 import type { ModelRequestContext } from '../traffic/model-request-context.js';
 import type { OutputItem } from './responses-types.js';
 
+/** The request's `instructions` as a slot (a DLP transform rewrites it before any model call), or none. */
+function instructionSlots(request: { instructions?: string }): TextSlot[] {
+  if (typeof request.instructions !== 'string' || request.instructions === '') return [];
+  return [{ text: request.instructions, replace: (next) => void (request.instructions = next) }];
+}
+
 /**
- * Runs the policy in force on the request's input messages, as the model endpoints do (DLP transforms rewrite them in
- * place), and answers the policy so the caller can check the output. Throws 503 `guardrail_unavailable` when the
- * policy names an unregistered processor, and the policy's rejection when an input check rejects.
+ * Runs the policy in force on the request's `instructions` and input messages, as the model endpoints do (DLP
+ * transforms rewrite them in place), and answers the policy so the caller can check the output. Throws 503
+ * `guardrail_unavailable` when the policy names an unregistered processor, and the policy's rejection when an input
+ * check rejects.
  */
-export function checkResponsesInput(deps: InputPolicyDeps, context: ModelRequestContext, inputMessages: Array<Record<string, unknown>>): Promise<Readonly<GuardrailPolicy>> {
-  return enforceInputPolicy(deps, context, ['input', 'output'], () => requestSlots('chat', { messages: inputMessages }));
+export function checkResponsesInput(
+  deps: InputPolicyDeps,
+  context: ModelRequestContext,
+  request: { instructions?: string },
+  inputMessages: Array<Record<string, unknown>>,
+): Promise<Readonly<GuardrailPolicy>> {
+  return enforceInputPolicy(deps, context, ['input', 'output'], () => [...instructionSlots(request), ...requestSlots('chat', { messages: inputMessages })]);
 }
 
 /** True when the policy checks answers, so a streamed response must be held until its final text is checked. */

@@ -99,6 +99,7 @@ export function responsesRouter(deps: ResponsesRouterDeps): Router {
     const policy = await checkResponsesInput(
       { engine: deps.sessions.engine, storage: deps.services.storage, logger: deps.logger },
       context,
+      plan.request,
       plan.inputMessages as unknown as Array<Record<string, unknown>>,
     );
     await enforceRouteRate(deps.limits, context.routeName, context.route?.config.settings.rate_limit ?? 0);

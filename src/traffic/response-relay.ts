@@ -21,6 +21,8 @@ export interface RelayOutcome {
   streamError?: string;
   /** An output check withheld the answer: this error is answered instead (JSON) or ended the stream. */
   rejected?: GatewayError;
+  /** A stream an output check cut: how many characters of answer text the client had received. */
+  cutAfterChars?: number;
   /** The answer in OpenAI's format, when it was captured rather than sent. */
   json?: Record<string, unknown>;
 }
@@ -127,6 +129,11 @@ class StreamGate {
     return this.heldChars >= this.guard.windowing.stepChars ? this.check() : undefined;
   }
 
+  /** Characters of answer text written to the client so far (checked text minus what is still held). */
+  get sentChars(): number {
+    return this.text.length - this.heldChars;
+  }
+
   /** Checks at the end of the stream: the last window in reject mode, the whole text in inspect mode. */
   async finish(): Promise<GatewayError | undefined> {
     return this.guard ? this.check(!this.guard.blocking) : undefined;
@@ -211,7 +218,7 @@ export async function relayStream(
     if (rejected) {
       upstream.body.destroy();
       cut(rejected);
-      return { payloads, rejected, streamError: rejected.message };
+      return { payloads, rejected, streamError: rejected.message, cutAfterChars: gate.sentChars };
     }
     res.end();
     return { payloads };

@@ -33,7 +33,7 @@ describe('custom processors that transform text', () => {
       { role: 'user', content: [{ type: 'text', text: 'And ACME shares?' }] },
     ] })).expect(200);
     const sent = (f.fake.requests[0]!.body as { messages: Array<{ content: unknown }> }).messages;
-    assert.equal(sent[0]!.content, 'You work for ACME.', 'system messages are the operator\'s own');
+    assert.equal(sent[0]!.content, 'You work for [company].', 'system messages are checked and transformed too: a developer key writes them');
     assert.equal(sent[1]!.content, 'Tell me about [company].');
     assert.equal(sent[2]!.content, 'Sure.');
     assert.deepEqual(sent[3]!.content, [{ type: 'text', text: 'And [company] shares?' }]);

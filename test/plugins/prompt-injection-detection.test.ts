@@ -48,8 +48,8 @@ describe('promptinjectiondetection guardrail', () => {
     assert.ok(outcome.triggered?.includes('prompt_injection'));
   });
 
-  it('12.1: registers with the default threshold 0.6, chosen on the dev set', () => {
-    assert.equal(engine.get(NAME)?.defaultThreshold, 0.6);
+  it('12.1: registers with the default threshold 0.75, chosen on the dev set', () => {
+    assert.equal(engine.get(NAME)?.defaultThreshold, 0.75);
   });
 
   it('12.1: catches explicit overrides and prompt extraction (general rules and model)', async () => {

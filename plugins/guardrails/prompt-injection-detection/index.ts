@@ -52,7 +52,7 @@ export const promptInjectionDetection = defineGuardrail<PromptInjectionOptions, 
   name: 'promptinjectiondetection',
   description: 'Scores prompt injection (instruction override, prompt extraction, fake system messages, indirect injection) and jailbreaks with a trained n-gram model and general rules.',
   // Chosen on the dev set (never trained on): the highest F1 with at most 3% false positives on its safe prompts.
-  defaultThreshold: 0.6,
+  defaultThreshold: 0.75,
   optionsSchema: {
     type: 'object',
     additionalProperties: false,

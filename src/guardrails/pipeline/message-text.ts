@@ -7,7 +7,8 @@ export interface TextSlot {
   replace(next: string): void;
 }
 
-const CHECKED_ROLES = new Set(['user', 'tool', 'function', 'assistant', 'developer']);
+/** Every role is checked: a developer key writes the system and developer messages too, so they are untrusted input. */
+const CHECKED_ROLES = new Set(['system', 'developer', 'user', 'tool', 'function', 'assistant']);
 
 /** Text slots of a content value: a string, or an array of parts with `type: "text"`. */
 function contentSlots(holder: Record<string, unknown>, key: string): TextSlot[] {
@@ -25,8 +26,8 @@ function contentSlots(holder: Record<string, unknown>, key: string): TextSlot[] 
 }
 
 /**
- * The checkable text of a request body, which the body's slots rewrite in place. System messages
- * are the operator's own and are neither checked nor transformed.
+ * The checkable text of a request body, which the body's slots rewrite in place. System and developer
+ * messages are checked and transformed like the others: whoever holds the key writes them.
  */
 export function requestSlots(endpoint: ModelEndpoint, body: Record<string, unknown>): TextSlot[] {
   if (endpoint === 'chat') {
