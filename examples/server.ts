@@ -1,8 +1,11 @@
 // The standalone gateway server (`npm start`): file storage or PostgreSQL (GATEWAY_DATABASE_URL), Redis for shared rate limits (GATEWAY_REDIS_URL), environment configuration, graceful shutdown.
 import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
 import express from 'express';
-import { createGateway, errorMiddleware, fileStorage, notFoundHandler, postgresStorage, type GatewayLogger } from '../src/index.js';
+import { createGateway, errorMiddleware, fileStorage, notFoundHandler, postgresStorage, type GatewayLogger, type GatewayPlugin } from '../src/index.js';
+import { loadPluginModules, pluginModulesFromEnv } from '../src/cli/plugin-modules.js';
 import { adminKeysFromEnv } from './admin-keys-from-env.js';
+import { loopbackUrl } from './loopback-url.js';
 import { seedFromConfig } from './seed-from-config.js';
 
 const logger: GatewayLogger = {
@@ -12,6 +15,7 @@ const logger: GatewayLogger = {
 };
 
 const port = Number(process.env.PORT ?? 8080);
+const host = process.env.HOST || '127.0.0.1';
 const dataDir = process.env.GATEWAY_DATA_DIR ?? './data';
 const databaseUrl = process.env.GATEWAY_DATABASE_URL;
 const redisUrl = process.env.GATEWAY_REDIS_URL;
@@ -24,7 +28,16 @@ if (!adminKey) {
 }
 if (!process.env.GATEWAY_SECRET) logger.warn('GATEWAY_SECRET is not set: provider keys and tokens are stored without encryption');
 
+let plugins: GatewayPlugin[];
+try {
+  plugins = await loadPluginModules(pluginModulesFromEnv(process.env.GATEWAY_PLUGINS), process.cwd());
+} catch (error) {
+  logger.error('GATEWAY_PLUGINS could not be loaded', { error: (error as Error).message });
+  process.exit(1);
+}
+
 const gateway = createGateway({
+  plugins,
   storage: databaseUrl
     ? postgresStorage({ connectionString: databaseUrl, schema: process.env.GATEWAY_DATABASE_SCHEMA })
     : fileStorage({ dir: dataDir }),
@@ -49,11 +62,11 @@ app.use(gateway.router);
 app.use(notFoundHandler);
 app.use(errorMiddleware(logger));
 
-const server = app.listen(port, () => {
-  logger.info('gateway listening', { port, storage: storageName, ...(databaseUrl ? {} : { dataDir }), redis: Boolean(redisUrl) });
+const server = app.listen(port, host, () => {
+  logger.info('gateway listening', { host, port: (server.address() as AddressInfo).port, storage: storageName, ...(databaseUrl ? {} : { dataDir }), redis: Boolean(redisUrl) });
   const configFile = process.env.GATEWAY_CONFIG;
   if (configFile) {
-    seedFromConfig(configFile, `http://127.0.0.1:${port}`, adminKey, (line) => logger.info(line)).catch((error: Error) => {
+    seedFromConfig(configFile, loopbackUrl(server.address() as AddressInfo), adminKey, (line) => logger.info(line)).catch((error: Error) => {
       logger.error('GATEWAY_CONFIG could not be applied', { error: error.message });
       process.exitCode = 1;
       shutdown('seed-failure');

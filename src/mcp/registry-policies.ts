@@ -36,8 +36,8 @@ const family = (extra: Record<string, unknown> = {}) => ({
   },
 });
 
-/** Validates a registry policy body, filling defaults (every family on, in inspect mode). */
-export const validateRegistryPolicies = compileValidator<RegistryPolicies>({
+/** JSON Schema of a registry's policies, with defaults (every family on, in inspect mode). */
+export const registryPoliciesSchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
@@ -48,7 +48,10 @@ export const validateRegistryPolicies = compileValidator<RegistryPolicies>({
     on_error: { enum: ['fail_open', 'fail_closed'], default: 'fail_closed' },
     timeout_ms: { type: 'integer', minimum: 1, maximum: 60000, default: 2000 },
   },
-});
+};
+
+/** Validates a registry policy body, filling defaults. */
+export const validateRegistryPolicies = compileValidator<RegistryPolicies>(registryPoliciesSchema);
 
 /** The processor behind each family, and the options it gets. */
 const FAMILIES = {

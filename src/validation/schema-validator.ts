@@ -6,14 +6,19 @@ import type { JsonSchema } from '../plugins/plugin-types.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
+/** A new ajv instance with the formats the schemas use; `allErrors` reports every error instead of the first. */
+export function createAjv(options: { useDefaults: boolean; allErrors: boolean }): Ajv {
+  return addFormats(new Ajv({ ...options, coerceTypes: false, strict: false }));
+}
+
 /** The shared ajv instance: defaults applied, no type coercion, all schemas compiled once. */
-export const ajv = addFormats(new Ajv({ useDefaults: true, coerceTypes: false, strict: false, allErrors: false }));
+export const ajv = createAjv({ useDefaults: true, allErrors: false });
 
 /** Validates a value in place (filling defaults) and throws a 400 naming the first bad field. */
 export type Validator<T> = (value: unknown, paramPrefix?: string) => T;
 
 /** Turns an ajv error path such as `/models/0/name` into `models[0].name`. */
-function toParam(error: ErrorObject, prefix: string): string {
+export function toParam(error: ErrorObject, prefix: string): string {
   const parts = error.instancePath.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (error.keyword === 'required' || error.keyword === 'dependencies') parts.push(String(error.params.missingProperty));
   if (error.keyword === 'additionalProperties') parts.push(String(error.params.additionalProperty));
@@ -22,8 +27,8 @@ function toParam(error: ErrorObject, prefix: string): string {
   return param;
 }
 
-/** Describes an ajv error in plain words. */
-function describe(error: ErrorObject, param: string): string {
+/** Describes an ajv error in plain words, naming the field `param`. */
+export function describeError(error: ErrorObject, param: string): string {
   const field = param === '' ? 'The body' : `The field '${param}'`;
   switch (error.keyword) {
     case 'required':
@@ -46,7 +51,7 @@ export function validationError(errors: ErrorObject[] | null | undefined, prefix
   const first = errors?.[0];
   if (!first) return Errors.validation(['The body is not valid.']);
   const param = toParam(first, prefix);
-  return Errors.validation([describe(first, param)], { param: param === '' ? null : param });
+  return Errors.validation([describeError(first, param)], { param: param === '' ? null : param });
 }
 
 /**

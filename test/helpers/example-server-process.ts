@@ -27,7 +27,7 @@ async function freePort(): Promise<number> {
 export async function startExampleServer(env: Record<string, string>): Promise<ExampleServer> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'examples/server.ts'], {
-    env: { ...process.env, PORT: String(port), ...env },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

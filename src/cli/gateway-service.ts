@@ -1,0 +1,61 @@
+#!/usr/bin/env node
+// The gateway-service command: `start --config gateway.yaml` runs the gateway server from a config file; `validate gateway.yaml` checks one.
+import { parseArgs } from 'node:util';
+import { readGatewayConfig, type ConfigProblem } from './config-file.js';
+import { startServer } from './start-command.js';
+import { summary, validateConfigFile } from './validate-command.js';
+
+const USAGE = `Usage:
+  gateway-service start --config <gateway.yaml>   run the gateway server configured by the file
+  gateway-service validate <gateway.yaml>         check the file, print every problem with its path
+  gateway-service --help`;
+
+function fail(file: string, problems: ConfigProblem[]): never {
+  for (const problem of problems) console.error(`${file}: ${problem.message}`);
+  console.error(`${file}: ${problems.length} problem${problems.length === 1 ? '' : 's'}`);
+  process.exit(1);
+}
+
+function usageError(message: string): never {
+  console.error(`${message}\n${USAGE}`);
+  process.exit(2);
+}
+
+const OPTIONS = { config: { type: 'string', short: 'c' }, help: { type: 'boolean', short: 'h' } } as const;
+
+function parseCommandLine(argv: string[]) {
+  try {
+    return parseArgs({ args: argv, options: OPTIONS, allowPositionals: true });
+  } catch (error) {
+    return usageError((error as Error).message);
+  }
+}
+
+async function main(argv: string[]): Promise<void> {
+  const parsed = parseCommandLine(argv);
+  const [command, ...rest] = parsed.positionals;
+  if (parsed.values.help || command === 'help') {
+    console.log(USAGE);
+    return;
+  }
+  if (command === 'validate') {
+    const file = parsed.values.config ?? rest[0];
+    if (!file || rest.length > 1) usageError('validate takes one config file.');
+    const result = await readGatewayConfig(file);
+    const problems = await validateConfigFile(result, file);
+    if (problems.length > 0 || !result.ok) fail(file, problems);
+    console.log(`${file}: valid (${summary(result)})`);
+    return;
+  }
+  if (command === 'start') {
+    const file = parsed.values.config;
+    if (!file || rest.length > 0) usageError('start takes --config <file>.');
+    const result = await readGatewayConfig(file);
+    if (!result.ok) fail(file, result.problems);
+    await startServer(result.config, file);
+    return;
+  }
+  usageError(command ? `Unknown command: ${command}.` : 'No command given.');
+}
+
+await main(process.argv.slice(2));

@@ -1,0 +1,188 @@
+// The gateway-service CLI, spawned as a user runs it: `validate` prints every problem with its path; `start` runs the server from gateway.yaml.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { exitWithin, spawnGateway } from '../helpers/gateway-process.js';
+import { startFakeProvider, type FakeProvider } from '../helpers/fake-provider.js';
+
+const CLI = ['--import', 'tsx', 'src/cli/gateway-service.ts'];
+const ADMIN_KEY = 'gwa_cli_test_admin_key_0123456789';
+const PROVIDER_KEY = 'sk-cli-provider-secret-7f3a9c2e41';
+const REGISTRY_TOKEN = 'mcp-cli-registry-token-55e1d0b7';
+const SECRET_ENV = { TEST_ADMIN_KEY: ADMIN_KEY, TEST_PROVIDER_KEY: PROVIDER_KEY, TEST_REGISTRY_TOKEN: REGISTRY_TOKEN };
+
+/** A custom guardrail as a plain ES module: it flags any of `words`. */
+const BANNED_WORDS_PLUGIN = `export default {
+  kind: 'guardrail', name: 'banned_words', defaultThreshold: 0.5,
+  optionsSchema: { type: 'object', properties: { words: { type: 'array', items: { type: 'string' }, default: [] } } },
+  evaluate(text, { options }) {
+    const matched = options.words.filter((word) => text.includes(word));
+    return { results: { matched }, flagged: matched.length > 0, triggered: matched };
+  },
+};
+`;
+
+function gatewayYaml(fakeUrl: string): string {
+  return `# A gateway for the CLI test: secrets come from the environment.
+server:
+  host: 127.0.0.1
+  port: \${TEST_GATEWAY_PORT:-0}
+  admin_key: \${TEST_ADMIN_KEY}
+  secret: at-rest-secret-for-the-test
+  data_dir: ./data
+plugins:
+  - ./banned-words.mjs
+providers:
+  - name: fake
+    type: openai
+    config: { api_base: "${fakeUrl}/v1", models: [gpt-4o-mini] }
+    api_keys:
+      - api_key: \${TEST_PROVIDER_KEY}
+routes:
+  - name: chat
+    type: chat
+    models: [{ name: gpt-4o-mini, provider: fake }]
+applications:
+  - name: shop
+    policy:
+      mode: reject
+      processors:
+        banned_words: { words: [forbidden] }
+registries:
+  - name: tools
+    url: http://127.0.0.1:9/mcp
+    authorization_token: \${TEST_REGISTRY_TOKEN}
+    policies:
+      security_filters: { mode: reject }
+`;
+}
+
+const run = promisify(execFile);
+
+/** Runs the CLI to its end and answers its exit code and output. */
+async function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [...CLI, ...args], { env: { ...process.env, ...env } });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+describe('gateway-service CLI', function () {
+  this.timeout(90_000);
+  let dir: string;
+  let fake: FakeProvider;
+  let config: string;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'gateway-cli-'));
+    fake = await startFakeProvider();
+    config = join(dir, 'gateway.yaml');
+    await writeFile(config, gatewayYaml(fake.url));
+    await writeFile(join(dir, 'banned-words.mjs'), BANNED_WORDS_PLUGIN);
+  });
+  after(async () => {
+    await fake.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('15.7: validate accepts a good file, naming what it holds, and loads its plugin modules', async () => {
+    const { code, stdout } = await cli(['validate', config], SECRET_ENV);
+    assert.equal(code, 0);
+    assert.match(stdout, /valid \(1 provider, 1 route, 1 application, 1 registry, 1 plugin module\)/);
+  });
+
+  it('15.7: validate prints every problem with its path, names unset variables, never their values, and exits 1', async () => {
+    const bad = join(dir, 'bad.yaml');
+    await writeFile(
+      bad,
+      `providers:
+  - name: p1
+    config: { api_base: "ftp://example.test" }
+    api_keys:
+      - api_key: \${TEST_UNSET_PROVIDER_KEY}
+routes:
+  - name: chat
+    type: chat
+    models: [{ name: m, provider: p1, weight: -1 }]
+    colour: blue
+applications:
+  - name: shop
+    policy: { mode: block }
+registries:
+  - name: tools
+    authorization_token: \${TEST_ADMIN_KEY}
+servers: {}
+`,
+    );
+    const { code, stderr } = await cli(['validate', bad], SECRET_ENV);
+    assert.equal(code, 1);
+    const lines = stderr.trim().split('\n');
+    for (const expected of [
+      "The field 'providers[0].type' is required.",
+      "The field 'providers[0].config.api_base' must match",
+      "The field 'providers[0].api_keys[0].api_key' refers to the environment variable TEST_UNSET_PROVIDER_KEY, which is not set.",
+      "The field 'routes[0].colour' is not a known field.",
+      "The field 'routes[0].models[0].weight'",
+      "The field 'applications[0].policy.mode' must be one of: inspect, reject.",
+      "The field 'registries[0].url' is required.",
+      "The field 'servers' is not a known field.",
+    ]) {
+      assert.ok(lines.some((line) => line.startsWith(`${bad}: ${expected}`)), `missing "${expected}" in:\n${stderr}`);
+    }
+    assert.match(lines.at(-1) ?? '', /: \d+ problems$/);
+    assert.ok(!stderr.includes(ADMIN_KEY), 'a resolved secret was printed');
+    assert.equal((await cli(['frobnicate'])).code, 2, 'an unknown command is a usage error');
+  });
+
+  it('15.7: start refuses a file whose ${ENV_VAR} is not set, with the variable and its path, and starts nothing', async () => {
+    const { code, stdout, stderr } = await cli(['start', '--config', config], { TEST_ADMIN_KEY: ADMIN_KEY, TEST_REGISTRY_TOKEN: REGISTRY_TOKEN, TEST_PROVIDER_KEY: '' });
+    assert.equal(code, 1);
+    assert.match(stderr, /The field 'providers\[0\]\.api_keys\[0\]\.api_key' refers to the environment variable TEST_PROVIDER_KEY, which is not set\./);
+    assert.ok(!stdout.includes('gateway listening'));
+  });
+
+  it('15.7: start runs the server from gateway.yaml: seeds every section with secrets from the environment, loads the custom plugin, serves and stops on SIGTERM', async () => {
+    const gateway = await spawnGateway(process.execPath, [...CLI, 'start', '--config', config], { env: SECRET_ENV, waitFor: 'seed: applied' });
+    try {
+      const admin = { 'x-api-key': ADMIN_KEY, 'content-type': 'application/json' };
+      const get = async (path: string) => {
+        const response = await fetch(`${gateway.base}${path}`, { headers: admin });
+        assert.equal(response.status, 200, `${path}: ${response.status}`);
+        return (await response.json()) as Record<string, unknown>;
+      };
+      const provider = (await get('/v1/admin/providers/fake')) as { api_keys: Array<{ api_key: string }> };
+      assert.equal(provider.api_keys[0]?.api_key, `sk-...${PROVIDER_KEY.slice(-4)}`, 'the provider key is the environment variable, masked');
+      assert.equal(((await get('/v1/admin/routes/chat')) as { type: string }).type, 'chat');
+      const policy = (await get('/v1/admin/applications/shop/policy')) as { mode: string; processors: Record<string, unknown> };
+      assert.equal(policy.mode, 'reject');
+      assert.deepEqual(Object.keys(policy.processors), ['banned_words']);
+      const registryPolicies = (await get('/v1/admin/mcp/registries/tools/policies')) as { security_filters: { mode: string } };
+      assert.equal(registryPolicies.security_filters.mode, 'reject');
+
+      const created = await fetch(`${gateway.base}/v1/admin/applications/shop/keys`, { method: 'POST', headers: admin, body: '{}' });
+      const developerKey = ((await created.json()) as { key: string }).key;
+      const chat = (text: string) =>
+        fetch(`${gateway.base}/v1/chat/completions`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${developerKey}`, 'x-gateway-route': 'chat', 'content-type': 'application/json' },
+          body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: text }] }),
+        });
+      const answered = await chat('Hello');
+      assert.equal(answered.status, 200);
+      assert.equal(fake.requests.at(-1)?.headers.authorization, `Bearer ${PROVIDER_KEY}`);
+      const rejected = await chat('a forbidden word');
+      assert.equal(rejected.status, 400);
+      assert.equal(((await rejected.json()) as { error: { code: string } }).error.code, 'guardrail_rejected');
+      assert.ok(!gateway.output().includes(PROVIDER_KEY) && !gateway.output().includes(REGISTRY_TOKEN), 'a secret was logged');
+    } finally {
+      gateway.child.kill('SIGTERM');
+    }
+    assert.equal(await exitWithin(gateway, 20_000), 0);
+    assert.match(gateway.output(), /"message":"shutting down","signal":"SIGTERM"/);
+  });
+});

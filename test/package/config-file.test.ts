@@ -1,0 +1,103 @@
+// gateway.yaml parsing: `${ENV_VAR}` references (defaults, escapes, unset names), YAML syntax errors with their line, unreadable files.
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseGatewayConfig, readGatewayConfig } from '../../src/cli/config-file.js';
+import { pluginReferenceProblems } from '../../src/cli/plugin-references.js';
+import { serverEnvironment } from '../../src/cli/start-command.js';
+import { defineGuardrail } from '../../src/index.js';
+
+describe('gateway.yaml', () => {
+  it('15.7: ${NAME} takes the variable, ${NAME:-default} its default when unset, $${NAME} stays literal', () => {
+    const result = parseGatewayConfig(
+      `server:
+  port: \${TEST_PORT:-8181}
+  admin_key: "\${TEST_ADMIN}"
+providers:
+  - name: p1
+    type: openai
+    api_keys:
+      - api_key: prefix-\${TEST_KEY}-suffix
+        organization: "$\${NOT_A_REFERENCE}"
+`,
+      { TEST_ADMIN: 'gwa_0123456789abcdefgh', TEST_KEY: 'sk-abc' },
+    );
+    assert.ok(result.ok, JSON.stringify(result));
+    assert.equal(result.config.server?.port, '8181');
+    assert.equal(result.config.server?.admin_key, 'gwa_0123456789abcdefgh');
+    const key = (result.config.providers?.[0]?.api_keys as Array<Record<string, string>>)[0];
+    assert.equal(key?.api_key, 'prefix-sk-abc-suffix');
+    assert.equal(key?.organization, '${NOT_A_REFERENCE}');
+  });
+
+  it('15.7: an unset or empty variable is one problem naming it and its path, not a schema problem too', () => {
+    const result = parseGatewayConfig('server:\n  admin_key: ${TEST_EMPTY}\n', { TEST_EMPTY: '' });
+    assert.ok(!result.ok);
+    assert.deepEqual(result.problems, [
+      { path: 'server.admin_key', message: "The field 'server.admin_key' refers to the environment variable TEST_EMPTY, which is not set." },
+    ]);
+  });
+
+  it('15.7: a YAML syntax error is reported once, with its line; an empty file is a valid empty config', () => {
+    const result = parseGatewayConfig('providers:\n  - name: a\n   type: b\n', {});
+    assert.ok(!result.ok);
+    assert.equal(result.problems.length, 1);
+    assert.match(result.problems[0]?.message ?? '', /^YAML: .*line 3/);
+    assert.ok(parseGatewayConfig('', {}).ok);
+    const duplicate = parseGatewayConfig('routes: []\nroutes: []\n', {});
+    assert.ok(!duplicate.ok, 'a duplicated key is an error');
+  });
+
+  it('15.7: a file that cannot be read is one problem with its reason', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'gateway-config-'));
+    try {
+      const missing = await readGatewayConfig(join(dir, 'nowhere.yaml'));
+      assert.ok(!missing.ok);
+      assert.match(missing.problems[0]?.message ?? '', /cannot be read: ENOENT/);
+      await writeFile(join(dir, 'ok.yaml'), 'routes:\n  - name: unified\n');
+      assert.ok((await readGatewayConfig(join(dir, 'ok.yaml'))).ok);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('15.7: the server section becomes the example server environment; data_dir and plugin paths are taken from the file folder', () => {
+    const env = serverEnvironment({ server: { host: '::1', port: 9000, data_dir: 'state' }, plugins: ['./plugins/a.js'] }, '/etc/gateway/gateway.yaml');
+    assert.deepEqual(env, {
+      GATEWAY_CONFIG: '/etc/gateway/gateway.yaml',
+      HOST: '::1',
+      PORT: '9000',
+      GATEWAY_DATA_DIR: '/etc/gateway/state',
+      GATEWAY_PLUGINS: '/etc/gateway/plugins/a.js',
+    });
+  });
+
+  it('15.7: what the file names among plugins is checked: provider types, policy processors and their options, its own plugins included', async () => {
+    const result = parseGatewayConfig(
+      `providers:
+  - { name: p, type: nosuch }
+  - { name: q, type: anthropic }
+routes:
+  - name: r
+    type: chat
+    models: [{ name: m, provider: q }]
+    config: { policy: { enabled: true, processors: { ghost: {} } } }
+applications:
+  - name: a
+    policy: { processors: { dlp_cloud: { strategy: explode } } }
+  - name: b
+    policy: { processors: { banned_words: { words: [x] }, promptinjectiondetection: {} } }
+`,
+      {},
+    );
+    assert.ok(result.ok);
+    const bannedWords = defineGuardrail({ name: 'banned_words', defaultThreshold: 0.5, evaluate: () => ({ results: {}, flagged: false }) });
+    const problems = await pluginReferenceProblems(result.config, [bannedWords]);
+    assert.deepEqual(
+      problems.map((problem) => problem.path),
+      ['providers[0].type', 'routes[0].config.policy.processors.ghost', 'applications[0].policy.processors.dlp_cloud.strategy'],
+    );
+    assert.match(problems[1]?.message ?? '', /^The field 'routes\[0\]\.config\.policy\.processors\.ghost': The processor 'ghost' is not registered/);
+  });
+});
