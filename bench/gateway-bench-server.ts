@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import express from 'express';
 import { randomBytes } from 'node:crypto';
 import { createGateway, fileStorage, memoryStorage, postgresStorage } from '../src/index.js';
+import { registerDiscardingTracer } from './bench-tracing.js';
 
 const upstream = process.argv[2];
 const mcpUrl = process.argv[3];
@@ -21,7 +22,11 @@ const storage =
       ? postgresStorage({ connectionString: databaseUrl, schema: benchSchema })
       : memoryStorage();
 const redisUrl = process.env.BENCH_REDIS;
+// BENCH_OBSERVABILITY: `on` = metrics and an OTel SDK registered; `off` = metrics and tracing turned off; unset = the defaults.
+const observability = process.env.BENCH_OBSERVABILITY;
+if (observability === 'on' || observability === 'sdk') await registerDiscardingTracer();
 const gateway = createGateway({
+  ...(observability === 'on' || observability === 'metrics' ? { metrics: {} } : observability === 'off' ? { tracing: false } : {}),
   storage,
   adminKeys: [{ key: adminKey, role: 'super_admin' }],
   ...(redisUrl ? { redis: { url: redisUrl, keyPrefix: `gw_bench_${randomBytes(4).toString('hex')}:` } } : {}),

@@ -7,6 +7,7 @@ import { measureCpuPerRequest, type CpuResult } from './fixed-count.js';
 import { sampleToolCalls } from './mcp-tool-call-bench.js';
 import { sampleLatency, type LoadResult, type LoadTarget } from './load-sampler.js';
 import { processRssMb } from './process-cpu.js';
+import { measureObservabilityCost } from './observability-cost.js';
 
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 4000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 20_000);
@@ -128,6 +129,11 @@ try {
   const at32 = await measureCpuPerRequest(viaGateway('custom'), gatewayPid, { connections: 32, requests: REQUESTS });
   clearInterval(sampler);
   rows.push({ scenario: 'gateway: custom route at 32 connections', cpu: at32, note: `peak RSS ${peakRss.toFixed(0)} MB; idle RSS at start ${idleRss.toFixed(0)} MB` });
+
+  // Metrics and tracing: both off against both on (an OTel SDK registered), alternating rounds on two more gateways.
+  const observability = await measureObservabilityCost([upstreamOrigin], { requests: REQUESTS / 2, connections: CONNECTIONS, rounds: 3, body: chat(false) });
+  rows.push({ scenario: 'gateway: custom route, metrics and tracing off', cpu: observability.off, note: 'median of 3 rounds, alternating with the next row' });
+  rows.push({ scenario: 'gateway: custom route, metrics and tracing on (OTel Node SDK)', cpu: observability.on, note: `${observability.extraPercent >= 0 ? '+' : ''}${observability.extraPercent.toFixed(1)}% CPU per request over both off` });
 
   // Direct and proxied tool calls alternate in three rounds (the tool server warms up as it goes); the median round counts.
   const mcpRounds: Array<{ direct: LoadResult; proxied: LoadResult }> = [];

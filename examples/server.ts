@@ -2,23 +2,29 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import { createGateway, errorMiddleware, fileStorage, notFoundHandler, postgresStorage, type GatewayLogger, type GatewayPlugin } from '../src/index.js';
+import { createGateway, createPinoLogger, errorMiddleware, fileStorage, notFoundHandler, pinoGatewayLogger, postgresStorage, type GatewayPlugin } from '../src/index.js';
 import { loadPluginModules, pluginModulesFromEnv } from '../src/cli/plugin-modules.js';
 import { adminKeysFromEnv } from './admin-keys-from-env.js';
 import { loopbackUrl } from './loopback-url.js';
+import { startTracingFromEnv } from './otel-tracing.js';
 import { seedFromConfig } from './seed-from-config.js';
 
-const logger: GatewayLogger = {
-  info: (message, fields) => console.log(JSON.stringify({ level: 'info', message, ...fields })),
-  warn: (message, fields) => console.warn(JSON.stringify({ level: 'warn', message, ...fields })),
-  error: (message, fields) => console.error(JSON.stringify({ level: 'error', message, ...fields })),
-};
+// JSON lines on standard output; LOG_LEVEL sets the lowest level (default info), GATEWAY_LOG_REQUESTS=false drops the per-request lines.
+const logger = pinoGatewayLogger(createPinoLogger({ level: process.env.LOG_LEVEL ?? 'info' }));
+const stopTracing = await startTracingFromEnv();
+const metricsToken = process.env.GATEWAY_METRICS_TOKEN;
 
 const port = Number(process.env.PORT ?? 8080);
 const host = process.env.HOST || '127.0.0.1';
 const dataDir = process.env.GATEWAY_DATA_DIR ?? './data';
 const databaseUrl = process.env.GATEWAY_DATABASE_URL;
 const redisUrl = process.env.GATEWAY_REDIS_URL;
+const redisKeyPrefix = process.env.GATEWAY_REDIS_KEY_PREFIX;
+const chroniclesMaxPending = process.env.GATEWAY_CHRONICLES_MAX_PENDING === undefined ? undefined : Number(process.env.GATEWAY_CHRONICLES_MAX_PENDING);
+if (chroniclesMaxPending !== undefined && !(Number.isSafeInteger(chroniclesMaxPending) && chroniclesMaxPending > 0)) {
+  logger.error('GATEWAY_CHRONICLES_MAX_PENDING must be a positive integer');
+  process.exit(1);
+}
 const storageName = databaseUrl ? 'postgres' : 'file';
 let adminKey = process.env.GATEWAY_ADMIN_KEY;
 if (!adminKey) {
@@ -44,8 +50,12 @@ const gateway = createGateway({
   adminKeys: [{ key: adminKey, role: 'super_admin', name: 'server-admin' }, ...adminKeysFromEnv()],
   secret: process.env.GATEWAY_SECRET,
   baseUrl: process.env.GATEWAY_BASE_URL,
-  redis: redisUrl ? { url: redisUrl } : undefined,
+  redis: redisUrl ? { url: redisUrl, keyPrefix: redisKeyPrefix } : undefined,
+  chronicles: { maxPending: chroniclesMaxPending },
   logger,
+  logRequests: process.env.GATEWAY_LOG_REQUESTS !== 'false',
+  // GET /metrics: on with GATEWAY_METRICS_TOKEN (required as a bearer token), or open with GATEWAY_METRICS=true.
+  metrics: metricsToken ? { bearerToken: metricsToken } : process.env.GATEWAY_METRICS === 'true' ? {} : undefined,
 });
 
 try {
@@ -58,6 +68,7 @@ try {
 const app = express();
 app.disable('x-powered-by');
 app.use(gateway.console); // the admin console at /console: static files, every datum behind an admin key
+app.use(gateway.metrics);
 app.use(gateway.router);
 app.use(notFoundHandler);
 app.use(errorMiddleware(logger));
@@ -90,6 +101,7 @@ function stop(): void {
   server.closeIdleConnections();
   gateway
     .close()
+    .then(() => stopTracing?.())
     .then(() => process.exit())
     .catch((error: Error) => {
       logger.error('shutdown failed', { error: error.message });

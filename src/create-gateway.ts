@@ -48,6 +48,9 @@ import { createResponseCacheStore } from './cache/create-cache-store.js';
 import { responseCacheHandler, responseCacheRouter } from './cache/response-cache-handler.js';
 import { routeResolverHandlers, routeResolverRouter } from './traffic/route-resolver-router.js';
 import { UpstreamClient } from './traffic/upstream-client.js';
+import { createObservability, secretScrubbingLogger } from './observability/create-observability.js';
+import { metricsRouter } from './observability/metrics-router.js';
+import { requestObserver } from './observability/request-observer.js';
 
 function resolveStorage(option: GatewayOptions['storage'], plugins: PluginRegistry): StorageAdapter {
   if (option === undefined) return memoryStorage();
@@ -93,7 +96,10 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     if (isReady) next();
     else ready.then(() => next(), next);
   };
-  const mount = (inner: Router): Router => Router().use(awaitReady, inner);
+  const knownSecrets = new KnownSecrets(storage, box);
+  const logger = secretScrubbingLogger(options.logger, knownSecrets, ready, storage);
+  let observe: RequestHandler = (_req, _res, next) => next(); // replaced below, before any request can arrive
+  const mount = (inner: Router): Router => Router().use((req, res, next) => observe(req, res, next), awaitReady, inner);
   const inner: Router[] = [];
   const part = (router: Router): Router => {
     inner.push(router);
@@ -101,8 +107,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   };
 
   const bodyLimitBytes = options.bodyLimitBytes ?? 1024 * 1024;
-  const { logger, maxJsonDepth } = options;
-  const knownSecrets = new KnownSecrets(storage, box);
+  const { maxJsonDepth } = options;
   const recorder = new ChroniclesRecorder(storage, {
     ...options.chronicles,
     now: options.now ? () => options.now!().getTime() : undefined,
@@ -110,6 +115,10 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     onDrop: (total, since) => logger?.warn('request log entries were dropped: the buffer is full while storage fails', { dropped: since, total }),
   }, { secrets: () => knownSecrets.current() });
   services.applicationDeletedHooks.push((application) => recorder.forget(application));
+  const observability = createObservability(options, logger, recorder);
+  const observer = observability.metrics || observability.tracing ? observability : undefined;
+  guardrails.observer = observer;
+  observe = requestObserver(observability);
   const registries = new RegistryService(storage, box, services.registries, options.now);
   const admin = part(
     adminRouter({
@@ -135,13 +144,14 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   const cacheDeps = { store: createResponseCacheStore(options, redis), logger };
   const responseCache = mount(responseCacheRouter(cacheDeps));
   const client = new UpstreamClient(options.upstream);
-  const mcp = part(mcpProxyRouter({ service: registries, developerKeys: services.developerKeys, engine: guardrails, recorder, client, logger, limits: options.mcp }));
+  const mcp = part(mcpProxyRouter({ service: registries, developerKeys: services.developerKeys, engine: guardrails, recorder, client, logger, limits: options.mcp, observer }));
   const proxyDeps = {
     client,
     keys: services.providerKeys,
     timing: { ...DEFAULT_RETRY_TIMING, ...options.retryTiming },
     defaultTimeoutMs: options.upstreamTimeoutMs ?? 60_000,
     random: options.random,
+    observer,
   };
   const proxy = mount(proxyRouter(proxyDeps, logger));
   // gateway.router runs those five as one router: one route layer per model endpoint, checked first.
@@ -175,7 +185,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       maxJsonDepth,
       logger,
       proxy: proxyDeps,
-      sessions: { registries, developerKeys: services.developerKeys, engine: guardrails, recorder, ownOrigins: [], guard: externalMcp, maxResponseBytes: resolveLimits(options.mcp).maxBytes },
+      sessions: { registries, developerKeys: services.developerKeys, engine: guardrails, recorder, ownOrigins: [], guard: externalMcp, maxResponseBytes: resolveLimits(options.mcp).maxBytes, observer },
       store: redis ? new RedisResponseStore(redis, { keyPrefix: options.redis?.keyPrefix, connectTimeoutMs: options.redis?.connectTimeoutMs, ...options.responses?.store }) : new ResponseStore(options.responses?.store),
       maxRounds: options.responsesMaxRounds ?? 8,
       secrets: () => knownSecrets.current(),
@@ -185,7 +195,8 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   const readiness = new Readiness({ started: () => (isReady ? { ok: true } : { ok: false, error: startError }), storage: storage.adapter, redis });
   const health = healthRouter(readiness, logger);
   // gateway.router answers the probes without waiting, then waits for readiness once and runs the inner routers directly.
-  const router = Router().use(health, awaitReady, ...inner);
+  const router = Router().use(health, observe, awaitReady, ...inner);
+  const metrics = metricsRouter(observability.metrics, observability.metrics ? (options.metrics as { bearerToken?: string }).bearerToken : undefined, logger);
 
   let closed = false;
   return {
@@ -205,6 +216,9 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     models,
     messages,
     console: consoleRouter({ ...options.console, logger }),
+    metrics,
+    metricsRegistry: observability.metrics?.registry,
+    recordRejection: (kind, scope, route) => observability.metrics?.recordRejection(kind, scope, route),
     guardrailEngine: guardrails,
     rateLimits: limits,
     services,

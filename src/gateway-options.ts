@@ -18,6 +18,9 @@ import type { McpProxyLimits } from './mcp/upstream-body.js';
 import type { ResponseStoreOptions } from './responses/response-store.js';
 import type { Readiness } from './health/readiness.js';
 import type { ConsoleRouterOptions } from './console/console-router.js';
+import type { ObservabilityOptions } from './observability/create-observability.js';
+import type { RejectionKind } from './observability/gateway-metrics.js';
+import type { Registry } from 'prom-client';
 import type { ResponseCacheOptions } from './cache/response-cache-store.js';
 
 /** Options of /v1/responses. */
@@ -35,7 +38,7 @@ export interface ResponsesOptions {
 }
 
 /** Options of {@link createGateway}. */
-export interface GatewayOptions {
+export interface GatewayOptions extends ObservabilityOptions {
   /** A storage adapter, or the name of a registered storage plugin with its options. Default: `memoryStorage()`. */
   storage?: StorageAdapter | { use: string; options?: unknown };
   /** Admin keys with their roles; the admin API refuses every request when none is configured. */
@@ -118,6 +121,15 @@ export interface Gateway {
   messages: Router;
   /** GET /v1/models and /v1/models/:id: the models and routes a developer key may name, in OpenAI's list shape. */
   models: Router;
+  /** GET /metrics (Prometheus text format), when `metrics` is enabled; not part of `router`: mount it where metrics should be served. */
+  metrics: Router;
+  /** The prom-client registry behind `metrics`, when enabled. */
+  metricsRegistry?: Registry;
+  /**
+   * Counts a request refused by a rate limit or a budget (`gateway_rate_limit_rejections_total`, `gateway_budget_rejections_total`).
+   * Answered `rate_limit_exceeded` and `budget_exceeded` errors are counted already; this is for refusals answered another way.
+   */
+  recordRejection(kind: RejectionKind, scope: string, route?: string): void;
   /** The MCP registry proxy at /v1/mcp/:name (Streamable HTTP). */
   mcp: Router;
   /** The admin console at /console (opt-in: not part of `router`; mount it on its own). Static files; data comes from the admin API. */

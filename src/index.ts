@@ -18,3 +18,8 @@ export { consoleRouter, type ConsoleRouterOptions } from './console/console-rout
 export type { GatewayLogger } from './errors/error-middleware.js';
 export { GuardrailEngine } from './guardrails/guardrail-engine.js';
 export type { EvaluateOptions } from './guardrails/guardrail-engine.js';
+export { createPinoLogger, pinoGatewayLogger, REDACTED_PATHS, type PinoLoggerOptions } from './observability/gateway-logger.js';
+export type { ObservabilityOptions } from './observability/create-observability.js';
+export type { GatewayMetricsOptions, RejectionKind } from './observability/gateway-metrics.js';
+export type { GatewayTracingOptions } from './observability/gateway-tracing.js';
+export { REQUEST_ID_HEADER } from './observability/request-id.js';

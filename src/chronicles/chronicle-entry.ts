@@ -5,6 +5,8 @@ import type { GatewayError } from '../errors/error-registry.js';
 import { answerSlots, chunkText, joinSlots } from '../guardrails/pipeline/message-text.js';
 import type { GuardrailCheck, ToolInvocation } from '../records/request-records.js';
 import type { AttemptRecord, ModelRequestContext } from '../traffic/model-request-context.js';
+import { traceIdOf } from '../observability/gateway-tracing.js';
+import { requestIdOf } from '../observability/request-id.js';
 
 export type { ToolInvocation } from '../records/request-records.js';
 
@@ -30,6 +32,10 @@ export interface ChronicleEntry {
   error: { code: string; message: string; type: string } | null;
   /** A stream an output guardrail cut: the characters the client received (they are `output`) and the error it ended with. */
   stream_cut?: { after_chars: number; code: string };
+  /** The gateway's request id (`x-request-id`), for model requests. */
+  request_id?: string;
+  /** The OpenTelemetry trace id of the request, when a tracer is registered. */
+  trace_id?: string;
   /** Model calls made by a Responses tool loop. */
   rounds?: number;
   /** On routes with a response cache: `hit` when the cache answered (no provider was called), else `miss`. */
@@ -66,6 +72,13 @@ function outputOf(context: ModelRequestContext | undefined): { output: string | 
   } catch {
     return { output: null, usage: null };
   }
+}
+
+/** The request id and trace id, when the gateway's router gave them. */
+function requestIds(req: Request): { request_id?: string; trace_id?: string } {
+  const requestId = requestIdOf(req);
+  const traceId = traceIdOf(req);
+  return { ...(requestId ? { request_id: requestId } : {}), ...(traceId ? { trace_id: traceId } : {}) };
 }
 
 /** The input as recorded: the messages, prompt or input as sent to the provider (after DLP transforms). */
@@ -114,6 +127,7 @@ export function buildModelEntry(req: Request, res: Response, context: ModelReque
     tool_invocations: context?.exchange?.tool_invocations ?? [],
     ...(context?.exchange ? { rounds: context.exchange.rounds } : {}),
     ...(context?.relay?.rejected && context.relay.cutAfterChars !== undefined ? { stream_cut: { after_chars: context.relay.cutAfterChars, code: context.relay.rejected.code } } : {}),
+    ...requestIds(req),
     ...(context?.cache ? { cache: context.cache } : {}),
     error: error
       ? { code: error.code, message: error.message, type: error.type }

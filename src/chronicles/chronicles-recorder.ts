@@ -4,7 +4,7 @@ import type { Storage } from '../storage/storage-facade.js';
 import type { ChronicleEntry } from './chronicle-entry.js';
 import { boundEntry, DEFAULT_MAX_FIELD_BYTES, finishEntry } from './entry-limits.js';
 import { newestRecords, READ_BATCH, StalePositionError } from './log-pages.js';
-import { applyToGraph, emptyGraph, type UsageGraph } from './usage-graph.js';
+import { applyToGraph, emptyGraph, graphChanges, graphFromCounts, MAX_GRAPH_NODES, type UsageGraph } from './usage-graph.js';
 
 /** Retention of each application's log. */
 export interface ChroniclesRetention {
@@ -13,6 +13,10 @@ export interface ChroniclesRetention {
   /** Drop entries older than this, in ms. Default: none. */
   maxAgeMs?: number;
 }
+
+/** The first pause before a failed flush is retried, doubling up to {@link MAX_RETRY_MS} while appends keep failing. */
+const FIRST_RETRY_MS = 1000;
+const MAX_RETRY_MS = 5000;
 
 /** Options of the recorder. */
 export interface ChroniclesOptions {
@@ -75,6 +79,8 @@ export class ChroniclesRecorder {
   private pending = new Map<string, Pending[]>();
   private pendingCount = 0;
   private timer: NodeJS.Timeout | undefined;
+  /** The pause before the next retry while appends fail; 0 while they succeed. */
+  private retryMs = 0;
   private chain: Promise<void> = Promise.resolve();
   private readonly counts = new Map<string, number>();
   private readonly graphs = new Set<string>(); // applications whose stored graph is known to exist
@@ -129,11 +135,17 @@ export class ChroniclesRecorder {
     list.push({ entry: bounded, sizes, secrets });
     this.pending.set(entry.application, list);
     this.pendingCount++;
-    if (this.pendingCount >= this.maxBatch) this.flushInBackground();
+    // While appends fail, kept entries wait for the retry timer rather than a flush per request.
+    if (this.pendingCount >= this.maxBatch && this.retryMs === 0) this.flushInBackground();
     else if (!this.timer) {
-      this.timer = setTimeout(() => this.flushInBackground(), this.flushIntervalMs);
+      this.timer = setTimeout(() => this.flushInBackground(), this.retryMs || this.flushIntervalMs);
       this.timer.unref();
     }
+  }
+
+  /** Entries waiting to be written. */
+  get queued(): number {
+    return this.pendingCount;
   }
 
   /** Entries dropped so far because the buffer was full while appends failed. */
@@ -192,19 +204,35 @@ export class ChroniclesRecorder {
           failure ??= error;
           continue;
         }
-        await this.updateGraph(application, entries);
-        const count = this.counts.get(application);
-        if (count === undefined) {
-          // First append of this process: bring a log written earlier (maybe under a larger limit) within retention.
-          await this.trim(application);
-          continue;
-        }
-        this.counts.set(application, count + entries.length);
-        // Trim with some slack, so a full log is not rewritten on every flush; reads cut to maxEntries.
-        if (count + entries.length > this.maxEntries + Math.max(100, Math.floor(this.maxEntries / 10))) await this.trim(application);
+        // The entries are written: a failure from here on (graph, retention) is reported, and the other applications still flush.
+        await this.afterAppend(application, entries).catch((error: unknown) => (failure ??= error));
       }
-      if (failure !== undefined) throw failure;
+      if (failure === undefined) {
+        this.retryMs = 0;
+        return;
+      }
+      // Kept entries are retried by themselves (backing off), so they are written once storage is back even if no request comes.
+      this.retryMs = Math.min(MAX_RETRY_MS, Math.max(FIRST_RETRY_MS, this.retryMs * 2));
+      if (!this.timer) {
+        this.timer = setTimeout(() => this.flushInBackground(), this.retryMs);
+        this.timer.unref();
+      }
+      throw failure;
     });
+  }
+
+  /** Updates the usage graph and keeps the log within retention after `entries` were appended. Runs in the queue. */
+  private async afterAppend(application: string, entries: ChronicleEntry[]): Promise<void> {
+    await this.updateGraph(application, entries);
+    const count = this.counts.get(application);
+    if (count === undefined) {
+      // First append of this process: bring a log written earlier (maybe under a larger limit) within retention.
+      await this.trim(application);
+      return;
+    }
+    this.counts.set(application, count + entries.length);
+    // Trim with some slack, so a full log is not rewritten on every flush; reads cut to maxEntries.
+    if (count + entries.length > this.maxEntries + Math.max(100, Math.floor(this.maxEntries / 10))) await this.trim(application);
   }
 
   /**
@@ -275,6 +303,7 @@ export class ChroniclesRecorder {
    */
   async graph(application: string): Promise<UsageGraph> {
     await this.flush();
+    if (this.storage.countsAtomically) return graphFromCounts(await this.storage.readCounts(usageGraphKey(application)));
     let graph: UsageGraph | undefined;
     await this.enqueue(async () => {
       graph = await this.loadGraph(application, false);
@@ -286,7 +315,8 @@ export class ChroniclesRecorder {
   async forget(application: string): Promise<void> {
     await this.flush();
     await this.enqueue(async () => {
-      await this.storage.delete(usageGraphKey(application));
+      if (this.storage.countsAtomically) await this.storage.deleteCounts(usageGraphKey(application));
+      else await this.storage.delete(usageGraphKey(application));
       await this.storage.deleteLog(chroniclesLog(application));
       this.counts.delete(application);
       this.graphs.delete(application);
@@ -342,6 +372,11 @@ export class ChroniclesRecorder {
   /** Adds the tool calls of entries just appended to the application's graph. Runs in the queue. */
   private async updateGraph(application: string, entries: ChronicleEntry[]): Promise<void> {
     const calls = entries.filter((entry) => entry.tool_invocations.length > 0);
+    if (this.storage.countsAtomically) {
+      // Replicas share the graph: one atomic addition per batch, no read-modify-write.
+      if (calls.length > 0) await this.storage.addCounts(usageGraphKey(application), graphChanges(calls), MAX_GRAPH_NODES);
+      return;
+    }
     if (calls.length === 0 && this.graphs.has(application)) return;
     const stored = await this.storage.get<UsageGraph>(usageGraphKey(application));
     if (!stored) {

@@ -1,4 +1,5 @@
 // The usage graph of an application: per tool and server, how often it was called and when last, kept as a running aggregate.
+import type { CountChange, CountRow } from '../storage/storage-adapter.js';
 import type { ChronicleEntry } from './chronicle-entry.js';
 
 /** One node of the graph, as `GET /applications/:appname/graph` answers it. */
@@ -37,6 +38,23 @@ export function applyToGraph(graph: UsageGraph, entries: ChronicleEntry[]): void
   let all = [...nodes.values()];
   if (all.length > MAX_GRAPH_NODES) all = all.sort((a, b) => (a.last_used < b.last_used ? 1 : -1)).slice(0, MAX_GRAPH_NODES);
   graph.nodes = all;
+}
+
+/** The tool invocations of `entries` as additions to a count set, one item (`["server","tool"]`) per node. */
+export function graphChanges(entries: ChronicleEntry[]): CountChange[] {
+  const added = emptyGraph();
+  applyToGraph(added, entries);
+  return added.nodes.map((node) => ({ item: JSON.stringify([node.server, node.tool]), add: node.requests, seen: node.last_used }));
+}
+
+/** A graph from the rows of its count set. */
+export function graphFromCounts(rows: CountRow[]): UsageGraph {
+  return {
+    nodes: rows.map((row) => {
+      const [server, tool] = JSON.parse(row.item) as [string, string];
+      return { tool, server, requests: row.count, last_used: row.seen };
+    }),
+  };
 }
 
 /** The nodes in answer order: most requests first, then by tool name. */

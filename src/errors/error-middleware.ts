@@ -1,6 +1,7 @@
 // The one Express error middleware: answers every error in OpenAI's shape and never leaks internals.
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { Errors, GatewayError, isGatewayError } from './error-registry.js';
+import { requestIdOf } from '../observability/request-id.js';
 
 /** Where the gateway reports unexpected errors. Secrets must never be passed to it. */
 export interface GatewayLogger {
@@ -33,6 +34,7 @@ export function errorMiddleware(logger?: GatewayLogger, bodyOf: (error: GatewayE
     const gatewayError = toGatewayError(error);
     if (gatewayError.statusCode >= 500) {
       logger?.error('request failed', {
+        request_id: requestIdOf(req),
         method: req.method,
         path: req.path,
         code: gatewayError.code,

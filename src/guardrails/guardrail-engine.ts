@@ -1,4 +1,5 @@
 // Holds the registered guardrail processors, compiles their option schemas once, and evaluates text with merged options.
+import type { GuardrailObserver } from '../observability/guardrail-observer.js';
 import { Errors } from '../errors/error-registry.js';
 import type { GuardrailInput, GuardrailLookup, GuardrailOutcome, GuardrailPlugin } from '../plugins/plugin-types.js';
 import { compileValidator, type Validator } from '../validation/schema-validator.js';
@@ -30,6 +31,8 @@ const ACCEPT_ANY_OPTIONS = { type: 'object' };
  */
 export class GuardrailEngine implements GuardrailLookup {
   private readonly processors = new Map<string, RegisteredGuardrail>();
+  /** Told of every check the pipeline runs (metrics and spans); set by the gateway when observability is on. */
+  observer?: GuardrailObserver;
 
   /** Compiles the plugin's option schema and runs its `setup()` once. */
   async add(plugin: GuardrailPlugin<object, unknown>): Promise<void> {

@@ -8,6 +8,8 @@ import { scrubSecrets, scrubSecretsDeep } from '../secrets/secret-scrubber.js';
 import { applyRegistryPolicies, validateRegistryPolicies } from './registry-policies.js';
 import type { RegistryService } from './registry-service.js';
 import type { UpstreamTool } from './mcp-upstream.js';
+import type { Context } from '@opentelemetry/api';
+import type { ToolObserver } from '../observability/observer-types.js';
 
 /** A JSON-RPC message, loosely typed. */
 export interface JsonRpcMessage {
@@ -35,6 +37,8 @@ interface PendingCall {
   tool?: string;
   arguments?: unknown;
   startedAt: number;
+  /** The registry knows the tool (it may still be disabled): only then is its name a metric label. */
+  known?: boolean;
 }
 
 /** What the interceptor needs. */
@@ -42,6 +46,8 @@ export interface InterceptorDeps {
   service: RegistryService;
   engine: GuardrailEngine;
   recorder: ChroniclesRecorder;
+  /** Metrics and spans of tool calls; absent when both are off. */
+  observer?: ToolObserver;
 }
 
 /**
@@ -68,6 +74,9 @@ export class JsonRpcInterceptor {
 
   private readonly sink: InvocationSink;
 
+  /** The trace context of the MCP request, parent of the tool call spans (set by the proxy when a tracer is live). */
+  traceParent?: Context;
+
   /**
    * Looks at the client's messages before they are forwarded. Every `tools/call` is screened, whatever its id, and
    * answered here with a JSON-RPC error when it must not reach the tool server: no usable id (null, missing: a
@@ -87,7 +96,7 @@ export class JsonRpcInterceptor {
         if (!hasId) refusal = { code: INVALID_REQUEST, reason: 'A tools/call request needs an id that is a string or a number.' };
         else if (call.tool === '') refusal = { code: TOOL_REFUSED, reason: 'A tools/call request needs params.name, the name of the tool.' };
         else {
-          const reason = await this.refusal(call.tool);
+          const reason = await this.refusal(call);
           if (reason) refusal = { code: TOOL_REFUSED, reason };
         }
         if (refusal) {
@@ -123,7 +132,8 @@ export class JsonRpcInterceptor {
   }
 
   /** Why a call must not be forwarded, or undefined. An unknown tool refreshes the tool list once. */
-  private async refusal(tool: string): Promise<string | undefined> {
+  private async refusal(call: PendingCall): Promise<string | undefined> {
+    const tool = call.tool ?? '';
     let state = await this.deps.service.tools.state(this.registry, tool);
     if (!state) {
       try {
@@ -134,6 +144,7 @@ export class JsonRpcInterceptor {
       state = await this.deps.service.tools.state(this.registry, tool);
     }
     if (!state) return `The registry ${this.registry} has no tool named ${tool}.`;
+    call.known = true;
     if (!state.enabled) {
       return state.disabled_reason === 'rug_pull'
         ? `The tool ${tool} changed since it was approved and is disabled until an admin enables it again.`
@@ -173,6 +184,15 @@ export class JsonRpcInterceptor {
     };
     const message = outcome.error === undefined ? undefined : scrubSecrets(outcome.error, this.secrets);
     const error = message === undefined ? undefined : { code: outcome.blocked ? 'tool_refused' : 'tool_error', message, type: 'tool_error' };
+    this.deps.observer?.toolCalled({
+      registry: this.registry,
+      tool: invocation.tool,
+      known: call.known === true,
+      outcome: outcome.blocked ? 'blocked' : outcome.error === undefined ? 'ok' : 'error',
+      startedAt: call.startedAt,
+      latencyMs: invocation.latency_ms,
+      parent: this.traceParent,
+    });
     // This request's credentials are scrubbed in any form (case, base64, URL, hex) wherever they appear.
     this.sink(scrubSecretsDeep(invocation, this.secrets), status, error);
   }

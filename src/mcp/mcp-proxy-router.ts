@@ -17,6 +17,8 @@ import { FORWARDED_HEADERS, RETURNED_HEADERS } from './mcp-headers.js';
 import { mcpPassthrough } from './mcp-passthrough.js';
 import type { RegistryRecord } from './registry-records.js';
 import type { RegistryService } from './registry-service.js';
+import type { ToolObserver } from '../observability/observer-types.js';
+import { requestTraceOf } from '../observability/gateway-tracing.js';
 import { forEachSseEvent, resolveLimits, formatSseEvent, readBoundedBody, UpstreamBodyError, type McpProxyLimits } from './upstream-body.js';
 
 /** What the proxy needs. */
@@ -31,6 +33,8 @@ export interface McpProxyDeps {
   /** How long the tool server may take to answer headers, in ms. Default 30000. */
   headersTimeoutMs?: number;
   logger?: GatewayLogger;
+  /** Metrics and spans of tool calls, and the trace context sent to tool servers; absent when both are off. */
+  observer?: ToolObserver;
 }
 
 interface Target {
@@ -43,7 +47,7 @@ interface Target {
 const TARGET = Symbol('gateway.mcp-target');
 const targetOf = (req: Request): Target => (req as Request & { [TARGET]: Target })[TARGET];
 
-function upstreamHeaders(req: Request, token: string | undefined): Record<string, string> {
+function upstreamHeaders(req: Request, token: string | undefined, observer: ToolObserver | undefined): Record<string, string> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   for (const name of FORWARDED_HEADERS) {
     const value = req.headers[name];
@@ -51,6 +55,7 @@ function upstreamHeaders(req: Request, token: string | undefined): Record<string
   }
   headers.accept ??= 'application/json, text/event-stream';
   if (token) headers.authorization = `Bearer ${token}`;
+  observer?.injectTraceContext(headers, requestTraceOf(req)?.context);
   return headers;
 }
 
@@ -107,6 +112,7 @@ export function mcpProxyRouter(deps: McpProxyDeps): Router {
     const messages = (batch ? req.body : [req.body]) as JsonRpcMessage[];
     const scrub = (text: string): string => scrubSecrets(text, secrets);
     const interceptor = new JsonRpcInterceptor(deps, registry.name, application, req.originalUrl.split('?')[0] ?? req.path, secrets);
+    interceptor.traceParent = requestTraceOf(req)?.context;
     const refusals = await interceptor.screen(messages);
     if (refusals.length > 0) {
       res.status(200).json(batch ? refusals : refusals[0]);
@@ -119,7 +125,7 @@ export function mcpProxyRouter(deps: McpProxyDeps): Router {
     });
     let upstream: UpstreamResponse;
     try {
-      upstream = await deps.client.send({ url: registry.url, method: 'POST', headers: upstreamHeaders(req, token), body: JSON.stringify(req.body) }, timer.signal);
+      upstream = await deps.client.send({ url: registry.url, method: 'POST', headers: upstreamHeaders(req, token, deps.observer), body: JSON.stringify(req.body) }, timer.signal);
     } catch (error) {
       const reason = timer.timedOut ? 'it did not answer in time' : scrub((error as Error).message);
       interceptor.abandon(reason, 502);

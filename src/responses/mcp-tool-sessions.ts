@@ -1,4 +1,5 @@
 // Opens the MCP servers named in a Responses request: the gateway's own registries in-process, allowed external servers through the outbound guard.
+import type { ToolObserver } from '../observability/observer-types.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -44,6 +45,8 @@ export interface SessionDeps {
   sink: InvocationSink;
   /** The largest answer read from a tool server, in bytes (the MCP proxy's `maxResponseBytes`). */
   maxResponseBytes: number;
+  /** Metrics and spans of tool calls made through registries. */
+  observer?: ToolObserver;
 }
 
 function allowedNames(entry: McpToolEntry): Set<string> | undefined {
@@ -74,7 +77,7 @@ async function transportFor(entry: McpToolEntry, target: McpTarget, deps: Sessio
     const token = deps.registries.token(registry);
     const secrets = [...headerSecrets, ...(token ? [token] : [])];
     const interceptor = new JsonRpcInterceptor(
-      { service: deps.registries, engine: deps.engine, recorder: deps.recorder },
+      { service: deps.registries, engine: deps.engine, recorder: deps.recorder, observer: deps.observer },
       registry.name,
       owner.application,
       target.path,

@@ -5,9 +5,10 @@ import { firstConnection } from '../redis/redis-client.js';
 import { assembleChain, DEFAULT_RESPONSE_STORE_BYTES, RESPONSE_OBJECT_PREFIX, type StoredResponseObject, type LoadedResponse, type ResponseStateStore, type ResponseStoreOptions, type StoredResponse } from './response-store.js';
 
 /**
- * KEYS: the entry hash, the index (sorted set id → save time), the sizes hash, the byte total.
- * ARGV: id, parent ('' for none), state JSON, TTL ms, byte bound, entry key prefix.
- * Drops expired index entries (up to 1000 per save), stores the entry, then drops the oldest entries until the total fits.
+ * KEYS: the entry hash, the index (sorted set id → save time), the sizes hash, the byte total, the recency set
+ * (sorted set id → last save or load). ARGV: id, parent ('' for none), state JSON, TTL ms, byte bound, entry key prefix.
+ * Drops expired index entries (up to 1000 per save), stores the entry, then drops the least recently used entries
+ * until the total fits.
  */
 const SAVE_SCRIPT = `
 local t = redis.call('TIME')
@@ -17,6 +18,7 @@ local function drop(old)
   local size = tonumber(redis.call('HGET', KEYS[3], old) or '0')
   redis.call('HDEL', KEYS[3], old)
   redis.call('ZREM', KEYS[2], old)
+  redis.call('ZREM', KEYS[5], old)
   redis.call('DEL', ARGV[6] .. old)
   redis.call('DECRBY', KEYS[4], size)
 end
@@ -25,25 +27,33 @@ for _, old in ipairs(redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now - ttl, 'LI
 local total = redis.call('INCRBY', KEYS[4], string.len(ARGV[3]))
 redis.call('HSET', KEYS[3], id, string.len(ARGV[3]))
 redis.call('ZADD', KEYS[2], now, id)
+redis.call('ZADD', KEYS[5], now, id)
 redis.call('HSET', KEYS[1], 'p', ARGV[2], 's', ARGV[3])
 redis.call('PEXPIRE', KEYS[1], ttl)
 while total > max do
-  local oldest = redis.call('ZRANGE', KEYS[2], 0, 0)[1]
+  local oldest = redis.call('ZRANGE', KEYS[5], 0, 0)[1]
   if not oldest or oldest == id then break end
   drop(oldest)
   total = tonumber(redis.call('GET', KEYS[4]))
 end
-for i = 2, 4 do redis.call('PEXPIRE', KEYS[i], ttl) end
+for i = 2, 5 do redis.call('PEXPIRE', KEYS[i], ttl) end
 return total
 `;
 
-/** KEYS: the entry key prefix. ARGV: id, most links. Returns the states of the chain, newest first, or nil when a link is gone. */
+/**
+ * KEYS: the entry key prefix, the recency set. ARGV: id, most links. Returns the states of the chain, newest first,
+ * or nil when a link is gone. Every link read counts as used (its recency is now), so a conversation still being
+ * continued is not the first evicted.
+ */
 const LOAD_SCRIPT = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local out = {}
 local at = ARGV[1]
 for i = 1, tonumber(ARGV[2]) do
   local entry = redis.call('HMGET', KEYS[1] .. at, 's', 'p')
   if not entry[1] then return nil end
+  redis.call('ZADD', KEYS[2], 'XX', now, at)
   out[#out + 1] = entry[1]
   if not entry[2] or entry[2] == '' then return out end
   at = entry[2]
@@ -52,8 +62,8 @@ return nil
 `;
 
 interface ScriptedRedis {
-  gatewayResponseSave(entry: string, index: string, sizes: string, total: string, id: string, parent: string, json: string, ttlMs: number, maxBytes: number, entryPrefix: string): Promise<number>;
-  gatewayResponseLoad(entryPrefix: string, id: string, maxLinks: number): Promise<string[] | null>;
+  gatewayResponseSave(entry: string, index: string, sizes: string, total: string, recency: string, id: string, parent: string, json: string, ttlMs: number, maxBytes: number, entryPrefix: string): Promise<number>;
+  gatewayResponseLoad(entryPrefix: string, recency: string, id: string, maxLinks: number): Promise<string[] | null>;
 }
 
 /** Longest chain walked: conversations longer than this cannot be continued. */
@@ -62,7 +72,8 @@ const MAX_LINKS = 10_000;
 /**
  * Response states in Redis (standalone Redis; the scripts name entry keys they build), so a conversation or an
  * approval started on one replica continues on another. Each entry expires after `ttlMs`; the entries' bytes
- * are bounded by `maxBytes`, the oldest saved dropped first; a state over `maxEntryBytes` is not stored.
+ * are bounded by `maxBytes`, the least recently used (saved or loaded) dropped first, as in the in-process store; a
+ * state over `maxEntryBytes` is not stored.
  * While Redis is unreachable, saving or loading answers 503 `storage_unavailable`, at once or after the command timeout.
  */
 export class RedisResponseStore implements ResponseStateStore {
@@ -81,8 +92,8 @@ export class RedisResponseStore implements ResponseStateStore {
     this.maxEntryBytes = Math.min(this.maxBytes, options.maxEntryBytes ?? Math.floor(this.maxBytes / 4));
     this.ttlMs = options.ttlMs ?? 3600_000;
     this.connectTimeoutMs = options.connectTimeoutMs ?? 2000;
-    client.defineCommand('gatewayResponseSave', { numberOfKeys: 4, lua: SAVE_SCRIPT });
-    client.defineCommand('gatewayResponseLoad', { numberOfKeys: 1, lua: LOAD_SCRIPT });
+    client.defineCommand('gatewayResponseSave', { numberOfKeys: 5, lua: SAVE_SCRIPT });
+    client.defineCommand('gatewayResponseLoad', { numberOfKeys: 2, lua: LOAD_SCRIPT });
   }
 
   private connected = false;
@@ -104,7 +115,7 @@ export class RedisResponseStore implements ResponseStateStore {
     if (Buffer.byteLength(json) > this.maxEntryBytes) return;
     const p = this.prefix;
     try {
-      await (await this.scripted()).gatewayResponseSave(`${p}e:${id}`, `${p}index`, `${p}sizes`, `${p}bytes`, id, parent, json, this.ttlMs, this.maxBytes, `${p}e:`);
+      await (await this.scripted()).gatewayResponseSave(`${p}e:${id}`, `${p}index`, `${p}sizes`, `${p}bytes`, `${p}recency`, id, parent, json, this.ttlMs, this.maxBytes, `${p}e:`);
     } catch (error) {
       throw Errors.storageUnavailable(['redis'], { cause: error });
     }
@@ -130,7 +141,7 @@ export class RedisResponseStore implements ResponseStateStore {
     if (id.startsWith(RESPONSE_OBJECT_PREFIX)) return undefined;
     let chain: string[] | null;
     try {
-      chain = await (await this.scripted()).gatewayResponseLoad(`${this.prefix}e:`, id, MAX_LINKS);
+      chain = await (await this.scripted()).gatewayResponseLoad(`${this.prefix}e:`, `${this.prefix}recency`, id, MAX_LINKS);
     } catch (error) {
       throw Errors.storageUnavailable(['redis'], { cause: error });
     }

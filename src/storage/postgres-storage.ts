@@ -1,6 +1,7 @@
 // PostgreSQL storage adapter on node-postgres: a key-value table and indexed append-only logs, migrated at init, for several replicas.
 import pg from 'pg';
 import { PostgresChangeListener } from './postgres-change-listener.js';
+import { postgresCounts } from './postgres-counts.js';
 import { Errors } from '../errors/error-registry.js';
 import { keyedWriteQueue } from './keyed-write-queue.js';
 import { MIGRATIONS } from './postgres-migrations/index.js';
@@ -97,6 +98,7 @@ export function postgresStorage(options: PostgresStorageOptions): StorageAdapter
   };
   const query = <R extends pg.QueryResultRow>(text: string, values?: unknown[]): Promise<pg.QueryResult<R>> =>
     pool.query<R>(text, values).catch(asStorageError);
+  const counts = postgresCounts(query, s);
   /** Runs `work` in one transaction on one connection. */
   const transaction = async <T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
     const client = await pool.connect().catch(asStorageError);
@@ -184,6 +186,21 @@ export function postgresStorage(options: PostgresStorageOptions): StorageAdapter
             }
           }),
       );
+    },
+    async addCounts(set, changes, maxItems) {
+      open();
+      keySegments(set);
+      return counts.addCounts(set, changes, maxItems);
+    },
+    async readCounts(set) {
+      open();
+      keySegments(set);
+      return counts.readCounts(set);
+    },
+    async deleteCounts(set) {
+      open();
+      keySegments(set);
+      return counts.deleteCounts(set);
     },
     async list(prefix) {
       open();

@@ -39,6 +39,21 @@ export interface LogMatchOptions {
   window?: number;
 }
 
+/** One change of {@link StorageAdapter.addCounts}: add `add` to the item's count, and keep the greater of its `seen` and this one. */
+export interface CountChange {
+  item: string;
+  add: number;
+  /** A time (ISO 8601, compared as text) or any text whose order means recency. */
+  seen: string;
+}
+
+/** One counted item, as {@link StorageAdapter.readCounts} answers it. */
+export interface CountRow {
+  item: string;
+  count: number;
+  seen: string;
+}
+
 /** One write of {@link StorageAdapter.batch}: set a key to a value, or delete it. */
 export type StorageWrite = { op: 'set'; key: string; value: JsonValue } | { op: 'delete'; key: string };
 
@@ -73,6 +88,17 @@ export interface StorageAdapter {
    * reconnected). Adapters that no other process shares leave it out.
    */
   watch?(listener: (key: string | undefined) => void): void;
+  /**
+   * Optional, with `readCounts` and `deleteCounts`: adds to the counts of the named set `set`, atomically across
+   * processes (in SQL one UPSERT: `count + add`, `GREATEST(seen, …)`), so replicas counting at once lose nothing;
+   * then keeps only the `maxItems` most recently seen items. Adapters that no other process shares leave it out:
+   * callers then read-modify-write one value under the facade's lock.
+   */
+  addCounts?(set: string, changes: CountChange[], maxItems: number): Promise<void>;
+  /** The items of a count set (most recently seen first); empty when unknown. */
+  readCounts?(set: string): Promise<CountRow[]>;
+  /** Removes a count set; resolves `true` if it had items. */
+  deleteCounts?(set: string): Promise<boolean>;
   /** Every entry whose key starts with `prefix`, sorted by key. */
   list(prefix: string): Promise<StorageEntry[]>;
   /** Appends records to the log named `log`. Resolves once they are durable. */

@@ -1,6 +1,6 @@
 // The storage facade over any adapter: typed access, per-key read-modify-write locking and log helpers.
 import { LRUCache } from 'lru-cache';
-import type { JsonValue, LogMatchOptions, LogPage, StorageAdapter, StorageEntry, StorageWrite } from './storage-adapter.js';
+import type { CountChange, CountRow, JsonValue, LogMatchOptions, LogPage, StorageAdapter, StorageEntry, StorageWrite } from './storage-adapter.js';
 import { KeyedLock } from './keyed-lock.js';
 import { isKeyInvalid } from './storage-key.js';
 
@@ -163,6 +163,29 @@ export class Storage {
   readLogMatching<T>(log: string, options: LogMatchOptions): Promise<LogPage<T> | undefined> {
     if (!this.adapter.readLogMatching) throw new Error(`The ${this.adapter.name} storage adapter has no readLogMatching.`);
     return this.adapter.readLogMatching(log, options) as Promise<LogPage<T> | undefined>;
+  }
+
+  /** Whether the adapter keeps count sets itself, atomically across processes (PostgreSQL); see {@link StorageAdapter.addCounts}. */
+  get countsAtomically(): boolean {
+    return this.adapter.addCounts !== undefined && this.adapter.readCounts !== undefined && this.adapter.deleteCounts !== undefined;
+  }
+
+  /** Adds to a count set; only when {@link countsAtomically}. */
+  addCounts(set: string, changes: CountChange[], maxItems: number): Promise<void> {
+    if (!this.adapter.addCounts) throw new Error(`The ${this.adapter.name} storage adapter has no addCounts.`);
+    return this.adapter.addCounts(set, changes, maxItems);
+  }
+
+  /** The items of a count set; only when {@link countsAtomically}. */
+  readCounts(set: string): Promise<CountRow[]> {
+    if (!this.adapter.readCounts) throw new Error(`The ${this.adapter.name} storage adapter has no readCounts.`);
+    return this.adapter.readCounts(set);
+  }
+
+  /** Removes a count set; only when {@link countsAtomically}. */
+  deleteCounts(set: string): Promise<boolean> {
+    if (!this.adapter.deleteCounts) throw new Error(`The ${this.adapter.name} storage adapter has no deleteCounts.`);
+    return this.adapter.deleteCounts(set);
   }
 
   deleteLog(log: string): Promise<boolean> {

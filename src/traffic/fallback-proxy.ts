@@ -13,6 +13,7 @@ import { relayRaw } from './raw-relay.js';
 import { isRetryable, parseRetryAfter, retryDelay, shouldFallBack, type AttemptFailure, type RetryTiming } from './retry-policy.js';
 import { classifyUpstreamError, type UpstreamClient } from './upstream-client.js';
 import { MAX_ERROR_BODY_BYTES, upstreamError } from './upstream-error.js';
+import type { AttemptEnd, ProxyObserver } from '../observability/observer-types.js';
 
 /** What the proxy needs. */
 export interface FallbackProxyDeps {
@@ -22,6 +23,8 @@ export interface FallbackProxyDeps {
   /** Per-attempt timeout when the route sets none, in ms. */
   defaultTimeoutMs: number;
   random?: () => number;
+  /** Metrics and spans of attempts, retries and fallbacks; absent when both are off. */
+  observer?: ProxyObserver;
 }
 
 /** The end of one model request. */
@@ -76,13 +79,15 @@ async function attempt(deps: FallbackProxyDeps, context: ModelRequestContext, ca
     suffix: candidate.routeModel?.suffix,
   };
   const upstreamRequest = candidate.adapter.buildRequest(providerContext);
+  const watch = deps.observer?.attemptStarted(context, candidate, upstreamRequest.headers);
   const record = { provider: candidate.provider.name, model: candidate.model, status: null as number | null, latency_ms: 0 };
   context.attempts.push(record);
   const timeoutMs = context.route?.config.settings.timeout_ms ?? deps.defaultTimeoutMs;
-  const finish = (status: number | null, error?: string): void => {
+  const finish = (end: AttemptEnd, status: number | null, error?: string): void => {
     record.status = status;
     record.latency_ms = Math.round(performance.now() - started);
     if (error) Object.assign(record, { error });
+    watch?.end(end);
   };
   const timer = new AttemptTimer(timeoutMs, context.abort);
   const live: string[] = [];
@@ -90,7 +95,7 @@ async function attempt(deps: FallbackProxyDeps, context: ModelRequestContext, ca
     const upstream = await deps.client.send(upstreamRequest, timer.signal);
     if (upstream.status >= 400) {
       const error = upstreamError(upstream.status, await readErrorText(upstream.body), candidate.adapter, candidate.provider.name, providerContext.apiKey?.value);
-      finish(upstream.status, error.message);
+      finish({ kind: 'status', status: upstream.status }, upstream.status, error.message);
       return { ok: false, error, failure: { kind: 'status', status: upstream.status, retryAfterMs: parseRetryAfter(upstream.headers['retry-after']) } };
     }
     if (res) setGatewayHeaders(res, context);
@@ -99,26 +104,29 @@ async function attempt(deps: FallbackProxyDeps, context: ModelRequestContext, ca
     const relay = !res
       ? await captureJson(upstream, candidate.adapter, providerContext)
       : context.stream
-        ? await relayStream(res, upstream, candidate.adapter, providerContext, () => timer.touch(), context.outputGuard, live, context.answerFormat?.stream(candidate.model))
+        ? await relayStream(res, upstream, candidate.adapter, providerContext, () => {
+            timer.touch();
+            context.firstChunkAt ??= performance.now();
+          }, context.outputGuard, live, context.answerFormat?.stream(candidate.model))
         : RAW_ANSWER_ENDPOINTS.has(context.endpoint)
           ? await relayRaw(res, upstream, () => timer.touch())
           : await relayJson(res, upstream, candidate.adapter, providerContext, context.outputGuard, context.answerFormat);
     context.relay = relay;
-    finish(upstream.status, relay.streamError);
+    finish({ kind: 'ok', status: upstream.status, streamError: relay.streamError }, upstream.status, relay.streamError);
     return { ok: true, relay };
   } catch (error) {
     if (context.relay?.payloads === live) context.relay = undefined; // the stream never started
     const kind = classifyUpstreamError(error, context.abort.aborted, timer.timedOut);
     if (kind === 'timeout') {
-      finish(null, 'timeout');
+      finish({ kind: 'timeout' }, null, 'timeout');
       return { ok: false, error: Errors.upstreamTimeout([candidate.provider.name, timeoutMs]), failure: { kind } };
     }
     if ((error as GatewayError).code === 'upstream_invalid_response') {
-      finish(502, (error as GatewayError).message);
+      finish({ kind: 'invalid_response' }, 502, (error as GatewayError).message);
       return { ok: false, error: error as GatewayError, failure: { kind: 'network' } };
     }
     const message = (error as Error).message ?? String(error);
-    finish(null, kind === 'aborted' ? 'client disconnected' : message);
+    finish({ kind }, null, kind === 'aborted' ? 'client disconnected' : message);
     return { ok: false, error: Errors.upstreamUnreachable([candidate.provider.name, message]), failure: { kind: 'network' } };
   } finally {
     timer.clear();
@@ -141,6 +149,7 @@ export async function proxyModelRequest(deps: FallbackProxyDeps, context: ModelR
       if (retry >= retries || !isRetryable(result.failure)) break;
       const delay = retryDelay(retry, result.failure, deps.timing, deps.random);
       if (delay === undefined) break;
+      deps.observer?.retried(candidate, result.failure);
       await sleep(delay, context.abort);
     }
     if (result.ok) return result.relay.rejected && !res?.headersSent ? { ok: false, error: result.relay.rejected } : { ok: true, relay: result.relay };
@@ -148,6 +157,7 @@ export async function proxyModelRequest(deps: FallbackProxyDeps, context: ModelR
     if (context.abort.aborted || res?.headersSent) break;
     const model = candidate.routeModel;
     if (!model || !shouldFallBack(result.failure, model.fallback_enabled, model.fallback_codes)) break;
+    if (candidate !== context.candidates.at(-1)) deps.observer?.fellBack(context, candidate, result.failure);
   }
   return { ok: false, error: last ?? Errors.noProviderAvailable([context.routeName]) };
 }

@@ -1,4 +1,5 @@
 // The state of one model request as it passes the route resolver, rate limiter, guardrail pipeline and proxy.
+import type { Context } from '@opentelemetry/api';
 import type { Request } from 'express';
 import type { GuardrailCheck, ProviderRecord, RouteModel, RouteRecord, ToolInvocation } from '../records/request-records.js';
 import type { OutputGuard } from '../guardrails/pipeline/output-guard.js';
@@ -48,6 +49,10 @@ export interface ModelRequestContext {
   checks: GuardrailCheck[];
   /** Set by the guardrail pipeline when the policy checks output. */
   outputGuard?: OutputGuard;
+  /** The request span's context, parent of the attempt spans (set when an OpenTelemetry SDK is registered). */
+  trace?: Context;
+  /** When the first streamed chunk came from the provider (`performance.now()`), for time-to-first-token. */
+  firstChunkAt?: number;
   /** Set on routes with a response cache: whether the cache answered. */
   cache?: 'hit' | 'miss';
   /** What the proxy relayed, for the request log. */

@@ -7,6 +7,7 @@ import { Errors } from '../errors/error-registry.js';
 import { routeOfModel } from '../models/route-model-id.js';
 import type { ModelEndpoint } from '../plugins/plugin-types.js';
 import { AbortFlag } from './attempt-timer.js';
+import { requestTraceOf } from '../observability/gateway-tracing.js';
 import { resolveCandidates } from './candidate-selection.js';
 import { setModelContext, type ModelRequestContext, type RouteRecord } from './model-request-context.js';
 import type { ProviderDirectory } from './provider-directory.js';
@@ -65,6 +66,7 @@ export async function resolveModelRequest(
     attempts: [],
     abort: new AbortFlag(),
     checks: [],
+    trace: requestTraceOf(req)?.context,
   };
   res.on('close', () => {
     if (!res.writableFinished) context.abort.abort();

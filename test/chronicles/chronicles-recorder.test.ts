@@ -37,4 +37,48 @@ describe('Chronicles recorder on failing storage', () => {
       await storage.close();
     }
   });
+
+  it('14.5: entries kept while storage failed are written by themselves once it is back, with no new request and a full buffer', async () => {
+    const inner = memoryStorage();
+    let failing = true;
+    let appends = 0;
+    const flaky: StorageAdapter = { ...inner, append: (log, records) => (appends++, failing ? Promise.reject(new Error('storage down')) : inner.append(log, records)) };
+    const storage = new Storage(flaky);
+    await storage.init();
+    const recorder = new ChroniclesRecorder(storage, { flushIntervalMs: 5, maxBatch: 10, maxPending: 3, onError: () => undefined });
+    try {
+      for (const id of ['a', 'b', 'c', 'd', 'e']) recorder.record(entry(id));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      assert.equal(appends, 1, 'while storage fails, no flush per new entry: one retry timer');
+      assert.equal(recorder.dropped, 2, 'beyond the bound, entries are dropped and counted');
+      failing = false;
+      const deadline = Date.now() + 5000;
+      while ((await inner.readLog('chronicles/app')).length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      const written = (await inner.readLog('chronicles/app')) as Array<{ id: string }>;
+      assert.equal(written.length, 3, 'the kept entries, up to the bound, written by the retry');
+      assert.equal(recorder.dropped, 2);
+    } finally {
+      failing = false;
+      await recorder.close();
+      await storage.close();
+    }
+  });
+
+  it('14.5: a usage-graph write failing after an append loses no entry of the other applications in the batch', async () => {
+    const inner = memoryStorage();
+    const flaky: StorageAdapter = { ...inner, set: (key, value) => (key === 'chronicles-graph/a' ? Promise.reject(new Error('storage down')) : inner.set(key, value)) };
+    const storage = new Storage(flaky);
+    await storage.init();
+    const recorder = new ChroniclesRecorder(storage, { flushIntervalMs: 60_000, onError: () => undefined });
+    try {
+      recorder.record({ ...entry('a1'), application: 'a' });
+      recorder.record({ ...entry('b1'), application: 'b' });
+      await assert.rejects(recorder.flush(), /storage down/);
+      assert.deepEqual(((await inner.readLog('chronicles/a')) as Array<{ id: string }>).map((e) => e.id), ['a1']);
+      assert.deepEqual(((await inner.readLog('chronicles/b')) as Array<{ id: string }>).map((e) => e.id), ['b1']);
+    } finally {
+      await recorder.close().catch(() => undefined);
+      await storage.close();
+    }
+  });
 });

@@ -20,11 +20,12 @@ async function freePort(): Promise<number> {
 }
 
 /**
- * Starts the example server with `env` over the test's environment, and waits (up to 20 s) until `/healthz` answers.
+ * Starts the example server with `env` over the test's environment, and waits until `/healthz` answers: at least
+ * 400 tries, and up to `startTimeoutMs` (default 20 s) on a slow machine.
  * @example
  * const server = await startExampleServer({ GATEWAY_ADMIN_KEY: key, GATEWAY_DATA_DIR: dir });
  */
-export async function startExampleServer(env: Record<string, string>): Promise<ExampleServer> {
+export async function startExampleServer(env: Record<string, string>, startTimeoutMs = 20_000): Promise<ExampleServer> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'examples/server.ts'], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ...env },
@@ -34,7 +35,9 @@ export async function startExampleServer(env: Record<string, string>): Promise<E
   child.stdout?.on('data', (chunk) => (output += chunk));
   child.stderr?.on('data', (chunk) => (output += chunk));
   const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 400; i++) {
+  const started = performance.now();
+  for (let i = 0; i < 400 || performance.now() - started < startTimeoutMs; i++) {
+    if (child.exitCode !== null) break;
     try {
       if ((await fetch(`${base}/healthz`)).ok) return { child, base, output: () => output };
     } catch {

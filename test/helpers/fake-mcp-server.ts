@@ -12,6 +12,8 @@ export interface FakeMcpServer {
   url: string;
   /** The Authorization header of every HTTP request received, in order. */
   authorizations: Array<string | undefined>;
+  /** The W3C `traceparent` header of every request received, in order (undefined when absent). */
+  traceparents: Array<string | undefined>;
   /** Every `tools/call` received: tool name and arguments. */
   calls: Array<{ name: string; arguments: unknown }>;
   /** Requires this Bearer token from now on (undefined: none). */
@@ -46,6 +48,7 @@ export async function startFakeMcpServer(options: { token?: string; poisoned?: b
     secret_add: POISONED_DESCRIPTION,
   };
   const authorizations: Array<string | undefined> = [];
+  const traceparents: Array<string | undefined> = [];
   const calls: Array<{ name: string; arguments: unknown }> = [];
   const transports = new Map<string, StreamableHTTPServerTransport>();
   let unauthorizedBody: ((authorization: string | undefined) => string) | undefined;
@@ -79,6 +82,7 @@ export async function startFakeMcpServer(options: { token?: string; poisoned?: b
   app.use(express.json());
   app.use('/mcp', (req, res, next) => {
     authorizations.push(req.headers.authorization);
+    traceparents.push(typeof req.headers.traceparent === 'string' ? req.headers.traceparent : undefined);
     if (token !== undefined && req.headers.authorization !== `Bearer ${token}`) {
       if (unauthorizedBody) res.status(401).type('text/plain').send(unauthorizedBody(req.headers.authorization));
       else res.status(401).json({ error: 'unauthorized' });
@@ -118,6 +122,7 @@ export async function startFakeMcpServer(options: { token?: string; poisoned?: b
   return {
     url: `http://127.0.0.1:${port}/mcp`,
     authorizations,
+    traceparents,
     calls,
     setToken: (next) => void (token = next),
     setDescription: (tool, description) => void (descriptions[tool] = description),

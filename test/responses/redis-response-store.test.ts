@@ -103,6 +103,23 @@ describe('14.3 RedisResponseStore: chains, TTL, byte bound, other applications, 
     assert.equal(await store.load('huge', 'app'), undefined);
   });
 
+  it('14.3: the byte bound drops the least recently used response: one read since is kept, an older untouched one goes', async () => {
+    const store = new RedisResponseStore(client, { keyPrefix: `${prefix}lru:`, maxBytes: 100_000, maxEntryBytes: 30_000 });
+    const big = 'x'.repeat(20_000);
+    const tick = () => new Promise((resolve) => setTimeout(resolve, 5)); // distinct Redis milliseconds
+    for (let i = 0; i < 4; i++) {
+      await store.save(`r${i}`, state(big));
+      await tick();
+    }
+    assert.ok(await store.load('r0', 'app'), 'r0, the oldest saved, is read again');
+    await tick();
+    await store.save('r4', state(big));
+    assert.ok((await store.bytes()) <= 100_000);
+    assert.ok(await store.load('r0', 'app'), 'read since, so kept');
+    assert.equal(await store.load('r1', 'app'), undefined, 'the least recently used was dropped');
+    assert.ok(await store.load('r4', 'app'));
+  });
+
   it('14.3: entries expire after ttlMs (Redis expiry, polled)', async () => {
     const store = new RedisResponseStore(client, { keyPrefix: `${prefix}ttl:`, ttlMs: 200 });
     await store.save('short', state('soon gone'));

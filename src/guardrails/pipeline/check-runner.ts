@@ -113,10 +113,14 @@ export async function runChecks(engine: GuardrailEngine, policy: Readonly<Guardr
       try {
         const evaluation = await withTimeout((signal) => evaluateProcessor(engine, policy, name, slots, signal), policy.timeout_ms);
         const latency = Math.round((performance.now() - started) * 1000) / 1000;
-        return { processor: name, phase, request_reject: rejecting && evaluation.flagged, triggered: evaluation.triggered, results: evaluation.results, latency_ms: latency };
+        const check: GuardrailCheck = { processor: name, phase, request_reject: rejecting && evaluation.flagged, triggered: evaluation.triggered, results: evaluation.results, latency_ms: latency };
+        engine.observer?.checked(check, started);
+        return check;
       } catch (error) {
         const latency = Math.round((performance.now() - started) * 1000) / 1000;
-        return { processor: name, phase, request_reject: false, triggered: [], results: null, error: (error as Error).message, on_error: policy.on_error, latency_ms: latency };
+        const check: GuardrailCheck = { processor: name, phase, request_reject: false, triggered: [], results: null, error: (error as Error).message, on_error: policy.on_error, latency_ms: latency };
+        engine.observer?.checked(check, started);
+        return check;
       }
     }),
   );

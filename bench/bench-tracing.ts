@@ -1,0 +1,12 @@
+// The benchmark gateway's tracing SDK (BENCH_OBSERVABILITY=on): the Node SDK with a batch processor and an exporter that drops spans, so the cost measured is the gateway's and the SDK's, not a network export.
+import type { SpanExporter } from '@opentelemetry/sdk-trace-node';
+
+/** Registers a NodeTracerProvider whose exporter discards every batch. */
+export async function registerDiscardingTracer(): Promise<void> {
+  const { NodeTracerProvider, BatchSpanProcessor } = await import('@opentelemetry/sdk-trace-node');
+  const exporter: SpanExporter = {
+    export: (_spans, done) => done({ code: 0 }), // ExportResultCode.SUCCESS
+    shutdown: () => Promise.resolve(),
+  };
+  new NodeTracerProvider({ spanProcessors: [new BatchSpanProcessor(exporter)] }).register();
+}

@@ -1,0 +1,54 @@
+// The cost of metrics and tracing: the same gateway with both off and with both on (an OTel SDK registered), in alternating rounds of one run.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { BENCH_GATEWAY } from './build-gateway.js';
+import { measureCpuPerRequest, type CpuResult } from './fixed-count.js';
+
+/** The two medians and how much more "on" costs, in percent. */
+export interface ObservabilityCost {
+  off: CpuResult;
+  on: CpuResult;
+  extraPercent: number;
+  rounds: number;
+}
+
+async function startGateway(args: string[], mode: string): Promise<{ child: ChildProcess; info: Record<string, unknown> }> {
+  const child = spawn(process.execPath, [BENCH_GATEWAY, ...args], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, BENCH_OBSERVABILITY: mode } });
+  const info = await new Promise<Record<string, unknown>>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).once('line', (line) => resolve(JSON.parse(line) as Record<string, unknown>));
+    child.once('exit', (code) => reject(new Error(`the ${mode} gateway exited with ${code}`)));
+  });
+  return { child, info };
+}
+
+const median = (results: CpuResult[]): CpuResult => [...results].sort((a, b) => a.cpuPerRequestUs - b.cpuPerRequestUs)[Math.floor(results.length / 2)]!;
+
+/**
+ * Starts two compiled bench gateways (`BENCH_OBSERVABILITY=off` and `on`) in front of the same upstream, and measures
+ * the CPU per request of the custom route on each, alternating for `rounds` rounds; the median of each side counts.
+ */
+export async function measureObservabilityCost(gatewayArgs: string[], options: { requests: number; connections: number; rounds: number; body: string }): Promise<ObservabilityCost> {
+  const off = await startGateway(gatewayArgs, 'off');
+  // BENCH_ON_MODE=metrics or sdk measures one of the two alone against both off.
+  const on = await startGateway(gatewayArgs, process.env.BENCH_ON_MODE ?? 'on');
+  try {
+    const target = (gateway: { info: Record<string, unknown> }) => ({
+      origin: `http://127.0.0.1:${String(gateway.info.port)}`,
+      path: '/v1/chat/completions',
+      headers: { 'content-type': 'application/json', 'x-gateway-apikey': String(gateway.info.key), 'x-gateway-route': 'custom' },
+      body: options.body,
+    });
+    const offRuns: CpuResult[] = [];
+    const onRuns: CpuResult[] = [];
+    for (let round = 0; round < options.rounds; round++) {
+      offRuns.push(await measureCpuPerRequest(target(off), off.child.pid!, options));
+      onRuns.push(await measureCpuPerRequest(target(on), on.child.pid!, options));
+    }
+    const offMedian = median(offRuns);
+    const onMedian = median(onRuns);
+    return { off: offMedian, on: onMedian, extraPercent: (onMedian.cpuPerRequestUs / offMedian.cpuPerRequestUs - 1) * 100, rounds: options.rounds };
+  } finally {
+    off.child.kill('SIGTERM');
+    on.child.kill('SIGTERM');
+  }
+}

@@ -1,0 +1,22 @@
+// Registers the OpenTelemetry Node tracing SDK with an OTLP/HTTP exporter, only when OTEL_EXPORTER_OTLP_ENDPOINT is set (lazy imports: nothing loads otherwise).
+
+/**
+ * Starts exporting the gateway's spans when `OTEL_EXPORTER_OTLP_ENDPOINT` is set (the exporter reads the standard
+ * OTEL_EXPORTER_OTLP_* variables; spans go to `<endpoint>/v1/traces`). `OTEL_SERVICE_NAME` names the service
+ * (default `gateway-service`). Returns a function that flushes and stops it, or undefined when not configured.
+ */
+export async function startTracingFromEnv(): Promise<(() => Promise<void>) | undefined> {
+  if (!process.env.OTEL_EXPORTER_OTLP_ENDPOINT) return undefined;
+  const [{ NodeTracerProvider, BatchSpanProcessor }, { OTLPTraceExporter }, { resourceFromAttributes }] = await Promise.all([
+    import('@opentelemetry/sdk-trace-node'),
+    import('@opentelemetry/exporter-trace-otlp-http'),
+    import('@opentelemetry/resources'),
+  ]);
+  const provider = new NodeTracerProvider({
+    resource: resourceFromAttributes({ 'service.name': process.env.OTEL_SERVICE_NAME ?? 'gateway-service' }),
+    spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())],
+  });
+  // Also installs the W3C trace-context propagator and the AsyncLocalStorage context manager.
+  provider.register();
+  return () => provider.shutdown();
+}

@@ -1,0 +1,124 @@
+// One gateway's observability: its metrics (when enabled), its tracer and its logger, behind the hooks the proxy, guardrails and MCP proxy call.
+import { SpanKind, type Context } from '@opentelemetry/api';
+import type { GatewayLogger } from '../errors/error-middleware.js';
+import type { GuardrailCheck } from '../guardrails/pipeline/check-runner.js';
+import type { Candidate, ModelRequestContext } from '../traffic/model-request-context.js';
+import { GatewayMetrics, type AttemptCause, type GuardrailAction } from './gateway-metrics.js';
+import { GatewayTracing } from './gateway-tracing.js';
+import { configuredModel, OPERATION_NAMES, OTHER, semconvProvider } from './metric-labels.js';
+import type { GuardrailObserver } from './guardrail-observer.js';
+import type { AttemptEnd, AttemptWatch, ProxyObserver, ToolObserver } from './observer-types.js';
+import { usageOf } from './usage-of.js';
+
+/** The cause label of an attempt's end. */
+export function causeOf(end: AttemptEnd): AttemptCause {
+  switch (end.kind) {
+    case 'ok':
+      return end.streamError ? 'stream_error' : 'ok';
+    case 'status':
+      return end.status === 429 ? 'http_429' : end.status >= 500 ? 'http_5xx' : 'http_4xx';
+    default:
+      return end.kind;
+  }
+}
+
+/** What a check decided: error, reject, flag (flagged without blocking) or pass. */
+export function actionOf(check: GuardrailCheck): GuardrailAction {
+  if (check.error !== undefined) return 'error';
+  if (check.request_reject) return 'reject';
+  return check.triggered.length > 0 ? 'flag' : 'pass';
+}
+
+/** The gen_ai attributes of a model call to `candidate`. */
+export function genAiAttributes(context: ModelRequestContext, candidate: Candidate): Record<string, string> {
+  return {
+    'gen_ai.operation.name': OPERATION_NAMES[context.endpoint] ?? context.endpoint,
+    'gen_ai.provider.name': semconvProvider(candidate.provider.type),
+    'gen_ai.request.model': candidate.model,
+    'gateway.provider': candidate.provider.name,
+    'gateway.route': context.routeName,
+  };
+}
+
+/** Metrics, tracer and logger of one gateway, and the hooks fed to its parts. */
+export class GatewayObservability implements ProxyObserver, GuardrailObserver, ToolObserver {
+  /** When each check started (`performance.now()`), for its span at the end of the request. */
+  private readonly checkStarts = new WeakMap<GuardrailCheck, number>();
+
+  constructor(
+    /** Undefined when metrics are off. */
+    readonly metrics: GatewayMetrics | undefined,
+    /** Undefined when tracing is off. */
+    readonly tracing: GatewayTracing | undefined,
+    readonly logger: GatewayLogger | undefined,
+    /** Log one line per request answered. */
+    readonly logRequests: boolean,
+  ) {}
+
+  /** True when any per-request work is needed besides the request id. */
+  get active(): boolean {
+    return this.metrics !== undefined || this.tracing !== undefined || this.logRequests;
+  }
+
+  attemptStarted(context: ModelRequestContext, candidate: Candidate, headers: Record<string, string>): AttemptWatch {
+    const started = performance.now();
+    const operation = OPERATION_NAMES[context.endpoint] ?? context.endpoint;
+    const span = context.trace && this.tracing?.startChild(context.trace, `${operation} ${candidate.model}`, SpanKind.CLIENT, genAiAttributes(context, candidate), headers);
+    const metrics = this.metrics;
+    return {
+      end(outcome) {
+        const cause = causeOf(outcome);
+        metrics?.attempt(operation, semconvProvider(candidate.provider.type), candidate.provider.name, configuredModel(candidate) ?? OTHER, cause, (performance.now() - started) / 1000);
+        if (!span) return;
+        if ('status' in outcome) span.setAttribute('http.response.status_code', outcome.status);
+        if (outcome.kind === 'ok' && span.isRecording()) {
+          const usage = usageOf(context);
+          if (usage.responseModel) span.setAttribute('gen_ai.response.model', usage.responseModel);
+          if (usage.input !== undefined) span.setAttribute('gen_ai.usage.input_tokens', usage.input);
+          if (usage.output !== undefined) span.setAttribute('gen_ai.usage.output_tokens', usage.output);
+        }
+        GatewayTracing.end(span, cause === 'ok' ? undefined : cause);
+      },
+    };
+  }
+
+  retried(candidate: Candidate, failure: AttemptEnd): void {
+    this.metrics?.retry(candidate.provider.name, configuredModel(candidate) ?? OTHER, causeOf(failure));
+  }
+
+  fellBack(context: ModelRequestContext, candidate: Candidate, failure: AttemptEnd): void {
+    this.metrics?.fallback(context.routeName, candidate.provider.name, causeOf(failure));
+  }
+
+  checked(check: GuardrailCheck, startedAt: number): void {
+    this.metrics?.guardrail(check.processor, check.phase, actionOf(check), check.latency_ms / 1000);
+    // The span is made when the request ends, under its request span (see checkSpans).
+    if (this.tracing) this.checkStarts.set(check, startedAt);
+  }
+
+  /** Makes the guardrail spans of a finished request: one per check it ran, children of `parent`, with their real times. */
+  checkSpans(parent: Context, checks: readonly GuardrailCheck[]): void {
+    for (const check of checks) {
+      const startedAt = this.checkStarts.get(check);
+      if (startedAt === undefined) continue;
+      const start = performance.timeOrigin + startedAt;
+      const action = actionOf(check);
+      const attributes = { 'gateway.guardrail.processor': check.processor, 'gateway.guardrail.phase': check.phase, 'gateway.guardrail.action': action };
+      const span = this.tracing!.startChild(parent, `guardrail ${check.processor}`, SpanKind.INTERNAL, attributes, undefined, start);
+      GatewayTracing.end(span, check.error === undefined ? undefined : 'guardrail_error', start + check.latency_ms);
+    }
+  }
+
+  injectTraceContext(headers: Record<string, string>, parent: Context | undefined): void {
+    if (parent) GatewayTracing.inject(parent, headers);
+  }
+
+  toolCalled(call: Parameters<ToolObserver['toolCalled']>[0]): void {
+    const tool = call.known ? call.tool : OTHER;
+    this.metrics?.toolCall(call.registry, tool, call.outcome, call.latencyMs / 1000);
+    if (!this.tracing || !call.parent) return;
+    const attributes = { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': tool, 'gateway.mcp.registry': call.registry, 'gateway.mcp.outcome': call.outcome };
+    const span = this.tracing.startChild(call.parent, `execute_tool ${tool}`, SpanKind.INTERNAL, attributes, undefined, call.startedAt);
+    GatewayTracing.end(span, call.outcome === 'ok' ? undefined : `tool_${call.outcome}`, call.startedAt + call.latencyMs);
+  }
+}

@@ -1,0 +1,91 @@
+// OpenTelemetry spans through @opentelemetry/api only: a no-op until the host registers an SDK, and then a few object allocations per request.
+import { isSpanContextValid, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span, type Tracer } from '@opentelemetry/api';
+import type { Request } from 'express';
+
+/** Options of the traces (`tracing` in the gateway options). */
+export interface GatewayTracingOptions {
+  /** Record prompts and answers on spans (`gen_ai.input.messages`, `gen_ai.output.messages`), cut to `maxContentBytes`. Default false. */
+  recordContent?: boolean;
+  /** The longest prompt or answer recorded on a span, in UTF-8 bytes. Default 16 KB. */
+  maxContentBytes?: number;
+  /** The instrumentation scope name. Default `gateway-service`. */
+  tracerName?: string;
+}
+
+/** A request span and the context its children are made in. */
+export interface RequestTrace {
+  span: Span;
+  context: Context;
+}
+
+const TRACE = Symbol('gateway.request-trace');
+
+/** The request's span and context, when a tracer is live. */
+export function requestTraceOf(req: Request): RequestTrace | undefined {
+  return (req as Request & { [TRACE]?: RequestTrace })[TRACE];
+}
+
+/** The trace id of the request's span, when a tracer is live. */
+export function traceIdOf(req: Request): string | undefined {
+  return requestTraceOf(req)?.span.spanContext().traceId;
+}
+
+/** Cuts text to at most `maxBytes` UTF-8 bytes. */
+export function cutToBytes(text: string, maxBytes: number): string {
+  if (text.length <= maxBytes / 3 || Buffer.byteLength(text) <= maxBytes) return text;
+  return Buffer.from(text).subarray(0, maxBytes).toString('utf8').replace(/\uFFFD$/, '');
+}
+
+/** The tracer of one gateway, with the span shapes it makes. */
+export class GatewayTracing {
+  private readonly tracer: Tracer;
+  readonly recordContent: boolean;
+  readonly maxContentBytes: number;
+
+  constructor(options: GatewayTracingOptions = {}) {
+    this.tracer = trace.getTracer(options.tracerName ?? 'gateway-service');
+    this.recordContent = options.recordContent === true;
+    this.maxContentBytes = options.maxContentBytes ?? 16 * 1024;
+  }
+
+  /**
+   * Starts the SERVER span of a gateway request, as a child of the client's `traceparent` when one came.
+   * Returns undefined when no SDK is registered (the span has no valid context): the request then runs untraced.
+   * The trace is kept on the request; children name it as their parent explicitly, so the gateway never switches
+   * the active context (which would turn on the context manager's async hooks for every promise).
+   */
+  startRequest(req: Request, nameOf: (req: Request) => string): RequestTrace | undefined {
+    const parent = propagation.extract(ROOT_CONTEXT, req.headers);
+    const span = this.tracer.startSpan('request', { kind: SpanKind.SERVER }, parent);
+    const spanContext = span.spanContext();
+    if (!isSpanContextValid(spanContext)) return undefined;
+    if (span.isRecording()) {
+      span.updateName(nameOf(req));
+      span.setAttributes({ 'http.request.method': req.method, 'url.path': cutToBytes(req.path, 256) });
+    }
+    const traced = { span, context: trace.setSpan(parent, span) };
+    (req as Request & { [TRACE]?: RequestTrace })[TRACE] = traced;
+    return traced;
+  }
+
+  /** Starts a child span of `parent`, and writes its `traceparent` into `headers` when given. */
+  startChild(parent: Context, name: string, kind: SpanKind, attributes: Record<string, string | number | boolean>, headers?: Record<string, string>, startTime?: number): Span {
+    const span = this.tracer.startSpan(name, { kind, attributes, startTime }, parent);
+    if (headers) propagation.inject(trace.setSpan(parent, span), headers);
+    return span;
+  }
+
+  /** Writes the `traceparent` of `parent` (a request span's context) into `headers`. */
+  static inject(parent: Context, headers: Record<string, string>): void {
+    propagation.inject(parent, headers);
+  }
+
+  /** Ends a span, marking it an error with `errorType` when given. */
+  static end(span: Span, errorType?: string, endTime?: number): void {
+    if (errorType) {
+      span.setAttribute('error.type', errorType);
+      span.setStatus({ code: SpanStatusCode.ERROR });
+    }
+    span.end(endTime);
+  }
+}

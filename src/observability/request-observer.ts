@@ -1,0 +1,133 @@
+// The first step of every gateway request: its request id, its span, and at its end the request metrics, span attributes and log line.
+import type { Request, RequestHandler, Response } from 'express';
+import { requestSecrets } from '../chronicles/chronicle-entry.js';
+import type { GatewayError } from '../errors/error-registry.js';
+import { chunkText } from '../guardrails/pipeline/message-text.js';
+import { RESPONSES_PATH } from '../responses/responses-router.js';
+import { scrubSecrets } from '../secrets/secret-scrubber.js';
+import { ENDPOINT_PATHS } from '../traffic/model-endpoints.js';
+import { modelContextOf, type ModelRequestContext } from '../traffic/model-request-context.js';
+import { genAiAttributes, type GatewayObservability } from './gateway-observability.js';
+import { cutToBytes, GatewayTracing, traceIdOf, type RequestTrace } from './gateway-tracing.js';
+import { candidateOf, configuredModel, NONE, OPERATION_NAMES, OTHER, semconvProvider } from './metric-labels.js';
+import { assignRequestId, REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
+import { usageOf } from './usage-of.js';
+
+/** The endpoint label of each model path. */
+const MODEL_ENDPOINTS = new Map<string, string>([...Object.entries(ENDPOINT_PATHS).map(([name, path]) => [path, name] as [string, string]), [RESPONSES_PATH, 'responses']]);
+
+/** A low-cardinality span name: the model endpoint's path, the MCP registry route, or the method alone. */
+function spanName(req: Request): string {
+  if (MODEL_ENDPOINTS.has(req.path)) return `${req.method} ${req.path}`;
+  if (req.path.startsWith('/v1/mcp/')) return `${req.method} /v1/mcp/:name`;
+  if (req.path.startsWith('/v1/admin/')) return `${req.method} /v1/admin`;
+  return req.method;
+}
+
+function scopeOf(error: GatewayError, fallback: string): string {
+  const scope = error.details?.scope;
+  return typeof scope === 'string' ? scope : fallback;
+}
+
+/** The prompt and the answer, as recorded on a span when content recording is on. */
+function contentOf(context: ModelRequestContext): { input: string; output: string } {
+  const body = context.body;
+  const input = JSON.stringify(body.messages ?? body.prompt ?? body.input ?? null);
+  const relay = context.relay;
+  const output = context.exchange
+    ? (context.exchange.output ?? '')
+    : relay?.payloads
+      ? relay.payloads.map(chunkText).join('')
+      : JSON.stringify((relay?.answer ?? relay?.json)?.choices ?? null);
+  return { input, output };
+}
+
+function finishSpan(observability: GatewayObservability, traced: RequestTrace, req: Request, status: number, context: ModelRequestContext | undefined, candidate: ReturnType<typeof candidateOf>): void {
+  const { span } = traced;
+  if (span.isRecording()) {
+    span.setAttribute('http.response.status_code', status);
+    if (context && candidate) {
+      span.setAttributes(genAiAttributes(context, candidate));
+      const usage = usageOf(context);
+      if (usage.responseModel) span.setAttribute('gen_ai.response.model', usage.responseModel);
+      if (usage.input !== undefined) span.setAttribute('gen_ai.usage.input_tokens', usage.input);
+      if (usage.output !== undefined) span.setAttribute('gen_ai.usage.output_tokens', usage.output);
+    } else if (context) {
+      span.setAttribute('gateway.route', context.routeName);
+    }
+    const tracing = observability.tracing!;
+    if (context) observability.checkSpans(traced.context, context.checks);
+    if (context && tracing.recordContent) {
+      const secrets = requestSecrets(req);
+      const { input, output } = contentOf(context);
+      span.setAttribute('gen_ai.input.messages', scrubSecrets(cutToBytes(input, tracing.maxContentBytes), secrets));
+      span.setAttribute('gen_ai.output.messages', scrubSecrets(cutToBytes(output, tracing.maxContentBytes), secrets));
+    }
+  }
+  const error = req.res?.locals.gatewayError as GatewayError | undefined;
+  GatewayTracing.end(span, status >= 500 || status === 499 ? (error?.code ?? String(status)) : undefined);
+}
+
+function finishRequest(observability: GatewayObservability, req: Request, res: Response, endpoint: string | undefined, started: number, traced: RequestTrace | undefined): void {
+  const seconds = (performance.now() - started) / 1000;
+  // A client that left before the answer ended is counted as 499, as the request log records it.
+  const status = res.writableFinished ? res.statusCode : 499;
+  const context = modelContextOf(req);
+  const last = context?.attempts.at(-1);
+  const candidate = context && last ? candidateOf(context, last.provider, last.model) : undefined;
+  const route = context?.routeName ?? NONE;
+  const provider = last?.provider ?? NONE;
+  const model = candidate ? (configuredModel(candidate) ?? OTHER) : NONE;
+  const metrics = observability.metrics;
+  if (metrics && endpoint !== undefined) {
+    metrics.request(endpoint, route, provider, model, status, seconds);
+    const error = res.locals.gatewayError as GatewayError | undefined;
+    if (error?.code === 'rate_limit_exceeded') metrics.recordRejection('rate_limit', scopeOf(error, 'route'), route);
+    else if (error?.code === 'budget_exceeded') metrics.recordRejection('budget', scopeOf(error, 'application'), route);
+    if (context && candidate) {
+      const operation = OPERATION_NAMES[context.endpoint] ?? context.endpoint;
+      const providerType = semconvProvider(candidate.provider.type);
+      const usage = usageOf(context);
+      metrics.usage(operation, providerType, model, usage.input, usage.output);
+      if (context.stream && context.firstChunkAt !== undefined) metrics.timeToFirstToken(operation, providerType, model, (context.firstChunkAt - started) / 1000);
+    }
+  }
+  if (traced) finishSpan(observability, traced, req, status, context, candidate);
+  if (observability.logRequests) {
+    observability.logger?.info('request', {
+      request_id: res.getHeader(REQUEST_ID_HEADER),
+      method: req.method,
+      path: cutToBytes(req.originalUrl.split('?')[0] ?? '', 256),
+      status,
+      duration_ms: Math.round(seconds * 1000 * 1000) / 1000,
+      ...(context ? { application: context.application, route, provider, model: last?.model ?? null } : {}),
+      ...(traced ? { trace_id: traceIdOf(req) } : {}),
+    });
+  }
+}
+
+/**
+ * Creates the gateway's first step: every request gets an id (a sane `x-request-id` from the client, or a new
+ * UUID), returned as `x-request-id` on every answer; and, when enabled, a span, request metrics and a log line.
+ */
+export function requestObserver(observability: GatewayObservability): RequestHandler {
+  return function observeRequest(req, res, next) {
+    // Routers mounted one by one each start with this step: the first one observes the request.
+    if (requestIdOf(req) !== undefined) {
+      next();
+      return;
+    }
+    res.setHeader(REQUEST_ID_HEADER, assignRequestId(req));
+    if (!observability.active) {
+      next();
+      return;
+    }
+    const endpoint = observability.metrics ? MODEL_ENDPOINTS.get(req.path) : undefined;
+    const traced = observability.tracing?.startRequest(req, spanName);
+    if (endpoint !== undefined || traced || observability.logRequests) {
+      const started = performance.now();
+      res.once('close', () => finishRequest(observability, req, res, endpoint, started, traced));
+    }
+    next();
+  };
+}

@@ -1,0 +1,48 @@
+// Token usage and the answering model of a finished model request, read from what the proxy relayed.
+import type { ModelRequestContext } from '../traffic/model-request-context.js';
+
+/** Token counts and the model the provider said answered. */
+export interface RequestUsage {
+  input?: number;
+  output?: number;
+  responseModel?: string;
+}
+
+const count = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined);
+
+function fromUsage(usage: Record<string, unknown> | null | undefined, model: unknown): RequestUsage {
+  return {
+    input: count(usage?.prompt_tokens ?? usage?.input_tokens),
+    output: count(usage?.completion_tokens ?? usage?.output_tokens),
+    responseModel: typeof model === 'string' ? model : undefined,
+  };
+}
+
+/** The last stream payload that carries usage (the final chunk with `stream_options.include_usage`), parsed. */
+function lastUsagePayload(payloads: readonly string[]): Record<string, unknown> | undefined {
+  for (let index = payloads.length - 1; index >= 0; index--) {
+    const payload = payloads[index]!;
+    if (!payload.includes('"usage"')) continue;
+    try {
+      const parsed = JSON.parse(payload) as Record<string, unknown>;
+      if (parsed.usage) return parsed;
+    } catch {
+      // not JSON: no usage here
+    }
+  }
+  return undefined;
+}
+
+/** The usage of a finished request: the tool loop's total, the JSON answer's, or a stream's final usage chunk. */
+export function usageOf(context: ModelRequestContext): RequestUsage {
+  if (context.exchange) return fromUsage(context.exchange.usage, undefined);
+  const relay = context.relay;
+  if (!relay || relay.rejected) return {};
+  const answer = relay.answer ?? relay.json;
+  if (answer) return fromUsage(answer.usage as Record<string, unknown> | undefined, answer.model);
+  if (relay.payloads) {
+    const last = lastUsagePayload(relay.payloads);
+    return last ? fromUsage(last.usage as Record<string, unknown>, last.model) : {};
+  }
+  return {};
+}
