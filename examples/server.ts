@@ -67,9 +67,6 @@ try {
 
 const app = express();
 app.disable('x-powered-by');
-app.get('/healthz', (_req, res) => {
-  res.json({ status: 'ok' });
-});
 app.use(gateway.console); // the admin console at /console: static files, every datum behind an admin key
 app.use(gateway.metrics);
 app.use(gateway.router);
@@ -88,11 +85,18 @@ const server = app.listen(port, host, () => {
   }
 });
 
+// On SIGTERM /readyz turns 503 at once; GATEWAY_DRAIN_SECONDS (default 0) gives load balancers time to notice before the server stops accepting.
+const drainMs = Math.max(0, Number(process.env.GATEWAY_DRAIN_SECONDS ?? 0)) * 1000;
 let stopping = false;
 function shutdown(signal: string): void {
   if (stopping) return;
   stopping = true;
-  logger.info('shutting down', { signal });
+  gateway.drain();
+  logger.info('shutting down', { signal, drainMs });
+  if (drainMs > 0 && signal !== 'seed-failure') setTimeout(() => stop(), drainMs);
+  else stop();
+}
+function stop(): void {
   server.close();
   server.closeIdleConnections();
   gateway

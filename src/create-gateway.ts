@@ -14,8 +14,13 @@ import { consoleRouter } from './console/console-router.js';
 import { Errors } from './errors/error-registry.js';
 import type { Gateway, GatewayOptions } from './gateway-options.js';
 import { GuardrailEngine } from './guardrails/guardrail-engine.js';
+import { healthRouter } from './health/health-router.js';
+import { Readiness } from './health/readiness.js';
 import { guardrailRouter } from './guardrails/guardrail-router.js';
 import { guardrailPipelineRouter, guardrailPolicyHandler } from './guardrails/pipeline/guardrail-pipeline-router.js';
+import { messagesRouter } from './messages/messages-router.js';
+import { ModelCatalog } from './models/model-catalog.js';
+import { modelsRouter } from './models/models-router.js';
 import { mcpAdminRouter } from './mcp/mcp-admin-router.js';
 import { mcpProxyRouter } from './mcp/mcp-proxy-router.js';
 import { resolveLimits } from './mcp/upstream-body.js';
@@ -80,10 +85,13 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   const services = createAdminServices({ storage, box, guardrails, plugins, now: options.now });
 
   let isReady = false;
+  let startError: string | undefined;
   const ready = Promise.all([storage.init().then(() => repairOrphans(services, options.logger)), ...setups]).then(() => {
     isReady = true;
   });
-  ready.catch(() => undefined);
+  ready.catch((error: unknown) => {
+    startError = String((error as Error)?.message ?? error);
+  });
   const awaitReady: RequestHandler = function awaitGatewayReady(_req, _res, next) {
     if (isReady) next();
     else ready.then(() => next(), next);
@@ -125,7 +133,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   const guardrailsRouter = part(guardrailRouter({ services, keyring, maxTextBytes: options.guardrailMaxTextBytes, maxJsonDepth, logger }));
   const chronicles = mount(chroniclesRecorderRouter(recorder, logger));
   const directory = new ProviderDirectory(storage, plugins);
-  const resolverDeps = { services, directory, bodyLimitBytes: options.modelBodyLimitBytes ?? 20 * 1024 * 1024, maxJsonDepth, logger, random: options.random };
+  const resolverDeps = { services, directory, bodyLimitBytes: options.modelBodyLimitBytes ?? 20 * 1024 * 1024, uploadLimitBytes: options.uploadLimitBytes, maxJsonDepth, logger, random: options.random };
   const routes = mount(routeResolverRouter(resolverDeps));
   const redis = options.redis ? createRedisClient(options.redis, logger) : undefined;
   const limits = redis ? new RedisRouteRateLimits(redis, options.redis!, logger) : new MemoryRouteRateLimits();
@@ -158,6 +166,14 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       logger,
     ),
   );
+  const messages = part(
+    messagesRouter({
+      ...resolverDeps,
+      watch: chronicleWatcher(recorder, logger),
+      after: [rateLimitHandler(limits), guardrailPolicyHandler(pipelineDeps), proxyHandler(proxyDeps)],
+    }),
+  );
+  const models = part(modelsRouter({ services, catalog: new ModelCatalog(storage, plugins), logger }));
   const externalMcp = options.responses?.allowExternalMcpUrls?.length ? new OutboundUrlGuard(options.responses.allowExternalMcpUrls) : undefined;
   const responses = part(
     responsesRouter({
@@ -172,11 +188,14 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       sessions: { registries, developerKeys: services.developerKeys, engine: guardrails, recorder, ownOrigins: [], guard: externalMcp, maxResponseBytes: resolveLimits(options.mcp).maxBytes, observer },
       store: redis ? new RedisResponseStore(redis, { keyPrefix: options.redis?.keyPrefix, connectTimeoutMs: options.redis?.connectTimeoutMs, ...options.responses?.store }) : new ResponseStore(options.responses?.store),
       maxRounds: options.responsesMaxRounds ?? 8,
+      secrets: () => knownSecrets.current(),
       approvals: new ApprovalIds(options.secret),
     }),
   );
-  // gateway.router waits for readiness once and runs the inner routers directly.
-  const router = Router().use(observe, awaitReady, ...inner);
+  const readiness = new Readiness({ started: () => (isReady ? { ok: true } : { ok: false, error: startError }), storage: storage.adapter, redis });
+  const health = healthRouter(readiness, logger);
+  // gateway.router answers the probes without waiting, then waits for readiness once and runs the inner routers directly.
+  const router = Router().use(health, observe, awaitReady, ...inner);
   const metrics = metricsRouter(observability.metrics, observability.metrics ? (options.metrics as { bearerToken?: string }).bearerToken : undefined, logger);
 
   let closed = false;
@@ -194,6 +213,8 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     proxy,
     mcp,
     responses,
+    models,
+    messages,
     console: consoleRouter({ ...options.console, logger }),
     metrics,
     metricsRegistry: observability.metrics?.registry,
@@ -202,6 +223,9 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     rateLimits: limits,
     services,
     ready,
+    health,
+    readiness,
+    drain: () => readiness.drain(),
     register,
     async close() {
       if (closed) return;

@@ -16,6 +16,7 @@ import type { GatewayRedisOptions } from './redis/redis-options.js';
 import type { UpstreamClientOptions } from './traffic/upstream-client.js';
 import type { McpProxyLimits } from './mcp/upstream-body.js';
 import type { ResponseStoreOptions } from './responses/response-store.js';
+import type { Readiness } from './health/readiness.js';
 import type { ConsoleRouterOptions } from './console/console-router.js';
 import type { ObservabilityOptions } from './observability/create-observability.js';
 import type { RejectionKind } from './observability/gateway-metrics.js';
@@ -60,6 +61,8 @@ export interface GatewayOptions extends ObservabilityOptions {
   maxJsonDepth?: number;
   /** Largest model request body (chat, completions, embeddings), in bytes. Default 20 MB. */
   modelBodyLimitBytes?: number;
+  /** Largest audio file of a transcription upload (multipart, spooled to a temporary file), in bytes. Default 25 MB. */
+  uploadLimitBytes?: number;
   /** Per-attempt upstream timeout when a route sets no `config.settings.timeout_ms`, in ms. Default 60000. */
   upstreamTimeoutMs?: number;
   /** Backoff between retries. Defaults: base 200 ms doubling, at most 5 s; a Retry-After over 10 s is not waited for. */
@@ -114,6 +117,10 @@ export interface Gateway {
   proxy: Router;
   /** POST /v1/responses: the Responses API, with the MCP tool loop run by the gateway. */
   responses: Router;
+  /** POST /v1/messages: Anthropic's Messages API (JSON and streams) over every route and provider, with the same policies and request log. */
+  messages: Router;
+  /** GET /v1/models and /v1/models/:id: the models and routes a developer key may name, in OpenAI's list shape. */
+  models: Router;
   /** GET /metrics (Prometheus text format), when `metrics` is enabled; not part of `router`: mount it where metrics should be served. */
   metrics: Router;
   /** The prom-client registry behind `metrics`, when enabled. */
@@ -137,6 +144,12 @@ export interface Gateway {
   services: AdminServices;
   /** Settles once storage is loaded and every plugin is set up; rejects with the start-up error. */
   ready: Promise<void>;
+  /** GET /healthz (liveness, no I/O) and GET /readyz (storage, plugins, Redis, draining); first in `router`, never waits for start-up. */
+  health: Router;
+  /** What /readyz reports; `readiness.check()` runs the checks. */
+  readiness: Readiness;
+  /** Turns /readyz to 503 `not_ready` for good, so a load balancer stops sending traffic; call it on SIGTERM before closing the server. */
+  drain(): void;
   /**
    * Registers a plugin. Throws `plugin_duplicate`, `plugin_dependency_missing` or `plugin_invalid` at once;
    * the promise settles when the plugin's `setup()` has run.

@@ -2,7 +2,7 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { errorMiddleware, type GatewayLogger } from '../errors/error-middleware.js';
 import { setGatewayHeaders } from '../traffic/gateway-headers.js';
-import { ENDPOINT_PATHS } from '../traffic/model-endpoints.js';
+import { ENDPOINT_PATHS, RAW_ANSWER_ENDPOINTS } from '../traffic/model-endpoints.js';
 import { modelContextOf, type ModelRequestContext, type RouteRecord } from '../traffic/model-request-context.js';
 import { SSE_HEADERS } from '../traffic/response-relay.js';
 import { assembleStreamAnswer, replayPayloads } from './cached-stream.js';
@@ -103,8 +103,9 @@ export function responseCacheHandler(deps: ResponseCacheDeps): RequestHandler {
   return async function serveFromResponseCache(req, res, next) {
     const context = modelContextOf(req);
     const config = context && routeCacheConfig(context.route);
-    // Embeddings have no stream form to replay: a streamed embeddings request goes upstream as it is.
-    if (!context || !config || (context.stream && context.endpoint === 'embeddings')) {
+    // Embeddings have no stream form to replay: a streamed embeddings request goes upstream as it is. Audio, images and
+    // uploads (whose file the key cannot see) are never cached.
+    if (!context || !config || (context.stream && context.endpoint === 'embeddings') || RAW_ANSWER_ENDPOINTS.has(context.endpoint)) {
       next();
       return;
     }

@@ -24,11 +24,12 @@ export function toGatewayError(error: unknown): GatewayError {
 }
 
 /**
- * Creates the error middleware mounted at the end of every gateway router.
+ * Creates the error middleware mounted at the end of every gateway router. `bodyOf` writes the answer's body:
+ * OpenAI's shape by default; an endpoint that speaks another API (POST /v1/messages) passes its own.
  * @example
  * app.use(errorMiddleware(console));
  */
-export function errorMiddleware(logger?: GatewayLogger): ErrorRequestHandler {
+export function errorMiddleware(logger?: GatewayLogger, bodyOf: (error: GatewayError) => unknown = (error) => error.toJSON()): ErrorRequestHandler {
   return function gatewayErrorMiddleware(error, req, res, next) {
     const gatewayError = toGatewayError(error);
     if (gatewayError.statusCode >= 500) {
@@ -46,7 +47,7 @@ export function errorMiddleware(logger?: GatewayLogger): ErrorRequestHandler {
       return;
     }
     for (const [name, value] of Object.entries(gatewayError.headers ?? {})) res.setHeader(name, value);
-    res.status(gatewayError.statusCode).json(gatewayError.toJSON());
+    res.status(gatewayError.statusCode).json(bodyOf(gatewayError));
   };
 }
 

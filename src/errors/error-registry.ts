@@ -100,6 +100,7 @@ export const Errors = {
   jsonTooDeep: createError('json_too_deep', 'The JSON nests objects and arrays deeper than %s levels.', 400, 'invalid_request_error'),
   bodyTooLarge: createError('body_too_large', 'The request body exceeds the limit of %s bytes.', 413, 'invalid_request_error'),
   unsupportedMediaType: createError('unsupported_media_type', 'The Content-Type must be application/json, got %s.', 415, 'invalid_request_error'),
+  unsupportedMediaTypeFor: createError('unsupported_media_type', 'The Content-Type must be %s, got %s.', 415, 'invalid_request_error'),
   routeNotFound: createError('not_found', 'No endpoint %s %s.', 404, 'not_found_error'),
   // Authentication and roles
   missingApiKey: createError('missing_api_key', 'The header %s is required.', 401, 'authentication_error'),
@@ -147,6 +148,8 @@ export const Errors = {
   mcpResponseTooLarge: createError('mcp_response_too_large', 'The tool server of registry %s sent an answer over the limit of %s bytes.', 502, 'upstream_error'),
   mcpUpstreamInvalidResponse: createError('upstream_invalid_response', 'The tool server of registry %s sent an answer the gateway cannot read: %s.', 502, 'upstream_error'),
   mcpToolNotFound: createError('tool_not_found', 'The registry %s has no tool named %s.', 404, 'not_found_error'),
+  // Probes
+  notReady: createError('not_ready', 'The gateway is not ready: %s.', 503, 'api_error'),
   // Admin console
   consoleNotBuilt: createError('console_not_built', 'The admin console assets are missing (%s); run npm run build:console.', 503, 'api_error'),
   internal: createError('internal_error', 'The gateway failed to handle the request.', 500, 'api_error'),

@@ -100,13 +100,19 @@ export function defineGuardrail<Options extends object = Record<string, unknown>
 
 // ---------------------------------------------------------------- providers
 
-/** The model endpoints the gateway serves. */
-export type ModelEndpoint = 'chat' | 'completions' | 'embeddings';
+/**
+ * The model endpoints the gateway serves: chat, completions and embeddings, and the pass-through ones, `moderations`,
+ * `images` (generations), `speech` and `transcriptions` (audio), which adapters without them refuse with `unsupported_endpoint`.
+ */
+export type ModelEndpoint = 'chat' | 'completions' | 'embeddings' | 'moderations' | 'images' | 'speech' | 'transcriptions';
 
 /** The provider record and credentials an adapter builds its request from. */
 export interface ProviderRequestContext {
   endpoint: ModelEndpoint;
-  /** The client's body in OpenAI wire format, with `model` set to the upstream model name. */
+  /**
+   * The client's body in OpenAI wire format, with `model` set to the upstream model name. For `transcriptions` it
+   * holds the form's text fields and the audio under `file`, a `File` to send as multipart/form-data.
+   */
   body: Record<string, unknown>;
   /** The upstream model name. */
   model: string;
@@ -123,7 +129,8 @@ export interface UpstreamRequest {
   url: string;
   method: 'POST';
   headers: Record<string, string>;
-  body: string;
+  /** JSON text, or a form (multipart/form-data, with its boundary set by the client: leave `content-type` out). */
+  body: string | FormData;
 }
 
 /** One server-sent event as parsed from an upstream stream. */

@@ -2,7 +2,7 @@
 import type { Redis } from 'ioredis';
 import { Errors } from '../errors/error-registry.js';
 import { firstConnection } from '../redis/redis-client.js';
-import { assembleChain, DEFAULT_RESPONSE_STORE_BYTES, type LoadedResponse, type ResponseStateStore, type ResponseStoreOptions, type StoredResponse } from './response-store.js';
+import { assembleChain, DEFAULT_RESPONSE_STORE_BYTES, RESPONSE_OBJECT_PREFIX, type StoredResponseObject, type LoadedResponse, type ResponseStateStore, type ResponseStoreOptions, type StoredResponse } from './response-store.js';
 
 /**
  * KEYS: the entry hash, the index (sorted set id → save time), the sizes hash, the byte total, the recency set
@@ -108,17 +108,37 @@ export class RedisResponseStore implements ResponseStateStore {
   }
 
   async save(id: string, state: StoredResponse): Promise<void> {
-    const json = JSON.stringify(state);
+    await this.saveEntry(id, state.parent ?? '', JSON.stringify(state));
+  }
+
+  private async saveEntry(id: string, parent: string, json: string): Promise<void> {
     if (Buffer.byteLength(json) > this.maxEntryBytes) return;
     const p = this.prefix;
     try {
-      await (await this.scripted()).gatewayResponseSave(`${p}e:${id}`, `${p}index`, `${p}sizes`, `${p}bytes`, `${p}recency`, id, state.parent ?? '', json, this.ttlMs, this.maxBytes, `${p}e:`);
+      await (await this.scripted()).gatewayResponseSave(`${p}e:${id}`, `${p}index`, `${p}sizes`, `${p}bytes`, `${p}recency`, id, parent, json, this.ttlMs, this.maxBytes, `${p}e:`);
     } catch (error) {
       throw Errors.storageUnavailable(['redis'], { cause: error });
     }
   }
 
+  async saveObject(id: string, application: string, response: Record<string, unknown>): Promise<void> {
+    await this.saveEntry(`${RESPONSE_OBJECT_PREFIX}${id}`, '', JSON.stringify({ application, response } satisfies StoredResponseObject));
+  }
+
+  async loadObject(id: string, application: string): Promise<Record<string, unknown> | undefined> {
+    let json: string | null;
+    try {
+      await this.scripted();
+      json = await this.client.hget(`${this.prefix}e:${RESPONSE_OBJECT_PREFIX}${id}`, 's');
+    } catch (error) {
+      throw Errors.storageUnavailable(['redis'], { cause: error });
+    }
+    const stored = json ? (JSON.parse(json) as StoredResponseObject) : undefined;
+    return stored?.application === application ? stored.response : undefined;
+  }
+
   async load(id: string, application: string): Promise<LoadedResponse | undefined> {
+    if (id.startsWith(RESPONSE_OBJECT_PREFIX)) return undefined;
     let chain: string[] | null;
     try {
       chain = await (await this.scripted()).gatewayResponseLoad(`${this.prefix}e:`, `${this.prefix}recency`, id, MAX_LINKS);

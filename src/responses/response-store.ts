@@ -45,6 +45,19 @@ export interface ResponseStateStore {
   save(id: string, state: StoredResponse): void | Promise<void>;
   /** The conversation up to the response, or undefined when any link is gone or belongs to another application. */
   load(id: string, application: string): LoadedResponse | undefined | Promise<LoadedResponse | undefined>;
+  /** Stores a finished response object for GET /v1/responses/:id, under the same bounds; skipped when too large. */
+  saveObject(id: string, application: string, response: Record<string, unknown>): void | Promise<void>;
+  /** A finished response object, or undefined when it is gone or belongs to another application. */
+  loadObject(id: string, application: string): Record<string, unknown> | undefined | Promise<Record<string, unknown> | undefined>;
+}
+
+/** The prefix of the entries holding response objects, beside the conversation states; a `previous_response_id` never names one. */
+export const RESPONSE_OBJECT_PREFIX = 'object:';
+
+/** A stored response object with its owner. */
+export interface StoredResponseObject {
+  application: string;
+  response: Record<string, unknown>;
 }
 
 /** Rebuilds a conversation from its chain of states, newest first; undefined when one belongs to another application. */
@@ -82,6 +95,7 @@ export class ResponseStore implements ResponseStateStore {
 
   /** The conversation up to the response, when it (and every response it continued) is still stored and belongs to the application. */
   load(id: string, application: string): LoadedResponse | undefined {
+    if (id.startsWith(RESPONSE_OBJECT_PREFIX)) return undefined;
     const chain: StoredResponse[] = [];
     const seen = new Set<string>();
     for (let at: string | undefined = id; at !== undefined; ) {
@@ -95,6 +109,16 @@ export class ResponseStore implements ResponseStateStore {
       at = state.parent;
     }
     return { messages: chain.reverse().flatMap((state) => state.messages), pending: chain.at(-1)!.pending };
+  }
+
+  saveObject(id: string, application: string, response: Record<string, unknown>): void {
+    this.cache.set(`${RESPONSE_OBJECT_PREFIX}${id}`, Buffer.from(JSON.stringify({ application, response } satisfies StoredResponseObject)));
+  }
+
+  loadObject(id: string, application: string): Record<string, unknown> | undefined {
+    const raw = this.cache.get(`${RESPONSE_OBJECT_PREFIX}${id}`);
+    const stored = raw ? (JSON.parse(raw.toString('utf8')) as StoredResponseObject) : undefined;
+    return stored?.application === application ? stored.response : undefined;
   }
 
   /** Bytes held now. */

@@ -16,6 +16,7 @@ import { newId, ResponseOutput } from './response-output.js';
 import { checkResponsesInput, checkResponsesOutput, checksOutput, outputText } from './responses-guardrails.js';
 import type { McpToolEntry, OutputItem, ResponsesRequest } from './responses-types.js';
 import { planResponse, runToolLoop, type ToolLoopDeps } from './tool-loop.js';
+import { keepResponse, retrieveResponseHandler } from './stored-responses.js';
 
 /** The path of the Responses endpoint. */
 export const RESPONSES_PATH = '/v1/responses';
@@ -59,6 +60,8 @@ export interface ResponsesRouterDeps extends ToolLoopDeps, ResolutionDeps {
   bodyLimitBytes: number;
   maxJsonDepth?: number;
   logger?: GatewayLogger;
+  /** Stored provider keys and registry tokens, scrubbed from responses kept for GET /v1/responses/:id. */
+  secrets?: () => Promise<string[]>;
 }
 
 /** The tools of the request as the response echoes them: headers (which carry keys) left out. */
@@ -145,6 +148,7 @@ export function responsesRouter(deps: ResponsesRouterDeps): Router {
       await checkResponsesOutput(deps.sessions.engine, policy, context, response.output as OutputItem[]);
       if (!stream) response.output_text = outputText(response.output as OutputItem[]);
       record(String(response.output_text ?? ''));
+      await keepResponse(stored, req, request, context.application, response);
       release(true);
       if (stream) res.end();
       else {
@@ -162,7 +166,9 @@ export function responsesRouter(deps: ResponsesRouterDeps): Router {
       res.end();
     }
   };
+  const stored = { store: deps.store, developerKeys: deps.services.developerKeys, secrets: deps.secrets, logger: deps.logger };
   const router = Router();
+  router.get(`${RESPONSES_PATH}/:id`, retrieveResponseHandler(stored));
   router.post(RESPONSES_PATH, requireDeveloperKey(deps.services.developerKeys), jsonBody({ limitBytes: deps.bodyLimitBytes, maxDepth: deps.maxJsonDepth }), handle);
   router.use(RESPONSES_PATH, errorMiddleware(deps.logger));
   return router;

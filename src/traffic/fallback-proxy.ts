@@ -8,6 +8,8 @@ import type { Candidate, ModelRequestContext } from './model-request-context.js'
 import { AttemptTimer, type AbortFlag } from './attempt-timer.js';
 import { selectProviderKey } from './provider-key-selection.js';
 import { captureJson, relayJson, relayStream, type RelayOutcome } from './response-relay.js';
+import { RAW_ANSWER_ENDPOINTS } from './model-endpoints.js';
+import { relayRaw } from './raw-relay.js';
 import { isRetryable, parseRetryAfter, retryDelay, shouldFallBack, type AttemptFailure, type RetryTiming } from './retry-policy.js';
 import { classifyUpstreamError, type UpstreamClient } from './upstream-client.js';
 import { MAX_ERROR_BODY_BYTES, upstreamError } from './upstream-error.js';
@@ -105,8 +107,10 @@ async function attempt(deps: FallbackProxyDeps, context: ModelRequestContext, ca
         ? await relayStream(res, upstream, candidate.adapter, providerContext, () => {
             timer.touch();
             context.firstChunkAt ??= performance.now();
-          }, context.outputGuard, live)
-        : await relayJson(res, upstream, candidate.adapter, providerContext, context.outputGuard);
+          }, context.outputGuard, live, context.answerFormat?.stream(candidate.model))
+        : RAW_ANSWER_ENDPOINTS.has(context.endpoint)
+          ? await relayRaw(res, upstream, () => timer.touch())
+          : await relayJson(res, upstream, candidate.adapter, providerContext, context.outputGuard, context.answerFormat);
     context.relay = relay;
     finish({ kind: 'ok', status: upstream.status, streamError: relay.streamError }, upstream.status, relay.streamError);
     return { ok: true, relay };

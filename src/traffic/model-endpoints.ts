@@ -7,7 +7,17 @@ export const ENDPOINT_PATHS: Record<ModelEndpoint, string> = {
   chat: '/v1/chat/completions',
   completions: '/v1/completions',
   embeddings: '/v1/embeddings',
+  moderations: '/v1/moderations',
+  images: '/v1/images/generations',
+  speech: '/v1/audio/speech',
+  transcriptions: '/v1/audio/transcriptions',
 };
+
+/** Endpoints whose answers are relayed as bytes, whatever their type (audio, images, transcripts as text or JSON). */
+export const RAW_ANSWER_ENDPOINTS: ReadonlySet<ModelEndpoint> = new Set(['images', 'speech', 'transcriptions']);
+
+/** Endpoints whose answers carry model text that output checks can read. */
+export const TEXT_ANSWER_ENDPOINTS: ReadonlySet<ModelEndpoint> = new Set(['chat', 'completions']);
 
 const common = {
   model: { type: 'string', minLength: 1 },
@@ -37,5 +47,25 @@ export const ENDPOINT_BODY: Record<ModelEndpoint, Validator<Record<string, unkno
     type: 'object',
     required: ['input'],
     properties: { ...common, input: { type: ['string', 'array'] } },
+  }),
+  moderations: compileValidator({
+    type: 'object',
+    required: ['input'],
+    properties: { ...common, input: { type: ['string', 'array'] } },
+  }),
+  images: compileValidator({
+    type: 'object',
+    required: ['prompt'],
+    properties: { ...common, prompt: { type: 'string', minLength: 1 } },
+  }),
+  speech: compileValidator({
+    type: 'object',
+    required: ['input'],
+    properties: { ...common, input: { type: 'string', minLength: 1 } },
+  }),
+  transcriptions: compileValidator({
+    type: 'object',
+    required: ['file'],
+    properties: { model: common.model, prompt: { type: 'string' }, stream: { enum: ['true', 'false'] } },
   }),
 };

@@ -23,10 +23,11 @@ export interface ModelPipelineSteps {
  */
 export function modelPipelineRouter(steps: ModelPipelineSteps, logger?: GatewayLogger): Router {
   const router = Router();
+  // The error handler sits on each route rather than `use`d under the paths, which would cut req.path to `/` for the request log.
+  const errors = errorMiddleware(logger);
   for (const endpoint of Object.keys(ENDPOINT_PATHS) as ModelEndpoint[]) {
-    router.post(ENDPOINT_PATHS[endpoint], handlerSequence([steps.watch, ...steps.resolve[endpoint], ...steps.after]));
+    router.post(ENDPOINT_PATHS[endpoint], handlerSequence([steps.watch, ...steps.resolve[endpoint], ...steps.after]), errors);
   }
   if (steps.watchOnly.length > 0) router.post(steps.watchOnly, steps.watch);
-  router.use(Object.values(ENDPOINT_PATHS), errorMiddleware(logger));
   return router;
 }

@@ -5,7 +5,7 @@ import type { GuardrailCheck, ProviderRecord, RouteModel, RouteRecord, ToolInvoc
 import type { OutputGuard } from '../guardrails/pipeline/output-guard.js';
 import type { ModelEndpoint, ProviderPlugin } from '../plugins/plugin-types.js';
 import type { AbortFlag } from './attempt-timer.js';
-import type { RelayOutcome } from './response-relay.js';
+import type { AnswerFormat, RelayOutcome } from './response-relay.js';
 
 export type { ProviderRecord, RouteModel, RouteRecord } from '../records/request-records.js';
 
@@ -57,6 +57,8 @@ export interface ModelRequestContext {
   cache?: 'hit' | 'miss';
   /** What the proxy relayed, for the request log. */
   relay?: RelayOutcome;
+  /** Set by endpoints that answer in another API's format (POST /v1/messages); absent: OpenAI's. */
+  answerFormat?: AnswerFormat;
   /** Set by endpoints that make several model calls (the Responses tool loop): what the request log records as the exchange. */
   exchange?: { output: string | null; usage: Record<string, unknown> | null; tool_invocations: ToolInvocation[]; rounds: number };
 }

@@ -4,6 +4,7 @@ import type { Request, Response } from 'express';
 import type { AdminServices } from '../admin/admin-services.js';
 import { identifyCaller } from '../auth/caller-identity.js';
 import { Errors } from '../errors/error-registry.js';
+import { routeOfModel } from '../models/route-model-id.js';
 import type { ModelEndpoint } from '../plugins/plugin-types.js';
 import { AbortFlag } from './attempt-timer.js';
 import { requestTraceOf } from '../observability/gateway-tracing.js';
@@ -39,7 +40,8 @@ export async function resolveModelRequest(
   if (!application || application.enabled === false) throw Errors.applicationDisabled([caller.application]);
 
   const header = req.headers['x-gateway-route'];
-  const routeName = typeof header === 'string' && header !== '' ? header : IMPLICIT_ROUTE;
+  // Without the header, `model: "route:<name>"` (as GET /v1/models lists routes) names the route.
+  const routeName = typeof header === 'string' && header !== '' ? header : (routeOfModel(request.model) ?? IMPLICIT_ROUTE);
   res.setHeader('x-gateway-route', routeName);
   let route: Readonly<RouteRecord> | undefined;
   if (routeName !== IMPLICIT_ROUTE) {

@@ -27,6 +27,24 @@ export interface RelayOutcome {
   json?: Record<string, unknown>;
 }
 
+/** The framing of one stream for an endpoint that speaks another API; each method answers the text to write ('' for none). */
+export interface StreamFraming {
+  /** The frames for one OpenAI-format payload. */
+  chunk(payload: string): string;
+  /** The frames after the last payload. */
+  end(): string;
+  /** The frame that ends a stream cut by an error. */
+  error(error: GatewayError): string;
+}
+
+/** How an endpoint that speaks another API (POST /v1/messages) writes answers; without it, OpenAI's format is written. */
+export interface AnswerFormat {
+  /** The JSON answer to send, from the OpenAI-format one (after output checks). */
+  json(answer: Record<string, unknown>, model: string): Record<string, unknown>;
+  /** The framing of one stream. */
+  stream(model: string): StreamFraming;
+}
+
 /** The headers of every SSE answer the gateway writes. */
 export const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' };
 
@@ -61,10 +79,11 @@ export async function relayJson(
   adapter: ProviderPlugin,
   context: ProviderRequestContext,
   guard?: OutputGuard,
+  format?: AnswerFormat,
 ): Promise<RelayOutcome> {
   const bytes = Buffer.from(await upstream.body.arrayBuffer());
   const compatible = adapter.openaiCompatible || !adapter.translateResponse;
-  if (compatible && !guard) {
+  if (compatible && !guard && !format) {
     const parsed = parseJson(bytes);
     if (parsed === null || typeof parsed !== 'object') throw Errors.upstreamInvalidResponse(['the answer is not a JSON object']);
     sendJson(res, bytes);
@@ -74,7 +93,7 @@ export async function relayJson(
   const answer = compatible ? (parsed as Record<string, unknown>) : adapter.translateResponse!(parsed, context);
   const rejected = await guard?.checkAnswer(answer);
   if (rejected) return { rejected };
-  const sent = Buffer.from(JSON.stringify(answer));
+  const sent = Buffer.from(JSON.stringify(format ? format.json(answer, context.model) : answer));
   sendJson(res, sent);
   return { bytes: sent, answer };
 }
@@ -148,6 +167,7 @@ export async function relayStream(
   onChunk: () => void,
   guard?: OutputGuard,
   payloads: string[] = [],
+  framing?: StreamFraming,
 ): Promise<RelayOutcome> {
   const iterator = (upstream.body as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
   const first = await iterator.next();
@@ -164,19 +184,20 @@ export async function relayStream(
   const forward = async (chunk: Buffer): Promise<GatewayError | undefined> => {
     const before = payloads.length;
     parser.push(chunk);
-    if (!translator) return gate.push(chunk, textOf(before));
+    if (!translator && !framing) return gate.push(chunk, textOf(before));
     return sendPayloads(before);
   };
   const sendPayloads = async (from: number): Promise<GatewayError | undefined> => {
     for (let index = from; index < payloads.length; index++) {
       const payload = payloads[index]!;
-      const rejected = await gate.push(`data: ${payload}\n\n`, guard ? chunkText(payload) : '');
+      const frames = framing ? framing.chunk(payload) : `data: ${payload}\n\n`;
+      const rejected = frames === '' ? undefined : await gate.push(frames, guard ? chunkText(payload) : '');
       if (rejected) return rejected;
     }
     return undefined;
   };
   const cut = (error: GatewayError): void => {
-    if (!res.destroyed) res.end(`event: error\ndata: ${JSON.stringify(error.toJSON())}\n\n`);
+    if (!res.destroyed) res.end(framing ? framing.error(error) : `event: error\ndata: ${JSON.stringify(error.toJSON())}\n\n`);
   };
   try {
     let rejected = first.done ? undefined : await forward(first.value);
@@ -191,6 +212,7 @@ export async function relayStream(
         payloads.push(...translator.onEnd());
         rejected = await sendPayloads(before);
       }
+      if (!rejected && framing) rejected = await gate.push(framing.end(), '');
     }
     rejected ??= await gate.finish();
     if (rejected) {

@@ -4,6 +4,7 @@ import { requireDeveloperKey } from '../auth/caller-identity.js';
 import { errorMiddleware, type GatewayLogger } from '../errors/error-middleware.js';
 import { Errors } from '../errors/error-registry.js';
 import { jsonBody } from '../http/json-body.js';
+import { multipartBody } from '../http/multipart-body.js';
 import type { ModelEndpoint } from '../plugins/plugin-types.js';
 import { ENDPOINT_BODY, ENDPOINT_PATHS } from './model-endpoints.js';
 import { resolveModelRequest, type ResolutionDeps } from './model-request-resolution.js';
@@ -11,6 +12,8 @@ import { resolveModelRequest, type ResolutionDeps } from './model-request-resolu
 /** What the resolver needs. */
 export interface RouteResolverDeps extends ResolutionDeps {
   bodyLimitBytes: number;
+  /** Largest file of a multipart upload (audio transcriptions), in bytes. Default 25 MB. */
+  uploadLimitBytes?: number;
   /** Deepest JSON nesting accepted in bodies (default 64). */
   maxJsonDepth?: number;
   logger?: GatewayLogger;
@@ -28,17 +31,18 @@ function resolver(endpoint: ModelEndpoint, deps: RouteResolverDeps): RequestHand
 
 /**
  * The route resolver's steps for each model endpoint, in order: the developer key from the headers,
- * then the body (up to 20 MB, read only for a known key), then the route and candidates.
+ * then the body (JSON up to 20 MB, or a multipart upload for transcriptions; read only for a known key), then the route and candidates.
  */
 export function routeResolverHandlers(deps: RouteResolverDeps): Record<ModelEndpoint, RequestHandler[]> {
   const authenticate = requireDeveloperKey(deps.services.developerKeys);
   const body = jsonBody({ limitBytes: deps.bodyLimitBytes, maxDepth: deps.maxJsonDepth });
-  const steps = (endpoint: ModelEndpoint): RequestHandler[] => [authenticate, body, resolver(endpoint, deps)];
-  return { chat: steps('chat'), completions: steps('completions'), embeddings: steps('embeddings') };
+  const upload = multipartBody({ fileLimitBytes: deps.uploadLimitBytes ?? 25 * 1024 * 1024 });
+  const steps = (endpoint: ModelEndpoint): RequestHandler[] => [authenticate, endpoint === 'transcriptions' ? upload : body, resolver(endpoint, deps)];
+  return Object.fromEntries((Object.keys(ENDPOINT_PATHS) as ModelEndpoint[]).map((endpoint) => [endpoint, steps(endpoint)])) as Record<ModelEndpoint, RequestHandler[]>;
 }
 
 /**
- * Creates the route resolver router for POST /v1/chat/completions, /v1/completions and /v1/embeddings.
+ * Creates the route resolver router for the model endpoints (chat, completions, embeddings, moderations, images, audio).
  * It must run before the rate limiter, the guardrail pipeline and the proxy.
  */
 export function routeResolverRouter(deps: RouteResolverDeps): Router {

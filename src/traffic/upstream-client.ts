@@ -1,4 +1,5 @@
 // Sends requests to providers over undici keep-alive pools, with per-attempt timeouts and client-abort propagation.
+import { Readable } from 'node:stream';
 import { Agent, request, type Dispatcher } from 'undici';
 import type { UpstreamRequest } from '../plugins/plugin-types.js';
 import type { UpstreamSignal } from './attempt-timer.js';
@@ -30,6 +31,12 @@ export function classifyUpstreamError(error: unknown, clientAborted: boolean, ti
   return 'network';
 }
 
+/** A form as a multipart/form-data stream with its boundary header; files are read from their source as the stream is sent. */
+function encodeForm(headers: Record<string, string>, form: FormData): { headers: Record<string, string>; body: Readable } {
+  const encoded = new Response(form);
+  return { headers: { ...headers, 'content-type': encoded.headers.get('content-type')! }, body: Readable.fromWeb(encoded.body! as import('node:stream/web').ReadableStream) };
+}
+
 /** The keep-alive client every upstream request goes through. */
 export class UpstreamClient {
   private readonly agent: Agent;
@@ -47,10 +54,11 @@ export class UpstreamClient {
    * `signal` (see AttemptTimer): undici's own timers tick too coarsely for sub-second limits.
    */
   async send(upstream: UpstreamRequest, signal: AbortSignal | UpstreamSignal): Promise<UpstreamResponse> {
+    const { headers, body } = typeof upstream.body === 'string' ? { headers: upstream.headers, body: upstream.body } : encodeForm(upstream.headers, upstream.body);
     const response = await request(upstream.url, {
       method: upstream.method,
-      headers: upstream.headers,
-      body: upstream.body,
+      headers,
+      body,
       signal: signal as AbortSignal,
       dispatcher: this.agent,
     });

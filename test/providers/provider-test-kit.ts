@@ -18,7 +18,7 @@ export function makeContext(type: string, overrides: Partial<ProviderRequestCont
 
 /** The request body as JSON. */
 export function bodyOf(request: UpstreamRequest): Record<string, unknown> {
-  return JSON.parse(request.body) as Record<string, unknown>;
+  return JSON.parse(request.body as string) as Record<string, unknown>;
 }
 
 /** SSE events from `[event, data]` pairs; data objects are serialised. */

@@ -1,9 +1,10 @@
 // Anthropic's request body: OpenAI chat messages, tools and sampling options as a Messages API request.
 import type { ProviderRequestContext } from '../../../src/plugins/plugin-api.js';
 import {
-  contentText, maxTokens, numberField, parseArguments, parseDataUrl, readMessages, readToolChoice, readTools, stopSequences,
+  contentText, maxTokens, numberField, parseArguments, readMessages, readToolChoice, readTools, stopSequences,
   type OpenAiContentPart, type OpenAiMessage,
 } from '../shared/openai-chat.js';
+import { anthropicImageBlock, anthropicTool, anthropicToolChoice } from './mapping.js';
 
 /** The `max_tokens` sent when the client gives none (Anthropic requires it); `config.default_max_tokens` overrides. */
 export const DEFAULT_MAX_TOKENS = 4096;
@@ -16,19 +17,12 @@ export interface AnthropicTurn {
   content: string | AnthropicBlock[];
 }
 
-function imageBlock(url: string): AnthropicBlock {
-  const inline = parseDataUrl(url);
-  return inline
-    ? { type: 'image', source: { type: 'base64', media_type: inline.mediaType, data: inline.data } }
-    : { type: 'image', source: { type: 'url', url } };
-}
-
 function partBlocks(content: string | OpenAiContentPart[] | null): AnthropicBlock[] {
   if (content === null || content === '') return [];
   if (typeof content === 'string') return [{ type: 'text', text: content }];
   return content
     .filter((part) => part.type !== 'text' || part.text !== '')
-    .map((part) => (part.type === 'text' ? { type: 'text', text: part.text } : imageBlock(part.image_url.url)));
+    .map((part) => (part.type === 'text' ? { type: 'text', text: part.text } : anthropicImageBlock(part.image_url.url)));
 }
 
 function assistantBlocks(message: OpenAiMessage, index: number): AnthropicBlock[] {
@@ -77,17 +71,9 @@ export function anthropicMessages(messages: OpenAiMessage[]): { system?: string;
 function addTools(body: Record<string, unknown>, request: Record<string, unknown>): void {
   const tools = readTools(body);
   if (!tools || tools.length === 0) return;
-  request.tools = tools.map((tool) => ({
-    name: tool.name,
-    ...(tool.description === undefined ? {} : { description: tool.description }),
-    input_schema: tool.parameters ?? { type: 'object', properties: {} },
-  }));
+  request.tools = tools.map((tool) => anthropicTool({ name: tool.name, description: tool.description, schema: tool.parameters }));
   const choice = readToolChoice(body);
-  let toolChoice: Record<string, unknown> | undefined;
-  if (choice?.mode === 'function') toolChoice = { type: 'tool', name: choice.name };
-  else if (choice?.mode === 'required') toolChoice = { type: 'any' };
-  else if (choice?.mode === 'none') toolChoice = { type: 'none' };
-  else if (choice?.mode === 'auto') toolChoice = { type: 'auto' };
+  let toolChoice = choice ? anthropicToolChoice(choice) : undefined;
   if (body.parallel_tool_calls === false && choice?.mode !== 'none') {
     toolChoice = { ...(toolChoice ?? { type: 'auto' }), disable_parallel_tool_use: true };
   }

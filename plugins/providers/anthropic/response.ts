@@ -1,27 +1,10 @@
 // Anthropic's answer translated: a Messages API `message` as an OpenAI `chat.completion`.
 import { Errors, type ProviderRequestContext } from '../../../src/plugins/plugin-api.js';
 import { isRecord } from '../shared/openai-chat.js';
-import { commonErrorMessage, countOf, expectObject, generateId, nowSeconds, usageOf, type FinishReason, type OpenAiUsage } from '../shared/openai-chunks.js';
+import { commonErrorMessage, expectObject, generateId, nowSeconds, usageOf, type OpenAiUsage } from '../shared/openai-chunks.js';
+import { anthropicFinishReason, countsOfAnthropicUsage } from './mapping.js';
 
-/**
- * OpenAI's finish reason for an Anthropic `stop_reason`: `end_turn`, `stop_sequence` and `pause_turn`
- * → `stop`, `max_tokens` → `length`, `tool_use` → `tool_calls`, `refusal` → `content_filter`.
- */
-export function anthropicFinishReason(reason: unknown): FinishReason | null {
-  switch (reason) {
-    case 'max_tokens':
-      return 'length';
-    case 'tool_use':
-      return 'tool_calls';
-    case 'refusal':
-      return 'content_filter';
-    case null:
-    case undefined:
-      return null;
-    default:
-      return 'stop';
-  }
-}
+export { anthropicFinishReason } from './mapping.js';
 
 /**
  * OpenAI usage from Anthropic usage. Anthropic's `input_tokens` leaves out cached input, so
@@ -29,9 +12,8 @@ export function anthropicFinishReason(reason: unknown): FinishReason | null {
  * the latter is also `prompt_tokens_details.cached_tokens`); `completion_tokens` is `output_tokens`.
  */
 export function anthropicUsage(usage: unknown): OpenAiUsage {
-  const cacheRead = isRecord(usage) && typeof usage.cache_read_input_tokens === 'number' ? usage.cache_read_input_tokens : undefined;
-  const prompt = countOf(usage, 'input_tokens') + countOf(usage, 'cache_creation_input_tokens') + (cacheRead ?? 0);
-  return usageOf(prompt, countOf(usage, 'output_tokens'), cacheRead);
+  const counts = countsOfAnthropicUsage(usage);
+  return usageOf(counts.input, counts.output, counts.cacheRead);
 }
 
 /**

@@ -6,11 +6,15 @@ import { baseUrl, configString, joinUrl, jsonHeaders, pathSegment, placeApiKey, 
 /** The api-version sent when `config.api_version` is not set: the latest GA data-plane version. */
 export const AZURE_DEFAULT_API_VERSION = '2024-10-21';
 
-/** The operation path of each endpoint under the deployment. */
-const OPERATIONS: Record<ModelEndpoint, string> = {
+/** The operation path of each endpoint under the deployment; Azure OpenAI has no moderations endpoint. */
+const OPERATIONS: Record<ModelEndpoint, string | undefined> = {
   chat: 'chat/completions',
   completions: 'completions',
   embeddings: 'embeddings',
+  moderations: undefined,
+  images: 'images/generations',
+  speech: 'audio/speech',
+  transcriptions: 'audio/transcriptions',
 };
 
 /** `https://{config.resource}.openai.azure.com`, or `config.api_base`; throws `provider_misconfigured` without either. */
@@ -35,8 +39,9 @@ export function azureDeployment(context: ProviderRequestContext): string {
  * path and the api-version. A deployment name that would change the path (`..`, `/`, `%2F`) is 400.
  */
 export function azureUrl(context: ProviderRequestContext): string {
-  const deployment = pathSegment(azureDeployment(context));
   const operation = context.suffix || OPERATIONS[context.endpoint];
+  if (!operation) throw Errors.unsupportedEndpoint(['azure', context.endpoint]);
+  const deployment = pathSegment(azureDeployment(context));
   const url = joinUrl(`${azureBase(context)}/openai/deployments/${deployment}`, operation);
   return withQuery(url, { 'api-version': configString(context, 'api_version') ?? AZURE_DEFAULT_API_VERSION });
 }

@@ -1,6 +1,7 @@
 // The Azure OpenAI provider adapter: OpenAI's wire format behind deployment URLs.
 import { defineProvider } from '../../../src/plugins/plugin-api.js';
 import { openaiBody } from '../openai/request.js';
+import { bodyHeaders } from '../shared/form-body.js';
 import { commonErrorMessage } from '../shared/openai-chunks.js';
 import { azureHeaders, azureUrl } from './api.js';
 
@@ -16,7 +17,8 @@ export default defineProvider({
   openaiCompatible: true,
   buildRequest(context) {
     const { url, headers } = azureHeaders(context, azureUrl(context));
-    return { url, method: 'POST', headers, body: openaiBody(context) };
+    const body = openaiBody(context);
+    return { url, method: 'POST', headers: bodyHeaders(context, headers, body), body };
   },
   errorMessage: (_status, body) => commonErrorMessage(body),
 });

@@ -7,7 +7,7 @@ import { geminiErrorMessage, translateGeminiChat } from './response.js';
 import { createGeminiStreamTranslator } from './stream.js';
 
 /**
- * Google's Gemini API (generativelanguage.googleapis.com). Chat and embeddings; completions throw
+ * Google's Gemini API (generativelanguage.googleapis.com). Chat and embeddings; the other endpoints throw
  * `unsupported_endpoint` (400). Provider `config`: `api_base`, `api_version` (default `v1beta`).
  * @example
  * { name: 'gemini', type: 'gemini', config: { models: ['gemini-2.5-flash'] } }
@@ -17,7 +17,7 @@ export default defineProvider({
   description: 'Google Gemini API, translated to and from OpenAI chat completions and embeddings.',
   openaiCompatible: false,
   buildRequest(context) {
-    if (context.endpoint === 'completions') throw Errors.unsupportedEndpoint(['gemini', context.endpoint]);
+    if (context.endpoint !== 'chat' && context.endpoint !== 'embeddings') throw Errors.unsupportedEndpoint(['gemini', context.endpoint]);
     const { url, headers } = geminiHeaders(context, geminiUrl(context));
     const body = context.endpoint === 'embeddings' ? geminiEmbeddingsBody(context) : geminiChatBody(context);
     return { url, method: 'POST', headers, body };

@@ -10,6 +10,10 @@ export const OPENAI_PATHS: Record<ModelEndpoint, string> = {
   chat: '/chat/completions',
   completions: '/completions',
   embeddings: '/embeddings',
+  moderations: '/moderations',
+  images: '/images/generations',
+  speech: '/audio/speech',
+  transcriptions: '/audio/transcriptions',
 };
 
 /**

@@ -3,6 +3,7 @@ import { defineProvider } from '../../../src/plugins/plugin-api.js';
 import { commonErrorMessage } from '../shared/openai-chunks.js';
 import { openaiHeaders, openaiUrl } from './api.js';
 import { openaiBody } from './request.js';
+import { bodyHeaders } from '../shared/form-body.js';
 
 /**
  * Speaks OpenAI's wire format, so answers and streams pass through unchanged.
@@ -16,7 +17,8 @@ export default defineProvider({
   openaiCompatible: true,
   buildRequest(context) {
     const { url, headers } = openaiHeaders(context, openaiUrl(context));
-    return { url, method: 'POST', headers, body: openaiBody(context) };
+    const body = openaiBody(context);
+    return { url, method: 'POST', headers: bodyHeaders(context, headers, body), body };
   },
   errorMessage: (_status, body) => commonErrorMessage(body),
 });

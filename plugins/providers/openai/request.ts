@@ -1,12 +1,15 @@
 // OpenAI's request body: the client's body unchanged but for the upstream model name and the stream flag.
 import type { ProviderRequestContext } from '../../../src/plugins/plugin-api.js';
+import { formBody } from '../shared/form-body.js';
 
 /**
  * The body sent to an OpenAI-compatible upstream: the client's OpenAI body with `model` set to the
  * upstream model, `stream: true` when streaming, and neither `stream` nor `stream_options` otherwise
- * (OpenAI refuses `stream_options` without streaming). Embeddings and completions pass through the same way.
+ * (OpenAI refuses `stream_options` without streaming). Embeddings, completions, moderations, images and speech pass
+ * through the same way; a transcription is sent as the multipart form it came as, with the upstream model name.
  */
-export function openaiBody(context: ProviderRequestContext): string {
+export function openaiBody(context: ProviderRequestContext): string | FormData {
+  if (context.endpoint === 'transcriptions') return formBody({ ...context.body, model: context.model });
   const body: Record<string, unknown> = { ...context.body, model: context.model };
   if (context.stream) body.stream = true;
   else {

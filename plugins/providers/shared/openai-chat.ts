@@ -1,6 +1,8 @@
 // Readers of the OpenAI chat request body, shared by the adapters that translate it to another wire format.
 import { Errors } from '../../../src/plugins/plugin-api.js';
 
+export { parseDataUrl } from './data-url.js';
+
 /** A text part of a message. */
 export interface OpenAiTextPart {
   type: 'text';
@@ -153,11 +155,6 @@ export function maxTokens(body: Record<string, unknown>): number | undefined {
   return typeof value === 'number' ? value : undefined;
 }
 
-/** The parts of a `data:` URL (`data:image/png;base64,…`), or undefined for any other URL. */
-export function parseDataUrl(url: string): { mediaType: string; data: string } | undefined {
-  const match = /^data:([^;,]+);base64,(.*)$/s.exec(url);
-  return match ? { mediaType: match[1] as string, data: match[2] as string } : undefined;
-}
 
 /** A number member of the body, or undefined. */
 export function numberField(body: Record<string, unknown>, key: string): number | undefined {

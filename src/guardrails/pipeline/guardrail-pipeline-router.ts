@@ -2,7 +2,7 @@
 import { Router, type RequestHandler } from 'express';
 import { errorMiddleware, type GatewayLogger } from '../../errors/error-middleware.js';
 import type { Storage } from '../../storage/storage-facade.js';
-import { ENDPOINT_PATHS } from '../../traffic/model-endpoints.js';
+import { ENDPOINT_PATHS, TEXT_ANSWER_ENDPOINTS } from '../../traffic/model-endpoints.js';
 import { modelContextOf } from '../../traffic/model-request-context.js';
 import type { GuardrailEngine } from '../guardrail-engine.js';
 import { processorsFor } from './effective-policy.js';
@@ -26,10 +26,10 @@ export function guardrailPolicyHandler(deps: GuardrailPipelineDeps): RequestHand
       next();
       return;
     }
-    const policy = await enforceInputPolicy(deps, context, context.endpoint === 'embeddings' ? ['input'] : ['input', 'output'], () =>
-      requestSlots(context.endpoint, context.body),
-    );
-    if (processorsFor(policy, 'output').length > 0 && context.endpoint !== 'embeddings') {
+    // Output checks read model text: chat and completions answers, not embeddings, moderations, images or audio.
+    const textAnswer = TEXT_ANSWER_ENDPOINTS.has(context.endpoint);
+    const policy = await enforceInputPolicy(deps, context, textAnswer ? ['input', 'output'] : ['input'], () => requestSlots(context.endpoint, context.body));
+    if (processorsFor(policy, 'output').length > 0 && textAnswer) {
       context.outputGuard = new OutputGuard(deps.engine, policy, context.checks, deps.windowing);
     }
     next();

@@ -34,7 +34,7 @@ export function requestSlots(endpoint: ModelEndpoint, body: Record<string, unkno
     const messages = Array.isArray(body.messages) ? (body.messages as Array<Record<string, unknown>>) : [];
     return messages.filter((m) => m && CHECKED_ROLES.has(String(m.role))).flatMap((message) => contentSlots(message, 'content'));
   }
-  const key = endpoint === 'completions' ? 'prompt' : 'input';
+  const key = endpoint === 'completions' || endpoint === 'images' || endpoint === 'transcriptions' ? 'prompt' : 'input';
   const value = body[key];
   if (typeof value === 'string') return [{ text: value, replace: (next) => (body[key] = next) }];
   if (Array.isArray(value)) {

@@ -1,0 +1,110 @@
+// The Anthropic Messages ⇄ OpenAI chat correspondences, both ways: stop reasons, tool choice, tools, images and usage.
+// Imported by the Anthropic adapter (outbound) and by the gateway's own /v1/messages endpoint (inbound); it imports no gateway module.
+import { parseDataUrl } from '../shared/data-url.js';
+
+/** OpenAI's finish reasons. */
+export type OpenAiFinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter';
+
+/** Anthropic's `stop_reason` for each OpenAI finish reason. */
+const STOP_REASON_OF: Record<OpenAiFinishReason, string> = {
+  stop: 'end_turn',
+  length: 'max_tokens',
+  tool_calls: 'tool_use',
+  content_filter: 'refusal',
+};
+
+/**
+ * OpenAI's finish reason for an Anthropic `stop_reason`: `end_turn`, `stop_sequence` and `pause_turn`
+ * → `stop`, `max_tokens` → `length`, `tool_use` → `tool_calls`, `refusal` → `content_filter`.
+ */
+export function anthropicFinishReason(reason: unknown): OpenAiFinishReason | null {
+  if (reason === null || reason === undefined) return null;
+  const found = (Object.keys(STOP_REASON_OF) as OpenAiFinishReason[]).find((finish) => STOP_REASON_OF[finish] === reason);
+  return found ?? 'stop';
+}
+
+/** Anthropic's `stop_reason` for an OpenAI finish reason (the inverse of {@link anthropicFinishReason}); unknown ones end the turn. */
+export function anthropicStopReason(finish: unknown): string | null {
+  if (finish === null || finish === undefined) return null;
+  return STOP_REASON_OF[finish as OpenAiFinishReason] ?? 'end_turn';
+}
+
+/** OpenAI `tool_choice` modes and Anthropic `tool_choice.type`s that mean the same. */
+const TOOL_CHOICE_TYPES = { auto: 'auto', required: 'any', none: 'none' } as const;
+
+/** Anthropic's `tool_choice` for an OpenAI mode or a named function. */
+export function anthropicToolChoice(choice: { mode: 'auto' | 'none' | 'required' } | { mode: 'function'; name: string }): Record<string, unknown> {
+  return choice.mode === 'function' ? { type: 'tool', name: choice.name } : { type: TOOL_CHOICE_TYPES[choice.mode] };
+}
+
+/** OpenAI's `tool_choice` for an Anthropic one; undefined when it has no known `type`. */
+export function openaiToolChoice(choice: { type?: unknown; name?: unknown }): unknown {
+  if (choice.type === 'tool' && typeof choice.name === 'string') return { type: 'function', function: { name: choice.name } };
+  const mode = (Object.keys(TOOL_CHOICE_TYPES) as Array<keyof typeof TOOL_CHOICE_TYPES>).find((key) => TOOL_CHOICE_TYPES[key] === choice.type);
+  return mode;
+}
+
+/** A function tool in both shapes: OpenAI's `parameters` is Anthropic's `input_schema`. */
+export interface ToolShape {
+  name: string;
+  description?: string;
+  schema?: Record<string, unknown>;
+}
+
+/** An Anthropic tool definition. */
+export function anthropicTool(tool: ToolShape): Record<string, unknown> {
+  return { name: tool.name, ...(tool.description === undefined ? {} : { description: tool.description }), input_schema: tool.schema ?? { type: 'object', properties: {} } };
+}
+
+/** An OpenAI function tool. */
+export function openaiTool(tool: ToolShape): Record<string, unknown> {
+  return { type: 'function', function: { name: tool.name, ...(tool.description === undefined ? {} : { description: tool.description }), parameters: tool.schema ?? { type: 'object', properties: {} } } };
+}
+
+/** Anthropic's image block for an OpenAI image URL: inline base64 for a `data:` URL, else a URL source. */
+export function anthropicImageBlock(url: string): Record<string, unknown> {
+  const inline = parseDataUrl(url);
+  return inline ? { type: 'image', source: { type: 'base64', media_type: inline.mediaType, data: inline.data } } : { type: 'image', source: { type: 'url', url } };
+}
+
+/** The OpenAI image URL of an Anthropic image source (`base64` → `data:` URL, `url` as is); undefined for other sources. */
+export function openaiImageUrl(source: { type?: unknown; media_type?: unknown; data?: unknown; url?: unknown }): string | undefined {
+  if (source.type === 'base64' && typeof source.media_type === 'string' && typeof source.data === 'string') return `data:${source.media_type};base64,${source.data}`;
+  if (source.type === 'url' && typeof source.url === 'string') return source.url;
+  return undefined;
+}
+
+/** Token counts in both shapes. Anthropic's `input_tokens` leaves out cached input; OpenAI's `prompt_tokens` includes it. */
+export interface TokenCounts {
+  /** Every input token, cached ones included. */
+  input: number;
+  output: number;
+  /** Input tokens read from the cache, when reported. */
+  cacheRead?: number;
+  /** Input tokens written to the cache (Anthropic only). */
+  cacheCreation?: number;
+}
+
+const count = (record: Record<string, unknown> | undefined, key: string): number => (typeof record?.[key] === 'number' ? (record[key] as number) : 0);
+const asRecord = (value: unknown): Record<string, unknown> | undefined => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined);
+
+/** Token counts of an Anthropic `usage`: input is `input_tokens` plus both cache counts. */
+export function countsOfAnthropicUsage(usage: unknown): TokenCounts {
+  const record = asRecord(usage);
+  const cacheRead = typeof record?.cache_read_input_tokens === 'number' ? record.cache_read_input_tokens : undefined;
+  return { input: count(record, 'input_tokens') + count(record, 'cache_creation_input_tokens') + (cacheRead ?? 0), output: count(record, 'output_tokens'), cacheRead };
+}
+
+/** Token counts of an OpenAI `usage`. */
+export function countsOfOpenAiUsage(usage: unknown): TokenCounts {
+  const record = asRecord(usage);
+  const details = asRecord(record?.prompt_tokens_details);
+  const cacheRead = typeof details?.cached_tokens === 'number' ? details.cached_tokens : undefined;
+  return { input: count(record, 'prompt_tokens'), output: count(record, 'completion_tokens'), cacheRead };
+}
+
+/** Anthropic's `usage` for token counts: `input_tokens` without the cached ones, which go to `cache_read_input_tokens`. */
+export function anthropicUsageOf(counts: TokenCounts): Record<string, number> {
+  const cached = counts.cacheRead ?? 0;
+  return { input_tokens: Math.max(0, counts.input - cached - (counts.cacheCreation ?? 0)), output_tokens: counts.output, ...(counts.cacheRead === undefined ? {} : { cache_read_input_tokens: cached }) };
+}

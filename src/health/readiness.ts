@@ -1,0 +1,82 @@
+// Readiness of a gateway: plugins set up, storage reachable, Redis reachable when configured, and not draining.
+import type { Redis } from 'ioredis';
+import type { StorageAdapter } from '../storage/storage-adapter.js';
+
+/** The outcome of one readiness check. */
+export interface CheckResult {
+  ok: boolean;
+  /** Why the check failed, in one line without secrets. */
+  error?: string;
+}
+
+/** What `/readyz` reports: each check by name, and the first reason the gateway is not ready. */
+export interface ReadinessReport {
+  ready: boolean;
+  reason?: string;
+  checks: Record<string, CheckResult>;
+}
+
+/** What the readiness checks look at. */
+export interface ReadinessSources {
+  /** True once storage is loaded and every plugin is set up; the start-up error otherwise. */
+  started: () => { ok: true } | { ok: false; error?: string };
+  /** The storage adapter: one read of a key that does not exist shows the backend answers. */
+  storage: StorageAdapter;
+  /** The Redis client, when one is configured. */
+  redis?: Redis;
+  /** How long one check may take before it counts as failed, in ms. Default 2000. */
+  timeoutMs?: number;
+}
+
+/** The key read to probe storage; it is never written. */
+const PROBE_KEY = 'readiness/probe';
+
+function withTimeout(check: Promise<unknown>, timeoutMs: number, what: string): Promise<CheckResult> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<CheckResult>((resolve) => {
+    timer = setTimeout(() => resolve({ ok: false, error: `${what} did not answer within ${timeoutMs} ms` }), timeoutMs);
+  });
+  const outcome = check.then(
+    (): CheckResult => ({ ok: true }),
+    (error: unknown): CheckResult => ({ ok: false, error: `${what} failed: ${String((error as Error)?.message ?? error).slice(0, 200).replace(/\.+$/, '')}` }),
+  );
+  return Promise.race([outcome, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Tracks whether a gateway should receive traffic. `drain()` turns it not ready for good (after SIGTERM);
+ * `check()` runs the checks, in parallel and each bounded by a timeout, so an outage answers quickly.
+ */
+export class Readiness {
+  private drainingSince: Date | undefined;
+
+  constructor(private readonly sources: ReadinessSources) {}
+
+  /** Marks the gateway as draining: `/readyz` answers 503 from now on, while requests in flight finish. */
+  drain(): void {
+    this.drainingSince ??= new Date();
+  }
+
+  /** True once {@link drain} was called. */
+  get draining(): boolean {
+    return this.drainingSince !== undefined;
+  }
+
+  /** Runs every check. */
+  async check(): Promise<ReadinessReport> {
+    const timeoutMs = this.sources.timeoutMs ?? 2000;
+    const started = this.sources.started();
+    const checks: Record<string, CheckResult> = {
+      plugins: started.ok ? { ok: true } : { ok: false, error: started.error ? `start-up failed: ${started.error}` : 'storage and plugins are still loading' },
+    };
+    const [storage, redis] = await Promise.all([
+      withTimeout(this.sources.storage.get(PROBE_KEY), timeoutMs, 'storage'),
+      this.sources.redis ? withTimeout(this.sources.redis.ping(), timeoutMs, 'Redis') : undefined,
+    ]);
+    checks.storage = storage;
+    if (redis) checks.redis = redis;
+    if (this.draining) return { ready: false, reason: 'the gateway is draining before it stops', checks };
+    const failed = Object.entries(checks).find(([, result]) => !result.ok);
+    return failed ? { ready: false, reason: failed[1].error ?? `${failed[0]} is not ready`, checks } : { ready: true, checks };
+  }
+}

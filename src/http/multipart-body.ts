@@ -1,0 +1,87 @@
+// multipart/form-data bodies (audio uploads), bounded and streamed: fields into req.body, the one file spooled to a temporary file.
+import { createWriteStream, openAsBlob } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import busboy from 'busboy';
+import type { RequestHandler } from 'express';
+import { Errors } from '../errors/error-registry.js';
+
+/** Options of {@link multipartBody}. */
+export interface MultipartBodyOptions {
+  /** Largest file accepted, in bytes. */
+  fileLimitBytes: number;
+  /** The form field that holds the file. Default `file`. */
+  fileField?: string;
+}
+
+/** Bounds on everything but the file: field count, field size, parts. */
+const LIMITS = { fields: 32, fieldSize: 64 * 1024, fieldNameSize: 200, parts: 40, files: 1, headerPairs: 100 };
+
+/**
+ * Reads a multipart/form-data body into `req.body`: text fields as strings (a name sent several times, or ending in
+ * `[]`, as an array), and the file under `fileField` as a `File` backed by a temporary file, which is removed when the
+ * answer ends. Run it after authentication: nothing is read before. 415 for another content type, 413 when the
+ * declared length or the file passes the limit, 400 for a second file, too many or too large fields, or a malformed body.
+ * The file is written to disk as it arrives (with backpressure), never held in memory.
+ * @example
+ * router.post('/v1/audio/transcriptions', requireDeveloperKey(keys), multipartBody({ fileLimitBytes: 25 << 20 }), handler);
+ */
+export function multipartBody(options: MultipartBodyOptions): RequestHandler {
+  const field = options.fileField ?? 'file';
+  // The declared length may exceed the file by the fields and the multipart framing.
+  const declaredLimit = options.fileLimitBytes + LIMITS.fields * LIMITS.fieldSize + 64 * 1024;
+  return async function parseMultipartBody(req, res, next) {
+    if (!req.is('multipart/form-data')) throw Errors.unsupportedMediaTypeFor(['multipart/form-data', req.headers['content-type'] ?? 'none']);
+    if (Number(req.headers['content-length'] ?? 0) > declaredLimit) throw Errors.bodyTooLarge([String(options.fileLimitBytes)]);
+    const dir = await mkdtemp(join(tmpdir(), 'gateway-upload-'));
+    res.once('close', () => void rm(dir, { recursive: true, force: true }));
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({ headers: req.headers, limits: { ...LIMITS, fileSize: options.fileLimitBytes } });
+    } catch (error) {
+      throw Errors.validation([`The multipart body cannot be read: ${(error as Error).message}.`], { cause: error });
+    }
+    const fields: Record<string, string | string[]> = {};
+    let file: { path: string; filename: string; mimeType: string } | undefined;
+    const writes: Array<Promise<unknown>> = [];
+    const done = new Promise<void>((resolve, reject) => {
+      const fail = (error: unknown): void => {
+        req.unpipe(parser);
+        req.resume();
+        reject(error);
+      };
+      parser.on('field', (name, value, info) => {
+        if (info.valueTruncated || info.nameTruncated) return fail(Errors.validation([`The form field ${JSON.stringify(name.slice(0, 100))} is longer than ${LIMITS.fieldSize} bytes.`], { param: name.slice(0, 100) }));
+        const key = name.endsWith('[]') ? name.slice(0, -2) : name;
+        const previous = fields[key];
+        if (previous === undefined) fields[key] = name.endsWith('[]') ? [value] : value;
+        else fields[key] = [...(Array.isArray(previous) ? previous : [previous]), value];
+      });
+      parser.on('file', (name, stream, info) => {
+        if (name !== field || file) {
+          stream.resume();
+          return fail(Errors.validation([file ? 'Only one file may be sent.' : `The file must be sent in the form field ${field}.`], { param: name.slice(0, 100) }));
+        }
+        file = { path: join(dir, 'upload'), filename: info.filename || 'upload', mimeType: info.mimeType };
+        stream.once('limit', () => fail(Errors.bodyTooLarge([String(options.fileLimitBytes)])));
+        writes.push(pipeline(stream, createWriteStream(file.path)).then(() => undefined, (error: unknown) => (fail(error), error ?? new Error('write failed'))));
+      });
+      parser.on('fieldsLimit', () => fail(Errors.validation([`A form may hold at most ${LIMITS.fields} fields.`])));
+      parser.on('partsLimit', () => fail(Errors.validation([`A form may hold at most ${LIMITS.parts} parts.`])));
+      parser.on('filesLimit', () => fail(Errors.validation(['Only one file may be sent.'])));
+      parser.on('error', (error: Error) => fail(Errors.validation([`The multipart body cannot be read: ${error.message}.`], { cause: error })));
+      parser.on('close', () => resolve());
+      req.on('error', fail);
+    });
+    req.pipe(parser);
+    await done;
+    const failed = (await Promise.all(writes)).find((error) => error !== undefined);
+    if (failed) throw failed;
+    if (!file) throw Errors.validation([`The form field ${field} (the file) is required.`], { param: field });
+    const blob = await openAsBlob(file.path, { type: file.mimeType });
+    req.body = { ...fields, [field]: new File([blob], file.filename, { type: file.mimeType }) };
+    next();
+  };
+}

@@ -1,0 +1,150 @@
+// An inbound Anthropic Messages request, checked and translated into the OpenAI chat body every route and provider takes.
+import { Errors } from '../errors/error-registry.js';
+import { compileValidator } from '../validation/schema-validator.js';
+import { openaiImageUrl, openaiTool, openaiToolChoice } from '../../plugins/providers/anthropic/mapping.js';
+
+/** A Messages API request, as far as the gateway reads it. */
+export interface MessagesRequest {
+  model: string;
+  max_tokens: number;
+  messages: Array<{ role: 'user' | 'assistant'; content: string | Array<Record<string, unknown>> }>;
+  system?: string | Array<{ type: string; text?: string }>;
+  stream?: boolean;
+  stop_sequences?: string[];
+  temperature?: number;
+  top_p?: number;
+  metadata?: { user_id?: string };
+  tools?: Array<{ name: string; description?: string; input_schema?: Record<string, unknown>; type?: string }>;
+  tool_choice?: { type: string; name?: string; disable_parallel_tool_use?: boolean };
+}
+
+const block = { type: 'object', required: ['type'], properties: { type: { type: 'string' } } };
+
+const validateMessages = compileValidator<MessagesRequest>({
+  type: 'object',
+  required: ['model', 'max_tokens', 'messages'],
+  properties: {
+    model: { type: 'string', minLength: 1 },
+    max_tokens: { type: 'integer', minimum: 1 },
+    messages: {
+      type: 'array',
+      minItems: 1,
+      items: {
+        type: 'object',
+        required: ['role', 'content'],
+        properties: { role: { enum: ['user', 'assistant'] }, content: { type: ['string', 'array'], items: block } },
+      },
+    },
+    system: { type: ['string', 'array'], items: { type: 'object', required: ['type'], properties: { type: { const: 'text' }, text: { type: 'string' } } } },
+    stream: { type: 'boolean' },
+    stop_sequences: { type: 'array', items: { type: 'string' } },
+    temperature: { type: 'number', minimum: 0, maximum: 1 },
+    top_p: { type: 'number', minimum: 0, maximum: 1 },
+    top_k: { type: 'integer', minimum: 0 },
+    metadata: { type: 'object', properties: { user_id: { type: 'string' } } },
+    tools: { type: 'array', items: { type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 1 }, description: { type: 'string' }, input_schema: { type: 'object' } } } },
+    tool_choice: { type: 'object', required: ['type'], properties: { type: { enum: ['auto', 'any', 'tool', 'none'] }, name: { type: 'string' }, disable_parallel_tool_use: { type: 'boolean' } } },
+  },
+});
+
+type ChatMessage = Record<string, unknown>;
+
+function invalid(message: string, param: string): never {
+  throw Errors.validation([message], { param });
+}
+
+/** The text and image parts of blocks, as OpenAI content (a string when there is only text). */
+function userContent(blocks: Array<Record<string, unknown>>, where: string): string | Array<Record<string, unknown>> {
+  const parts = blocks.map((item, index) => {
+    if (item.type === 'text' && typeof item.text === 'string') return { type: 'text', text: item.text };
+    if (item.type === 'image') {
+      const url = typeof item.source === 'object' && item.source !== null ? openaiImageUrl(item.source as Record<string, unknown>) : undefined;
+      if (url) return { type: 'image_url', image_url: { url } };
+    }
+    return invalid(`${where}[${index}] has the type ${JSON.stringify(item.type)}, which this gateway does not translate; use text, image, tool_use or tool_result.`, `${where}[${index}]`);
+  });
+  return parts.every((part) => part.type === 'text') ? parts.map((part) => part.text as string).join('') : parts;
+}
+
+/** The text of a tool result: a string, or its text blocks joined (images in results are not translated). */
+function toolResultText(content: unknown, where: string): string {
+  if (content === undefined || content === null) return '';
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return invalid(`${where}.content must be a string or an array of blocks.`, `${where}.content`);
+  return content.map((item: Record<string, unknown>) => (item?.type === 'text' && typeof item.text === 'string' ? item.text : '')).join('');
+}
+
+function userMessages(content: Array<Record<string, unknown>>, where: string): ChatMessage[] {
+  const out: ChatMessage[] = [];
+  const rest: Array<Record<string, unknown>> = [];
+  content.forEach((item, index) => {
+    if (item.type !== 'tool_result') {
+      rest.push(item);
+      return;
+    }
+    if (typeof item.tool_use_id !== 'string') invalid(`${where}[${index}].tool_use_id is required.`, `${where}[${index}].tool_use_id`);
+    const text = toolResultText(item.content, `${where}[${index}]`);
+    out.push({ role: 'tool', tool_call_id: item.tool_use_id, content: item.is_error === true ? `Error: ${text}` : text });
+  });
+  if (rest.length > 0) out.push({ role: 'user', content: userContent(rest, where) });
+  return out;
+}
+
+function assistantMessage(content: Array<Record<string, unknown>>, where: string): ChatMessage {
+  const texts: string[] = [];
+  const calls: Array<Record<string, unknown>> = [];
+  content.forEach((item, index) => {
+    if (item.type === 'text' && typeof item.text === 'string') texts.push(item.text);
+    else if (item.type === 'tool_use') {
+      if (typeof item.id !== 'string' || typeof item.name !== 'string') invalid(`${where}[${index}] needs an id and a name.`, `${where}[${index}]`);
+      calls.push({ id: item.id, type: 'function', function: { name: item.name, arguments: JSON.stringify(item.input ?? {}) } });
+    } else if (item.type !== 'thinking' && item.type !== 'redacted_thinking') {
+      invalid(`${where}[${index}] has the type ${JSON.stringify(item.type)}, which an assistant turn cannot carry here.`, `${where}[${index}]`);
+    }
+  });
+  return { role: 'assistant', content: texts.length > 0 ? texts.join('') : null, ...(calls.length > 0 ? { tool_calls: calls } : {}) };
+}
+
+/**
+ * Checks a Messages API body (400 naming the field) and translates it into an OpenAI chat body: `system` → a system
+ * message; `tool_result` blocks → `tool` messages (before the rest of their user turn); `tool_use` → `tool_calls`;
+ * images (base64 or URL) → `image_url` parts; thinking blocks are dropped; `max_tokens`, `stop_sequences` → `stop`,
+ * `temperature`, `top_p`, `metadata.user_id` → `user`, `tools`, `tool_choice` (`disable_parallel_tool_use` →
+ * `parallel_tool_calls: false`). `top_k` has no OpenAI counterpart and is not passed on. A stream asks for the usage chunk.
+ */
+export function messagesToChat(body: unknown): { request: MessagesRequest; chat: Record<string, unknown> } {
+  const request = validateMessages(body);
+  const messages: ChatMessage[] = [];
+  if (request.system !== undefined) {
+    const text = typeof request.system === 'string' ? request.system : request.system.map((item) => item.text ?? '').join('\n\n');
+    if (text !== '') messages.push({ role: 'system', content: text });
+  }
+  request.messages.forEach((message, index) => {
+    const where = `messages[${index}].content`;
+    if (typeof message.content === 'string') messages.push({ role: message.role, content: message.content });
+    else if (message.role === 'user') messages.push(...userMessages(message.content, where));
+    else messages.push(assistantMessage(message.content, where));
+  });
+  const chat: Record<string, unknown> = { model: request.model, messages, max_tokens: request.max_tokens };
+  if (request.temperature !== undefined) chat.temperature = request.temperature;
+  if (request.top_p !== undefined) chat.top_p = request.top_p;
+  if (request.stop_sequences?.length) chat.stop = request.stop_sequences;
+  if (request.metadata?.user_id !== undefined) chat.user = request.metadata.user_id;
+  if (request.tools?.length) {
+    request.tools.forEach((tool, index) => {
+      if (tool.type !== undefined && tool.type !== 'custom') invalid(`tools[${index}] is a server tool (${tool.type}), which this gateway does not run.`, `tools[${index}].type`);
+    });
+    chat.tools = request.tools.map((tool) => openaiTool({ name: tool.name, description: tool.description, schema: tool.input_schema }));
+  }
+  if (request.tool_choice) {
+    const choice = openaiToolChoice(request.tool_choice);
+    if (choice === undefined) invalid('tool_choice of type tool needs a name.', 'tool_choice.name');
+    chat.tool_choice = choice;
+    if (request.tool_choice.disable_parallel_tool_use === true && chat.tools) chat.parallel_tool_calls = false;
+  }
+  if (request.stream === true) {
+    chat.stream = true;
+    chat.stream_options = { include_usage: true };
+  }
+  return { request, chat };
+}

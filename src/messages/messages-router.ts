@@ -1,0 +1,68 @@
+// POST /v1/messages: Anthropic's Messages API in front of every route and provider, with the same policies, limits and request log.
+import { Router, type RequestHandler } from 'express';
+import { errorMiddleware, type GatewayLogger } from '../errors/error-middleware.js';
+import { Errors } from '../errors/error-registry.js';
+import { handlerSequence } from '../http/handler-sequence.js';
+import { jsonBody } from '../http/json-body.js';
+import { requireDeveloperKey } from '../auth/caller-identity.js';
+import type { AnswerFormat } from '../traffic/response-relay.js';
+import { resolveModelRequest, type ResolutionDeps } from '../traffic/model-request-resolution.js';
+import { chatToMessage, MessageStreamWriter, streamErrorEvent } from './messages-answer.js';
+import { anthropicError } from './messages-errors.js';
+import { messagesToChat } from './messages-request.js';
+
+/** The path of the Messages endpoint. */
+export const MESSAGES_PATH = '/v1/messages';
+
+/** Answers written as Anthropic's: a `message`, or its stream events. */
+const ANTHROPIC_FORMAT: AnswerFormat = {
+  json: chatToMessage,
+  stream(model) {
+    const writer = new MessageStreamWriter(model);
+    return { chunk: (payload) => writer.chunk(payload), end: () => writer.end(), error: (error) => streamErrorEvent(anthropicError(error)) };
+  },
+};
+
+/** What the router needs: resolution as for the model endpoints, and the steps after it (rate limiter, guardrail pipeline, proxy). */
+export interface MessagesRouterDeps extends ResolutionDeps {
+  /** The Chronicles watcher, run first. */
+  watch: RequestHandler;
+  after: RequestHandler[];
+  bodyLimitBytes: number;
+  maxJsonDepth?: number;
+  logger?: GatewayLogger;
+}
+
+/**
+ * Anthropic's SDK sends its key as `x-api-key`: without an X-Gateway-Apikey, that header carries the developer key.
+ * It is copied before authentication, so the key is checked before the body is read and scrubbed from the request log.
+ */
+const anthropicKeyHeader: RequestHandler = function anthropicApiKey(req, _res, next) {
+  const key = req.headers['x-api-key'];
+  if (req.headers['x-gateway-apikey'] === undefined && typeof key === 'string' && key !== '') req.headers['x-gateway-apikey'] = key;
+  next();
+};
+
+/**
+ * Creates the Messages router. A request is authenticated (X-Gateway-Apikey, `x-api-key` or `Authorization: Bearer`
+ * with a developer key), translated into an OpenAI chat body, resolved to a route and providers (X-Gateway-route, or
+ * `model`), then rate-limited, checked by the guardrail policy and proxied exactly like a chat completion; the answer
+ * (JSON or stream) is written in Anthropic's format, and errors in Anthropic's error shape.
+ * @example
+ * app.use(messagesRouter({ services, directory, watch, after: [rateLimit, guardrails, proxy], bodyLimitBytes }));
+ */
+export function messagesRouter(deps: MessagesRouterDeps): Router {
+  const resolve: RequestHandler = async function resolveMessages(req, res, next) {
+    if (req.body === undefined) throw Errors.bodyNotObject();
+    const { request, chat } = messagesToChat(req.body);
+    const stream = request.stream === true;
+    const context = await resolveModelRequest(req, res, deps, { endpoint: 'chat', body: chat, model: request.model, stream, routeTypes: ['chat', 'messages'] });
+    context.answerFormat = ANTHROPIC_FORMAT;
+    next();
+  };
+  const steps = [deps.watch, anthropicKeyHeader, requireDeveloperKey(deps.services.developerKeys), jsonBody({ limitBytes: deps.bodyLimitBytes, maxDepth: deps.maxJsonDepth }), resolve, ...deps.after];
+  const router = Router();
+  // The error handler is on the route itself, not `use`d under the path, so req.path stays whole for the request log.
+  router.post(MESSAGES_PATH, handlerSequence(steps), errorMiddleware(deps.logger, (error) => ({ type: 'error', error: anthropicError(error) })));
+  return router;
+}

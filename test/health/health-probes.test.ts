@@ -1,0 +1,162 @@
+// /healthz and /readyz over real HTTP: liveness without I/O, readiness of storage, plugins and Redis, 503 while draining or cut off.
+import assert from 'node:assert/strict';
+import request from 'supertest';
+import { createGateway, defineGuardrail, postgresStorage } from '../../src/index.js';
+import { createTestGateway, type TestGateway } from '../helpers/test-gateway.js';
+import { dropSchema, requirePostgres, TEST_DATABASE_URL, testSchemaName } from '../helpers/postgres-test.js';
+import { deleteKeys, redisPort, requireRedis, testKeyPrefix, TEST_REDIS_URL } from '../helpers/redis-test.js';
+import { tcpCut, type TcpCut } from '../helpers/tcp-cut.js';
+import { startExampleServer } from '../helpers/example-server-process.js';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { once } from 'node:events';
+import express from 'express';
+
+/** Polls /readyz until it answers `status`, up to `ms`. */
+async function readyzUntil(app: express.Express, status: number, ms = 8000): Promise<request.Response> {
+  const deadline = Date.now() + ms;
+  let last: request.Response;
+  do {
+    last = await request(app).get('/readyz');
+    if (last.status === status) return last;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  } while (Date.now() < deadline);
+  assert.fail(`/readyz did not answer ${status} within ${ms} ms; last: ${last.status} ${last.text}`);
+}
+
+describe('15.1: health and readiness probes', () => {
+  let t: TestGateway;
+  beforeEach(async () => {
+    t = await createTestGateway();
+  });
+  afterEach(() => t.close());
+
+  it('15.1: /healthz answers 200 without a key', async () => {
+    const res = await request(t.app).get('/healthz').expect(200);
+    assert.deepEqual(res.body, { status: 'ok' });
+  });
+
+  it('15.1: /readyz answers 200 with its checks, then 503 not_ready in the error shape once drain() is called', async () => {
+    const ok = await request(t.app).get('/readyz').expect(200);
+    assert.equal(ok.body.status, 'ready');
+    assert.deepEqual(ok.body.checks, { plugins: { ok: true }, storage: { ok: true } });
+    t.gateway.drain();
+    const draining = await request(t.app).get('/readyz').expect(503);
+    assert.equal(draining.body.error.code, 'not_ready');
+    assert.equal(draining.body.error.type, 'api_error');
+    assert.match(draining.body.error.message, /draining/);
+    await request(t.app).get('/healthz').expect(200);
+  });
+});
+
+describe('15.1: /readyz before the plugins are set up', () => {
+  it('15.1: answers 503 while a plugin is still setting up, and 200 once it is, without waiting for it', async () => {
+    let finish!: () => void;
+    const slow = defineGuardrail({ name: 'slow_setup', defaultThreshold: 0.5, setup: () => new Promise<void>((resolve) => (finish = resolve)), evaluate: () => ({ results: {}, flagged: false }) });
+    const gateway = createGateway({ plugins: [slow] });
+    const app = express().use(gateway.router);
+    try {
+      const early = await request(app).get('/readyz').expect(503);
+      assert.match(early.body.error.message, /still loading/);
+      assert.equal(early.body.error.checks.plugins.ok, false);
+      await request(app).get('/healthz').expect(200);
+      finish();
+      await gateway.ready;
+      await request(app).get('/readyz').expect(200);
+    } finally {
+      finish?.();
+      await gateway.close();
+    }
+  });
+});
+
+describe('15.1: /readyz with PostgreSQL cut off', function () {
+  requirePostgres();
+  let relay: TcpCut;
+  let schema: string;
+  let t: TestGateway;
+  beforeEach(async () => {
+    schema = testSchemaName();
+    const target = new URL(TEST_DATABASE_URL);
+    relay = await tcpCut(target.hostname, Number(target.port || 5432));
+    target.port = String(relay.port);
+    t = await createTestGateway({ storage: postgresStorage({ connectionString: target.toString(), schema, connectionTimeoutMillis: 1000, queryTimeoutMillis: 500 }) });
+  });
+  afterEach(async () => {
+    await relay.restore();
+    await t.close();
+    await relay.close();
+    await dropSchema(schema);
+  });
+
+  it('15.1: answers 503 naming storage while PostgreSQL is unreachable, and 200 again once it is back', async () => {
+    await request(t.app).get('/readyz').expect(200);
+    await relay.cut();
+    const down = await readyzUntil(t.app, 503);
+    assert.equal(down.body.error.code, 'not_ready');
+    assert.equal(down.body.error.checks.storage.ok, false);
+    assert.match(down.body.error.message, /storage/);
+    assert.ok(!down.text.includes(String(relay.port)), 'the answer names the database address');
+    await relay.restore();
+    await readyzUntil(t.app, 200);
+  });
+});
+
+describe('15.1: /readyz with Redis cut off', function () {
+  requireRedis();
+  let relay: TcpCut;
+  let prefix: string;
+  let t: TestGateway;
+  beforeEach(async () => {
+    prefix = testKeyPrefix();
+    const target = redisPort();
+    relay = await tcpCut(target.host, target.port);
+    const url = new URL(TEST_REDIS_URL);
+    url.hostname = '127.0.0.1';
+    url.port = String(relay.port);
+    t = await createTestGateway({ redis: { url: url.toString(), keyPrefix: prefix, maxReconnectDelayMs: 100 } });
+  });
+  afterEach(async () => {
+    await relay.restore();
+    await t.close();
+    await relay.close();
+    await deleteKeys(prefix);
+  });
+
+  it('15.1: answers 503 naming Redis while it is unreachable, and 200 again once it is back', async () => {
+    const up = await readyzUntil(t.app, 200);
+    assert.deepEqual(up.body.checks.redis, { ok: true });
+    await relay.cut();
+    const down = await readyzUntil(t.app, 503);
+    assert.equal(down.body.error.checks.redis.ok, false);
+    assert.equal(down.body.error.checks.storage.ok, true);
+    assert.match(down.body.error.message, /Redis/);
+    await relay.restore();
+    await readyzUntil(t.app, 200);
+  });
+});
+
+describe('15.1: the example server drains on SIGTERM', function () {
+  this.timeout(40_000);
+  it('15.1: /readyz answers 503 during the drain delay after SIGTERM while /healthz still answers, then the server exits', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'gw-drain-'));
+    const server = await startExampleServer({ GATEWAY_ADMIN_KEY: 'drain-test-admin-key-0123456789', GATEWAY_DATA_DIR: dir, GATEWAY_DRAIN_SECONDS: '3', GATEWAY_DATABASE_URL: '', GATEWAY_REDIS_URL: '' });
+    try {
+      assert.equal((await fetch(`${server.base}/readyz`)).status, 200);
+      const exited = once(server.child, 'exit');
+      server.child.kill('SIGTERM');
+      let status = 0;
+      for (const deadline = Date.now() + 2500; Date.now() < deadline && status !== 503; ) {
+        status = (await fetch(`${server.base}/readyz`)).status;
+      }
+      assert.equal(status, 503, 'readyz did not turn 503 after SIGTERM');
+      assert.equal((await fetch(`${server.base}/healthz`)).status, 200);
+      const [code] = await exited;
+      assert.equal(code, 0);
+    } finally {
+      server.child.kill('SIGKILL');
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
