@@ -5,6 +5,7 @@ import type { GatewayError } from '../errors/error-registry.js';
 import type { GuardrailCheck } from '../guardrails/pipeline/check-runner.js';
 import { answerSlots, chunkText, joinSlots } from '../guardrails/pipeline/message-text.js';
 import type { AttemptRecord, ModelRequestContext } from '../traffic/model-request-context.js';
+import { answerUsage, streamUsage } from '../usage/usage-extractor.js';
 
 /** One tool call made through a registry, as the request log records it (filled by the MCP proxy). */
 export interface ToolInvocation {
@@ -35,6 +36,8 @@ export interface ChronicleEntry {
   input: unknown;
   output: string | null;
   usage: Record<string, unknown> | null;
+  /** What the answer cost, from the price table (see src/usage); null without usage or without a price. */
+  cost?: { usd: number; input_usd: number; output_usd: number; cached_input_usd: number } | null;
   guardrail_checks: GuardrailCheck[];
   tool_invocations: ToolInvocation[];
   error: { code: string; message: string; type: string } | null;
@@ -49,24 +52,13 @@ function outputOf(context: ModelRequestContext | undefined): { output: string | 
   const relay = context?.relay;
   if (!relay || relay.rejected) return { output: null, usage: null };
   if (relay.payloads) {
-    let usage: Record<string, unknown> | null = null;
-    for (const payload of relay.payloads) {
-      if (payload.includes('"usage"')) {
-        try {
-          const parsed = JSON.parse(payload) as { usage?: Record<string, unknown> | null };
-          if (parsed.usage) usage = parsed.usage;
-        } catch {
-          // a payload that is not JSON carries no usage
-        }
-      }
-    }
-    return { output: relay.payloads.map(chunkText).join(''), usage };
+    return { output: relay.payloads.map(chunkText).join(''), usage: streamUsage(relay.payloads) };
   }
   if (!relay.bytes) return { output: null, usage: null };
   try {
     const answer = relay.answer ?? (JSON.parse(relay.bytes.toString('utf8')) as Record<string, unknown>);
     const text = joinSlots(answerSlots(answer));
-    return { output: text === '' && context?.endpoint === 'embeddings' ? null : text, usage: (answer.usage as Record<string, unknown>) ?? null };
+    return { output: text === '' && context?.endpoint === 'embeddings' ? null : text, usage: answerUsage(answer) };
   } catch {
     return { output: null, usage: null };
   }

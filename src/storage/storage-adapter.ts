@@ -42,6 +42,14 @@ export interface LogMatchOptions {
 /** One write of {@link StorageAdapter.batch}: set a key to a value, or delete it. */
 export type StorageWrite = { op: 'set'; key: string; value: JsonValue } | { op: 'delete'; key: string };
 
+/** One number of {@link StorageAdapter.addCounters}: `amount` added to (or, when read, the value of) `field` of `item` in `bucket`. */
+export interface CounterValue {
+  bucket: string;
+  item: string;
+  field: string;
+  amount: number;
+}
+
 /**
  * A storage adapter. Keys are `/`-separated paths of non-empty segments (`providers/openai`);
  * a segment may not be `.` or `..`. Values are JSON. Logs are append-only sequences of JSON
@@ -73,6 +81,13 @@ export interface StorageAdapter {
    * reconnected). Adapters that no other process shares leave it out.
    */
   watch?(listener: (key: string | undefined) => void): void;
+  /**
+   * Optional: adds each amount to its counter atomically (processes sharing the adapter never lose an increment).
+   * Without it, callers keep counters in values with read-modify-write (one process only). SQL: one upsert.
+   */
+  addCounters?(increments: CounterValue[]): Promise<void>;
+  /** Optional, with `addCounters`: every counter whose bucket is between `from` and `to` (inclusive, byte order). */
+  readCounters?(from: string, to: string): Promise<CounterValue[]>;
   /** Every entry whose key starts with `prefix`, sorted by key. */
   list(prefix: string): Promise<StorageEntry[]>;
   /** Appends records to the log named `log`. Resolves once they are durable. */

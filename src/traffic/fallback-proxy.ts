@@ -11,6 +11,7 @@ import { captureJson, relayJson, relayStream, type RelayOutcome } from './respon
 import { isRetryable, parseRetryAfter, retryDelay, shouldFallBack, type AttemptFailure, type RetryTiming } from './retry-policy.js';
 import { classifyUpstreamError, type UpstreamClient } from './upstream-client.js';
 import { MAX_ERROR_BODY_BYTES, upstreamError } from './upstream-error.js';
+import { withStreamUsage } from '../usage/stream-usage.js';
 
 /** What the proxy needs. */
 export interface FallbackProxyDeps {
@@ -64,9 +65,11 @@ async function readErrorText(body: AsyncIterable<Buffer> & { destroy(): unknown 
  */
 async function attempt(deps: FallbackProxyDeps, context: ModelRequestContext, candidate: Candidate, res: Response | undefined): Promise<AttemptResult> {
   const started = performance.now();
+  // Streams ask the upstream for usage; the usage chunk is hidden from a client that did not ask for it.
+  const usage = withStreamUsage({ ...context.body, model: candidate.model }, context.stream && res !== undefined, candidate.provider.config);
   const providerContext: ProviderRequestContext = {
     endpoint: context.endpoint,
-    body: { ...context.body, model: candidate.model },
+    body: usage.body,
     model: candidate.model,
     stream: context.stream,
     provider: candidate.provider,
@@ -97,7 +100,7 @@ async function attempt(deps: FallbackProxyDeps, context: ModelRequestContext, ca
     const relay = !res
       ? await captureJson(upstream, candidate.adapter, providerContext)
       : context.stream
-        ? await relayStream(res, upstream, candidate.adapter, providerContext, () => timer.touch(), context.outputGuard, live)
+        ? await relayStream(res, upstream, candidate.adapter, providerContext, () => timer.touch(), context.outputGuard, live, usage.hide)
         : await relayJson(res, upstream, candidate.adapter, providerContext, context.outputGuard);
     context.relay = relay;
     finish(upstream.status, relay.streamError);

@@ -8,6 +8,7 @@ import type { OutputGuard } from '../guardrails/pipeline/output-guard.js';
 import { createSseParser } from '../http/sse-parser.js';
 import type { ProviderPlugin, ProviderRequestContext } from '../plugins/plugin-types.js';
 import type { UpstreamResponse } from './upstream-client.js';
+import { isUsageOnlyChunk } from '../usage/stream-usage.js';
 
 /** What the relay saw of an answer, for the request log. */
 export interface RelayOutcome {
@@ -131,6 +132,7 @@ class StreamGate {
  * Relays a stream. The first upstream chunk is read before anything is written, so a failure
  * before the first byte can still be retried or fall back (it is thrown). After that, a failure or
  * an output check that rejects ends the stream with an SSE `error` event, never a silent clean end.
+ * With `hideUsage`, the usage-only chunk stays in `payloads` (for the request log) but is not sent.
  */
 export async function relayStream(
   res: Response,
@@ -140,6 +142,7 @@ export async function relayStream(
   onChunk: () => void,
   guard?: OutputGuard,
   payloads: string[] = [],
+  hideUsage = false,
 ): Promise<RelayOutcome> {
   const iterator = (upstream.body as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
   const first = await iterator.next();
@@ -156,12 +159,14 @@ export async function relayStream(
   const forward = async (chunk: Buffer): Promise<GatewayError | undefined> => {
     const before = payloads.length;
     parser.push(chunk);
-    if (!translator) return gate.push(chunk, textOf(before));
+    // Byte for byte, unless the usage chunk the gateway asked for must be taken out (then event by event).
+    if (!translator && !hideUsage) return gate.push(chunk, textOf(before));
     return sendPayloads(before);
   };
   const sendPayloads = async (from: number): Promise<GatewayError | undefined> => {
     for (let index = from; index < payloads.length; index++) {
       const payload = payloads[index]!;
+      if (hideUsage && isUsageOnlyChunk(payload)) continue;
       const rejected = await gate.push(`data: ${payload}\n\n`, guard ? chunkText(payload) : '');
       if (rejected) return rejected;
     }
