@@ -4,7 +4,7 @@ export type { Gateway, GatewayOptions } from './gateway-options.js';
 export type { GatewayRedisOptions } from './redis/redis-options.js';
 export type { AdminKeyConfig, AdminRole } from './admin/admin-auth.js';
 export type { GuardrailPolicy, RoutePolicy, PolicyProcessorEntry } from './admin/policy-validation.js';
-export * from './plugins/plugin-types.js';
+export * from './plugins/plugin-api.js';
 export * from './storage/storage-adapter.js';
 export { memoryStorage } from './storage/memory-storage.js';
 export { fileStorage } from './storage/file-storage.js';

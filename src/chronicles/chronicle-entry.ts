@@ -2,22 +2,12 @@
 import type { Request, Response } from 'express';
 import { callerOf, DEVELOPER_KEY_HEADER } from '../auth/caller-identity.js';
 import type { GatewayError } from '../errors/error-registry.js';
-import type { GuardrailCheck } from '../guardrails/pipeline/check-runner.js';
 import { answerSlots, chunkText, joinSlots } from '../guardrails/pipeline/message-text.js';
+import type { GuardrailCheck, ToolInvocation } from '../records/request-records.js';
 import type { AttemptRecord, ModelRequestContext } from '../traffic/model-request-context.js';
 import { answerUsage, streamUsage } from '../usage/usage-extractor.js';
 
-/** One tool call made through a registry, as the request log records it (filled by the MCP proxy). */
-export interface ToolInvocation {
-  tool: string;
-  registry: string;
-  arguments: unknown;
-  result?: unknown;
-  blocked?: boolean;
-  error?: string;
-  latency_ms: number;
-  guardrail_checks: GuardrailCheck[];
-}
+export type { ToolInvocation } from '../records/request-records.js';
 
 /** A request log entry. */
 export interface ChronicleEntry {

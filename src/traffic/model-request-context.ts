@@ -1,43 +1,12 @@
 // The state of one model request as it passes the route resolver, rate limiter, guardrail pipeline and proxy.
 import type { Request } from 'express';
-import type { ToolInvocation } from '../chronicles/chronicle-entry.js';
-import type { GuardrailCheck } from '../guardrails/pipeline/check-runner.js';
+import type { GuardrailCheck, ProviderRecord, RouteModel, RouteRecord, ToolInvocation } from '../records/request-records.js';
 import type { OutputGuard } from '../guardrails/pipeline/output-guard.js';
 import type { ModelEndpoint, ProviderPlugin } from '../plugins/plugin-types.js';
 import type { AbortFlag } from './attempt-timer.js';
 import type { RelayOutcome } from './response-relay.js';
 
-/** A stored model configuration (element of a route's `models`). */
-export interface RouteModel {
-  name: string;
-  provider: string;
-  suffix?: string;
-  weight: number;
-  fallback_enabled: boolean;
-  fallback_codes: number[];
-  virtual_secret_key?: string;
-}
-
-/** A stored provider record, as the request path reads it. */
-export interface ProviderRecord {
-  name: string;
-  type: string;
-  enabled: boolean;
-  config: Record<string, unknown>;
-}
-
-/** A stored route record, as the request path reads it. */
-export interface RouteRecord {
-  name: string;
-  type?: string;
-  models?: RouteModel[];
-  enabled: boolean;
-  config: {
-    settings: { rate_limit: number; retries: number; timeout_ms?: number };
-    team?: Record<string, unknown>;
-    policy?: Record<string, unknown> & { enabled?: boolean };
-  };
-}
+export type { ProviderRecord, RouteModel, RouteRecord } from '../records/request-records.js';
 
 /** One provider and model the request may be sent to, in order of preference. */
 export interface Candidate {

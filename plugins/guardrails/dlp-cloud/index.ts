@@ -1,5 +1,5 @@
 // The dlp_cloud guardrail: finds PII and secrets (Cloud DLP info types) and masks, redacts, replaces, inspects or rejects them.
-import { defineGuardrail } from '../../../src/index.js';
+import { defineGuardrail } from '../../../src/plugins/plugin-api.js';
 import { applyStrategy, STRATEGIES, type Strategy } from './dlp-strategies.js';
 import { INFO_TYPES, minLikelihoodForThreshold, type InfoType, type PiiFinding } from './info-types.js';
 import { detectPiiSpans, toFindings } from './pii-detector.js';

@@ -1,5 +1,5 @@
 // The lang_detector guardrail: names the language of a text (script step, then a trained n-gram model) and flags languages outside an allow-list.
-import { defineGuardrail, type GuardrailPlugin } from '../../../src/index.js';
+import { defineGuardrail, type GuardrailPlugin } from '../../../src/plugins/plugin-api.js';
 import { loadLanguageModel, type LanguageGuess, type LanguageModel } from './language-model.js';
 
 /** Options of lang_detector. */

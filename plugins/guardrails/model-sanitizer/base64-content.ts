@@ -1,5 +1,5 @@
 // Strict Base64 decoding of model_sanitizer's input into UTF-8 text; bad input is a 400 naming input.text.
-import { Errors } from '../../../src/index.js';
+import { Errors } from '../../../src/plugins/plugin-api.js';
 
 // RFC 4648 §4: the standard alphabet, padded to a multiple of four, no whitespace or line breaks.
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;

@@ -1,5 +1,5 @@
 // The filters of model_sanitizer that reuse other guardrails: pi_and_jailbreak, rai and sdp.
-import type { GuardrailLookup } from '../../../src/index.js';
+import type { GuardrailLookup } from '../../../src/plugins/plugin-api.js';
 import { countedConfidence } from './confidence-levels.js';
 import {
   matchState,

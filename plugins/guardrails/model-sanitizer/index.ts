@@ -1,5 +1,5 @@
 // The model_sanitizer guardrail: decodes a Base64 file and runs Model Armor-style filters (csam, malicious_uris, pi_and_jailbreak, rai, sdp).
-import { defineGuardrail } from '../../../src/index.js';
+import { defineGuardrail } from '../../../src/plugins/plugin-api.js';
 import { decodeBase64Text } from './base64-content.js';
 import { matchesCsam } from './csam-filter.js';
 import { runPiAndJailbreak, runRai, runSdp } from './guardrail-filters.js';

@@ -1,5 +1,5 @@
 // The promptinjectiondetection guardrail: a trained n-gram model for prompt injection and jailbreaks, plus the few truly general rules.
-import { defineGuardrail } from '../../../src/index.js';
+import { defineGuardrail } from '../../../src/plugins/plugin-api.js';
 import { detect, GENERAL_RULE_IDS, selectRules } from './detector.js';
 import { loadHashedModel, loadHashedModelSync, type HashedModel } from './hashed-model.js';
 import { DEFAULT_SCAN_LIMIT } from './normalise.js';

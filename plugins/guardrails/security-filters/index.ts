@@ -1,5 +1,5 @@
 // The security_filters guardrail: command injection, path traversal, secrets leakage and SQL injection in MCP tool responses.
-import { defineGuardrail } from '../../../src/index.js';
+import { defineGuardrail } from '../../../src/plugins/plugin-api.js';
 import { COMMAND_INJECTION_RULES } from './command-injection-rules.js';
 import { combineScores, runRules, SECURITY_CATEGORIES, type PatternRule, type RuleHit, type SecurityCategory } from './filter-rule.js';
 import { PATH_TRAVERSAL_RULES } from './path-traversal-rules.js';

@@ -1,5 +1,5 @@
 // The toolinjectiondetection guardrail: instructions planted in data a tool returns (web pages, e-mails, files, API results).
-import { defineGuardrail } from '../../../src/index.js';
+import { defineGuardrail } from '../../../src/plugins/plugin-api.js';
 import { loadHashedModel, loadHashedModelSync, selectLabels, type HashedModel } from '../prompt-injection-detection/hashed-model.js';
 import { loadPromptInjectionModel, promptInjectionModel, type PromptInjectionOptions, type PromptInjectionResults } from '../prompt-injection-detection/index.js';
 import { DEFAULT_SCAN_LIMIT } from '../prompt-injection-detection/normalise.js';

@@ -1,5 +1,5 @@
 // The trustsafety guardrail: scores violence, weapons, hate speech, crime, sexual content and profanity.
-import { defineGuardrail } from '../../../src/index.js';
+import { defineGuardrail } from '../../../src/plugins/plugin-api.js';
 import { buildProfanityMatcher } from './profanity-check.js';
 import { CATEGORIES, scoreTrustSafety, type CategoryScores } from './scoring.js';
 import { loadUnsafeClassifier, type UnsafeClassifier } from './unsafe-model.js';

@@ -1,5 +1,5 @@
 // Anthropic's URL and headers: the Messages API under the base, `x-api-key` and `anthropic-version`.
-import type { ProviderRequestContext } from '../../../src/index.js';
+import type { ProviderRequestContext } from '../../../src/plugins/plugin-api.js';
 import { baseUrl, configString, joinUrl, jsonHeaders, placeApiKey } from '../shared/upstream-url.js';
 
 /** The default base URL; `config.api_base` replaces it. */

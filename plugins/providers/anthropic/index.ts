@@ -1,5 +1,5 @@
 // The Anthropic provider adapter: OpenAI chat completions over the Messages API, answers and streams translated back.
-import { Errors, defineProvider } from '../../../src/index.js';
+import { Errors, defineProvider } from '../../../src/plugins/plugin-api.js';
 import { anthropicHeaders, anthropicUrl } from './api.js';
 import { anthropicBody } from './request.js';
 import { anthropicErrorMessage, translateAnthropicResponse } from './response.js';

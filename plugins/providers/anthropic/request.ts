@@ -1,5 +1,5 @@
 // Anthropic's request body: OpenAI chat messages, tools and sampling options as a Messages API request.
-import type { ProviderRequestContext } from '../../../src/index.js';
+import type { ProviderRequestContext } from '../../../src/plugins/plugin-api.js';
 import {
   contentText, maxTokens, numberField, parseArguments, parseDataUrl, readMessages, readToolChoice, readTools, stopSequences,
   type OpenAiContentPart, type OpenAiMessage,

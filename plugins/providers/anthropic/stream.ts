@@ -1,5 +1,5 @@
 // Anthropic's stream translated: Messages API events as OpenAI `chat.completion.chunk` payloads.
-import { Errors, type ProviderRequestContext, type SseEvent, type StreamTranslator } from '../../../src/index.js';
+import { Errors, type ProviderRequestContext, type SseEvent, type StreamTranslator } from '../../../src/plugins/plugin-api.js';
 import { isRecord } from '../shared/openai-chat.js';
 import { ChunkBuilder, DONE, countOf, generateId, nowSeconds, parseEventData, usageOf, wantsStreamUsage, type FinishReason } from '../shared/openai-chunks.js';
 import { anthropicFinishReason } from './response.js';

@@ -1,5 +1,5 @@
 // Azure OpenAI's URL and headers: the deployment path, the api-version query and the `api-key` header.
-import { Errors, type ModelEndpoint, type ProviderRequestContext } from '../../../src/index.js';
+import { Errors, type ModelEndpoint, type ProviderRequestContext } from '../../../src/plugins/plugin-api.js';
 import { isRecord } from '../shared/openai-chat.js';
 import { baseUrl, configString, joinUrl, jsonHeaders, pathSegment, placeApiKey, withQuery } from '../shared/upstream-url.js';
 

@@ -1,5 +1,5 @@
 // The Azure OpenAI provider adapter: OpenAI's wire format behind deployment URLs.
-import { defineProvider } from '../../../src/index.js';
+import { defineProvider } from '../../../src/plugins/plugin-api.js';
 import { openaiBody } from '../openai/request.js';
 import { commonErrorMessage } from '../shared/openai-chunks.js';
 import { azureHeaders, azureUrl } from './api.js';

@@ -1,5 +1,5 @@
 // Gemini's URL and headers: `models/{model}:{method}` under the API version, and `x-goog-api-key` or `?key=`.
-import type { ProviderRequestContext } from '../../../src/index.js';
+import type { ProviderRequestContext } from '../../../src/plugins/plugin-api.js';
 import { baseUrl, configString, joinUrl, jsonHeaders, pathSegment, placeApiKey, withQuery } from '../shared/upstream-url.js';
 
 /** The default base URL; `config.api_base` replaces it. */

@@ -1,5 +1,5 @@
 // Gemini embeddings: OpenAI's embeddings request as batchEmbedContents, and the answer back as OpenAI's list.
-import { Errors, type ProviderRequestContext } from '../../../src/index.js';
+import { Errors, type ProviderRequestContext } from '../../../src/plugins/plugin-api.js';
 import { isRecord, numberField } from '../shared/openai-chat.js';
 import { expectObject } from '../shared/openai-chunks.js';
 import { geminiModel } from './api.js';

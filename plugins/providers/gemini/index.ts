@@ -1,5 +1,5 @@
 // The Gemini provider adapter: OpenAI chat completions and embeddings over the Gemini API, translated both ways.
-import { Errors, defineProvider } from '../../../src/index.js';
+import { Errors, defineProvider } from '../../../src/plugins/plugin-api.js';
 import { geminiHeaders, geminiUrl } from './api.js';
 import { geminiEmbeddingsBody, translateGeminiEmbeddings } from './embeddings.js';
 import { geminiChatBody } from './request.js';

@@ -1,5 +1,5 @@
 // Gemini's request body: OpenAI chat messages, tools and sampling options as a generateContent request.
-import { Errors, type ProviderRequestContext } from '../../../src/index.js';
+import { Errors, type ProviderRequestContext } from '../../../src/plugins/plugin-api.js';
 import {
   contentText, isRecord, maxTokens, numberField, parseArguments, parseDataUrl, readMessages, readToolChoice, readTools, stopSequences,
   type OpenAiContentPart, type OpenAiMessage,

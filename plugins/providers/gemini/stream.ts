@@ -1,5 +1,5 @@
 // Gemini's stream translated: streamGenerateContent SSE chunks as OpenAI `chat.completion.chunk` payloads.
-import { Errors, type ProviderRequestContext, type SseEvent, type StreamTranslator } from '../../../src/index.js';
+import { Errors, type ProviderRequestContext, type SseEvent, type StreamTranslator } from '../../../src/plugins/plugin-api.js';
 import { isRecord } from '../shared/openai-chat.js';
 import { ChunkBuilder, DONE, commonErrorMessage, generateId, nowSeconds, parseEventData, wantsStreamUsage } from '../shared/openai-chunks.js';
 import { candidateParts, geminiFinishReason, geminiUsage } from './response.js';

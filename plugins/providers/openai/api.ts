@@ -1,5 +1,5 @@
 // OpenAI's URL and headers: the endpoint path (or the model's suffix) under the base, and where the key goes.
-import type { ModelEndpoint, ProviderRequestContext } from '../../../src/index.js';
+import type { ModelEndpoint, ProviderRequestContext } from '../../../src/plugins/plugin-api.js';
 import { baseUrl, configString, joinUrl, jsonHeaders, placeApiKey } from '../shared/upstream-url.js';
 
 /** The default base URL; `config.api_base` replaces it (Mistral, Groq, Together, Ollama, vLLM, a fake). */

@@ -1,5 +1,5 @@
 // The OpenAI provider adapter: OpenAI itself and any OpenAI-compatible API reached through `config.api_base`.
-import { defineProvider } from '../../../src/index.js';
+import { defineProvider } from '../../../src/plugins/plugin-api.js';
 import { commonErrorMessage } from '../shared/openai-chunks.js';
 import { openaiHeaders, openaiUrl } from './api.js';
 import { openaiBody } from './request.js';

@@ -1,5 +1,5 @@
 // OpenAI's request body: the client's body unchanged but for the upstream model name and the stream flag.
-import type { ProviderRequestContext } from '../../../src/index.js';
+import type { ProviderRequestContext } from '../../../src/plugins/plugin-api.js';
 
 /**
  * The body sent to an OpenAI-compatible upstream: the client's OpenAI body with `model` set to the

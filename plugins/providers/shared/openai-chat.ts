@@ -1,5 +1,5 @@
 // Readers of the OpenAI chat request body, shared by the adapters that translate it to another wire format.
-import { Errors } from '../../../src/index.js';
+import { Errors } from '../../../src/plugins/plugin-api.js';
 
 /** A text part of a message. */
 export interface OpenAiTextPart {

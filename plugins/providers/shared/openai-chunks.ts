@@ -1,6 +1,6 @@
 // Builders of OpenAI answer shapes (completion, chunk, usage) shared by the translating adapters.
 import { randomBytes } from 'node:crypto';
-import { Errors, type ProviderRequestContext } from '../../../src/index.js';
+import { Errors, type ProviderRequestContext } from '../../../src/plugins/plugin-api.js';
 import { isRecord } from './openai-chat.js';
 
 /** OpenAI's finish reasons. */

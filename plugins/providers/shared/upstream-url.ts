@@ -1,5 +1,5 @@
 // Base URL, path joining and API key placement shared by the provider adapters.
-import { Errors, type ProviderRequestContext } from '../../../src/index.js';
+import { Errors, type ProviderRequestContext } from '../../../src/plugins/plugin-api.js';
 
 /** Where a provider puts the key when the key record names no header and no query parameter. */
 export interface DefaultKeyPlacement {

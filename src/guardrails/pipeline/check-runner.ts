@@ -3,23 +3,11 @@ import type { GuardrailPolicy } from '../../admin/policy-validation.js';
 import { Errors, type GatewayError } from '../../errors/error-registry.js';
 import type { GuardrailEngine } from '../guardrail-engine.js';
 import { DLP_PROCESSOR, processorOptions } from '../policy-options.js';
-import { processorsFor, type GuardrailPhase } from './effective-policy.js';
+import type { GuardrailCheck, GuardrailPhase } from '../../records/request-records.js';
+import { processorsFor } from './effective-policy.js';
 import { joinSlots, type TextSlot } from './message-text.js';
 
-/** One check as the request log records it. */
-export interface GuardrailCheck {
-  processor: string;
-  phase: GuardrailPhase;
-  request_reject: boolean;
-  /** What exceeded the threshold (categories or info types). */
-  triggered: string[];
-  /** The processor's results; for dlp_cloud, one entry per checked message. */
-  results: unknown;
-  /** Set when the processor threw or timed out; `fail_open` or `fail_closed` says what followed. */
-  error?: string;
-  on_error?: 'fail_open' | 'fail_closed';
-  latency_ms: number;
-}
+export type { GuardrailCheck } from '../../records/request-records.js';
 
 /** The outcome of one phase. */
 export interface CheckRun {

@@ -1,11 +1,10 @@
 // The guardrail policy in force for a model request: the route's override when enabled, else the application's.
 import { DEFAULT_APPLICATION_POLICY, type GuardrailPolicy, type PolicyProcessorEntry } from '../../admin/policy-validation.js';
 import type { Storage } from '../../storage/storage-facade.js';
-import type { RouteRecord } from '../../traffic/model-request-context.js';
+import type { GuardrailPhase, RouteRecord } from '../../records/request-records.js';
 import { DLP_PROCESSOR } from '../policy-options.js';
 
-/** The phases a check runs in: a model request's input and output, or a tool's result (registry policies). */
-export type GuardrailPhase = 'input' | 'output' | 'tool_result';
+export type { GuardrailPhase } from '../../records/request-records.js';
 
 /** Where a policy came from, for the request log. */
 export type PolicySource = 'route' | 'application' | 'none';
