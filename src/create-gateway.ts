@@ -39,6 +39,10 @@ import { RedisRouteRateLimits } from './traffic/redis-rate-limiter.js';
 import { createRedisClient } from './redis/redis-client.js';
 import { routeResolverHandlers, routeResolverRouter } from './traffic/route-resolver-router.js';
 import { UpstreamClient } from './traffic/upstream-client.js';
+import type { ChronicleEntry } from './chronicles/chronicle-entry.js';
+import type { ModelRequestContext } from './traffic/model-request-context.js';
+import { usageAdminRouter } from './usage/usage-admin-router.js';
+import { UsageService } from './usage/usage-service.js';
 
 function resolveStorage(option: GatewayOptions['storage'], plugins: PluginRegistry): StorageAdapter {
   if (option === undefined) return memoryStorage();
@@ -98,6 +102,9 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     onDrop: (total, since) => logger?.warn('request log entries were dropped: the buffer is full while storage fails', { dropped: since, total }),
   }, { secrets: () => knownSecrets.current() });
   services.applicationDeletedHooks.push((application) => recorder.forget(application));
+  const redis = options.redis ? createRedisClient(options.redis, logger) : undefined;
+  const usage = new UsageService({ storage, redis, redisOptions: options.redis, logger, now: options.now, ...options.usage });
+  const meter = (entry: ChronicleEntry, context: ModelRequestContext | undefined): Promise<void> => usage.meter(entry, context);
   const registries = new RegistryService(storage, box, services.registries, options.now);
   const admin = part(
     adminRouter({
@@ -106,15 +113,14 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       bodyLimitBytes,
       maxJsonDepth,
       logger,
-      extensions: [chroniclesAdminRouter(services, recorder), mcpAdminRouter(registries, options.baseUrl, guardrails)],
+      extensions: [chroniclesAdminRouter(services, recorder), mcpAdminRouter(registries, options.baseUrl, guardrails), usageAdminRouter(services, usage, options.now)],
     }),
   );
   const guardrailsRouter = part(guardrailRouter({ services, keyring, maxTextBytes: options.guardrailMaxTextBytes, maxJsonDepth, logger }));
-  const chronicles = mount(chroniclesRecorderRouter(recorder, logger));
+  const chronicles = mount(chroniclesRecorderRouter(recorder, logger, meter));
   const directory = new ProviderDirectory(storage, plugins);
   const resolverDeps = { services, directory, bodyLimitBytes: options.modelBodyLimitBytes ?? 20 * 1024 * 1024, maxJsonDepth, logger, random: options.random };
   const routes = mount(routeResolverRouter(resolverDeps));
-  const redis = options.redis ? createRedisClient(options.redis, logger) : undefined;
   const limits = redis ? new RedisRouteRateLimits(redis, options.redis!, logger) : new MemoryRouteRateLimits();
   services.routeChangedHooks.push((route) => limits.release(route));
   const rateLimiter = mount(rateLimiterRouter(limits, logger));
@@ -134,10 +140,10 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   inner.unshift(
     modelPipelineRouter(
       {
-        watch: chronicleWatcher(recorder, logger),
+        watch: chronicleWatcher(recorder, logger, meter),
         watchOnly: [RESPONSES_PATH],
         resolve: routeResolverHandlers(resolverDeps),
-        after: [rateLimitHandler(limits), guardrailPolicyHandler(pipelineDeps), proxyHandler(proxyDeps)],
+        after: [rateLimitHandler(limits), usage.admitHandler(), guardrailPolicyHandler(pipelineDeps), proxyHandler(proxyDeps)],
       },
       logger,
     ),
@@ -157,6 +163,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       store: redis ? new RedisResponseStore(redis, { keyPrefix: options.redis?.keyPrefix, connectTimeoutMs: options.redis?.connectTimeoutMs, ...options.responses?.store }) : new ResponseStore(options.responses?.store),
       maxRounds: options.responsesMaxRounds ?? 8,
       approvals: new ApprovalIds(options.secret),
+      admit: (res, context) => usage.admit(res, context.application, context.developerKeyId),
     }),
   );
   // gateway.router waits for readiness once and runs the inner routers directly.
@@ -179,6 +186,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     guardrailEngine: guardrails,
     rateLimits: limits,
     services,
+    usage,
     ready,
     register,
     async close() {
@@ -188,6 +196,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       try {
         await recorder.close();
       } finally {
+        await usage.close();
         await limits.close();
         await redis?.quit().catch(() => redis.disconnect());
         await client.close();

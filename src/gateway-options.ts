@@ -16,6 +16,7 @@ import type { GatewayRedisOptions } from './redis/redis-options.js';
 import type { UpstreamClientOptions } from './traffic/upstream-client.js';
 import type { McpProxyLimits } from './mcp/upstream-body.js';
 import type { ResponseStoreOptions } from './responses/response-store.js';
+import type { UsageService, UsageServiceOptions } from './usage/usage-service.js';
 
 /** Options of /v1/responses. */
 export interface ResponsesOptions {
@@ -73,6 +74,8 @@ export interface GatewayOptions {
   responsesMaxRounds?: number;
   /** /v1/responses: which MCP servers its tools may reach, and the store behind `previous_response_id`. */
   responses?: ResponsesOptions;
+  /** Usage totals, budgets and per-minute limits: how often totals are written, and hooks for metrics. */
+  usage?: Pick<UsageServiceOptions, 'flushIntervalMs' | 'onBudgetAlert' | 'onRejection'>;
   /** Random source for weighted choice and backoff jitter; injectable for tests. */
   random?: () => number;
   /** Where unexpected errors are reported. Default: none. Secrets are never passed to it. */
@@ -113,6 +116,8 @@ export interface Gateway {
   rateLimits: RouteRateLimits;
   /** The stores behind the admin API. */
   services: AdminServices;
+  /** Prices, usage totals, budget spend and per-minute limits of applications and developer keys. */
+  usage: UsageService;
   /** Settles once storage is loaded and every plugin is set up; rejects with the start-up error. */
   ready: Promise<void>;
   /**
