@@ -71,6 +71,9 @@ export class UsageService {
   private readonly limits: CallerLimits;
   private readonly timer: NodeJS.Timeout;
   private readonly now: () => Date;
+  private readonly accounting = new Set<Promise<void>>();
+  /** How many finished requests were metered (counted in usage totals). */
+  metered = 0;
 
   constructor(private readonly options: UsageServiceOptions) {
     const counters = new CounterStore(options.storage);
@@ -168,9 +171,16 @@ export class UsageService {
     const keyId = context?.developerKeyId;
     if (!keyId) return;
     this.totals.record(new Date(entry.timestamp), { application: entry.application, key: keyId, route: entry.route ?? '', model: entry.model ?? '' }, usage, cost?.usd ?? 0);
-    void this.account(entry.application, keyId, usage?.total_tokens ?? 0, cost?.usd ?? 0).catch((error: Error) =>
-      this.options.logger?.error('budget spend or token limits could not be updated', { error: error.message }),
-    );
+    const task = this.account(entry.application, keyId, usage?.total_tokens ?? 0, cost?.usd ?? 0)
+      .catch((error: Error) => this.options.logger?.error('budget spend or token limits could not be updated', { error: error.message }))
+      .finally(() => this.accounting.delete(task));
+    this.accounting.add(task);
+    this.metered++;
+  }
+
+  /** Settles once the spend and token counts of every request that has ended so far are added. */
+  async idle(): Promise<void> {
+    while (this.accounting.size > 0) await Promise.all([...this.accounting]);
   }
 
   private async account(application: string, keyId: string, tokens: number, usd: number): Promise<void> {
