@@ -132,7 +132,7 @@ describe('15.5.4 budgets', function () {
   });
 });
 
-describe('15.5.4 budgets shared through Redis', function () {
+describe('15.5.4/15.5.5 budgets and limits shared through Redis', function () {
   this.timeout(60_000);
   requireRedis();
   const prefix = testKeyPrefix();
@@ -142,7 +142,11 @@ describe('15.5.4 budgets shared through Redis', function () {
     const redis = { url: TEST_REDIS_URL, keyPrefix: prefix };
     a = await fixture({ redis });
     b = await fixture({ redis });
-    for (const f of [a, b]) await admin(f, 'put', '/v1/admin/applications/app').send({ budget: { amount_usd: 1.5, period: 'day' }, limits: { requests_per_minute: 3 } }).expect(200);
+    for (const f of [a, b]) {
+      await admin(f, 'put', '/v1/admin/applications/app').send({ budget: { amount_usd: 1.5, period: 'day' } }).expect(200);
+      await f.create('/v1/admin/applications', { name: 'limited', limits: { requests_per_minute: 3 } });
+      await f.create('/v1/admin/applications', { name: 'tokened', limits: { tokens_per_minute: 20 } });
+    }
   });
   after(async () => {
     await a?.close();
@@ -161,6 +165,33 @@ describe('15.5.4 budgets shared through Redis', function () {
     }
     const states = (await admin(a, 'get', '/v1/admin/budgets').expect(200)).body.data;
     assert.equal(states[0].spent_usd, 2);
+  });
+
+  it('15.5.5: two gateways count one application limit: 3 requests per minute across both, concurrent', async () => {
+    const keyOf = async (f: TrafficFixture) => (await admin(f, 'post', '/v1/admin/applications/limited/keys').send({}).expect(201)).body.key as string;
+    const [ka, kb] = [await keyOf(a), await keyOf(b)];
+    const results = await Promise.all([chat(a, {}, ka), chat(b, {}, kb), chat(a, {}, ka), chat(b, {}, kb), chat(a, {}, ka)]);
+    assert.deepEqual(results.map((res) => res.status).sort(), [200, 200, 200, 429, 429]);
+    const refused = results.find((res) => res.status === 429)!;
+    assert.equal(refused.body.error.code, 'rate_limit_exceeded');
+    assert.equal(refused.headers['x-ratelimit-limit-requests'], '3');
+    assert.ok(Number(refused.headers['retry-after']) >= 1);
+  });
+
+  it('15.5.5: two gateways count one application\'s tokens per minute (the Lua window sums token weights)', async () => {
+    const keyOf = async (f: TrafficFixture) => (await admin(f, 'post', '/v1/admin/applications/tokened/keys').send({}).expect(201)).body.key as string;
+    const [ka, kb] = [await keyOf(a), await keyOf(b)];
+    const before = [a.gateway.usage.metered, b.gateway.usage.metered];
+    await chat(a, {}, ka).expect(200);
+    await metered(a, before[0]! + 1);
+    const second = await chat(b, {}, kb).expect(200);
+    assert.equal(second.headers['x-ratelimit-remaining-tokens'], '5', '15 tokens of the answer on the other gateway count');
+    await metered(b, before[1]! + 1);
+    const refused = await chat(a, {}, ka).expect(429);
+    assert.equal(refused.headers['x-ratelimit-remaining-tokens'], '0');
+    assert.equal(refused.headers['x-ratelimit-limit-tokens'], '20');
+    const retryAfter = Number(refused.headers['retry-after']);
+    assert.ok(retryAfter >= 1 && retryAfter <= 60, `Retry-After ${retryAfter}`);
   });
 });
 
@@ -217,33 +248,5 @@ describe('15.5.5 requests and tokens per minute of keys and applications', funct
     assert.equal(formatReset(1500), '1.5s');
     assert.equal(formatReset(360_000), '6m0s');
     assert.equal(formatReset(61_250), '1m1.25s');
-  });
-});
-
-describe('15.5.5 limits shared through Redis', function () {
-  this.timeout(60_000);
-  requireRedis();
-  const prefix = testKeyPrefix();
-  let a: TrafficFixture;
-  let b: TrafficFixture;
-  before(async () => {
-    const redis = { url: TEST_REDIS_URL, keyPrefix: prefix };
-    a = await fixture({ redis });
-    b = await fixture({ redis });
-    for (const f of [a, b]) await admin(f, 'put', '/v1/admin/applications/app').send({ limits: { requests_per_minute: 3 } }).expect(200);
-  });
-  after(async () => {
-    await a?.close();
-    await b?.close();
-    await deleteKeys(prefix);
-  });
-
-  it('15.5.5: two gateways count one application limit: 3 requests per minute across both, concurrent', async () => {
-    const results = await Promise.all([chat(a), chat(b), chat(a), chat(b), chat(a)]);
-    const statuses = results.map((res) => res.status).sort();
-    assert.deepEqual(statuses, [200, 200, 200, 429, 429]);
-    const refused = results.find((res) => res.status === 429)!;
-    assert.equal(refused.headers['x-ratelimit-limit-requests'], '3');
-    assert.ok(Number(refused.headers['retry-after']) >= 1);
   });
 });
