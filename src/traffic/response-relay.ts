@@ -164,6 +164,14 @@ export async function relayStream(
     return sendPayloads(before);
   };
   const sendPayloads = async (from: number): Promise<GatewayError | undefined> => {
+    if (!guard) {
+      // Unchecked: the chunk's events in one write.
+      let text = '';
+      for (let index = from; index < payloads.length; index++) {
+        if (!hideUsage || !isUsageOnlyChunk(payloads[index]!)) text += `data: ${payloads[index]}\n\n`;
+      }
+      return text === '' ? undefined : gate.push(text, '');
+    }
     for (let index = from; index < payloads.length; index++) {
       const payload = payloads[index]!;
       if (hideUsage && isUsageOnlyChunk(payload)) continue;

@@ -71,6 +71,9 @@ describe('15.5.4 budgets', function () {
     const retryAfter = Number(refused.headers['retry-after']);
     assert.ok(retryAfter >= 1 && retryAfter <= 86_400, `Retry-After ${retryAfter}`);
     assert.equal(f.fake.requests.length, 3, 'the refused request never reached the provider');
+    const responses = await request(f.app).post('/v1/responses').set({ 'x-gateway-apikey': f.developerKey, 'x-gateway-route': 'chat' }).send({ model: 'gpt-4o-mini', input: 'Hi' }).expect(429);
+    assert.equal(responses.body.error.code, 'budget_exceeded', '/v1/responses is held to the same budget');
+    assert.equal(f.fake.requests.length, 3);
 
     const states = (await admin(f, 'get', '/v1/admin/budgets', 'viewer').expect(200)).body.data;
     assert.deepEqual(states, [{ owner: 'application', id: 'app', application: 'app', amount_usd: 2.5, period: 'day', alert_threshold: 0.5, spent_usd: 3, alert: true, exceeded: true, resets_at: resets }]);
