@@ -163,7 +163,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       store: redis ? new RedisResponseStore(redis, { keyPrefix: options.redis?.keyPrefix, connectTimeoutMs: options.redis?.connectTimeoutMs, ...options.responses?.store }) : new ResponseStore(options.responses?.store),
       maxRounds: options.responsesMaxRounds ?? 8,
       approvals: new ApprovalIds(options.secret),
-      admit: (res, context) => usage.admit(res, context.application, context.developerKeyId),
+      admit: (res, context) => usage.admit(res, context),
     }),
   );
   // gateway.router waits for readiness once and runs the inner routers directly.

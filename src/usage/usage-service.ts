@@ -72,6 +72,7 @@ export class UsageService {
   private readonly timer: NodeJS.Timeout;
   private readonly now: () => Date;
   private readonly accounting = new Set<Promise<void>>();
+  private readonly admitted = new WeakMap<ModelRequestContext, Controls[]>();
   /** How many finished requests were metered (counted in usage totals). */
   metered = 0;
 
@@ -109,8 +110,10 @@ export class UsageService {
    * `Retry-After` and `x-gateway-budget-reset`), or is over its requests or tokens per minute (429
    * `rate_limit_exceeded` with `Retry-After`); sets OpenAI's `x-ratelimit-*` headers of the tightest limit.
    */
-  async admit(res: Response, application: string, keyId: string): Promise<void> {
-    const controls = await this.controlsOf(application, keyId);
+  async admit(res: Response, context: ModelRequestContext): Promise<void> {
+    const controls = await this.controlsOf(context.application, context.developerKeyId);
+    // Kept for the meter: the spend and tokens of the answer go to the budgets and limits the request was admitted under.
+    if (controls.some((item) => item.budget !== undefined || item.limits?.tokens_per_minute !== undefined)) this.admitted.set(context, controls);
     const budgeted = controls.filter((item): item is Controls & { budget: Budget } => item.budget !== undefined);
     if (budgeted.length > 0) {
       const scopes = budgeted.map((item) => this.scopeOf(item));
@@ -153,7 +156,7 @@ export class UsageService {
     const service = this;
     return async function admitWithinBudgetAndLimits(req, res, next) {
       const context = modelContextOf(req);
-      if (context) await service.admit(res, context.application, context.developerKeyId);
+      if (context) await service.admit(res, context);
       next();
     };
   }
@@ -170,12 +173,14 @@ export class UsageService {
     entry.cost = cost;
     const keyId = context?.developerKeyId;
     if (!keyId) return;
-    this.totals.record(new Date(entry.timestamp), { application: entry.application, key: keyId, route: entry.route ?? '', model: entry.model ?? '' }, usage, cost?.usd ?? 0);
-    const task = this.account(entry.application, keyId, usage?.total_tokens ?? 0, cost?.usd ?? 0)
+    this.totals.record(entry.timestamp.slice(0, 10), entry.application, keyId, entry.route ?? '', entry.model ?? '', usage, cost?.usd ?? 0);
+    this.metered++;
+    const controls = this.admitted.get(context);
+    if (!controls) return;
+    const task = this.account(controls, entry.application, usage?.total_tokens ?? 0, cost?.usd ?? 0)
       .catch((error: Error) => this.options.logger?.error('budget spend or token limits could not be updated', { error: error.message }))
       .finally(() => this.accounting.delete(task));
     this.accounting.add(task);
-    this.metered++;
   }
 
   /** Settles once the spend and token counts of every request that has ended so far are added. */
@@ -183,8 +188,7 @@ export class UsageService {
     while (this.accounting.size > 0) await Promise.all([...this.accounting]);
   }
 
-  private async account(application: string, keyId: string, tokens: number, usd: number): Promise<void> {
-    const controls = await this.controlsOf(application, keyId);
+  private async account(controls: Controls[], application: string, tokens: number, usd: number): Promise<void> {
     for (const item of controls) {
       if (item.limits?.tokens_per_minute !== undefined && tokens > 0) await this.limits.add(`${item.owner}:${item.id}:tokens`, MINUTE_MS, tokens);
     }

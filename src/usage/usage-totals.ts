@@ -1,7 +1,6 @@
 // Usage totals per day, application, developer key, route and model: added to as requests end, summed by the usage API.
 import { Errors } from '../errors/error-registry.js';
 import type { CounterValue } from '../storage/storage-adapter.js';
-import { dayOf } from './budget-periods.js';
 import type { CounterStore } from './counter-store.js';
 import type { TokenUsage } from './usage-extractor.js';
 
@@ -17,14 +16,6 @@ export interface UsageRow {
   cached_tokens: number;
   total_tokens: number;
   cost_usd: number;
-}
-
-/** Who made one request and where it went. */
-export interface UsageDimensions {
-  application: string;
-  key: string;
-  route: string;
-  model: string;
 }
 
 const FIELDS = ['requests', 'prompt_tokens', 'completion_tokens', 'cached_tokens', 'cost_usd'] as const;
@@ -44,15 +35,14 @@ export class UsageTotals {
 
   constructor(private readonly store: CounterStore) {}
 
-  /** Adds one finished request. */
-  record(at: Date, dimensions: UsageDimensions, usage: TokenUsage | null, costUsd: number): void {
-    const bucket = BUCKET + dayOf(at);
-    const item = JSON.stringify([dimensions.application, dimensions.key, dimensions.route, dimensions.model]);
-    const id = `${bucket}\n${item}`;
+  /** Adds one finished request of UTC day `day` (`YYYY-MM-DD`). */
+  record(day: string, application: string, key: string, route: string, model: string, usage: TokenUsage | null, costUsd: number): void {
+    const id = `${day}\u0000${application}\u0000${key}\u0000${route}\u0000${model}`;
     let pending = this.pending.get(id);
     if (!pending) {
       if (this.pending.size >= MAX_PENDING_ROWS) return;
-      pending = { bucket, item, row: { requests: 0, prompt_tokens: 0, completion_tokens: 0, cached_tokens: 0, cost_usd: 0 } };
+      const row = { requests: 0, prompt_tokens: 0, completion_tokens: 0, cached_tokens: 0, cost_usd: 0 };
+      pending = { bucket: BUCKET + day, item: JSON.stringify([application, key, route, model]), row };
       this.pending.set(id, pending);
     }
     pending.row.requests += 1;
