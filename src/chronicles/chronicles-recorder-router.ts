@@ -24,9 +24,13 @@ export function chronicleWatcher(recorder: ChroniclesRecorder, logger?: GatewayL
         if (!meter) recorder.record(entry, requestSecrets(req));
         else {
           const secrets = requestSecrets(req);
-          meter(entry, context)
-            .catch((error: Error) => logger?.error('the usage of a request could not be counted', { error: error.message }))
-            .finally(() => recorder.record(entry, secrets));
+          meter(entry, context).then(
+            () => recorder.record(entry, secrets),
+            (error: Error) => {
+              logger?.error('the usage of a request could not be counted', { error: error.message });
+              recorder.record(entry, secrets);
+            },
+          );
         }
       } catch (error) {
         logger?.error('a request log entry could not be built', { error: (error as Error).message });
