@@ -37,6 +37,8 @@ import { DEFAULT_RETRY_TIMING } from './traffic/retry-policy.js';
 import { MemoryRouteRateLimits } from './traffic/route-rate-limits.js';
 import { RedisRouteRateLimits } from './traffic/redis-rate-limiter.js';
 import { createRedisClient } from './redis/redis-client.js';
+import { createResponseCacheStore } from './cache/create-cache-store.js';
+import { responseCacheHandler, responseCacheRouter } from './cache/response-cache-handler.js';
 import { routeResolverHandlers, routeResolverRouter } from './traffic/route-resolver-router.js';
 import { UpstreamClient } from './traffic/upstream-client.js';
 import type { ChronicleEntry } from './chronicles/chronicle-entry.js';
@@ -126,6 +128,8 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   const rateLimiter = mount(rateLimiterRouter(limits, logger));
   const pipelineDeps = { engine: guardrails, storage, windowing: options.streamWindowing, logger };
   const guardrailPipeline = mount(guardrailPipelineRouter(pipelineDeps));
+  const cacheDeps = { store: createResponseCacheStore(options, redis), logger };
+  const responseCache = mount(responseCacheRouter(cacheDeps));
   const client = new UpstreamClient(options.upstream);
   const mcp = part(mcpProxyRouter({ service: registries, developerKeys: services.developerKeys, engine: guardrails, recorder, client, logger, limits: options.mcp }));
   const proxyDeps = {
@@ -143,7 +147,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
         watch: chronicleWatcher(recorder, logger, meter),
         watchOnly: [RESPONSES_PATH],
         resolve: routeResolverHandlers(resolverDeps),
-        after: [rateLimitHandler(limits), usage.admitHandler(), guardrailPolicyHandler(pipelineDeps), proxyHandler(proxyDeps)],
+        after: [rateLimitHandler(limits), usage.admitHandler(), guardrailPolicyHandler(pipelineDeps), responseCacheHandler(cacheDeps), proxyHandler(proxyDeps)],
       },
       logger,
     ),
@@ -180,6 +184,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     routes,
     rateLimiter,
     guardrailPipeline,
+    responseCache,
     proxy,
     mcp,
     responses,

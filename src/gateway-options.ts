@@ -17,6 +17,7 @@ import type { UpstreamClientOptions } from './traffic/upstream-client.js';
 import type { McpProxyLimits } from './mcp/upstream-body.js';
 import type { ResponseStoreOptions } from './responses/response-store.js';
 import type { UsageService, UsageServiceOptions } from './usage/usage-service.js';
+import type { ResponseCacheOptions } from './cache/response-cache-store.js';
 
 /** Options of /v1/responses. */
 export interface ResponsesOptions {
@@ -64,6 +65,8 @@ export interface GatewayOptions {
   upstream?: UpstreamClientOptions;
   /** Redis shared by several replicas: route rate limits count across all of them, and the response store behind `previous_response_id` is shared (see README "Redis"). Without it, both are per process. */
   redis?: GatewayRedisOptions;
+  /** The response cache of routes with `config.cache`: in process (bounded by bytes), or in Redis when `redis` is set. Defaults: 32 MiB, 1 MiB per answer. */
+  cache?: ResponseCacheOptions;
   /** Output checks on streams: hold this many new characters, and check a window of this many. Default 200 and 1000. */
   streamWindowing?: StreamWindowing;
   /** The request log: batching, field cap and retention. Defaults: 200 ms batches, 32 KB per field, 10,000 entries per application, no age limit. */
@@ -102,6 +105,8 @@ export interface Gateway {
   rateLimiter: Router;
   /** The guardrail pipeline: input checks before the provider call, output checks armed for the proxy (needs `routes` before it). */
   guardrailPipeline: Router;
+  /** The response cache step for routes with `config.cache` (mount after `guardrailPipeline`, before `proxy`). */
+  responseCache: Router;
   /** The retry/fallback proxy that calls providers (needs `routes` before it). */
   proxy: Router;
   /** POST /v1/responses: the Responses API, with the MCP tool loop run by the gateway. */

@@ -33,6 +33,8 @@ export interface ChronicleEntry {
   error: { code: string; message: string; type: string } | null;
   /** Model calls made by a Responses tool loop. */
   rounds?: number;
+  /** On routes with a response cache: `hit` when the cache answered (no provider was called), else `miss`. */
+  cache?: 'hit' | 'miss';
   /** The fields cut to the recorder's `maxFieldBytes`, with their sizes before the cut (see entry-limits.ts). */
   truncated?: Array<{ field: string; bytes: number }>;
 }
@@ -99,6 +101,7 @@ export function buildModelEntry(req: Request, res: Response, context: ModelReque
     guardrail_checks: context?.checks ?? [],
     tool_invocations: context?.exchange?.tool_invocations ?? [],
     ...(context?.exchange ? { rounds: context.exchange.rounds } : {}),
+    ...(context?.cache ? { cache: context.cache } : {}),
     error: error
       ? { code: error.code, message: error.message, type: error.type }
       : streamError

@@ -33,6 +33,9 @@ export interface GatewayErrorOptions {
   statusCode?: number;
 }
 
+/** Marks gateway errors across copies of this module (a plugin's own copy of the package, or a second module instance). */
+const GATEWAY_ERROR_BRAND = Symbol.for('gateway-service.GatewayError');
+
 /** An error with a stable code, an HTTP status and an OpenAI error type. */
 export class GatewayError extends Error {
   readonly code: string;
@@ -51,6 +54,12 @@ export class GatewayError extends Error {
     this.param = options.param ?? null;
     this.details = options.details;
     this.headers = options.headers;
+    Object.defineProperty(this, GATEWAY_ERROR_BRAND, { value: true });
+  }
+
+  /** True for gateway errors made by any copy of this class, so `instanceof` holds across module instances. */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[GATEWAY_ERROR_BRAND] === true;
   }
 
   /** The error as the JSON body the gateway answers. */

@@ -3,6 +3,7 @@ import express, { type RequestHandler } from 'express';
 import { Errors } from '../errors/error-registry.js';
 import { jsonDepthExceeds, MAX_JSON_DEPTH } from './json-depth.js';
 import { isPlainJson, readPlainJson } from './plain-json-reader.js';
+import { preParsedBodyError } from './pre-parsed-body.js';
 
 /** Options of {@link jsonBody}. */
 export interface JsonBodyOptions {
@@ -36,7 +37,8 @@ export function jsonBody(options: JsonBodyOptions = {}): RequestHandler {
   });
   return function parseJsonObjectBody(req, res, next) {
     if (req.body !== undefined) {
-      next();
+      // A host app's express.json() ran first: its limit is not the gateway's.
+      next(preParsedBodyError(req, limit, maxDepth));
       return;
     }
     if (!hasBody(req.headers)) {

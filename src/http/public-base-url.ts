@@ -10,14 +10,26 @@ type TrustFunction = (address: string | undefined, hop: number) => boolean;
  *    (a reverse proxy in front sets Host / X-Forwarded-Host and X-Forwarded-Proto);
  * 3. else the local address and port the request came in on (`http://127.0.0.1:8080`): the server's own
  *    socket, so a client's Host header never chooses the URL.
+ * In cases 2 and 3 the path the host app mounted the gateway under (`app.use('/ai', gateway.router)`) follows;
+ * `mountPath` is the path of the calling router inside the gateway (`/v1/admin` for admin routers).
  * @example
  * const base = publicBaseUrl(req, options.baseUrl); // 'https://gateway.example.com'
  */
-export function publicBaseUrl(req: Request, configured: string | undefined): string {
+export function publicBaseUrl(req: Request, configured: string | undefined, mountPath = ''): string {
   if (configured) return configured.replace(/\/+$/, '');
   const trust = req.app?.get('trust proxy fn') as TrustFunction | undefined;
-  if (trust?.(req.socket.remoteAddress, 0) && req.host) return `${req.protocol}://${req.host}`;
-  return `${req.protocol}://${hostPart(req.socket.localAddress)}:${req.socket.localPort ?? 80}`;
+  const prefix = mountPrefix(req, mountPath);
+  if (trust?.(req.socket.remoteAddress, 0) && req.host) return `${req.protocol}://${req.host}${prefix}`;
+  return `${req.protocol}://${hostPart(req.socket.localAddress)}:${req.socket.localPort ?? 80}${prefix}`;
+}
+
+/**
+ * The path the host app mounted the gateway under (`/ai` for `app.use('/ai', gateway.router)`, `''` at the root), from
+ * Express's `req.baseUrl`, less `mountPath`, the calling router's own path inside the gateway.
+ */
+export function mountPrefix(req: Pick<Request, 'baseUrl'>, mountPath = ''): string {
+  const base = req.baseUrl ?? '';
+  return (base.endsWith(mountPath) ? base.slice(0, base.length - mountPath.length) : base).replace(/\/+$/, '');
 }
 
 /** An address as the host part of a URL: IPv4-mapped IPv6 as IPv4, other IPv6 in brackets. */

@@ -15,7 +15,7 @@ import type { RegistryService } from './registry-service.js';
 export function mcpAdminRouter(service: RegistryService, configuredBaseUrl: string | undefined, engine?: GuardrailEngine): Router {
   const router = Router();
   const { registries, box } = service;
-  const present = (req: Request, record: RegistryRecord) => presentRegistry(record, box, publicBaseUrl(req, configuredBaseUrl));
+  const present = (req: Request, record: RegistryRecord) => presentRegistry(record, box, publicBaseUrl(req, configuredBaseUrl, '/v1/admin'));
   const seal = (record: RegistryRecord): RegistryRecord => {
     delete record.request_url;
     if (typeof record.authorization_token === 'string') record.authorization_token = box.seal(record.authorization_token);

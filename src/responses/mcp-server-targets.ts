@@ -12,6 +12,8 @@ export interface TargetDeps {
   registries: RegistryService;
   /** Origins at which this gateway is reached (configured base URL, the request's own origin). */
   ownOrigins: string[];
+  /** Paths the gateway is mounted under at those origins (`''` at the root, `/ai` for `app.use('/ai', …)`). Default `['']`. */
+  ownPrefixes?: string[];
   /** The operator's allow-list of external MCP URLs; absent when none is allowed. */
   guard?: OutboundUrlGuard;
 }
@@ -48,16 +50,16 @@ export async function targetOf(entry: McpToolEntry, index: number, deps: TargetD
   } catch {
     throw Errors.validation([`The field '${param}' is not a valid URL.`], { param });
   }
-  const own = /^\/v1\/mcp\/([^/]+)\/?$/.exec(url.pathname);
-  if (own && deps.ownOrigins.includes(url.origin) && !url.username && !url.password) {
+  const own = /^(.*)\/v1\/mcp\/([^/]+)\/?$/.exec(url.pathname);
+  if (own && (deps.ownPrefixes ?? ['']).includes(own[1]!) && deps.ownOrigins.includes(url.origin) && !url.username && !url.password) {
     let name: string;
     try {
-      name = decodeURIComponent(own[1]!);
+      name = decodeURIComponent(own[2]!);
     } catch {
       throw Errors.validation([`The field '${param}' names no MCP registry of this gateway.`], { param });
     }
     if (!(await registryExists(deps.registries, name))) throw Errors.validation([`The field '${param}' names no MCP registry of this gateway.`], { param });
-    return { kind: 'registry', registry: name, path: url.pathname };
+    return { kind: 'registry', registry: name, path: `/v1/mcp/${own[2]!}` };
   }
   const refused = deps.guard ? deps.guard.refusal(url) : 'only the request_url of an MCP registry of this gateway ({base_url}/v1/mcp/<name>) is allowed; other URLs need the operator to list them in responses.allowExternalMcpUrls';
   if (refused) throw Errors.validation([`The field '${param}' is not allowed: ${refused}.`], { param });

@@ -5,7 +5,7 @@ import { requireDeveloperKey } from '../auth/caller-identity.js';
 import { errorMiddleware, toGatewayError, type GatewayLogger } from '../errors/error-middleware.js';
 import { Errors } from '../errors/error-registry.js';
 import { jsonBody } from '../http/json-body.js';
-import { publicBaseUrl } from '../http/public-base-url.js';
+import { mountPrefix, publicBaseUrl } from '../http/public-base-url.js';
 import { setGatewayHeaders } from '../traffic/gateway-headers.js';
 import type { ModelRequestContext } from '../traffic/model-request-context.js';
 import { resolveModelRequest, type ResolutionDeps } from '../traffic/model-request-resolution.js';
@@ -91,7 +91,8 @@ export function responsesRouter(deps: ResponsesRouterDeps): Router {
     const ownOrigins = [...new Set([new URL(publicBaseUrl(req, undefined)).origin, ...(deps.baseUrl ? [new URL(deps.baseUrl).origin] : [])])];
     // Every MCP server and approval is checked before anything is called; the first model call then takes a rate-limit token.
     const mcpEntries = (request.tools ?? []).flatMap((tool, index) => (tool.type === 'mcp' ? [{ entry: tool as McpToolEntry, index }] : []));
-    const targets = await targetsOf(mcpEntries, { registries: deps.sessions.registries, ownOrigins, guard: deps.sessions.guard });
+    const ownPrefixes = [...new Set(['', mountPrefix(req), ...(deps.baseUrl ? [new URL(deps.baseUrl).pathname.replace(/\/+$/, '')] : [])])];
+    const targets = await targetsOf(mcpEntries, { registries: deps.sessions.registries, ownOrigins, ownPrefixes, guard: deps.sessions.guard });
     const plan = await planResponse(deps, request, context.application, targets);
     // The application's (or route's) policy holds here as on the model endpoints: input checks before any model call.
     const policy = await checkResponsesInput(

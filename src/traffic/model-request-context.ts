@@ -48,6 +48,8 @@ export interface ModelRequestContext {
   checks: GuardrailCheck[];
   /** Set by the guardrail pipeline when the policy checks output. */
   outputGuard?: OutputGuard;
+  /** Set on routes with a response cache: whether the cache answered. */
+  cache?: 'hit' | 'miss';
   /** What the proxy relayed, for the request log. */
   relay?: RelayOutcome;
   /** Set by endpoints that make several model calls (the Responses tool loop): what the request log records as the exchange. */

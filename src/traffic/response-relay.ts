@@ -26,7 +26,8 @@ export interface RelayOutcome {
   json?: Record<string, unknown>;
 }
 
-const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' };
+/** The headers of every SSE answer the gateway writes. */
+export const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' };
 
 /** Writes and waits for drain when the socket's buffer is full. */
 async function write(res: Response, chunk: string | Uint8Array): Promise<void> {

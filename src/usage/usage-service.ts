@@ -166,6 +166,13 @@ export class UsageService {
    * the budgets' spend (logging a warning when a budget crosses its alert threshold) and the tokens per minute.
    */
   async meter(entry: ChronicleEntry, context: ModelRequestContext | undefined): Promise<void> {
+    // A response-cache hit called no provider: it costs nothing and uses no tokens of a budget or limit.
+    if (entry.cache === 'hit') {
+      entry.cost = { usd: 0, input_usd: 0, output_usd: 0, cached_input_usd: 0 };
+      if (context) this.totals.record(entry.timestamp.slice(0, 10), entry.application, context.developerKeyId, entry.route ?? '', entry.model ?? '', null, 0);
+      this.metered++;
+      return;
+    }
     const usage = normalizeUsage(entry.usage);
     const type = context?.candidates.find((candidate) => candidate.provider.name === entry.provider)?.provider.type;
     const price = usage && type && entry.model ? await this.prices.priceOf(type, entry.model) : undefined;

@@ -1,4 +1,4 @@
-// Mocha reporter: the spec reporter's output, then one closing line "N passed, N failed" from mocha's own counts.
+// Mocha reporter: the spec reporter's output, then one closing line "N passed, N failed, N skipped" from mocha's own counts.
 const Mocha = require('mocha');
 
 class SummaryReporter extends Mocha.reporters.Spec {
@@ -6,7 +6,7 @@ class SummaryReporter extends Mocha.reporters.Spec {
     super(runner, options);
     runner.once('end', () => {
       const { passes, failures, pending } = runner.stats;
-      console.log(`${passes} passed, ${failures} failed${pending ? `, ${pending} skipped` : ''}`);
+      console.log(`${passes} passed, ${failures} failed, ${pending} skipped`);
     });
   }
 }

@@ -109,6 +109,21 @@ describe('15.5.4 budgets', function () {
     await admin(f, 'put', `/v1/admin/applications/app/keys/${created.body.id}`, 'viewer').send({ name: 'n' }).expect(403);
   });
 
+  it('15.5.4: a response-cache hit costs nothing and spends no budget', async () => {
+    f = await fixture();
+    await f.create('/v1/admin/routes', { name: 'cached', type: 'chat', models: [{ name: 'gpt-4o-mini', provider: 'fake' }], config: { cache: { ttl_seconds: 60 } } });
+    await admin(f, 'put', '/v1/admin/applications/app').send({ budget: { amount_usd: 1.5, period: 'day' } }).expect(200);
+    const send = () => request(f.app).post('/v1/chat/completions').set({ 'x-gateway-apikey': f.developerKey, 'x-gateway-route': 'cached' }).send({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }] });
+    assert.equal((await send().expect(200)).headers['x-gateway-cache'], 'miss');
+    await metered(f, 1);
+    for (let i = 0; i < 3; i++) assert.equal((await send().expect(200)).headers['x-gateway-cache'], 'hit');
+    await metered(f, 4);
+    const states = (await admin(f, 'get', '/v1/admin/budgets').expect(200)).body.data;
+    assert.equal(states[0].spent_usd, 1, 'only the answer from the provider was charged');
+    const costs = (await admin(f, 'get', '/v1/admin/applications/app/chronicles').expect(200)).body.data.map((entry: { cost: { usd: number } }) => entry.cost.usd);
+    assert.deepEqual(costs.sort(), [0, 0, 0, 1]);
+  });
+
   it('15.5.4: spend is persisted: a restarted gateway on the same files still refuses', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'usage-budget-'));
     try {

@@ -1,5 +1,6 @@
 // JSON Schemas of the admin resources, following the spec's field tables; compiled once by the admin router.
 import { nameSchema, objectSchema, serverSetFields } from './common-schemas.js';
+import { routeCacheSchema } from './cache-schema.js';
 import { modelConfigSchema } from './model-config-schema.js';
 import { routePolicySchema } from './policy-schema.js';
 import { usageControlFields } from '../../usage/usage-schemas.js';
@@ -107,6 +108,7 @@ export const routeSchema = {
           properties: { owner: { type: 'string' }, organization: { type: 'string' } },
         },
         policy: routePolicySchema,
+        cache: routeCacheSchema,
       },
     },
     ...serverSetFields,

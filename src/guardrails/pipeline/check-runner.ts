@@ -34,7 +34,11 @@ function withTimeout<T>(work: (signal: AbortSignal) => Promise<T>, ms: number): 
   return Promise.race([work(controller.signal), timeout]).finally(() => clearTimeout(timer));
 }
 
-/** Evaluates one processor: DLP per slot (rewriting slots it transforms), the others on the joined text. */
+/**
+ * Evaluates one processor: DLP per slot (rewriting slots it transforms), the others on the joined text. A processor
+ * whose answer on the joined text carries `transformedText` is run again on each slot, and each slot takes its own
+ * `transformedText`, so any processor's transform reaches what is sent (the joined text cannot be split back safely).
+ */
 async function evaluateProcessor(
   engine: GuardrailEngine,
   policy: Readonly<GuardrailPolicy>,
@@ -48,17 +52,25 @@ async function evaluateProcessor(
   if (name !== DLP_PROCESSOR) {
     const text = joinSlots(slots);
     const outcome = await run(text);
+    if (outcome.transformedText !== undefined && outcome.transformedText !== text) {
+      applyTransforms(slots, slots.length === 1 ? [outcome] : await Promise.all(slots.map((slot) => run(slot.text))));
+    }
     return { flagged: outcome.flagged, triggered: outcome.triggered ?? [], results: outcome.results };
   }
   const outcomes = await Promise.all(slots.map((slot) => run(slot.text)));
-  outcomes.forEach((outcome, index) => {
-    if (outcome.transformedText !== undefined) slots[index]?.replace(outcome.transformedText);
-  });
+  applyTransforms(slots, outcomes);
   return {
     flagged: outcomes.some((outcome) => outcome.flagged),
     triggered: [...new Set(outcomes.flatMap((outcome) => outcome.triggered ?? []))],
     results: outcomes.map((outcome) => outcome.results),
   };
+}
+
+/** Puts each slot's `transformedText`, where its outcome has one, back into the slot. */
+function applyTransforms(slots: TextSlot[], outcomes: ReadonlyArray<{ transformedText?: string }>): void {
+  outcomes.forEach((outcome, index) => {
+    if (outcome.transformedText !== undefined) slots[index]?.replace(outcome.transformedText);
+  });
 }
 
 /** The reason recorded when a policy names a processor that is not registered. */

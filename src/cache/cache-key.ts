@@ -1,0 +1,71 @@
+// The response cache key: a SHA-256 over the normalised request (endpoint, route, body without transport fields), namespaced by application.
+import { createHash } from 'node:crypto';
+import type { ModelRequestContext } from '../traffic/model-request-context.js';
+
+/**
+ * Body fields left out of the key: they change how an answer travels or is attributed, not what it says.
+ * `stream` and `stream_options` (a streamed and a JSON request share one entry), `user` and `safety_identifier`
+ * (end-user ids for the provider's abuse monitoring), `metadata` and `store` (the provider's own storage of the
+ * exchange), `prompt_cache_key` and `prompt_cache_retention` (the provider's prompt cache).
+ */
+export const KEY_EXCLUDED_FIELDS: ReadonlySet<string> = new Set([
+  'stream',
+  'stream_options',
+  'user',
+  'safety_identifier',
+  'metadata',
+  'store',
+  'prompt_cache_key',
+  'prompt_cache_retention',
+]);
+
+/** Writes `value` as JSON with object keys in sorted order, so key order never changes the key. */
+function writeCanonical(value: unknown, out: string[]): void {
+  if (Array.isArray(value)) {
+    out.push('[');
+    value.forEach((item, index) => {
+      if (index > 0) out.push(',');
+      writeCanonical(item === undefined ? null : item, out);
+    });
+    out.push(']');
+    return;
+  }
+  if (value !== null && typeof value === 'object') {
+    out.push('{');
+    let first = true;
+    for (const key of Object.keys(value).sort()) {
+      const item = (value as Record<string, unknown>)[key];
+      if (item === undefined) continue;
+      out.push(first ? '' : ',', JSON.stringify(key), ':');
+      first = false;
+      writeCanonical(item, out);
+    }
+    out.push('}');
+    return;
+  }
+  out.push(JSON.stringify(value) ?? 'null');
+}
+
+/** The request body as the key sees it: every field but {@link KEY_EXCLUDED_FIELDS}, as canonical JSON. */
+export function normalisedBody(body: Record<string, unknown>): string {
+  const kept: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(body)) if (!KEY_EXCLUDED_FIELDS.has(key)) kept[key] = value;
+  const out: string[] = [];
+  writeCanonical(kept, out);
+  return out.join('');
+}
+
+/**
+ * The cache key of a resolved model request: `<application>:<sha256 hex>`, the hash over the endpoint, the route
+ * name, the route's models (so changing them keys new entries) and the normalised body (after input guardrails'
+ * transforms, as it would be sent upstream). Two applications never share a key, so one never reads the other's answers.
+ */
+export function responseCacheKey(context: Pick<ModelRequestContext, 'application' | 'endpoint' | 'routeName' | 'route' | 'body'>): string {
+  const models: string[] = [];
+  writeCanonical(context.route?.models ?? null, models);
+  const hash = createHash('sha256')
+    .update(`${context.endpoint}\n${context.routeName}\n${models.join('')}\n`)
+    .update(normalisedBody(context.body))
+    .digest('hex');
+  return `${context.application}:${hash}`;
+}

@@ -1,0 +1,141 @@
+// The response cache step of the model endpoints: answers a repeated request from the cache, or stores the answer it gets.
+import { Router, type Request, type RequestHandler, type Response } from 'express';
+import { errorMiddleware, type GatewayLogger } from '../errors/error-middleware.js';
+import { setGatewayHeaders } from '../traffic/gateway-headers.js';
+import { ENDPOINT_PATHS } from '../traffic/model-endpoints.js';
+import { modelContextOf, type ModelRequestContext, type RouteRecord } from '../traffic/model-request-context.js';
+import { SSE_HEADERS } from '../traffic/response-relay.js';
+import { assembleStreamAnswer, replayPayloads } from './cached-stream.js';
+import { responseCacheKey } from './cache-key.js';
+import type { ResponseCacheStore } from './response-cache-store.js';
+
+/** A route's `config.cache`: caching is on while it is present and not `enabled: false`. */
+export interface RouteCacheConfig {
+  ttl_seconds: number;
+  enabled?: boolean;
+}
+
+/** The answer header that says whether the cache answered: `hit`, `miss`, or `bypass` (the client sent `Cache-Control: no-store`). */
+export const CACHE_HEADER = 'x-gateway-cache';
+
+/** What the cache step needs. */
+export interface ResponseCacheDeps {
+  store: ResponseCacheStore;
+  logger?: GatewayLogger;
+}
+
+/** The route's cache settings, when its answers are cached. */
+export function routeCacheConfig(route: Readonly<RouteRecord> | undefined): RouteCacheConfig | undefined {
+  const cache = (route?.config as { cache?: RouteCacheConfig } | undefined)?.cache;
+  return cache && cache.enabled !== false ? cache : undefined;
+}
+
+/** The client's `Cache-Control`: `no-store` skips the cache both ways, `no-cache` skips the read but stores the fresh answer. */
+function clientDirective(req: Request): 'no-store' | 'no-cache' | undefined {
+  const header = req.headers['cache-control'];
+  if (!header) return undefined;
+  const directives = header.toLowerCase().split(',').map((part) => part.split('=')[0]!.trim());
+  if (directives.includes('no-store')) return 'no-store';
+  return directives.includes('no-cache') ? 'no-cache' : undefined;
+}
+
+/**
+ * Answers from a cached answer: the route's output checks run on it first (a rejection is answered instead, a DLP
+ * transform applies), then it is sent as JSON or, for a streamed request, replayed as SSE chunks. False when the
+ * stored bytes are not a JSON answer (then the request goes upstream).
+ */
+async function answerFromCache(res: Response, context: ModelRequestContext, cached: Buffer): Promise<boolean> {
+  let answer: Record<string, unknown>;
+  try {
+    answer = JSON.parse(cached.toString('utf8')) as Record<string, unknown>;
+  } catch {
+    return false;
+  }
+  context.cache = 'hit';
+  res.setHeader(CACHE_HEADER, 'hit');
+  setGatewayHeaders(res, context);
+  const rejected = await context.outputGuard?.checkAnswer(answer);
+  if (rejected) {
+    context.relay = { rejected };
+    throw rejected;
+  }
+  const bytes = context.outputGuard ? Buffer.from(JSON.stringify(answer)) : cached;
+  if (context.stream) {
+    const includeUsage = (context.body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true;
+    const payloads = replayPayloads(context.endpoint, answer, includeUsage);
+    context.relay = { payloads };
+    res.status(200).set(SSE_HEADERS);
+    res.end(payloads.map((payload) => `data: ${payload}\n\n`).join(''));
+  } else {
+    context.relay = { bytes, answer };
+    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': bytes.length });
+    res.end(bytes);
+  }
+  return true;
+}
+
+/** The answer to store once the request has ended: a complete 200 answer that passed the output checks, as sent. */
+function answerToStore(res: Response, context: ModelRequestContext): Buffer | undefined {
+  const relay = context.relay;
+  if (res.statusCode !== 200 || !relay || relay.rejected || relay.streamError) return undefined;
+  if (!relay.payloads) return relay.bytes;
+  const answer = assembleStreamAnswer(context.endpoint, relay.payloads);
+  return answer ? Buffer.from(JSON.stringify(answer)) : undefined;
+}
+
+/**
+ * The cache step, run after the input guardrails and before the proxy. On routes with `config.cache`, a request
+ * whose key is stored is answered from the cache (`x-gateway-cache: hit`, no provider call); otherwise it goes on
+ * (`miss`) and its answer is stored for the route's TTL once it has been sent. A store that fails (Redis down) is a
+ * miss, logged once until it works again.
+ */
+export function responseCacheHandler(deps: ResponseCacheDeps): RequestHandler {
+  let failing = false;
+  const failed = (error: unknown): undefined => {
+    if (!failing) deps.logger?.warn('the response cache is unavailable; requests go to the providers', { error: (error as Error).message });
+    failing = true;
+    return undefined;
+  };
+  const worked = <T>(value: T): T => {
+    failing = false;
+    return value;
+  };
+  return async function serveFromResponseCache(req, res, next) {
+    const context = modelContextOf(req);
+    const config = context && routeCacheConfig(context.route);
+    // Embeddings have no stream form to replay: a streamed embeddings request goes upstream as it is.
+    if (!context || !config || (context.stream && context.endpoint === 'embeddings')) {
+      next();
+      return;
+    }
+    const directive = clientDirective(req);
+    if (directive === 'no-store') {
+      res.setHeader(CACHE_HEADER, 'bypass');
+      next();
+      return;
+    }
+    const key = responseCacheKey(context);
+    if (directive !== 'no-cache') {
+      const cached = await deps.store.get(key).then(worked, failed);
+      if (cached && (await answerFromCache(res, context, cached))) return;
+    }
+    context.cache = 'miss';
+    res.setHeader(CACHE_HEADER, 'miss');
+    res.once('finish', () => {
+      // The proxy records its outcome on the context right after its last write: read it once that has run.
+      setImmediate(() => {
+        const answer = answerToStore(res, context);
+        if (answer) void deps.store.set(key, answer, config.ttl_seconds * 1000).then(worked, failed);
+      });
+    });
+    next();
+  };
+}
+
+/** Creates the cache router, for apps that mount the model steps one by one: mount it after `guardrailPipeline`, before `proxy`. */
+export function responseCacheRouter(deps: ResponseCacheDeps): Router {
+  const router = Router();
+  router.post(Object.values(ENDPOINT_PATHS), responseCacheHandler(deps));
+  router.use(Object.values(ENDPOINT_PATHS), errorMiddleware(deps.logger));
+  return router;
+}
