@@ -51,6 +51,10 @@ import { UpstreamClient } from './traffic/upstream-client.js';
 import { createObservability, secretScrubbingLogger } from './observability/create-observability.js';
 import { metricsRouter } from './observability/metrics-router.js';
 import { requestObserver } from './observability/request-observer.js';
+import type { ChronicleEntry } from './chronicles/chronicle-entry.js';
+import type { ModelRequestContext } from './traffic/model-request-context.js';
+import { usageAdminRouter } from './usage/usage-admin-router.js';
+import { UsageService } from './usage/usage-service.js';
 
 function resolveStorage(option: GatewayOptions['storage'], plugins: PluginRegistry): StorageAdapter {
   if (option === undefined) return memoryStorage();
@@ -119,6 +123,9 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   const observer = observability.metrics || observability.tracing ? observability : undefined;
   guardrails.observer = observer;
   observe = requestObserver(observability);
+  const redis = options.redis ? createRedisClient(options.redis, logger) : undefined;
+  const usage = new UsageService({ storage, redis, redisOptions: options.redis, logger, now: options.now, ...options.usage });
+  const meter = (entry: ChronicleEntry, context: ModelRequestContext | undefined): Promise<void> => usage.meter(entry, context);
   const registries = new RegistryService(storage, box, services.registries, options.now);
   const admin = part(
     adminRouter({
@@ -127,15 +134,19 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       bodyLimitBytes,
       maxJsonDepth,
       logger,
-      extensions: [chroniclesAdminRouter(services, recorder), mcpAdminRouter(registries, options.baseUrl, guardrails), adminMetadataRouter(services)],
+      extensions: [
+        chroniclesAdminRouter(services, recorder),
+        mcpAdminRouter(registries, options.baseUrl, guardrails),
+        adminMetadataRouter(services),
+        usageAdminRouter(services, usage, options.now),
+      ],
     }),
   );
   const guardrailsRouter = part(guardrailRouter({ services, keyring, maxTextBytes: options.guardrailMaxTextBytes, maxJsonDepth, logger }));
-  const chronicles = mount(chroniclesRecorderRouter(recorder, logger));
+  const chronicles = mount(chroniclesRecorderRouter(recorder, logger, meter));
   const directory = new ProviderDirectory(storage, plugins);
   const resolverDeps = { services, directory, bodyLimitBytes: options.modelBodyLimitBytes ?? 20 * 1024 * 1024, uploadLimitBytes: options.uploadLimitBytes, maxJsonDepth, logger, random: options.random };
   const routes = mount(routeResolverRouter(resolverDeps));
-  const redis = options.redis ? createRedisClient(options.redis, logger) : undefined;
   const limits = redis ? new RedisRouteRateLimits(redis, options.redis!, logger) : new MemoryRouteRateLimits();
   services.routeChangedHooks.push((route) => limits.release(route));
   const rateLimiter = mount(rateLimiterRouter(limits, logger));
@@ -158,10 +169,10 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   inner.unshift(
     modelPipelineRouter(
       {
-        watch: chronicleWatcher(recorder, logger),
+        watch: chronicleWatcher(recorder, logger, meter),
         watchOnly: [RESPONSES_PATH],
         resolve: routeResolverHandlers(resolverDeps),
-        after: [rateLimitHandler(limits), guardrailPolicyHandler(pipelineDeps), responseCacheHandler(cacheDeps), proxyHandler(proxyDeps)],
+        after: [rateLimitHandler(limits), usage.admitHandler(), guardrailPolicyHandler(pipelineDeps), responseCacheHandler(cacheDeps), proxyHandler(proxyDeps)],
       },
       logger,
     ),
@@ -190,6 +201,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       maxRounds: options.responsesMaxRounds ?? 8,
       secrets: () => knownSecrets.current(),
       approvals: new ApprovalIds(options.secret),
+      admit: (res, context) => usage.admit(res, context),
     }),
   );
   const readiness = new Readiness({ started: () => (isReady ? { ok: true } : { ok: false, error: startError }), storage: storage.adapter, redis });
@@ -222,6 +234,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     guardrailEngine: guardrails,
     rateLimits: limits,
     services,
+    usage,
     ready,
     health,
     readiness,
@@ -234,6 +247,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       try {
         await recorder.close();
       } finally {
+        await usage.close();
         await limits.close();
         await redis?.quit().catch(() => redis.disconnect());
         await client.close();

@@ -21,6 +21,7 @@ import type { ConsoleRouterOptions } from './console/console-router.js';
 import type { ObservabilityOptions } from './observability/create-observability.js';
 import type { RejectionKind } from './observability/gateway-metrics.js';
 import type { Registry } from 'prom-client';
+import type { UsageService, UsageServiceOptions } from './usage/usage-service.js';
 import type { ResponseCacheOptions } from './cache/response-cache-store.js';
 
 /** Options of /v1/responses. */
@@ -85,6 +86,8 @@ export interface GatewayOptions extends ObservabilityOptions {
   responses?: ResponsesOptions;
   /** The admin console (`gateway.console`): where its built assets are. Default: the package's `console/dist`. */
   console?: Omit<ConsoleRouterOptions, 'logger'>;
+  /** Usage totals, budgets and per-minute limits: how often totals are written, and hooks for metrics. */
+  usage?: Pick<UsageServiceOptions, 'flushIntervalMs' | 'onBudgetAlert' | 'onRejection'>;
   /** Random source for weighted choice and backoff jitter; injectable for tests. */
   random?: () => number;
   /** Where unexpected errors are reported. Default: none. Secrets are never passed to it. */
@@ -142,6 +145,8 @@ export interface Gateway {
   rateLimits: RouteRateLimits;
   /** The stores behind the admin API. */
   services: AdminServices;
+  /** Prices, usage totals, budget spend and per-minute limits of applications and developer keys. */
+  usage: UsageService;
   /** Settles once storage is loaded and every plugin is set up; rejects with the start-up error. */
   ready: Promise<void>;
   /** GET /healthz (liveness, no I/O) and GET /readyz (storage, plugins, Redis, draining); first in `router`, never waits for start-up. */

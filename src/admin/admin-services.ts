@@ -49,7 +49,7 @@ export function createAdminServices(deps: {
     gateways: collection('gateway', 'gateways', gatewaySchema, ['gateway_id', 'name', 'type', 'enabled', 'config']),
     providers: collection('provider', 'providers', providerSchema, ['name', 'type', 'enabled', 'vault_enabled', 'config', 'api_keys']),
     routes: collection('route', 'routes', routeSchema, ['name', 'type', 'models', 'config', 'enabled']),
-    applications: collection('application', 'applications', applicationSchema, ['name', 'description', 'enabled']),
+    applications: collection('application', 'applications', applicationSchema, ['name', 'description', 'enabled', 'budget', 'limits']),
     registries: collection('MCP registry', 'mcp-registries', registrySchema, [...REGISTRY_FIELDS]),
     providerKeys: new ProviderKeyStore(storage, deps.box, now),
     developerKeys: new DeveloperKeyStore(storage, now),

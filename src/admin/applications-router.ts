@@ -1,18 +1,22 @@
 // Admin endpoints for applications, their developer keys (shown in clear once) and their guardrail policy.
 import { Router } from 'express';
-import { Errors } from '../errors/error-registry.js';
 import { adminOf } from './admin-auth.js';
 import type { AdminServices } from './admin-services.js';
 import { DeveloperKeyStore } from './developer-key-store.js';
 import { DEFAULT_APPLICATION_POLICY, validatePolicy } from './policy-validation.js';
 import { objectBody, pathParam } from './request-body.js';
+import { compileValidator } from '../validation/schema-validator.js';
+import { developerKeySettingsSchema } from '../usage/usage-schemas.js';
+import type { DeveloperKeySettings } from './developer-key-store.js';
+
+const validateKeySettings = compileValidator<DeveloperKeySettings>(developerKeySettingsSchema);
 
 /** The storage key of an application's policy. */
 export const policyKey = (application: string): string => `application-policies/${application}`;
 
 /**
  * `GET|POST /applications`, `GET|PUT|DELETE /applications/:appname`,
- * `GET|POST /applications/:appname/keys`, `DELETE /applications/:appname/keys/:keyid`,
+ * `GET|POST /applications/:appname/keys`, `PUT|DELETE /applications/:appname/keys/:keyid` (name, budget, limits),
  * `GET|PUT /applications/:appname/policy`.
  */
 export function applicationsRouter(services: AdminServices): Router {
@@ -46,14 +50,11 @@ export function applicationsRouter(services: AdminServices): Router {
   });
 
   router.post('/applications/:appname/keys', async function createDeveloperKey(req, res) {
-    const body = req.body === undefined ? {} : objectBody(req);
-    if (body.name !== undefined && typeof body.name !== 'string') {
-      throw Errors.validation(["The field 'name' must be of type string."], { param: 'name' });
-    }
+    const body = validateKeySettings(req.body === undefined ? {} : objectBody(req));
     // Under the application's lock, so a key is never created for an application being deleted.
     const { application, key, record } = await applications.whileExists(pathParam(req, 'appname'), async (current) => ({
       application: current.name,
-      ...(await developerKeys.create(current.name, adminOf(req).name, body.name as string | undefined)),
+      ...(await developerKeys.create(current.name, adminOf(req).name, body.name, body)),
     }));
     res.status(201).json({
       message: `Developer key created for ${application}. Store it now: it is not shown again.`,
@@ -64,6 +65,12 @@ export function applicationsRouter(services: AdminServices): Router {
   router.get('/applications/:appname/keys', async function listDeveloperKeys(req, res) {
     const application = (await applications.get(pathParam(req, 'appname'))).name;
     res.json((await developerKeys.list(application)).map((record) => DeveloperKeyStore.present(record)));
+  });
+  router.put('/applications/:appname/keys/:keyid', async function updateDeveloperKey(req, res) {
+    const record = await applications.whileExists(pathParam(req, 'appname'), (current) =>
+      developerKeys.update(current.name, pathParam(req, 'keyid'), objectBody(req), validateKeySettings),
+    );
+    res.json({ message: `Developer key ${record.id} updated`, ...DeveloperKeyStore.present(record) });
   });
   router.delete('/applications/:appname/keys/:keyid', async function revokeDeveloperKey(req, res) {
     const application = (await applications.get(pathParam(req, 'appname'))).name;

@@ -2,6 +2,7 @@
 import { Errors } from '../errors/error-registry.js';
 import { generateDeveloperKey, hashDeveloperKey } from '../secrets/developer-keys.js';
 import type { Storage } from '../storage/storage-facade.js';
+import type { Budget, CallerLimitSettings } from '../usage/usage-schemas.js';
 
 /** A developer key as stored and listed (never the clear key). */
 export interface DeveloperKeyRecord {
@@ -12,6 +13,16 @@ export interface DeveloperKeyRecord {
   hash: string;
   created_at: string;
   created_by: string;
+  /** The key's own budget and per-minute limits, besides its application's. */
+  budget?: Budget;
+  limits?: CallerLimitSettings;
+}
+
+/** What POST and PUT on a developer key accept (validated with `developerKeySettingsSchema`). */
+export interface DeveloperKeySettings {
+  name?: string;
+  budget?: Budget;
+  limits?: CallerLimitSettings;
 }
 
 /** The lookup record under `developer-keys/<hash>`. */
@@ -37,7 +48,7 @@ export class DeveloperKeyStore {
   ) {}
 
   /** Creates a key for `application`; the answer is the only time the clear key is shown. */
-  async create(application: string, actor: string, name?: string): Promise<{ key: string; record: DeveloperKeyRecord }> {
+  async create(application: string, actor: string, name?: string, settings: Omit<DeveloperKeySettings, 'name'> = {}): Promise<{ key: string; record: DeveloperKeyRecord }> {
     const fresh = generateDeveloperKey();
     const record: DeveloperKeyRecord = {
       id: fresh.id,
@@ -47,6 +58,8 @@ export class DeveloperKeyStore {
       hash: fresh.hash,
       created_at: this.now().toISOString(),
       created_by: actor,
+      ...(settings.budget ? { budget: settings.budget } : {}),
+      ...(settings.limits ? { limits: settings.limits } : {}),
     };
     // One transaction where the adapter has batches; elsewhere the grant (the hash index) is written last, so a
     // crash before it leaves a record that grants nothing.
@@ -62,6 +75,22 @@ export class DeveloperKeyStore {
   async list(application: string): Promise<DeveloperKeyRecord[]> {
     const entries = await this.storage.list<DeveloperKeyRecord>(keyRecordKey(application, ''));
     return entries.map((entry) => entry.value);
+  }
+
+  /**
+   * Changes a key's name, budget or limits: given fields replace the stored ones, a null removes one (404 when the
+   * key does not exist). The key itself and its hash never change.
+   */
+  async update(application: string, id: string, changes: Record<string, unknown>, validate: (settings: unknown) => DeveloperKeySettings): Promise<DeveloperKeyRecord> {
+    const updated = await this.storage.update<DeveloperKeyRecord>(keyRecordKey(application, id), (current) => {
+      if (!current) throw Errors.notFound(['developer key', id]);
+      const settings: Record<string, unknown> = { name: current.name ?? undefined, budget: current.budget, limits: current.limits };
+      for (const [field, value] of Object.entries(changes)) settings[field] = value === null ? undefined : value;
+      const valid = validate(JSON.parse(JSON.stringify(settings)));
+      const { budget: _budget, limits: _limits, ...kept } = current;
+      return { ...kept, name: valid.name ?? null, ...(valid.budget ? { budget: valid.budget } : {}), ...(valid.limits ? { limits: valid.limits } : {}) };
+    });
+    return updated!;
   }
 
   /** Revokes one key; the next request with it is refused. */

@@ -7,6 +7,7 @@ import type { GuardrailCheck, ToolInvocation } from '../records/request-records.
 import type { AttemptRecord, ModelRequestContext } from '../traffic/model-request-context.js';
 import { traceIdOf } from '../observability/gateway-tracing.js';
 import { requestIdOf } from '../observability/request-id.js';
+import { answerUsage, streamUsage } from '../usage/usage-extractor.js';
 
 export type { ToolInvocation } from '../records/request-records.js';
 
@@ -27,6 +28,8 @@ export interface ChronicleEntry {
   input: unknown;
   output: string | null;
   usage: Record<string, unknown> | null;
+  /** What the answer cost, from the price table (see src/usage); null without usage or without a price. */
+  cost?: { usd: number; input_usd: number; output_usd: number; cached_input_usd: number } | null;
   guardrail_checks: GuardrailCheck[];
   tool_invocations: ToolInvocation[];
   error: { code: string; message: string; type: string } | null;
@@ -50,25 +53,14 @@ function outputOf(context: ModelRequestContext | undefined): { output: string | 
   const cut = relay?.cutAfterChars;
   if (!relay || (relay.rejected && cut === undefined)) return { output: null, usage: null };
   if (relay.payloads) {
-    let usage: Record<string, unknown> | null = null;
-    for (const payload of relay.payloads) {
-      if (payload.includes('"usage"')) {
-        try {
-          const parsed = JSON.parse(payload) as { usage?: Record<string, unknown> | null };
-          if (parsed.usage) usage = parsed.usage;
-        } catch {
-          // a payload that is not JSON carries no usage
-        }
-      }
-    }
     const text = relay.payloads.map(chunkText).join('');
-    return { output: cut === undefined ? text : text.slice(0, cut), usage };
+    return { output: cut === undefined ? text : text.slice(0, cut), usage: streamUsage(relay.payloads) };
   }
   if (!relay.bytes) return { output: null, usage: null };
   try {
     const answer = relay.answer ?? (JSON.parse(relay.bytes.toString('utf8')) as Record<string, unknown>);
     const text = joinSlots(answerSlots(answer));
-    return { output: text === '' && context?.endpoint === 'embeddings' ? null : text, usage: (answer.usage as Record<string, unknown>) ?? null };
+    return { output: text === '' && context?.endpoint === 'embeddings' ? null : text, usage: answerUsage(answer) };
   } catch {
     return { output: null, usage: null };
   }

@@ -5,17 +5,33 @@ import type { GatewayLogger } from '../errors/error-middleware.js';
 import { RESPONSES_PATH } from '../responses/responses-router.js';
 import { ENDPOINT_PATHS } from '../traffic/model-endpoints.js';
 import { modelContextOf } from '../traffic/model-request-context.js';
-import { buildModelEntry, requestSecrets } from './chronicle-entry.js';
+import { buildModelEntry, requestSecrets, type ChronicleEntry } from './chronicle-entry.js';
+import type { ModelRequestContext } from '../traffic/model-request-context.js';
+
+/** Runs on each finished entry before it is queued: prices it (sets `cost`) and counts its usage. */
+export type EntryMeter = (entry: ChronicleEntry, context: ModelRequestContext | undefined) => Promise<void>;
 import type { ChroniclesRecorder } from './chronicles-recorder.js';
 
 /** The handler that watches one model request to its end and queues its entry (the recorder router's only step). */
-export function chronicleWatcher(recorder: ChroniclesRecorder, logger?: GatewayLogger): RequestHandler {
+export function chronicleWatcher(recorder: ChroniclesRecorder, logger?: GatewayLogger, meter?: EntryMeter): RequestHandler {
   return function recordChronicle(req, res, next) {
     const startedAt = Date.now();
     res.once('close', () => {
       try {
-        const entry = buildModelEntry(req, res, modelContextOf(req), startedAt, randomUUID);
-        if (entry) recorder.record(entry, requestSecrets(req));
+        const context = modelContextOf(req);
+        const entry = buildModelEntry(req, res, context, startedAt, randomUUID);
+        if (!entry) return;
+        if (!meter) recorder.record(entry, requestSecrets(req));
+        else {
+          const secrets = requestSecrets(req);
+          meter(entry, context).then(
+            () => recorder.record(entry, secrets),
+            (error: Error) => {
+              logger?.error('the usage of a request could not be counted', { error: error.message });
+              recorder.record(entry, secrets);
+            },
+          );
+        }
       } catch (error) {
         logger?.error('a request log entry could not be built', { error: (error as Error).message });
       }
@@ -28,8 +44,8 @@ export function chronicleWatcher(recorder: ChroniclesRecorder, logger?: GatewayL
  * Creates the recorder router. Mount it before the route resolver: it watches each model request
  * to its end (answered, rejected, failed, rate-limited or abandoned) and queues its entry.
  */
-export function chroniclesRecorderRouter(recorder: ChroniclesRecorder, logger?: GatewayLogger): Router {
+export function chroniclesRecorderRouter(recorder: ChroniclesRecorder, logger?: GatewayLogger, meter?: EntryMeter): Router {
   const router = Router();
-  router.post([...Object.values(ENDPOINT_PATHS), RESPONSES_PATH], chronicleWatcher(recorder, logger));
+  router.post([...Object.values(ENDPOINT_PATHS), RESPONSES_PATH], chronicleWatcher(recorder, logger, meter));
   return router;
 }

@@ -135,6 +135,8 @@ export const Errors = {
   noProviderAvailable: createError('no_provider_available', 'No enabled provider is available on route %s.', 503, 'upstream_error'),
   providerKeyUnavailable: createError('provider_key_unavailable', 'The provider key %s of provider %s does not exist or is disabled.', 500, 'configuration_error'),
   rateLimited: createError('rate_limit_exceeded', 'The route %s allows %s requests per second; retry after %s second(s).', 429, 'rate_limit_error'),
+  budgetExceeded: createError('budget_exceeded', 'The budget of %s (%s USD per %s) is spent; it resets at %s.', 429, 'rate_limit_error'),
+  callerRateLimited: createError('rate_limit_exceeded', 'The %s allows %s %s per minute; retry after %s second(s).', 429, 'rate_limit_error'),
   rateLimiterUnavailable: createError('rate_limiter_unavailable', 'The shared rate limit of route %s cannot be checked (Redis: %s) and rate limits fail closed; retry shortly.', 503, 'api_error'),
   upstreamUnreachable: createError('upstream_unreachable', 'The provider %s could not be reached: %s', 502, 'upstream_error'),
   upstreamTimeout: createError('upstream_timeout', 'The provider %s did not answer within %s ms.', 504, 'timeout_error'),

@@ -56,6 +56,8 @@ const validateRequest = compileValidator<ResponsesRequest>({
 
 /** What the router needs. */
 export interface ResponsesRouterDeps extends ToolLoopDeps, ResolutionDeps {
+  /** Refuses a request over its application's or developer key's budget or per-minute limits (429). */
+  admit?: (res: Response, context: ModelRequestContext) => Promise<void>;
   baseUrl?: string;
   bodyLimitBytes: number;
   maxJsonDepth?: number;
@@ -103,6 +105,7 @@ export function responsesRouter(deps: ResponsesRouterDeps): Router {
       plan.inputMessages as unknown as Array<Record<string, unknown>>,
     );
     await enforceRouteRate(deps.limits, context.routeName, context.route?.config.settings.rate_limit ?? 0);
+    await deps.admit?.(res, context);
     const id = newId('resp');
     const base = {
       id,

@@ -7,7 +7,7 @@ import { keyedWriteQueue } from './keyed-write-queue.js';
 import { MIGRATIONS } from './postgres-migrations/index.js';
 import { runMigrations } from './postgres-migrator.js';
 import { asStorageError, prefixPattern, quoteIdent, unavailableReason } from './postgres-sql.js';
-import type { JsonValue, LogMatchOptions, LogPage, LogRecord, StorageAdapter, StorageEntry, StorageWrite } from './storage-adapter.js';
+import type { CounterValue, JsonValue, LogMatchOptions, LogPage, LogRecord, StorageAdapter, StorageEntry, StorageWrite } from './storage-adapter.js';
 import { keySegments } from './storage-key.js';
 
 /** Options of {@link postgresStorage}: a connection string or a pool of your own. */
@@ -71,6 +71,7 @@ export function postgresStorage(options: PostgresStorageOptions): StorageAdapter
   const VALUES = `${s}.gateway_values`;
   const LOGS = `${s}.gateway_logs`;
   const RECORDS = `${s}.gateway_log_records`;
+  const COUNTERS = `${s}.gateway_counters`;
   const LOG_ID = `(SELECT id FROM ${LOGS} WHERE name = $1)`;
   const valueQueue = keyedWriteQueue();
   const logQueue = keyedWriteQueue();
@@ -296,6 +297,33 @@ export function postgresStorage(options: PostgresStorageOptions): StorageAdapter
       open();
       keySegments(log);
       return logQueue.run(log, async () => ((await query(`DELETE FROM ${LOGS} WHERE name = $1`, [log])).rowCount ?? 0) > 0);
+    },
+    async addCounters(increments) {
+      open();
+      if (increments.length === 0) return;
+      // One row per counter, in key order, so concurrent upserts of several replicas cannot deadlock.
+      const merged = new Map<string, CounterValue>();
+      for (const increment of increments) {
+        const id = JSON.stringify([increment.bucket, increment.item, increment.field]);
+        const known = merged.get(id);
+        if (known) known.amount += increment.amount;
+        else merged.set(id, { ...increment });
+      }
+      const rows = [...merged.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
+      await query(
+        `INSERT INTO ${COUNTERS} AS c (bucket, item, field, value)
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::float8[])
+         ON CONFLICT (bucket, item, field) DO UPDATE SET value = c.value + EXCLUDED.value`,
+        [rows.map((r) => r.bucket), rows.map((r) => r.item), rows.map((r) => r.field), rows.map((r) => r.amount)],
+      );
+    },
+    async readCounters(from, to) {
+      open();
+      const { rows } = await query<{ bucket: string; item: string; field: string; value: number }>(
+        `SELECT bucket, item, field, value FROM ${COUNTERS} WHERE bucket >= $1 AND bucket <= $2`,
+        [from, to],
+      );
+      return rows.map((row) => ({ bucket: row.bucket, item: row.item, field: row.field, amount: Number(row.value) }));
     },
     async listLogs(prefix) {
       open();

@@ -57,6 +57,14 @@ export interface CountRow {
 /** One write of {@link StorageAdapter.batch}: set a key to a value, or delete it. */
 export type StorageWrite = { op: 'set'; key: string; value: JsonValue } | { op: 'delete'; key: string };
 
+/** One number of {@link StorageAdapter.addCounters}: `amount` added to (or, when read, the value of) `field` of `item` in `bucket`. */
+export interface CounterValue {
+  bucket: string;
+  item: string;
+  field: string;
+  amount: number;
+}
+
 /**
  * A storage adapter. Keys are `/`-separated paths of non-empty segments (`providers/openai`);
  * a segment may not be `.` or `..`. Values are JSON. Logs are append-only sequences of JSON
@@ -99,6 +107,13 @@ export interface StorageAdapter {
   readCounts?(set: string): Promise<CountRow[]>;
   /** Removes a count set; resolves `true` if it had items. */
   deleteCounts?(set: string): Promise<boolean>;
+  /**
+   * Optional: adds each amount to its counter atomically (processes sharing the adapter never lose an increment).
+   * Without it, callers keep counters in values with read-modify-write (one process only). SQL: one upsert.
+   */
+  addCounters?(increments: CounterValue[]): Promise<void>;
+  /** Optional, with `addCounters`: every counter whose bucket is between `from` and `to` (inclusive, byte order). */
+  readCounters?(from: string, to: string): Promise<CounterValue[]>;
   /** Every entry whose key starts with `prefix`, sorted by key. */
   list(prefix: string): Promise<StorageEntry[]>;
   /** Appends records to the log named `log`. Resolves once they are durable. */

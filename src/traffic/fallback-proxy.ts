@@ -14,6 +14,7 @@ import { isRetryable, parseRetryAfter, retryDelay, shouldFallBack, type AttemptF
 import { classifyUpstreamError, type UpstreamClient } from './upstream-client.js';
 import { MAX_ERROR_BODY_BYTES, upstreamError } from './upstream-error.js';
 import type { AttemptEnd, ProxyObserver } from '../observability/observer-types.js';
+import { withStreamUsage } from '../usage/stream-usage.js';
 
 /** What the proxy needs. */
 export interface FallbackProxyDeps {
@@ -69,9 +70,11 @@ async function readErrorText(body: AsyncIterable<Buffer> & { destroy(): unknown 
  */
 async function attempt(deps: FallbackProxyDeps, context: ModelRequestContext, candidate: Candidate, res: Response | undefined): Promise<AttemptResult> {
   const started = performance.now();
+  // Streams ask the upstream for usage; the usage chunk is hidden from a client that did not ask for it.
+  const usage = withStreamUsage({ ...context.body, model: candidate.model }, context.stream && res !== undefined, candidate.provider.config);
   const providerContext: ProviderRequestContext = {
     endpoint: context.endpoint,
-    body: { ...context.body, model: candidate.model },
+    body: usage.body,
     model: candidate.model,
     stream: context.stream,
     provider: candidate.provider,
@@ -107,7 +110,7 @@ async function attempt(deps: FallbackProxyDeps, context: ModelRequestContext, ca
         ? await relayStream(res, upstream, candidate.adapter, providerContext, () => {
             timer.touch();
             context.firstChunkAt ??= performance.now();
-          }, context.outputGuard, live, context.answerFormat?.stream(candidate.model))
+          }, context.outputGuard, live, context.answerFormat?.stream(candidate.model), usage.hide)
         : RAW_ANSWER_ENDPOINTS.has(context.endpoint)
           ? await relayRaw(res, upstream, () => timer.touch())
           : await relayJson(res, upstream, candidate.adapter, providerContext, context.outputGuard, context.answerFormat);

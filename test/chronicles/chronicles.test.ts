@@ -27,7 +27,7 @@ describe('Chronicles entries', () => {
     const res = await chat().expect(200);
     const entry = (await list(f)).body.data[0];
     assert.deepEqual(Object.keys(entry).sort(), [
-      'application', 'attempts', 'endpoint', 'error', 'guardrail_checks', 'id', 'input', 'kind', 'latency_ms', 'model', 'output',
+      'application', 'attempts', 'cost', 'endpoint', 'error', 'guardrail_checks', 'id', 'input', 'kind', 'latency_ms', 'model', 'output',
       'provider', 'request_id', 'route', 'status', 'stream', 'timestamp', 'tool_invocations', 'usage',
     ]);
     assert.equal(entry.id, res.headers['x-gateway-request-id']);

@@ -3,6 +3,7 @@ import { nameSchema, objectSchema, serverSetFields } from './common-schemas.js';
 import { routeCacheSchema } from './cache-schema.js';
 import { modelConfigSchema } from './model-config-schema.js';
 import { routePolicySchema } from './policy-schema.js';
+import { usageControlFields } from '../../usage/usage-schemas.js';
 
 /** A template. */
 export const templateSchema = {
@@ -124,6 +125,7 @@ export const applicationSchema = {
     name: nameSchema,
     description: { type: 'string' },
     enabled: { type: 'boolean', default: true },
+    ...usageControlFields,
     ...serverSetFields,
   },
 } as const;

@@ -1,0 +1,178 @@
+// Requests and tokens per minute of one developer key or application: the route limiter's sliding-window log, with weights.
+import { randomBytes } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import type { GatewayLogger } from '../errors/error-middleware.js';
+import { firstConnection } from '../redis/redis-client.js';
+
+/** The answer of a check: admitted or not, what is left, and when the window is whole again (ms from now). */
+export interface WindowState {
+  admitted: boolean;
+  remaining: number;
+  resetMs: number;
+}
+
+/**
+ * Sliding-window logs of weighted entries, one per key (`key:<id>:requests`, `application:<name>:tokens`, …).
+ * `take` admits while the weights of the last `windowMs` sum below `limit`, and logs `weight` when it admits
+ * (1 for a request; 0 for tokens, whose count is known only after the answer and logged with `add`).
+ */
+export interface CallerLimits {
+  take(key: string, limit: number, windowMs: number, weight: number): Promise<WindowState>;
+  add(key: string, windowMs: number, weight: number): Promise<void>;
+}
+
+interface Window {
+  times: number[];
+  weights: number[];
+  sum: number;
+}
+
+/** When the window's sum falls below `limit` (rejected) or to nothing (admitted), in ms from `now`. */
+function resetOf(window: Window, limit: number, windowMs: number, now: number): number {
+  if (window.times.length === 0) return 0;
+  if (window.sum < limit) return Math.max(0, window.times[window.times.length - 1]! + windowMs - now);
+  let left = window.sum;
+  for (let index = 0; index < window.times.length; index++) {
+    left -= window.weights[index]!;
+    if (left < limit) return Math.max(0, window.times[index]! + windowMs - now);
+  }
+  return windowMs;
+}
+
+/**
+ * In-process caller limits: the same rule as {@link MemoryRouteRateLimits} (a log of admissions, nothing queued,
+ * no timer), with a weight per admission so one log counts tokens as well as requests.
+ */
+export class MemoryCallerLimits implements CallerLimits {
+  private readonly windows = new Map<string, Window>();
+
+  /** @param now the clock in ms (monotonic by default), injectable for tests. */
+  constructor(private readonly now: () => number = () => performance.now()) {}
+
+  private windowOf(key: string, windowMs: number, now: number): Window {
+    let window = this.windows.get(key);
+    if (!window) {
+      window = { times: [], weights: [], sum: 0 };
+      this.windows.set(key, window);
+      return window;
+    }
+    let stale = 0;
+    while (stale < window.times.length && window.times[stale]! <= now - windowMs) window.sum -= window.weights[stale++]!;
+    if (stale > 0) {
+      window.times.splice(0, stale);
+      window.weights.splice(0, stale);
+    }
+    return window;
+  }
+
+  async take(key: string, limit: number, windowMs: number, weight: number): Promise<WindowState> {
+    const now = this.now();
+    const window = this.windowOf(key, windowMs, now);
+    if (window.sum >= limit) return { admitted: false, remaining: 0, resetMs: resetOf(window, limit, windowMs, now) };
+    if (weight > 0) this.push(window, now, weight);
+    return { admitted: true, remaining: Math.max(0, limit - window.sum), resetMs: resetOf(window, limit, windowMs, now) };
+  }
+
+  async add(key: string, windowMs: number, weight: number): Promise<void> {
+    if (weight > 0) this.push(this.windowOf(key, windowMs, this.now()), this.now(), weight);
+  }
+
+  private push(window: Window, now: number, weight: number): void {
+    window.times.push(now);
+    window.weights.push(weight);
+    window.sum += weight;
+  }
+
+  /** How many keys hold a log. */
+  get size(): number {
+    return this.windows.size;
+  }
+}
+
+/**
+ * KEYS[1]: a sorted set of entries `<unique>:<weight>` scored by Redis time in ms. ARGV: limit, window ms, unique
+ * member, weight, and `take` or `add`. Drops entries older than the window, sums the rest, and (take) admits while
+ * the sum is below the limit, or (add) logs the weight. Returns {admitted, remaining, reset ms}.
+ */
+const WINDOW_SCRIPT = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local limit = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+local weight = tonumber(ARGV[4])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+local entries = redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')
+local sum = 0
+for i = 1, #entries, 2 do sum = sum + tonumber(string.match(entries[i], ':(%d+)$')) end
+if ARGV[5] == 'take' and sum >= limit then
+  local left = sum
+  for i = 1, #entries, 2 do
+    left = left - tonumber(string.match(entries[i], ':(%d+)$'))
+    if left < limit then return {0, 0, tonumber(entries[i + 1]) + window - now} end
+  end
+  return {0, 0, window}
+end
+if weight > 0 then
+  redis.call('ZADD', KEYS[1], now, ARGV[3] .. ':' .. ARGV[4])
+  redis.call('PEXPIRE', KEYS[1], window)
+  sum = sum + weight
+end
+local remaining = limit - sum
+if remaining < 0 then remaining = 0 end
+return {1, remaining, window}
+`;
+
+interface ScriptedRedis {
+  gatewayCallerWindow(key: string, limit: number, windowMs: number, member: string, weight: number, op: 'take' | 'add'): Promise<[number, number, number]>;
+}
+
+/**
+ * Caller limits that every gateway on one Redis enforces together: the log of {@link MemoryCallerLimits} in a sorted
+ * set, checked and written by one Lua script (one round trip). While Redis cannot be reached, the in-process limits
+ * answer (one warning per outage): a per-key limit is never weaker than one replica's share.
+ */
+export class RedisCallerLimits implements CallerLimits {
+  private readonly prefix: string;
+  private readonly instance = randomBytes(6).toString('hex');
+  private sequence = 0;
+  private failing = false;
+  private readonly local = new MemoryCallerLimits();
+
+  constructor(
+    private readonly client: Redis,
+    options: { keyPrefix?: string; connectTimeoutMs?: number } = {},
+    private readonly logger?: GatewayLogger,
+  ) {
+    this.prefix = `${options.keyPrefix ?? 'gateway:'}limit:`;
+    client.defineCommand('gatewayCallerWindow', { numberOfKeys: 1, lua: WINDOW_SCRIPT });
+    void firstConnection(client, options.connectTimeoutMs ?? 2000);
+  }
+
+  private async run(key: string, limit: number, windowMs: number, weight: number, op: 'take' | 'add'): Promise<WindowState | undefined> {
+    try {
+      if (this.client.status !== 'ready') throw new Error(`the connection is ${this.client.status}`);
+      const member = `${this.instance}:${(this.sequence = (this.sequence + 1) % Number.MAX_SAFE_INTEGER)}`;
+      const [admitted, remaining, resetMs] = await (this.client as unknown as ScriptedRedis).gatewayCallerWindow(this.prefix + key, limit, windowMs, member, Math.max(0, Math.round(weight)), op);
+      if (this.failing) {
+        this.failing = false;
+        this.logger?.info('shared key and application limits work again: Redis answers');
+      }
+      return { admitted: admitted === 1, remaining, resetMs };
+    } catch (error) {
+      if (!this.failing) {
+        this.failing = true;
+        this.logger?.warn('shared key and application limits are unavailable (Redis); this process limits on its own until Redis answers', { error: (error as Error).message });
+      }
+      return undefined;
+    }
+  }
+
+  async take(key: string, limit: number, windowMs: number, weight: number): Promise<WindowState> {
+    return (await this.run(key, limit, windowMs, weight, 'take')) ?? this.local.take(key, limit, windowMs, weight);
+  }
+
+  async add(key: string, windowMs: number, weight: number): Promise<void> {
+    if (weight <= 0) return;
+    if ((await this.run(key, Number.MAX_SAFE_INTEGER, windowMs, weight, 'add')) === undefined) await this.local.add(key, windowMs, weight);
+  }
+}

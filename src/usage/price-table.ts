@@ -1,0 +1,105 @@
+// The price table: USD per million input, output and cached-input tokens per provider type and model; shipped defaults, admin overrides.
+import type { Storage } from '../storage/storage-facade.js';
+import defaultPrices from './default-prices.json' with { type: 'json' };
+import type { TokenUsage } from './usage-extractor.js';
+
+/** Prices of one model, in USD per million tokens. Cached input is billed at `cached_input`, or at `input` without it. */
+export interface ModelPrice {
+  input: number;
+  output: number;
+  cached_input?: number;
+}
+
+/** What one answer cost, in USD. */
+export interface UsageCost {
+  usd: number;
+  input_usd: number;
+  output_usd: number;
+  cached_input_usd: number;
+}
+
+/** The overrides of one provider type, stored under `prices/<type>`. */
+export interface PriceOverrides {
+  models: Record<string, ModelPrice>;
+}
+
+/** The date the shipped prices were read from the providers' price pages. */
+export const DEFAULT_PRICES_AS_OF: string = defaultPrices.as_of;
+const DEFAULTS = defaultPrices.providers as Record<string, Record<string, ModelPrice>>;
+
+/** The storage key of a provider type's overrides. */
+export const priceOverridesKey = (type: string): string => `prices/${type}`;
+
+/** Rounds to a millionth of a cent, so sums of float costs stay readable. */
+const roundUsd = (value: number): number => Math.round(value * 1e8) / 1e8;
+
+/**
+ * The price of `model` in `table`: the exact name, else the longest name that `model` starts with followed by
+ * `-`, `@` or `:` (a dated or tagged version: `gpt-4o-2024-08-06` → `gpt-4o`, `claude-sonnet-4-5-20250929` →
+ * `claude-sonnet-4-5`). A leading `models/` (Gemini's resource name) is ignored.
+ */
+export function findPrice(table: Record<string, ModelPrice> | undefined, model: string): ModelPrice | undefined {
+  if (!table) return undefined;
+  const name = model.startsWith('models/') ? model.slice('models/'.length) : model;
+  if (Object.hasOwn(table, name)) return table[name];
+  let best: string | undefined;
+  for (const candidate of Object.keys(table)) {
+    if (name.length > candidate.length && name.startsWith(candidate) && '-@:'.includes(name[candidate.length]!) && candidate.length > (best?.length ?? 0)) best = candidate;
+  }
+  return best === undefined ? undefined : table[best];
+}
+
+/** The cost of `usage` at `price`. */
+export function costOf(usage: TokenUsage, price: ModelPrice): UsageCost {
+  const uncached = usage.prompt_tokens - usage.cached_tokens;
+  const input = (uncached * price.input) / 1e6;
+  const cached = (usage.cached_tokens * (price.cached_input ?? price.input)) / 1e6;
+  const output = (usage.completion_tokens * price.output) / 1e6;
+  return { usd: roundUsd(input + cached + output), input_usd: roundUsd(input), output_usd: roundUsd(output), cached_input_usd: roundUsd(cached) };
+}
+
+/**
+ * Prices by provider type and model: an admin override first (stored, so every replica sees it), then the shipped
+ * defaults. Overrides are read through the storage facade's cache, so pricing an answer costs no storage read.
+ */
+export class PriceTable {
+  constructor(private readonly storage: Storage) {}
+
+  /** The price of a model of a provider type, or undefined when neither an override nor a default names it. */
+  async priceOf(type: string, model: string): Promise<ModelPrice | undefined> {
+    const overrides = await this.storage.getCached<PriceOverrides>(priceOverridesKey(type));
+    return findPrice(overrides?.models, model) ?? findPrice(DEFAULTS[type], model);
+  }
+
+  /** The effective table of one provider type: defaults and overrides, each model marked with its source. */
+  async table(type: string): Promise<Record<string, ModelPrice & { source: 'default' | 'override' }>> {
+    const overrides = (await this.storage.get<PriceOverrides>(priceOverridesKey(type)))?.models ?? {};
+    const shown: Record<string, ModelPrice & { source: 'default' | 'override' }> = {};
+    for (const [model, price] of Object.entries(DEFAULTS[type] ?? {})) shown[model] = { ...price, source: 'default' };
+    for (const [model, price] of Object.entries(overrides)) shown[model] = { ...price, source: 'override' };
+    return shown;
+  }
+
+  /** Provider types with defaults or overrides. */
+  async types(): Promise<string[]> {
+    const stored = (await this.storage.list<PriceOverrides>('prices/')).map((entry) => entry.key.slice('prices/'.length));
+    return [...new Set([...Object.keys(DEFAULTS), ...stored])].sort();
+  }
+
+  /** Sets (a price) or removes (null) overrides of one provider type, in one write. */
+  async override(type: string, changes: Record<string, ModelPrice | null>): Promise<void> {
+    await this.storage.update<PriceOverrides>(priceOverridesKey(type), (current) => {
+      const models = { ...current?.models };
+      for (const [model, price] of Object.entries(changes)) {
+        if (price === null) delete models[model];
+        else models[model] = price;
+      }
+      return Object.keys(models).length > 0 ? { models } : undefined;
+    });
+  }
+
+  /** Removes every override of one provider type; resolves true when there were some. */
+  reset(type: string): Promise<boolean> {
+    return this.storage.delete(priceOverridesKey(type));
+  }
+}

@@ -1,0 +1,182 @@
+// Budget spend per application or developer key and period: in memory and persisted, or shared by replicas through Redis.
+import type { Redis } from 'ioredis';
+import type { GatewayLogger } from '../errors/error-middleware.js';
+import { firstConnection } from '../redis/redis-client.js';
+import type { CounterValue } from '../storage/storage-adapter.js';
+import { dayOf, periodOf, type BudgetPeriod } from './budget-periods.js';
+import type { CounterStore } from './counter-store.js';
+
+/** Whose budget: an application's, or one developer key's. */
+export type BudgetOwner = 'application' | 'key';
+
+/** One budget's current period. */
+export interface BudgetScope {
+  owner: BudgetOwner;
+  id: string;
+  period: BudgetPeriod;
+  start: Date;
+  end: Date;
+}
+
+/** Spend counters, in process or shared. */
+export interface SpendCounters {
+  /** The USD spent so far in each scope's period. */
+  spent(scopes: readonly BudgetScope[]): Promise<number[]>;
+  /** Adds `usd` to every scope; resolves each scope's total after the addition. */
+  add(scopes: readonly BudgetScope[], usd: number): Promise<number[]>;
+  /** Writes what is not persisted yet. */
+  flush(): Promise<void>;
+}
+
+const bucketOf = (scope: BudgetScope): string => `spend/${scope.owner}/${scope.id}`;
+const itemOf = (scope: BudgetScope): string => `${scope.period}:${dayOf(scope.start)}`;
+const nameOf = (scope: BudgetScope): string => `${bucketOf(scope)}/${itemOf(scope)}`;
+
+/**
+ * Spend held in memory and persisted through the counter store (added to in batches by {@link flush}). A scope is
+ * read from storage the first time it is seen, so a restarted gateway keeps the spend of the current period. Without
+ * Redis each replica counts its own requests (plus what was stored when it first saw the scope).
+ */
+export class StoredSpendCounters implements SpendCounters {
+  private readonly totals = new Map<string, Promise<number> | number>();
+  private pending: CounterValue[] = [];
+
+  constructor(
+    private readonly store: CounterStore,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  private total(scope: BudgetScope): Promise<number> | number {
+    const name = nameOf(scope);
+    let known = this.totals.get(name);
+    if (known === undefined) {
+      known = this.store.read(bucketOf(scope), bucketOf(scope)).then(
+        (values) => {
+          const stored = values.filter((value) => value.item === itemOf(scope) && value.field === 'usd').reduce((sum, value) => sum + value.amount, 0);
+          const now = this.totals.get(name);
+          // Additions made while the stored value was read are kept on top of it.
+          const value = stored + (typeof now === 'number' ? now : 0);
+          this.totals.set(name, value);
+          return value;
+        },
+        () => {
+          this.totals.delete(name);
+          return 0;
+        },
+      );
+      this.totals.set(name, known);
+      this.forgetEnded(this.now());
+    }
+    return known;
+  }
+
+  /** Drops totals of periods that ended, so the map holds current periods only. */
+  private forgetEnded(now: Date): void {
+    if (this.totals.size < 1000) return;
+    for (const name of this.totals.keys()) {
+      const [period, day] = name.slice(name.lastIndexOf('/') + 1).split(':') as [BudgetPeriod, string];
+      if (periodOf(period, new Date(`${day}T00:00:00Z`)).end <= now) this.totals.delete(name);
+    }
+  }
+
+  async spent(scopes: readonly BudgetScope[]): Promise<number[]> {
+    return Promise.all(scopes.map((scope) => this.total(scope)));
+  }
+
+  async add(scopes: readonly BudgetScope[], usd: number): Promise<number[]> {
+    const after: number[] = [];
+    for (const scope of scopes) {
+      const name = nameOf(scope);
+      const before = await this.total(scope);
+      const current = this.totals.get(name);
+      const value = (typeof current === 'number' ? current : before) + usd;
+      this.totals.set(name, value);
+      this.pending.push({ bucket: bucketOf(scope), item: itemOf(scope), field: 'usd', amount: usd });
+      after.push(value);
+    }
+    return after;
+  }
+
+  async flush(): Promise<void> {
+    const batch = this.pending;
+    this.pending = [];
+    try {
+      await this.store.add(batch);
+    } catch (error) {
+      this.pending = batch.concat(this.pending).slice(-100_000);
+      throw error;
+    }
+  }
+}
+
+/**
+ * Spend shared by every gateway on one Redis: one key per scope and period, added to with INCRBYFLOAT and set to
+ * expire a day after the period ends. Also persisted through `stored` (for the record and for a gateway without
+ * Redis later). While Redis cannot be reached, the in-process counters answer (one warning per outage).
+ */
+export class RedisSpendCounters implements SpendCounters {
+  private readonly prefix: string;
+  private failing = false;
+
+  constructor(
+    private readonly client: Redis,
+    private readonly stored: StoredSpendCounters,
+    options: { keyPrefix?: string; connectTimeoutMs?: number } = {},
+    private readonly logger?: GatewayLogger,
+  ) {
+    this.prefix = `${options.keyPrefix ?? 'gateway:'}spend:`;
+    void firstConnection(client, options.connectTimeoutMs ?? 2000);
+  }
+
+  private key(scope: BudgetScope): string {
+    return `${this.prefix}${scope.owner}:${scope.id}:${itemOf(scope)}`;
+  }
+
+  private failed(error: unknown): void {
+    if (this.failing) return;
+    this.failing = true;
+    this.logger?.warn('shared budget spend is unavailable (Redis); this process counts on its own until Redis answers', { error: (error as Error).message });
+  }
+
+  private recovered(): void {
+    if (!this.failing) return;
+    this.failing = false;
+    this.logger?.info('shared budget spend works again: Redis answers');
+  }
+
+  async spent(scopes: readonly BudgetScope[]): Promise<number[]> {
+    if (scopes.length === 0) return [];
+    try {
+      if (this.client.status !== 'ready') throw new Error(`the connection is ${this.client.status}`);
+      const values = await this.client.mget(scopes.map((scope) => this.key(scope)));
+      this.recovered();
+      return values.map((value) => (value === null ? 0 : Number(value)));
+    } catch (error) {
+      this.failed(error);
+      return this.stored.spent(scopes);
+    }
+  }
+
+  async add(scopes: readonly BudgetScope[], usd: number): Promise<number[]> {
+    const local = await this.stored.add(scopes, usd);
+    if (scopes.length === 0) return local;
+    try {
+      if (this.client.status !== 'ready') throw new Error(`the connection is ${this.client.status}`);
+      const multi = this.client.multi();
+      for (const scope of scopes) {
+        multi.incrbyfloat(this.key(scope), usd);
+        multi.pexpireat(this.key(scope), scope.end.getTime() + 86_400_000);
+      }
+      const results = (await multi.exec()) ?? [];
+      this.recovered();
+      return scopes.map((_scope, index) => Number(results[index * 2]?.[1] ?? local[index]));
+    } catch (error) {
+      this.failed(error);
+      return local;
+    }
+  }
+
+  flush(): Promise<void> {
+    return this.stored.flush();
+  }
+}

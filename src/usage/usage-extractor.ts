@@ -1,0 +1,69 @@
+// One usage extractor: token counts of an answer (OpenAI, Responses, Anthropic or Gemini shape) as the same four numbers.
+
+/** Token counts of one answer, whatever the provider's shape. `cached_tokens` are part of `prompt_tokens`. */
+export interface TokenUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  cached_tokens: number;
+  total_tokens: number;
+}
+
+type Fields = Record<string, unknown>;
+
+const isRecord = (value: unknown): value is Fields => typeof value === 'object' && value !== null && !Array.isArray(value);
+/** A non-negative finite count, or 0: a provider's odd field never turns into NaN or a negative cost. */
+const count = (record: unknown, key: string): number => {
+  const value = isRecord(record) ? record[key] : undefined;
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : 0;
+};
+
+function usage(prompt: number, completion: number, cached: number): TokenUsage {
+  return { prompt_tokens: prompt, completion_tokens: completion, cached_tokens: Math.min(cached, prompt), total_tokens: prompt + completion };
+}
+
+/**
+ * The token counts of a `usage` object in any of the shapes the gateway sees:
+ * - OpenAI chat/completions/embeddings: `prompt_tokens`, `completion_tokens`, `prompt_tokens_details.cached_tokens`;
+ * - OpenAI Responses: `input_tokens` (cached included), `output_tokens`, `input_tokens_details.cached_tokens`;
+ * - Anthropic Messages: `input_tokens` (cached left out), `cache_creation_input_tokens`, `cache_read_input_tokens`, `output_tokens`;
+ * - Gemini `usageMetadata`: `promptTokenCount`, `candidatesTokenCount` + `thoughtsTokenCount`, `cachedContentTokenCount`.
+ * Answers null when the value carries no token count.
+ */
+export function normalizeUsage(raw: unknown): TokenUsage | null {
+  if (!isRecord(raw)) return null;
+  if ('prompt_tokens' in raw || 'completion_tokens' in raw) {
+    return usage(count(raw, 'prompt_tokens'), count(raw, 'completion_tokens'), count(raw.prompt_tokens_details, 'cached_tokens'));
+  }
+  if ('promptTokenCount' in raw || 'candidatesTokenCount' in raw) {
+    return usage(count(raw, 'promptTokenCount'), count(raw, 'candidatesTokenCount') + count(raw, 'thoughtsTokenCount'), count(raw, 'cachedContentTokenCount'));
+  }
+  if (!('input_tokens' in raw) && !('output_tokens' in raw)) return null;
+  if ('cache_read_input_tokens' in raw || 'cache_creation_input_tokens' in raw || !('total_tokens' in raw || 'input_tokens_details' in raw)) {
+    const cacheRead = count(raw, 'cache_read_input_tokens');
+    return usage(count(raw, 'input_tokens') + count(raw, 'cache_creation_input_tokens') + cacheRead, count(raw, 'output_tokens'), cacheRead);
+  }
+  return usage(count(raw, 'input_tokens'), count(raw, 'output_tokens'), count(raw.input_tokens_details, 'cached_tokens'));
+}
+
+/** The `usage` of the last stream payload that carries one (OpenAI's usage chunk comes last), or null. */
+export function streamUsage(payloads: readonly string[]): Fields | null {
+  for (let index = payloads.length - 1; index >= 0; index--) {
+    const payload = payloads[index]!;
+    if (!payload.includes('"usage"')) continue;
+    try {
+      const parsed = JSON.parse(payload) as { usage?: unknown; usageMetadata?: unknown };
+      if (isRecord(parsed.usage)) return parsed.usage;
+      if (isRecord(parsed.usageMetadata)) return parsed.usageMetadata;
+    } catch {
+      // a payload that is not JSON carries no usage
+    }
+  }
+  return null;
+}
+
+/** The `usage` of a whole JSON answer (`usage`, or Gemini's `usageMetadata`), or null. */
+export function answerUsage(answer: unknown): Fields | null {
+  if (!isRecord(answer)) return null;
+  if (isRecord(answer.usage)) return answer.usage;
+  return isRecord(answer.usageMetadata) ? answer.usageMetadata : null;
+}

@@ -1,0 +1,98 @@
+// Usage totals per day, application, developer key, route and model: added to as requests end, summed by the usage API.
+import { Errors } from '../errors/error-registry.js';
+import type { CounterValue } from '../storage/storage-adapter.js';
+import type { CounterStore } from './counter-store.js';
+import type { TokenUsage } from './usage-extractor.js';
+
+/** What the usage API groups by. */
+export const USAGE_GROUPS = ['application', 'key', 'route', 'model', 'day'] as const;
+export type UsageGroup = (typeof USAGE_GROUPS)[number];
+
+/** One row of the usage API. */
+export interface UsageRow {
+  requests: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  cached_tokens: number;
+  total_tokens: number;
+  cost_usd: number;
+}
+
+const FIELDS = ['requests', 'prompt_tokens', 'completion_tokens', 'cached_tokens', 'cost_usd'] as const;
+const BUCKET = 'usage/';
+/** At most this many (day, application, key, route, model) rows wait for a flush; more are folded into the next flush. */
+const MAX_PENDING_ROWS = 50_000;
+
+const emptyRow = (): UsageRow => ({ requests: 0, prompt_tokens: 0, completion_tokens: 0, cached_tokens: 0, total_tokens: 0, cost_usd: 0 });
+
+/**
+ * Usage totals kept in the counter store, one bucket per UTC day (`usage/2026-11-25`) and one item per application,
+ * developer key, route and model. Requests add to pending totals in memory; {@link flush} adds them to storage in one
+ * write (PostgreSQL: one atomic upsert, so replicas add up). Reads never scan the request log.
+ */
+export class UsageTotals {
+  private pending = new Map<string, { bucket: string; item: string; row: Record<(typeof FIELDS)[number], number> }>();
+
+  constructor(private readonly store: CounterStore) {}
+
+  /** Adds one finished request of UTC day `day` (`YYYY-MM-DD`). */
+  record(day: string, application: string, key: string, route: string, model: string, usage: TokenUsage | null, costUsd: number): void {
+    const id = `${day}\u0000${application}\u0000${key}\u0000${route}\u0000${model}`;
+    let pending = this.pending.get(id);
+    if (!pending) {
+      if (this.pending.size >= MAX_PENDING_ROWS) return;
+      const row = { requests: 0, prompt_tokens: 0, completion_tokens: 0, cached_tokens: 0, cost_usd: 0 };
+      pending = { bucket: BUCKET + day, item: JSON.stringify([application, key, route, model]), row };
+      this.pending.set(id, pending);
+    }
+    pending.row.requests += 1;
+    pending.row.prompt_tokens += usage?.prompt_tokens ?? 0;
+    pending.row.completion_tokens += usage?.completion_tokens ?? 0;
+    pending.row.cached_tokens += usage?.cached_tokens ?? 0;
+    pending.row.cost_usd += costUsd;
+  }
+
+  /** Adds the pending totals to storage; on failure they are kept for the next flush. */
+  async flush(): Promise<void> {
+    if (this.pending.size === 0) return;
+    const batch = this.pending;
+    this.pending = new Map();
+    const increments: CounterValue[] = [];
+    for (const { bucket, item, row } of batch.values()) {
+      for (const field of FIELDS) if (row[field] !== 0) increments.push({ bucket, item, field, amount: row[field] });
+    }
+    try {
+      await this.store.add(increments);
+    } catch (error) {
+      for (const [id, waiting] of batch) {
+        const newer = this.pending.get(id);
+        if (newer) for (const field of FIELDS) newer.row[field] += waiting.row[field];
+        else this.pending.set(id, waiting);
+      }
+      throw error;
+    }
+  }
+
+  /** Totals of the UTC days `from` to `to` (inclusive, `YYYY-MM-DD`), one row per value of `groupBy`, largest cost first. */
+  async query(groupBy: UsageGroup, from: string, to: string): Promise<Array<{ [group: string]: string | number } & UsageRow>> {
+    if (from > to) throw Errors.validation(["The parameter 'from' must not be after 'to'."], { param: 'from' });
+    const groups = new Map<string, UsageRow>();
+    for (const { bucket, item, field, amount } of await this.store.read(BUCKET + from, BUCKET + to)) {
+      if (!(FIELDS as readonly string[]).includes(field)) continue;
+      let dimensions: string[];
+      try {
+        dimensions = JSON.parse(item) as string[];
+      } catch {
+        continue;
+      }
+      const [application, key, route, model] = dimensions;
+      const name = { application, key, route, model, day: bucket.slice(BUCKET.length) }[groupBy] ?? '';
+      const row = groups.get(name) ?? emptyRow();
+      row[field as (typeof FIELDS)[number]] += amount;
+      groups.set(name, row);
+    }
+    return [...groups.entries()]
+      .sort(([nameA, a], [nameB, b]) => b.cost_usd - a.cost_usd || (nameA < nameB ? -1 : nameA > nameB ? 1 : 0))
+      .map(([name, row]) => ({ [groupBy]: name, ...row, total_tokens: row.prompt_tokens + row.completion_tokens, cost_usd: Math.round(row.cost_usd * 1e8) / 1e8 }));
+  }
+}
