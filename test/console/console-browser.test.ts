@@ -298,7 +298,7 @@ describe('admin console in Chromium', function () {
     await docShot(p, 'playground');
   });
 
-  it('16.10: the usage screen charts requests per route and tokens per model', async () => {
+  it('16.10: the usage screen charts requests per route, and tokens and cost per model', async () => {
     const { route, application, key } = await f.setUpTraffic('usage');
     for (let i = 0; i < 3; i++) await f.chat(key, route, `usage ${i}`);
     const p = await f.signIn('viewer');
@@ -315,6 +315,8 @@ describe('admin console in Chromium', function () {
     }
     assert.ok((await p.locator('figure.chart canvas').count()) >= 2, 'uPlot drew the charts');
     await p.getByText(/Tokens per model, in total: gpt-4o-mini \d+/).waitFor();
+    // gpt-4o-mini has a price in the default table, so the answers cost something.
+    await p.getByText(/Cost per model \(USD\), in total: gpt-4o-mini (?!0;|0$)[0-9.e-]+/).waitFor();
     await docShot(p, 'usage');
   });
 

@@ -26,6 +26,26 @@ export interface SpawnGatewayOptions {
   timeoutMs?: number;
 }
 
+/** The first JSON log line whose message is `message`, parsed; undefined when there is none (yet). */
+export function findLogLine(output: string, message: string): Record<string, unknown> | undefined {
+  for (const line of output.split('\n')) {
+    if (!line.includes(message)) continue;
+    try {
+      const fields = JSON.parse(line) as Record<string, unknown>;
+      if ((fields.message ?? fields.msg) === message) return fields;
+    } catch {
+      // not a whole JSON line (yet)
+    }
+  }
+  return undefined;
+}
+
+/** The host and port of the server's `gateway listening` log line. */
+function listeningLine(output: string): { host: string; port: number } | undefined {
+  const fields = findLogLine(output, 'gateway listening');
+  return typeof fields?.host === 'string' && typeof fields.port === 'number' ? { host: fields.host, port: fields.port } : undefined;
+}
+
 /**
  * Spawns `command args` and waits until it logs `gateway listening` (and `waitFor`).
  * @example
@@ -46,10 +66,10 @@ export async function spawnGateway(command: string, args: string[], options: Spa
   let exitedEarly = false;
   void exited.then(() => (exitedEarly = true));
   while (Date.now() < deadline && !exitedEarly) {
-    const listening = /"message":"gateway listening","host":"([^"]+)","port":(\d+)/.exec(output);
+    const listening = listeningLine(output);
     if (listening && (!options.waitFor || output.includes(options.waitFor))) {
-      const host = listening[1] === '0.0.0.0' ? '127.0.0.1' : (listening[1] as string);
-      const port = Number(listening[2]);
+      const host = listening.host === '0.0.0.0' ? '127.0.0.1' : listening.host;
+      const port = listening.port;
       return { child, base: `http://${host}:${port}`, port, output: () => output, exited };
     }
     await new Promise((resolve) => setTimeout(resolve, 50));

@@ -5,7 +5,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { exitWithin, spawnGateway } from '../helpers/gateway-process.js';
+import { exitWithin, findLogLine, spawnGateway } from '../helpers/gateway-process.js';
 import { startFakeProvider, type FakeProvider } from '../helpers/fake-provider.js';
 
 const CLI = ['--import', 'tsx', 'src/cli/gateway-service.ts'];
@@ -183,6 +183,6 @@ servers: {}
       gateway.child.kill('SIGTERM');
     }
     assert.equal(await exitWithin(gateway, 20_000), 0);
-    assert.match(gateway.output(), /"message":"shutting down","signal":"SIGTERM"/);
+    assert.equal(findLogLine(gateway.output(), 'shutting down')?.signal, 'SIGTERM');
   });
 });

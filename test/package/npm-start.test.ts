@@ -4,7 +4,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFakeProvider, type FakeProvider } from '../helpers/fake-provider.js';
-import { exitWithin, spawnGateway } from '../helpers/gateway-process.js';
+import { exitWithin, findLogLine, spawnGateway } from '../helpers/gateway-process.js';
 import { buildPackage, REPO_ROOT } from '../helpers/package-build.js';
 
 const ADMIN_KEY = 'gwa_npm_start_test_admin_key_0123';
@@ -68,7 +68,7 @@ describe('npm start', function () {
         else process.kill(-pgid, 'SIGTERM');
       }
       assert.equal(await exitWithin(gateway, 20_000), 0);
-      assert.match(gateway.output(), /"message":"shutting down","signal":"SIGTERM"/);
+      assert.equal(findLogLine(gateway.output(), 'shutting down')?.signal, 'SIGTERM');
       for (let i = 0; i < 200 && groupAlive(pgid); i++) await new Promise((resolve) => setTimeout(resolve, 50));
       const orphaned = groupAlive(pgid);
       if (orphaned) process.kill(-pgid, 'SIGKILL');

@@ -21,6 +21,8 @@ export interface ChronicleEntry {
   input: unknown;
   output: string | null;
   usage: Record<string, unknown> | null;
+  /** The answer's cost from the gateway's price table; null when the model has no price. */
+  cost?: { usd: number } | null;
   guardrail_checks: GuardrailCheck[];
   tool_invocations: ToolInvocation[];
   error: { code: string; message: string; type: string } | null;

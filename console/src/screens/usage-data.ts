@@ -34,7 +34,7 @@ function timeline(buckets: number[], bucketSeconds: number): number[] {
   return times;
 }
 
-/** Buckets entries per `bucketSeconds`, one series per route for requests and per model for tokens. */
+/** Buckets entries per `bucketSeconds`, one series per route for requests and per model for tokens and cost. */
 export function seriesFromEntries(entries: ChronicleEntry[], bucketSeconds: number): UsageSeries {
   const bucketOf = (entry: ChronicleEntry) => Math.floor(Date.parse(entry.timestamp) / 1000 / bucketSeconds) * bucketSeconds;
   const times = timeline(entries.map(bucketOf), bucketSeconds);
@@ -55,6 +55,7 @@ export function seriesFromEntries(entries: ChronicleEntry[], bucketSeconds: numb
     metrics: [
       { title: 'Requests per route', unit: 'requests', groups: grouped((e) => e.route ?? (e.kind === 'tool' ? `tools: ${e.provider ?? ''}` : '(no route)'), () => 1) },
       { title: 'Tokens per model', unit: 'tokens', groups: grouped((e) => e.model ?? '(no model)', tokensOf) },
+      { title: 'Cost per model (USD)', unit: 'USD', groups: grouped((e) => e.model ?? '(no model)', (e) => e.cost?.usd ?? 0) },
     ],
   };
 }
