@@ -313,7 +313,8 @@ describe('admin console in Chromium', function () {
       await p.getByLabel('Bucket').selectOption(bucket % 2 ? '60' : '3600');
       await p.waitForTimeout(200);
     }
-    assert.ok((await p.locator('figure.chart canvas').count()) >= 2, 'uPlot drew the charts');
+    // uPlot draws each chart's canvas after the captions render: wait for the third (cost) chart's.
+    await p.locator('figure.chart canvas').nth(2).waitFor({ timeout: 10_000 });
     await p.getByText(/Tokens per model, in total: gpt-4o-mini \d+/).waitFor();
     // gpt-4o-mini has a price in the default table, so the answers cost something.
     await p.getByText(/Cost per model \(USD\), in total: gpt-4o-mini (?!0;|0$)[0-9.e-]+/).waitFor();

@@ -1,15 +1,15 @@
-// Usage series for the charts: from GET /v1/admin/usage when the gateway answers it, else counted from the Chronicles.
-import { api, ApiError, seg } from '../api.js';
+// Usage series for the charts: requests, tokens and cost over time, counted from an application's Chronicles.
+import { api, seg } from '../api.js';
 import type { ChronicleEntry } from './chronicle-types.js';
 
 /** Time buckets (epoch seconds) and, per metric, one series per group (route or model). */
 export interface UsageSeries {
-  source: 'usage endpoint' | 'request log';
+  source: 'request log';
   times: number[];
   metrics: Array<{ title: string; unit: string; groups: Array<{ label: string; values: number[] }> }>;
 }
 
-/** Most Chronicles entries read to count usage when the usage endpoint is missing. */
+/** Most Chronicles entries read to count usage. */
 const MAX_ENTRIES = 2000;
 
 const tokensOf = (entry: ChronicleEntry): number => {
@@ -61,38 +61,10 @@ export function seriesFromEntries(entries: ChronicleEntry[], bucketSeconds: numb
 }
 
 /**
- * Reads an answer of the usage endpoint: `{ buckets: [{ time|start, requests, tokens, cost, ... }] }` or an array of
- * such buckets; every numeric field becomes a metric. Answers undefined when the shape is not recognised.
+ * The usage of an application over time, counted from its request log (whose entries carry usage and cost).
+ * `GET /v1/admin/usage` sums per group over days for all applications, so the charts do not use it.
  */
-export function seriesFromUsageAnswer(answer: unknown): UsageSeries | undefined {
-  const record = answer as Record<string, unknown> | null;
-  const candidates = Array.isArray(answer) ? answer : (['buckets', 'series', 'data', 'points'].map((key) => record?.[key]).find(Array.isArray) as unknown[] | undefined);
-  if (!candidates?.length) return undefined;
-  const rows = candidates.filter((row): row is Record<string, unknown> => row !== null && typeof row === 'object');
-  const timeKey = ['time', 'start', 'bucket', 'timestamp', 'from'].find((key) => rows[0]?.[key] !== undefined);
-  if (!timeKey) return undefined;
-  const times = rows.map((row) => {
-    const value = row[timeKey];
-    return Math.floor((typeof value === 'number' ? (value > 1e12 ? value / 1000 : value) : Date.parse(String(value)) / 1000));
-  });
-  const numeric = Object.keys(rows[0]!).filter((key) => key !== timeKey && rows.every((row) => typeof row[key] === 'number' || row[key] === undefined));
-  if (numeric.length === 0) return undefined;
-  return {
-    source: 'usage endpoint',
-    times,
-    metrics: numeric.map((key) => ({ title: key, unit: key, groups: [{ label: key, values: rows.map((row) => Number(row[key] ?? 0)) }] })),
-  };
-}
-
-/** The usage of an application: the usage endpoint when it answers 200 in a known shape, else the request log. */
 export async function loadUsage(application: string, bucketSeconds: number): Promise<UsageSeries> {
-  try {
-    const answer = await api<unknown>('GET', `admin/usage?application=${seg(application)}&bucket=${bucketSeconds}`);
-    const series = seriesFromUsageAnswer(answer);
-    if (series) return series;
-  } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-  }
   const entries: ChronicleEntry[] = [];
   let cursor: string | null = null;
   do {

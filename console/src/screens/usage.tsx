@@ -1,4 +1,4 @@
-// Usage charts (uPlot): requests and tokens over time per route and model, for one application.
+// Usage charts (uPlot): requests, tokens and cost over time per route and model, for one application.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import uPlot from 'uplot';
 import { Notice, SelectField, useLoad } from '../ui.js';
@@ -17,7 +17,8 @@ function Chart(props: { title: string; times: number[]; groups: UsageSeries['met
         width: Math.max(320, Math.min(900, host.current.clientWidth || 900)),
         height: 260,
         series: [{}, ...props.groups.map((group, i) => ({ label: group.label, stroke: COLORS[i % COLORS.length], width: 2, points: { show: true } }))],
-        axes: [{}, { label: '' }],
+        // Small values (a cost of a few millionths of a dollar) keep two significant digits instead of reading 0.
+        axes: [{}, { label: '', values: (_plot: uPlot, ticks: number[]) => ticks.map((tick) => (tick !== 0 && Math.abs(tick) < 1 ? Number(tick.toPrecision(2)).toString() : tick.toLocaleString('en'))) }],
       },
       [props.times, ...props.groups.map((group) => group.values)],
       host.current,
