@@ -22,11 +22,15 @@ const MAX_RETRY_MS = 5000;
 export interface ChroniclesOptions {
   /** How long entries wait in memory before they are appended, in ms. Default 200. */
   flushIntervalMs?: number;
-  /** Append at once when this many entries wait. Default 500. */
+  /**
+   * Append at once when this many entries wait. Default 500. While a batch is being written, the next one waits for
+   * it to end and takes every entry recorded meanwhile, so a slow disk means fewer, larger appends, not a queue of them.
+   */
   maxBatch?: number;
   /**
-   * The most entries kept in memory while appends fail (storage unreachable). Beyond it, new entries are
-   * dropped and counted (`dropped`), and `onDrop` is told at most every 10 s. Default 10,000.
+   * The most entries held in memory, waiting or being written: reached while appends fail (storage unreachable) or
+   * fall behind. Beyond it, new entries are dropped and counted (`dropped`), and `onDrop` is told at most every 10 s.
+   * Default 10,000.
    */
   maxPending?: number;
   /** Told when entries were dropped because the buffer was full: the total so far and how many since the last call. */
@@ -78,6 +82,10 @@ export interface RetainedEntry extends LogRecord<ChronicleEntry> {
 export class ChroniclesRecorder {
   private pending = new Map<string, Pending[]>();
   private pendingCount = 0;
+  /** Entries taken by flushes that have not ended yet (written or put back): they are in memory too. */
+  private inFlight = 0;
+  /** A background flush is queued or running: the next one starts when it ends, with everything recorded meanwhile. */
+  private backgroundFlush = false;
   private timer: NodeJS.Timeout | undefined;
   /** The pause before the next retry while appends fail; 0 while they succeed. */
   private retryMs = 0;
@@ -125,7 +133,7 @@ export class ChroniclesRecorder {
    * until the flush); `secrets` (the request's own credentials) are scrubbed with every stored secret at the flush.
    */
   record(entry: ChronicleEntry, secrets: readonly string[] = []): void {
-    if (this.pendingCount >= this.maxPending) {
+    if (this.pendingCount + this.inFlight >= this.maxPending) {
       this.droppedTotal++;
       this.reportDrops();
       return;
@@ -135,7 +143,15 @@ export class ChroniclesRecorder {
     list.push({ entry: bounded, sizes, secrets });
     this.pending.set(entry.application, list);
     this.pendingCount++;
-    // While appends fail, kept entries wait for the retry timer rather than a flush per request.
+    this.schedule();
+  }
+
+  /**
+   * Starts or arms the next background flush for what waits. While one runs, nothing: its end calls this again.
+   * While appends fail, kept entries wait for the retry timer rather than a flush per request.
+   */
+  private schedule(): void {
+    if (this.backgroundFlush || this.pendingCount === 0) return;
     if (this.pendingCount >= this.maxBatch && this.retryMs === 0) this.flushInBackground();
     else if (!this.timer) {
       this.timer = setTimeout(() => this.flushInBackground(), this.retryMs || this.flushIntervalMs);
@@ -163,9 +179,15 @@ export class ChroniclesRecorder {
     this.onDrop(this.droppedTotal, since);
   }
 
-  /** A flush nobody awaits: a failure is reported, never left as an unhandled rejection. */
+  /** A flush nobody awaits: a failure is reported, never left as an unhandled rejection. When it ends, the next is scheduled. */
   private flushInBackground(): void {
-    this.flush().catch(this.onError);
+    this.backgroundFlush = true;
+    this.flush()
+      .catch(this.onError)
+      .finally(() => {
+        this.backgroundFlush = false;
+        this.schedule();
+      });
   }
 
   /** Appends every waiting entry; resolves once they are durable. A batch that fails to append is put back for the next flush. */
@@ -173,52 +195,59 @@ export class ChroniclesRecorder {
     clearTimeout(this.timer);
     this.timer = undefined;
     const batch = this.pending;
+    const taken = this.pendingCount;
     this.pending = new Map();
     this.pendingCount = 0;
-    return this.enqueue(async () => {
-      let failure: unknown;
-      let known: readonly string[] | undefined;
+    this.inFlight += taken;
+    return this.enqueue(() => this.write(batch));
+  }
+
+  /** Appends a batch taken by {@link flush}; what fails to append is put back (within the bound) and retried. Runs in the queue. */
+  private async write(batch: Map<string, Pending[]>): Promise<void> {
+    let failure: unknown;
+    let known: readonly string[] | undefined;
+    try {
+      known = await this.secrets();
+    } catch (error) {
+      failure = error;
+    }
+    for (const [application, items] of batch) {
+      let entries: ChronicleEntry[] | undefined;
       try {
-        known = await this.secrets();
+        if (known === undefined) throw failure;
+        entries = items.map((item) => finishEntry(item.entry, item.sizes, this.maxFieldBytes, [...known!, ...item.secrets]));
+        await this.storage.append(chroniclesLog(application), entries);
       } catch (error) {
-        failure = error;
-      }
-      for (const [application, items] of batch) {
-        let entries: ChronicleEntry[] | undefined;
-        try {
-          if (known === undefined) throw failure;
-          entries = items.map((item) => finishEntry(item.entry, item.sizes, this.maxFieldBytes, [...known!, ...item.secrets]));
-          await this.storage.append(chroniclesLog(application), entries);
-        } catch (error) {
-          // Put back what is ready to write (finished entries need no second pass).
-          let back = entries ? entries.map((entry): Pending => ({ entry, sizes: new Map(), secrets: [] })) : items;
-          // Entries recorded while this batch was in flight count too: beyond maxPending, the oldest are dropped.
-          const room = Math.max(0, this.maxPending - this.pendingCount);
-          if (back.length > room) {
-            this.droppedTotal += back.length - room;
-            back = back.slice(back.length - room);
-            this.reportDrops();
-          }
-          this.pending.set(application, [...back, ...(this.pending.get(application) ?? [])]);
-          this.pendingCount += back.length;
-          failure ??= error;
-          continue;
+        this.inFlight -= items.length; // put back or dropped below
+        // Put back what is ready to write (finished entries need no second pass).
+        let back = entries ? entries.map((entry): Pending => ({ entry, sizes: new Map(), secrets: [] })) : items;
+        // Entries recorded while this batch was in flight count too: beyond maxPending, the oldest are dropped.
+        const room = Math.max(0, this.maxPending - this.pendingCount - this.inFlight);
+        if (back.length > room) {
+          this.droppedTotal += back.length - room;
+          back = back.slice(back.length - room);
+          this.reportDrops();
         }
-        // The entries are written: a failure from here on (graph, retention) is reported, and the other applications still flush.
-        await this.afterAppend(application, entries).catch((error: unknown) => (failure ??= error));
+        this.pending.set(application, [...back, ...(this.pending.get(application) ?? [])]);
+        this.pendingCount += back.length;
+        failure ??= error;
+        continue;
       }
-      if (failure === undefined) {
-        this.retryMs = 0;
-        return;
-      }
-      // Kept entries are retried by themselves (backing off), so they are written once storage is back even if no request comes.
-      this.retryMs = Math.min(MAX_RETRY_MS, Math.max(FIRST_RETRY_MS, this.retryMs * 2));
-      if (!this.timer) {
-        this.timer = setTimeout(() => this.flushInBackground(), this.retryMs);
-        this.timer.unref();
-      }
-      throw failure;
-    });
+      this.inFlight -= items.length;
+      // The entries are written: a failure from here on (graph, retention) is reported, and the other applications still flush.
+      await this.afterAppend(application, entries).catch((error: unknown) => (failure ??= error));
+    }
+    if (failure === undefined) {
+      this.retryMs = 0;
+      return;
+    }
+    // Kept entries are retried by themselves (backing off), so they are written once storage is back even if no request comes.
+    this.retryMs = Math.min(MAX_RETRY_MS, Math.max(FIRST_RETRY_MS, this.retryMs * 2));
+    if (!this.timer) {
+      this.timer = setTimeout(() => this.flushInBackground(), this.retryMs);
+      this.timer.unref();
+    }
+    throw failure;
   }
 
   /** Updates the usage graph and keeps the log within retention after `entries` were appended. Runs in the queue. */
