@@ -51,8 +51,9 @@ const gateways = storageMode
       }),
     }
   : {
-      [`before (${sha})`]: await startChild(beforeDir, 'bench/gateway-bench-server.ts', [upstreamOrigin]),
-      'after (working tree)': await startChild(root, 'bench/gateway-bench-server.ts', [upstreamOrigin]),
+      // The same storage for both (earlier refs defaulted to memory storage): file unless BENCH_STORAGE says otherwise.
+      [`before (${sha})`]: await startChild(beforeDir, 'bench/gateway-bench-server.ts', [upstreamOrigin], { BENCH_STORAGE: process.env.BENCH_STORAGE ?? 'file' }),
+      'after (working tree)': await startChild(root, 'bench/gateway-bench-server.ts', [upstreamOrigin], { BENCH_STORAGE: process.env.BENCH_STORAGE ?? 'file' }),
     };
 const target = (origin: string, headers: Record<string, string> = {}): LoadTarget => ({
   origin,

@@ -1,12 +1,17 @@
-// Benchmark gateway: createGateway on memory storage (BENCH_STORAGE=file or postgres for the others; BENCH_REDIS=<url> for shared
+// Benchmark gateway: createGateway on file storage, as the example server runs it (BENCH_STORAGE=memory or postgres for the others; BENCH_REDIS=<url> for shared
 // rate limits), seeded with a provider, a unified route and a two-model custom route (rate-limited with BENCH_RATE_LIMIT).
 import { mkdtempSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import express from 'express';
 import { randomBytes } from 'node:crypto';
 import { createGateway, fileStorage, memoryStorage, postgresStorage } from '../src/index.js';
+import { applyHeapGrowing, heapGrowingPercent } from '../examples/heap-growth.js';
 import { registerDiscardingTracer } from './bench-tracing.js';
+
+// The heap growth the example server sets (GATEWAY_HEAP_GROWING_PERCENT; 0 for V8's own), so the bench measures it as users run it.
+applyHeapGrowing(heapGrowingPercent(process.env.GATEWAY_HEAP_GROWING_PERCENT));
 
 const upstream = process.argv[2];
 const mcpUrl = process.argv[3];
@@ -15,12 +20,12 @@ if (!upstream) throw new Error('usage: gateway-bench-server.ts <upstream base UR
 const adminKey = 'bench-admin-key-0123456789abcdef';
 const databaseUrl = process.env.GATEWAY_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const benchSchema = `gw_bench_${randomBytes(4).toString('hex')}`;
-const storage =
-  process.env.BENCH_STORAGE === 'file'
-    ? fileStorage({ dir: mkdtempSync(join(tmpdir(), 'gateway-bench-')) })
-    : process.env.BENCH_STORAGE === 'postgres'
-      ? postgresStorage({ connectionString: databaseUrl, schema: benchSchema })
-      : memoryStorage();
+const benchDir = process.env.BENCH_STORAGE === 'memory' || process.env.BENCH_STORAGE === 'postgres' ? undefined : mkdtempSync(join(tmpdir(), 'gateway-bench-'));
+const storage = benchDir
+  ? fileStorage({ dir: benchDir })
+  : process.env.BENCH_STORAGE === 'postgres'
+    ? postgresStorage({ connectionString: databaseUrl, schema: benchSchema })
+    : memoryStorage();
 const redisUrl = process.env.BENCH_REDIS;
 // BENCH_OBSERVABILITY: `on` = metrics and an OTel SDK registered; `off` = metrics and tracing turned off; unset = the defaults.
 const observability = process.env.BENCH_OBSERVABILITY;
@@ -68,8 +73,9 @@ if (!policyAnswer.ok) throw new Error(`policy: ${policyAnswer.status} ${await po
 const guarded = (await admin('/v1/admin/applications/guarded/keys', {})) as { key: string };
 if (mcpUrl) await admin('/v1/admin/mcp/registries', { name: 'bench-tools', url: mcpUrl, authorization_token: mcpToken });
 console.log(JSON.stringify({ port: (server.address() as { port: number }).port, key, guardedKey: guarded.key, adminKey }));
-/** Drops the bench's own PostgreSQL schema, so runs leave nothing behind. */
-async function dropBenchSchema(): Promise<void> {
+/** Drops the bench's own PostgreSQL schema or data directory, so runs leave nothing behind. */
+async function removeBenchData(): Promise<void> {
+  if (benchDir) await rm(benchDir, { recursive: true, force: true });
   if (process.env.BENCH_STORAGE !== 'postgres') return;
   const { default: pg } = await import('pg');
   const client = new pg.Client({ connectionString: databaseUrl });
@@ -80,6 +86,6 @@ process.on('SIGTERM', () => {
   server.close();
   void gateway
     .close()
-    .then(dropBenchSchema)
+    .then(removeBenchData)
     .finally(() => process.exit(0));
 });

@@ -74,7 +74,7 @@ try {
   }
   const growth = (series.at(-1)! - series[0]!) / 1024 / 1024;
   const verdict = growth <= MAX_HEAP_GROWTH_MB ? 'flat' : 'GROWING';
-  console.log(`\nheap after GC from the first step to the last: ${growth >= 0 ? '+' : ''}${growth.toFixed(1)} MB (${verdict}; limit +${MAX_HEAP_GROWTH_MB} MB). node ${process.version}, ${CONNECTIONS} connections, custom route, ${process.env.BENCH_STORAGE ?? 'memory'} storage.`);
+  console.log(`\nheap after GC from the first step to the last: ${growth >= 0 ? '+' : ''}${growth.toFixed(1)} MB (${verdict}; limit +${MAX_HEAP_GROWTH_MB} MB). node ${process.version}, ${CONNECTIONS} connections, custom route, ${process.env.BENCH_STORAGE ?? 'file'} storage.`);
   if (verdict !== 'flat') process.exitCode = 1;
 } finally {
   await pool.close();

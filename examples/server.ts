@@ -5,6 +5,7 @@ import express from 'express';
 import { createGateway, createPinoLogger, errorMiddleware, fileStorage, notFoundHandler, pinoGatewayLogger, postgresStorage, type GatewayPlugin } from '../src/index.js';
 import { loadPluginModules, pluginModulesFromEnv } from '../src/cli/plugin-modules.js';
 import { adminKeysFromEnv } from './admin-keys-from-env.js';
+import { applyHeapGrowing, heapGrowingPercent } from './heap-growth.js';
 import { loopbackUrl } from './loopback-url.js';
 import { startTracingFromEnv } from './otel-tracing.js';
 import { seedFromConfig } from './seed-from-config.js';
@@ -23,6 +24,12 @@ const redisKeyPrefix = process.env.GATEWAY_REDIS_KEY_PREFIX;
 const chroniclesMaxPending = process.env.GATEWAY_CHRONICLES_MAX_PENDING === undefined ? undefined : Number(process.env.GATEWAY_CHRONICLES_MAX_PENDING);
 if (chroniclesMaxPending !== undefined && !(Number.isSafeInteger(chroniclesMaxPending) && chroniclesMaxPending > 0)) {
   logger.error('GATEWAY_CHRONICLES_MAX_PENDING must be a positive integer');
+  process.exit(1);
+}
+try {
+  applyHeapGrowing(heapGrowingPercent(process.env.GATEWAY_HEAP_GROWING_PERCENT));
+} catch (error) {
+  logger.error((error as Error).message);
   process.exit(1);
 }
 const storageName = databaseUrl ? 'postgres' : 'file';
