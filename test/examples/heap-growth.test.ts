@@ -16,7 +16,7 @@ async function peakHeapMb(percent: string): Promise<number> {
 describe('GATEWAY_HEAP_GROWING_PERCENT', function () {
   this.timeout(60_000);
 
-  it('the default (100) keeps the heap under load well below V8's own growth (0)', async () => {
+  it("the default (100) keeps the heap under load well below V8's own growth (0)", async () => {
     const own = await peakHeapMb('0');
     const bounded = await peakHeapMb('');
     assert.ok(bounded < own * 0.75, `peak heap ${bounded.toFixed(0)} MB with the default, ${own.toFixed(0)} MB with V8's own growth`);
