@@ -125,7 +125,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   observe = requestObserver(observability);
   const redis = options.redis ? createRedisClient(options.redis, logger) : undefined;
   const usage = new UsageService({ storage, redis, redisOptions: options.redis, logger, now: options.now, ...options.usage });
-  const meter = (entry: ChronicleEntry, context: ModelRequestContext | undefined): Promise<void> => usage.meter(entry, context);
+  const meter = (entry: ChronicleEntry, context: ModelRequestContext | undefined): Promise<void> | undefined => usage.meter(entry, context);
   const registries = new RegistryService(storage, box, services.registries, options.now);
   const admin = part(
     adminRouter({
@@ -165,17 +165,16 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     observer,
   };
   const proxy = mount(proxyRouter(proxyDeps, logger));
-  // gateway.router runs those five as one router: one route layer per model endpoint, checked first.
-  inner.unshift(
-    modelPipelineRouter(
-      {
-        watch: chronicleWatcher(recorder, logger, meter),
-        watchOnly: [RESPONSES_PATH],
-        resolve: routeResolverHandlers(resolverDeps),
-        after: [rateLimitHandler(limits), usage.admitHandler(), guardrailPolicyHandler(pipelineDeps), responseCacheHandler(cacheDeps), proxyHandler(proxyDeps)],
-      },
-      logger,
-    ),
+  // gateway.router runs those five as one step, first: one map lookup per request finds a model endpoint's steps.
+  const modelPipeline = modelPipelineRouter(
+    {
+      before: [observe, awaitReady],
+      watch: chronicleWatcher(recorder, logger, meter),
+      watchOnly: [RESPONSES_PATH],
+      resolve: routeResolverHandlers(resolverDeps),
+      after: [rateLimitHandler(limits), usage.admitHandler(), guardrailPolicyHandler(pipelineDeps), responseCacheHandler(cacheDeps), proxyHandler(proxyDeps)],
+    },
+    logger,
   );
   const messages = part(
     messagesRouter({
@@ -207,7 +206,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   const readiness = new Readiness({ started: () => (isReady ? { ok: true } : { ok: false, error: startError }), storage: storage.adapter, redis });
   const health = healthRouter(readiness, logger);
   // gateway.router answers the probes without waiting, then waits for readiness once and runs the inner routers directly.
-  const router = Router().use(health, observe, awaitReady, ...inner);
+  const router = Router().use(modelPipeline, health, observe, awaitReady, ...inner);
   const metrics = metricsRouter(observability.metrics, observability.metrics ? (options.metrics as { bearerToken?: string }).bearerToken : undefined, logger);
 
   let closed = false;

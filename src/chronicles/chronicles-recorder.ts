@@ -2,6 +2,7 @@
 import type { LogRecord } from '../storage/storage-adapter.js';
 import type { Storage } from '../storage/storage-facade.js';
 import type { ChronicleEntry } from './chronicle-entry.js';
+import { secretScrubber, type SecretScrubber } from '../secrets/secret-scrubber.js';
 import { boundEntry, DEFAULT_MAX_FIELD_BYTES, finishEntry } from './entry-limits.js';
 import { newestRecords, READ_BATCH, StalePositionError } from './log-pages.js';
 import { applyToGraph, emptyGraph, graphChanges, graphFromCounts, MAX_GRAPH_NODES, type UsageGraph } from './usage-graph.js';
@@ -187,7 +188,15 @@ export class ChroniclesRecorder {
         let entries: ChronicleEntry[] | undefined;
         try {
           if (known === undefined) throw failure;
-          entries = items.map((item) => finishEntry(item.entry, item.sizes, this.maxFieldBytes, [...known!, ...item.secrets]));
+          // One scrubber per set of request credentials in the batch (usually one per developer key), each with every stored secret.
+          const scrubbers = new Map<string, SecretScrubber>();
+          const scrubberOf = (secrets: readonly string[]): SecretScrubber => {
+            const id = secrets.join('\u0000');
+            let scrubber = scrubbers.get(id);
+            if (!scrubber) scrubbers.set(id, (scrubber = secretScrubber([...known!, ...secrets])));
+            return scrubber;
+          };
+          entries = items.map((item) => finishEntry(item.entry, item.sizes, this.maxFieldBytes, scrubberOf(item.secrets)));
           await this.storage.append(chroniclesLog(application), entries);
         } catch (error) {
           // Put back what is ready to write (finished entries need no second pass).

@@ -72,6 +72,14 @@ export class Storage {
     return value as T | undefined;
   }
 
+  /**
+   * The cached copy of a key, without a storage read: `{ value }` when {@link getCached} has it (value undefined for a
+   * key known to be absent), undefined when it must be read. Lets the request path skip a promise when warm.
+   */
+  peekCached<T>(key: string): { value: Readonly<T> | undefined } | undefined {
+    return this.cache.get(key) as { value: Readonly<T> | undefined } | undefined;
+  }
+
   /** Loads the adapter's persisted state. */
   init(): Promise<void> {
     return this.adapter.init();
