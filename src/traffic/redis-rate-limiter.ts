@@ -119,7 +119,7 @@ export class RedisRouteRateLimits implements RouteRateLimits {
     }
     return new Promise<boolean>((resolve, reject) => {
       state.waiters.push({ resolve, reject });
-      if (!state.leasing) void this.lease(state, 0);
+      if (!state.leasing) void this.lease(state, this.ahead(state));
     });
   }
 
@@ -160,12 +160,18 @@ export class RedisRouteRateLimits implements RouteRateLimits {
     return unused;
   }
 
+  /** How many slots to lease ahead of need: what the route used lately, at most a tenth of its budget (at least 1). */
+  private ahead(state: RouteState): number {
+    return Math.min(Math.max(state.lastPeriodUsed, state.periodUsed - 1), Math.max(1, Math.floor(state.amount / 10)));
+  }
+
   /** While the route is busy, leases the next slots before the current ones run out. */
   private leaseAhead(state: RouteState, now: number): void {
     if (state.leasing || this.failing) return;
-    const ahead = Math.min(state.lastPeriodUsed, Math.max(1, Math.floor(state.amount / 10)));
-    if (ahead === 0 || this.unused(state, now) > ahead / 2) return;
-    void this.lease(state, ahead);
+    const ahead = this.ahead(state);
+    const unused = this.unused(state, now);
+    if (ahead === 0 || unused > ahead / 2) return;
+    void this.lease(state, ahead - unused); // never more than `ahead` held unused
   }
 
   /** One lease request for every waiter plus `ahead` slots; serves the waiters from it, refuses them when the window is full. */
