@@ -34,7 +34,7 @@ return {grant, now, free - grant}
 export const SETTLE_SCRIPT = `
 local score = tonumber(ARGV[4])
 for i = tonumber(ARGV[2]), tonumber(ARGV[3]) - 1 do
-  redis.call('ZADD', KEYS[1], 'XX', 'LT', score, ARGV[1] .. ':' .. i)
+  redis.call('ZADD', KEYS[1], 'XX', score, ARGV[1] .. ':' .. i)
 end
 for i = tonumber(ARGV[5]), tonumber(ARGV[6]) - 1 do
   redis.call('ZREM', KEYS[1], ARGV[1] .. ':' .. i)
