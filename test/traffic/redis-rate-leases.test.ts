@@ -90,7 +90,8 @@ describe('14.3 Redis: leased route rate limits (three limiters, one Redis)', fun
     const started = performance.now();
     let admitted = 1;
     let held = 0;
-    for (let i = 0; i < 90 && held === 0; i++) {
+    // (A lease ending between the two reads can make one difference 0 or less: read again after the next takes.)
+    for (let i = 0; i < 90 && held <= 0; i++) {
       if (await holder.take(route, 100)) admitted++;
       if (i >= 10 && i % 5 === 0) held = (await holder.remaining(route))! - (await other.remaining(route))!;
     }
