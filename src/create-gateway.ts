@@ -117,7 +117,16 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     now: options.now ? () => options.now!().getTime() : undefined,
     onError: (error) => logger?.error('request log entries could not be written; they are kept for the next flush', { error: error.message }),
     onDrop: (total, since) => logger?.warn('request log entries were dropped: the buffer is full while storage fails', { dropped: since, total }),
-  }, { secrets: () => knownSecrets.current() });
+  }, {
+    secrets: () => knownSecrets.current(),
+    // Entries are written only while their application exists, unchanged since they began (see the delete handler).
+    owner: async (application) => {
+      const key = services.applications.key(application);
+      const record = await storage.getCached<{ created_at?: string; deleting_at?: string }>(key);
+      if (!record || record.deleting_at !== undefined) return undefined;
+      return { guard: { key, equals: { created_at: record.created_at ?? null, deleting_at: null } }, since: record.created_at ?? '' };
+    },
+  });
   services.applicationDeletedHooks.push((application) => recorder.forget(application));
   const observability = createObservability(options, logger, recorder);
   const observer = observability.metrics || observability.tracing ? observability : undefined;

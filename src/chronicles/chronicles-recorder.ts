@@ -1,5 +1,5 @@
 // Batches Chronicles entries off the request path, appends them per application, keeps the usage graph, and enforces retention in the background.
-import type { LogRecord } from '../storage/storage-adapter.js';
+import type { LogRecord, WriteGuard } from '../storage/storage-adapter.js';
 import type { Storage } from '../storage/storage-facade.js';
 import type { ChronicleEntry } from './chronicle-entry.js';
 import { secretScrubber, type SecretScrubber } from '../secrets/secret-scrubber.js';
@@ -49,6 +49,14 @@ export interface ChroniclesOptions {
 export interface ChroniclesDeps {
   /** Every stored secret (provider keys, registry tokens) to scrub from entries before they are written. */
   secrets?: () => Promise<readonly string[]>;
+  /**
+   * The application's current incarnation, read at each flush: `undefined` when it is gone or being deleted (its
+   * entries are then discarded), else a guard that holds only while it exists unchanged, and `since` (its creation
+   * time): entries that began earlier belong to an application of the same name deleted since, and are discarded.
+   * The entries are appended, and the usage graph added to, only while the guard holds, so a flush that lands after
+   * the application was deleted (from another replica, or a request that ended late) never brings its log or counts back.
+   */
+  owner?: (application: string) => Promise<{ guard: WriteGuard; since: string } | undefined>;
 }
 
 /** Equality filters on entry fields that an adapter with indexed log reads answers itself (see `Storage.matchesLogs`). */
@@ -99,6 +107,8 @@ export class ChroniclesRecorder {
   private readonly now: () => number;
   private readonly onError: (error: Error) => void;
   private readonly secrets: () => Promise<readonly string[]>;
+  private readonly owner: ChroniclesDeps['owner'];
+  private discardedTotal = 0;
 
   constructor(
     private readonly storage: Storage,
@@ -115,6 +125,7 @@ export class ChroniclesRecorder {
     this.now = options.now ?? Date.now;
     this.onError = options.onError ?? (() => undefined);
     this.secrets = deps.secrets ?? (async () => []);
+    this.owner = deps.owner;
     if (this.maxAgeMs !== undefined) {
       this.sweeper = setInterval(() => this.sweep().catch(this.onError), Math.min(60_000, Math.max(1000, this.maxAgeMs / 10)));
       this.sweeper.unref();
@@ -147,6 +158,11 @@ export class ChroniclesRecorder {
   /** Entries waiting to be written. */
   get queued(): number {
     return this.pendingCount;
+  }
+
+  /** Entries discarded at a flush because their application had been deleted (or re-created) since they began. */
+  get discarded(): number {
+    return this.discardedTotal;
   }
 
   /** Entries dropped so far because the buffer was full while appends failed. */
@@ -197,6 +213,17 @@ export class ChroniclesRecorder {
             return scrubber;
           };
           entries = items.map((item) => finishEntry(item.entry, item.sizes, this.maxFieldBytes, scrubberOf(item.secrets)));
+          if (this.owner) {
+            const owner = await this.owner(application);
+            const current = owner ? entries.filter((entry) => entry.timestamp >= owner.since) : [];
+            this.discardedTotal += entries.length - current.length;
+            if (!owner || current.length === 0 || !(await this.storage.appendGuarded(chroniclesLog(application), current, owner.guard))) {
+              if (owner && current.length > 0) this.discardedTotal += current.length;
+              continue;
+            }
+            await this.afterAppend(application, current, owner.guard).catch((error: unknown) => (failure ??= error));
+            continue;
+          }
           await this.storage.append(chroniclesLog(application), entries);
         } catch (error) {
           // Put back what is ready to write (finished entries need no second pass).
@@ -231,8 +258,8 @@ export class ChroniclesRecorder {
   }
 
   /** Updates the usage graph and keeps the log within retention after `entries` were appended. Runs in the queue. */
-  private async afterAppend(application: string, entries: ChronicleEntry[]): Promise<void> {
-    await this.updateGraph(application, entries);
+  private async afterAppend(application: string, entries: ChronicleEntry[], guard?: WriteGuard): Promise<void> {
+    await this.updateGraph(application, entries, guard);
     const count = this.counts.get(application);
     if (count === undefined) {
       // First append of this process: bring a log written earlier (maybe under a larger limit) within retention.
@@ -379,11 +406,11 @@ export class ChroniclesRecorder {
   }
 
   /** Adds the tool calls of entries just appended to the application's graph. Runs in the queue. */
-  private async updateGraph(application: string, entries: ChronicleEntry[]): Promise<void> {
+  private async updateGraph(application: string, entries: ChronicleEntry[], guard?: WriteGuard): Promise<void> {
     const calls = entries.filter((entry) => entry.tool_invocations.length > 0);
     if (this.storage.countsAtomically) {
       // Replicas share the graph: one atomic addition per batch, no read-modify-write.
-      if (calls.length > 0) await this.storage.addCounts(usageGraphKey(application), graphChanges(calls), MAX_GRAPH_NODES);
+      if (calls.length > 0) await this.storage.addCounts(usageGraphKey(application), graphChanges(calls), MAX_GRAPH_NODES, guard);
       return;
     }
     if (calls.length === 0 && this.graphs.has(application)) return;
