@@ -1,6 +1,7 @@
-// The gateway's Prometheus metrics (prom-client): one registry per gateway, label children cached so recording allocates nothing once warm.
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+// The gateway's Prometheus metrics (prom-client): one registry per gateway, series cached per label set so recording is an addition.
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import { LabelCap, OTHER } from './metric-labels.js';
+import { SeriesCounter, SeriesHistogram, type CounterSeries, type HistogramSeries } from './metric-series.js';
 
 /** Options of the metrics (`metrics` in the gateway options). */
 export interface GatewayMetricsOptions {
@@ -38,43 +39,34 @@ export type RejectionKind = 'rate_limit' | 'budget';
 const SCOPES = new Set(['route', 'key', 'application', 'model']);
 const SEP = '\u0001';
 
-/** Label children of one metric, made once per label-value combination. */
-class Children<T> {
-  private readonly made = new Map<string, T>();
-
+/** The series of one metric, one per label-value combination, found by their joined values. */
+class Children<T extends CounterSeries | HistogramSeries> {
   constructor(
     private readonly names: readonly string[],
-    private readonly make: (labels: Record<string, string>) => T,
+    private readonly metric: { find(key: string): T | undefined; child(key: string, labels: Record<string, string>): T },
   ) {}
 
-  /** The child for these values (in label-name order); an empty value leaves its label out. */
+  /** The series for these values (in label-name order); an empty value leaves its label out. */
   get(a: string, b = '', c = '', d = '', e = ''): T {
     const key = a + SEP + b + SEP + c + SEP + d + SEP + e;
-    let child = this.made.get(key);
-    if (!child) {
-      const values = [a, b, c, d, e];
-      const labels: Record<string, string> = {};
-      this.names.forEach((name, index) => {
-        if (values[index]) labels[name] = values[index]!;
-      });
-      child = this.make(labels);
-      this.made.set(key, child);
-    }
-    return child;
+    return this.metric.find(key) ?? this.metric.child(key, this.labels([a, b, c, d, e]));
+  }
+
+  private labels(values: string[]): Record<string, string> {
+    const labels: Record<string, string> = {};
+    this.names.forEach((name, index) => {
+      if (values[index]) labels[name] = values[index]!;
+    });
+    return labels;
   }
 }
 
-type Observer = { observe(value: number): void };
-type Incrementer = { inc(value?: number): void };
+type Observer = HistogramSeries;
+type Incrementer = CounterSeries;
 
-const histogram = (registry: Registry, name: string, help: string, labelNames: string[], buckets: number[]): Children<Observer> => {
-  const metric = new Histogram({ name, help, labelNames, buckets, registers: [registry] });
-  return new Children(labelNames, (labels) => metric.labels(labels));
-};
-const counter = (registry: Registry, name: string, help: string, labelNames: string[]): Children<Incrementer> => {
-  const metric = new Counter({ name, help, labelNames, registers: [registry] });
-  return new Children(labelNames, (labels) => metric.labels(labels));
-};
+const histogram = (registry: Registry, name: string, help: string, labelNames: string[], buckets: number[]): Children<Observer> =>
+  new Children(labelNames, new SeriesHistogram(registry, name, help, buckets));
+const counter = (registry: Registry, name: string, help: string, labelNames: string[]): Children<Incrementer> => new Children(labelNames, new SeriesCounter(registry, name, help));
 
 // Bucket boundaries: the GenAI semantic conventions' advice where one exists.
 const OPERATION_BUCKETS = [0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92];
