@@ -22,11 +22,12 @@ const storage =
       ? postgresStorage({ connectionString: databaseUrl, schema: benchSchema })
       : memoryStorage();
 const redisUrl = process.env.BENCH_REDIS;
-// BENCH_OBSERVABILITY: `on` = metrics and an OTel SDK registered; `off` = metrics and tracing turned off; unset = the defaults.
+// BENCH_OBSERVABILITY: `on` = metrics and an OTel SDK registered; `off` = metrics and tracing turned off; `metrics` and
+// `sdk` = one of the two; `sdk-hooks` = tracing off, the SDK registered with its context manager's hooks on; unset = the defaults.
 const observability = process.env.BENCH_OBSERVABILITY;
-if (observability === 'on' || observability === 'sdk') await registerDiscardingTracer();
+if (observability === 'on' || observability === 'sdk' || observability === 'sdk-hooks') await registerDiscardingTracer(observability === 'sdk-hooks');
 const gateway = createGateway({
-  ...(observability === 'on' || observability === 'metrics' ? { metrics: {} } : observability === 'off' ? { tracing: false } : {}),
+  ...(observability === 'on' || observability === 'metrics' ? { metrics: {} } : observability === 'off' || observability === 'sdk-hooks' ? { tracing: false } : {}),
   storage,
   adminKeys: [{ key: adminKey, role: 'super_admin' }],
   ...(redisUrl ? { redis: { url: redisUrl, keyPrefix: `gw_bench_${randomBytes(4).toString('hex')}:` } } : {}),

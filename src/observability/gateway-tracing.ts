@@ -30,6 +30,15 @@ export function traceIdOf(req: Request): string | undefined {
   return requestTraceOf(req)?.span.spanContext().traceId;
 }
 
+/** True when the headers carry a field the registered propagator reads (a request without one starts a new trace). */
+function carriesTraceContext(headers: Request['headers']): boolean {
+  const fields = propagation.fields();
+  // A propagator that names no fields is always asked.
+  if (fields.length === 0) return true;
+  for (const field of fields) if (headers[field.toLowerCase()] !== undefined) return true;
+  return false;
+}
+
 /** Cuts text to at most `maxBytes` UTF-8 bytes. */
 export function cutToBytes(text: string, maxBytes: number): string {
   if (text.length <= maxBytes / 3 || Buffer.byteLength(text) <= maxBytes) return text;
@@ -49,20 +58,17 @@ export class GatewayTracing {
   }
 
   /**
-   * Starts the SERVER span of a gateway request, as a child of the client's `traceparent` when one came.
+   * Starts the SERVER span of a gateway request, as a child of the client's trace context when its headers carry one
+   * (the fields of the registered propagator: `traceparent`, `tracestate` and `baggage` for the SDK's default).
    * Returns undefined when no SDK is registered (the span has no valid context): the request then runs untraced.
    * The trace is kept on the request; children name it as their parent explicitly, so the gateway never switches
    * the active context (which would turn on the context manager's async hooks for every promise).
    */
   startRequest(req: Request, nameOf: (req: Request) => string): RequestTrace | undefined {
-    const parent = propagation.extract(ROOT_CONTEXT, req.headers);
-    const span = this.tracer.startSpan('request', { kind: SpanKind.SERVER }, parent);
-    const spanContext = span.spanContext();
-    if (!isSpanContextValid(spanContext)) return undefined;
-    if (span.isRecording()) {
-      span.updateName(nameOf(req));
-      span.setAttributes({ 'http.request.method': req.method, 'url.path': cutToBytes(req.path, 256) });
-    }
+    const parent = carriesTraceContext(req.headers) ? propagation.extract(ROOT_CONTEXT, req.headers) : ROOT_CONTEXT;
+    const attributes = { 'http.request.method': req.method, 'url.path': cutToBytes(req.path, 256) };
+    const span = this.tracer.startSpan(nameOf(req), { kind: SpanKind.SERVER, attributes }, parent);
+    if (!isSpanContextValid(span.spanContext())) return undefined;
     const traced = { span, context: trace.setSpan(parent, span) };
     (req as Request & { [TRACE]?: RequestTrace })[TRACE] = traced;
     return traced;
