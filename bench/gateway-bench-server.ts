@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import express from 'express';
 import { randomBytes } from 'node:crypto';
 import { createGateway, fileStorage, memoryStorage, postgresStorage } from '../src/index.js';
-import { registerDiscardingTracer } from './bench-tracing.js';
+import { registerBareTracer, registerDiscardingTracer } from './bench-tracing.js';
 
 const upstream = process.argv[2];
 const mcpUrl = process.argv[3];
@@ -23,11 +23,13 @@ const storage =
       : memoryStorage();
 const redisUrl = process.env.BENCH_REDIS;
 // BENCH_OBSERVABILITY: `on` = metrics and an OTel SDK registered; `off` = metrics and tracing turned off; `metrics` and
-// `sdk` = one of the two; `sdk-hooks` = tracing off, the SDK registered with its context manager's hooks on; unset = the defaults.
+// `sdk` = one of the two; `sdk-hooks` = tracing off, the SDK registered with its context manager's hooks on; `bare` =
+// metrics and a tracer whose spans do nothing (the gateway's own work without an SDK's); unset = the defaults.
 const observability = process.env.BENCH_OBSERVABILITY;
 if (observability === 'on' || observability === 'sdk' || observability === 'sdk-hooks') await registerDiscardingTracer(observability === 'sdk-hooks');
+if (observability === 'bare') await registerBareTracer();
 const gateway = createGateway({
-  ...(observability === 'on' || observability === 'metrics' ? { metrics: {} } : observability === 'off' || observability === 'sdk-hooks' ? { tracing: false } : {}),
+  ...(observability === 'on' || observability === 'metrics' || observability === 'bare' ? { metrics: {} } : observability === 'off' || observability === 'sdk-hooks' ? { tracing: false } : {}),
   storage,
   adminKeys: [{ key: adminKey, role: 'super_admin' }],
   ...(redisUrl ? { redis: { url: redisUrl, keyPrefix: `gw_bench_${randomBytes(4).toString('hex')}:` } } : {}),

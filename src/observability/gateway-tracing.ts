@@ -66,9 +66,13 @@ export class GatewayTracing {
    */
   startRequest(req: Request, nameOf: (req: Request) => string): RequestTrace | undefined {
     const parent = carriesTraceContext(req.headers) ? propagation.extract(ROOT_CONTEXT, req.headers) : ROOT_CONTEXT;
-    const attributes = { 'http.request.method': req.method, 'url.path': cutToBytes(req.path, 256) };
-    const span = this.tracer.startSpan(nameOf(req), { kind: SpanKind.SERVER, attributes }, parent);
+    const span = this.tracer.startSpan('request', { kind: SpanKind.SERVER }, parent);
+    // Without an SDK this is where it ends: no name, no attributes are made.
     if (!isSpanContextValid(span.spanContext())) return undefined;
+    if (span.isRecording()) {
+      span.updateName(nameOf(req));
+      span.setAttributes({ 'http.request.method': req.method, 'url.path': cutToBytes(req.path, 256) });
+    }
     const traced = { span, context: trace.setSpan(parent, span) };
     (req as Request & { [TRACE]?: RequestTrace })[TRACE] = traced;
     return traced;

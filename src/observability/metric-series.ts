@@ -1,4 +1,4 @@
-// Counters and histograms whose series are plain objects held by the caller: recording is an addition, with no label hashing.
+// Counters and histograms whose series are plain objects found through nested maps: recording is a few lookups and an addition.
 import type { Counter, Registry } from 'prom-client';
 
 /** One exported value: a series' value, or one of a histogram series' lines (`metricName` then names the line). */
@@ -60,40 +60,60 @@ export class HistogramSeries {
   }
 }
 
+type Level = Map<string, unknown>;
+
+/** The map under `value` in `level`, made the first time. */
+function step(level: Level, value: string): Level {
+  let next = level.get(value) as Level | undefined;
+  if (!next) {
+    next = new Map();
+    level.set(value, next);
+  }
+  return next;
+}
+
 /** What a prom-client registry reads from a metric: its name, help and type, and its values when scraped. */
 abstract class SeriesMetric<S extends CounterSeries | HistogramSeries> {
   /** How prom-client's cluster registry merges workers' values. */
   readonly aggregator = 'sum';
-  protected readonly series = new Map<string, S>();
+  /** Series by label values, one map level per label (up to five). */
+  private root: Level = new Map();
+  /** Every series, in the order made (the export order). */
+  protected series: S[] = [];
 
   constructor(
     registry: Registry,
     readonly name: string,
     readonly help: string,
     readonly type: 'counter' | 'histogram',
+    private readonly labelNames: readonly string[],
   ) {
+    if (labelNames.length > 5) throw new Error(`${name}: at most five labels`);
     // The registry formats any object with a name, a help, a type and get(): prom-client's own metrics are such objects.
     registry.registerMetric(this as unknown as Counter);
   }
 
-  /** The series under `key`, if it was made. */
-  find(key: string): S | undefined {
-    return this.series.get(key);
-  }
-
-  /** The series under `key`, made with `labels` the first time. */
-  child(key: string, labels: Record<string, string>): S {
-    let found = this.series.get(key);
+  /** The series for these label values, in label-name order; an empty value leaves its label out. */
+  at(a = '', b = '', c = '', d = '', e = ''): S {
+    const last = step(step(step(step(this.root, a), b), c), d);
+    let found = last.get(e) as S | undefined;
     if (!found) {
+      const labels: Record<string, string> = {};
+      const values = [a, b, c, d, e];
+      this.labelNames.forEach((name, index) => {
+        if (values[index]) labels[name] = values[index]!;
+      });
       found = this.make(labels);
-      this.series.set(key, found);
+      last.set(e, found);
+      this.series.push(found);
     }
     return found;
   }
 
   /** Forgets every series (prom-client's `registry.resetMetrics()`). */
   reset(): void {
-    this.series.clear();
+    this.root = new Map();
+    this.series = [];
   }
 
   protected abstract make(labels: Record<string, string>): S;
@@ -104,8 +124,8 @@ abstract class SeriesMetric<S extends CounterSeries | HistogramSeries> {
 
 /** A counter made of {@link CounterSeries}. */
 export class SeriesCounter extends SeriesMetric<CounterSeries> {
-  constructor(registry: Registry, name: string, help: string) {
-    super(registry, name, help, 'counter');
+  constructor(registry: Registry, name: string, help: string, labelNames: readonly string[]) {
+    super(registry, name, help, 'counter', labelNames);
   }
 
   protected make(labels: Record<string, string>): CounterSeries {
@@ -113,7 +133,7 @@ export class SeriesCounter extends SeriesMetric<CounterSeries> {
   }
 
   async get(): Promise<ExportedMetric> {
-    const values = [...this.series.values()].map((series) => ({ labels: { ...series.labels }, value: series.value }));
+    const values = this.series.map((series) => ({ labels: { ...series.labels }, value: series.value }));
     return { name: this.name, help: this.help, type: 'counter', aggregator: 'sum', values };
   }
 }
@@ -124,9 +144,10 @@ export class SeriesHistogram extends SeriesMetric<HistogramSeries> {
     registry: Registry,
     name: string,
     help: string,
+    labelNames: readonly string[],
     private readonly bounds: readonly number[],
   ) {
-    super(registry, name, help, 'histogram');
+    super(registry, name, help, 'histogram', labelNames);
   }
 
   protected make(labels: Record<string, string>): HistogramSeries {
@@ -136,7 +157,7 @@ export class SeriesHistogram extends SeriesMetric<HistogramSeries> {
   async get(): Promise<ExportedMetric> {
     const values: ExportedValue[] = [];
     const bucket = `${this.name}_bucket`;
-    for (const series of this.series.values()) {
+    for (const series of this.series) {
       let cumulative = 0;
       this.bounds.forEach((bound, index) => {
         cumulative += series.counts[index]!;

@@ -21,16 +21,17 @@ describe('15.2 metric series', () => {
     const ours = new Registry();
     const histogram = new Histogram({ name: 'h_seconds', help: 'A histogram.', labelNames: ['route', 'status'], buckets: BUCKETS, registers: [theirs] });
     const counter = new Counter({ name: 'c_total', help: 'A counter.', labelNames: ['route'], registers: [theirs] });
-    const seriesHistogram = new SeriesHistogram(ours, 'h_seconds', 'A histogram.', BUCKETS);
-    const seriesCounter = new SeriesCounter(ours, 'c_total', 'A counter.');
+    const seriesHistogram = new SeriesHistogram(ours, 'h_seconds', 'A histogram.', ['route', 'status'], BUCKETS);
+    const seriesCounter = new SeriesCounter(ours, 'c_total', 'A counter.', ['route']);
     for (const [index, value] of VALUES.entries()) {
       const route = index % 2 ? 'a' : 'b';
       histogram.labels({ route, status: '200' }).observe(value);
-      seriesHistogram.child(`${route}|200`, { route, status: '200' }).observe(value);
+      seriesHistogram.at(route, '200').observe(value);
       counter.labels({ route }).inc(value);
-      seriesCounter.child(route, { route }).inc(value);
+      seriesCounter.at(route).inc(value);
     }
-    seriesHistogram.child('a|200', { route: 'a', status: '200' }).observe(Number.NaN); // ignored
+    seriesHistogram.at('a', '200').observe(Number.NaN); // ignored
+    assert.equal(seriesHistogram.at('a', '200'), seriesHistogram.at('a', '200'), 'one series per label set');
     assert.deepEqual(await parsed(ours), await parsed(theirs));
     assert.deepEqual(await ours.getMetricsAsJSON().then((metrics) => metrics.map((metric) => metric.name)), ['h_seconds', 'c_total']);
     ours.resetMetrics();
