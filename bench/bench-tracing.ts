@@ -3,17 +3,18 @@ import { propagation, trace, TraceFlags, type Span, type SpanContext, type Trace
 import type { SpanExporter } from '@opentelemetry/sdk-trace-node';
 
 /**
- * Registers a NodeTracerProvider whose exporter discards every batch. With `hooksOnly`, the gateway makes no span
- * (its tracing is off); the SDK's context manager is switched on as the batch processor's first export switches it
- * on (a `context.with` call), so what is measured is the process-wide cost of its async hooks alone.
+ * Registers a NodeTracerProvider whose exporter discards every batch. `contextManager`: as the example server registers
+ * it (`none`: the gateway passes parents explicitly), or the SDK's default AsyncLocalStorage one (`default`), whose
+ * async hooks run on every promise once the batch processor's first export has called `context.with`. With
+ * `hooksOnly` (the gateway's tracing off), that call is made at once, so what is measured is those hooks alone.
  */
-export async function registerDiscardingTracer(hooksOnly = false): Promise<void> {
+export async function registerDiscardingTracer(contextManager: 'none' | 'default', hooksOnly = false): Promise<void> {
   const { NodeTracerProvider, BatchSpanProcessor } = await import('@opentelemetry/sdk-trace-node');
   const exporter: SpanExporter = {
     export: (_spans, done) => done({ code: 0 }), // ExportResultCode.SUCCESS
     shutdown: () => Promise.resolve(),
   };
-  new NodeTracerProvider({ spanProcessors: [new BatchSpanProcessor(exporter)] }).register();
+  new NodeTracerProvider({ spanProcessors: [new BatchSpanProcessor(exporter)] }).register(contextManager === 'none' ? { contextManager: null } : {});
   if (hooksOnly) {
     const { context } = await import('@opentelemetry/api');
     context.with(context.active(), () => undefined);

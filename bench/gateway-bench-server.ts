@@ -22,14 +22,22 @@ const storage =
       ? postgresStorage({ connectionString: databaseUrl, schema: benchSchema })
       : memoryStorage();
 const redisUrl = process.env.BENCH_REDIS;
-// BENCH_OBSERVABILITY: `on` = metrics and an OTel SDK registered; `off` = metrics and tracing turned off; `metrics` and
-// `sdk` = one of the two; `sdk-hooks` = tracing off, the SDK registered with its context manager's hooks on; `bare` =
-// metrics and a tracer whose spans do nothing (the gateway's own work without an SDK's); unset = the defaults.
-const observability = process.env.BENCH_OBSERVABILITY;
-if (observability === 'on' || observability === 'sdk' || observability === 'sdk-hooks') await registerDiscardingTracer(observability === 'sdk-hooks');
+// BENCH_OBSERVABILITY (unset: the defaults, tracing on without an SDK):
+//   off        metrics off, tracing off
+//   on         metrics, and the OTel Node SDK registered as the example server registers it (no context manager)
+//   on-als     metrics, and the SDK with its default AsyncLocalStorage context manager
+//   metrics    metrics alone; sdk / sdk-als: the SDK alone, without / with the context manager
+//   sdk-hooks  tracing off, the SDK's context manager registered and its async hooks switched on
+//   bare       metrics, and a tracer whose spans do nothing (the gateway's own tracing work, none of an SDK's)
+// BENCH_DEFAULT_METRICS=false leaves Node's default process metrics out.
+const observability = process.env.BENCH_OBSERVABILITY ?? '';
+if (['on', 'sdk'].includes(observability)) await registerDiscardingTracer('none');
+if (['on-als', 'sdk-als', 'sdk-hooks'].includes(observability)) await registerDiscardingTracer('default', observability === 'sdk-hooks');
 if (observability === 'bare') await registerBareTracer();
+const metricsOn = ['on', 'on-als', 'metrics', 'bare'].includes(observability);
 const gateway = createGateway({
-  ...(observability === 'on' || observability === 'metrics' || observability === 'bare' ? { metrics: {} } : observability === 'off' || observability === 'sdk-hooks' ? { tracing: false } : {}),
+  ...(metricsOn ? { metrics: { defaultMetrics: process.env.BENCH_DEFAULT_METRICS !== 'false' } } : {}),
+  ...(observability === 'off' || observability === 'sdk-hooks' ? { tracing: false } : {}),
   storage,
   adminKeys: [{ key: adminKey, role: 'super_admin' }],
   ...(redisUrl ? { redis: { url: redisUrl, keyPrefix: `gw_bench_${randomBytes(4).toString('hex')}:` } } : {}),
