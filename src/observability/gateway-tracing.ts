@@ -30,15 +30,6 @@ export function traceIdOf(req: Request): string | undefined {
   return requestTraceOf(req)?.span.spanContext().traceId;
 }
 
-/** True when the headers carry a field the registered propagator reads (a request without one starts a new trace). */
-function carriesTraceContext(headers: Request['headers']): boolean {
-  const fields = propagation.fields();
-  // A propagator that names no fields is always asked.
-  if (fields.length === 0) return true;
-  for (const field of fields) if (headers[field.toLowerCase()] !== undefined) return true;
-  return false;
-}
-
 /** Cuts text to at most `maxBytes` UTF-8 bytes. */
 export function cutToBytes(text: string, maxBytes: number): string {
   if (text.length <= maxBytes / 3 || Buffer.byteLength(text) <= maxBytes) return text;
@@ -59,13 +50,13 @@ export class GatewayTracing {
 
   /**
    * Starts the SERVER span of a gateway request, as a child of the client's trace context when its headers carry one
-   * (the fields of the registered propagator: `traceparent`, `tracestate` and `baggage` for the SDK's default).
+   * (read by the registered propagator: `traceparent`, `tracestate` and `baggage` with the SDK's default).
    * Returns undefined when no SDK is registered (the span has no valid context): the request then runs untraced.
    * The trace is kept on the request; children name it as their parent explicitly, so the gateway never switches
    * the active context (which would turn on the context manager's async hooks for every promise).
    */
   startRequest(req: Request, nameOf: (req: Request) => string): RequestTrace | undefined {
-    const parent = carriesTraceContext(req.headers) ? propagation.extract(ROOT_CONTEXT, req.headers) : ROOT_CONTEXT;
+    const parent = propagation.extract(ROOT_CONTEXT, req.headers);
     const span = this.tracer.startSpan('request', { kind: SpanKind.SERVER }, parent);
     // Without an SDK this is where it ends: no name, no attributes are made.
     if (!isSpanContextValid(span.spanContext())) return undefined;
