@@ -169,7 +169,7 @@ export async function runToolLoop(
       if (open.target.kind === 'external') {
         externalSink(label)(tool, args, started, outcome);
         // A registry's calls are observed by its interceptor; an external server's here (a span, no metric: it has no registry).
-        const secrets = deps.sessions.requestSecrets ?? [];
+        const secrets = [...(deps.sessions.requestSecrets ?? []), ...Object.values(open.entry.headers ?? {})];
         deps.sessions.observer?.toolCalled({
           server: label,
           tool,
