@@ -26,7 +26,8 @@ const redisUrl = process.env.BENCH_REDIS;
 //   off        metrics off, tracing off
 //   on         metrics, and the OTel Node SDK registered as the example server registers it (no context manager)
 //   on-als     metrics, and the SDK with its default AsyncLocalStorage context manager
-//   metrics    metrics alone; sdk / sdk-als: the SDK alone, without / with the context manager
+//   metrics    metrics, tracing on with no SDK (the default); metrics-only: metrics, `tracing: false`
+//   sdk / sdk-als: the SDK alone, without / with the context manager
 //   sdk-hooks  tracing off, the SDK's context manager registered and its async hooks switched on
 //   bare       metrics, and a tracer whose spans do nothing (the gateway's own tracing work, none of an SDK's)
 // BENCH_DEFAULT_METRICS=false leaves Node's default process metrics out.
@@ -34,10 +35,10 @@ const observability = process.env.BENCH_OBSERVABILITY ?? '';
 if (['on', 'sdk'].includes(observability)) await registerDiscardingTracer('none');
 if (['on-als', 'sdk-als', 'sdk-hooks'].includes(observability)) await registerDiscardingTracer('default', observability === 'sdk-hooks');
 if (observability === 'bare') await registerBareTracer();
-const metricsOn = ['on', 'on-als', 'metrics', 'bare'].includes(observability);
+const metricsOn = ['on', 'on-als', 'metrics', 'metrics-only', 'bare'].includes(observability);
 const gateway = createGateway({
   ...(metricsOn ? { metrics: { defaultMetrics: process.env.BENCH_DEFAULT_METRICS !== 'false' } } : {}),
-  ...(observability === 'off' || observability === 'sdk-hooks' ? { tracing: false } : {}),
+  ...(['off', 'sdk-hooks', 'metrics-only'].includes(observability) ? { tracing: false } : {}),
   storage,
   adminKeys: [{ key: adminKey, role: 'super_admin' }],
   ...(redisUrl ? { redis: { url: redisUrl, keyPrefix: `gw_bench_${randomBytes(4).toString('hex')}:` } } : {}),
