@@ -6,6 +6,7 @@ import { sourceOf } from '../eval/leave-one-source-out.js';
 import { trainHashedModel, writeHashedModel, type HashedTrainOptions, type PreparedExample } from './hashed-trainer.js';
 import { seededRandom } from './linear-trainer.js';
 import { DEFAULT_TRAIN_DIR, readRows, type PromptInjectionRow } from './prompt-injection-model.js';
+import { foreignParagraphs, type LanguageRow } from './foreign-paragraphs.js';
 import { ownBenignTexts, ownInstructions, plantInto } from './tool-injection-augment.js';
 import { featureBuckets, DEFAULT_HASH_BITS } from '../../plugins/guardrails/prompt-injection-detection/hashed-features.js';
 import type { HashedModel } from '../../plugins/guardrails/prompt-injection-detection/hashed-model.js';
@@ -50,8 +51,7 @@ const MAX_REQUEST = 800;
 export const JAILBREAK_TAGS = ['inthewild', 'jbb_pair', 'jbb_gcg', 'jbb_rs'];
 /** The longest jailbreak planted (characters): longer ones are cut at a sentence end, as a tool's page limit would. */
 const MAX_JAILBREAK = 4000;
-/** Sentences of non-English text per paragraph, and the weight of one paragraph (descriptive text in other languages). */
-const FOREIGN_SENTENCES = 3;
+/** Weight of one paragraph of descriptive text in another language. */
 const FOREIGN_WEIGHT = 0.5;
 
 /** How many own template texts of each kind, and their weight. */
@@ -80,34 +80,6 @@ function diffExample(text: string, host: string, weight: number, jailbreak = fal
 }
 
 const example = (text: string, positive: boolean, weight: number): PreparedExample => ({ windows: toolWindows(text).map(bucketsOf), labels: [positive, false], weight });
-
-/** One row of train/language.jsonl (sentences and short texts in the 25 languages). */
-export interface LanguageRow {
-  id: string;
-  text: string;
-  labels: { lang: string };
-  source: string;
-}
-
-/**
- * Paragraphs of ordinary descriptive text in other languages (news, wiki and web sentences of the UD treebanks in
- * language.jsonl, FOREIGN_SENTENCES at a time, English left out): without them every non-English text the model saw
- * in training was a planted request (the translated CyberSecEval rows), so any foreign page read as an attack.
- */
-export function foreignParagraphs(rows: readonly LanguageRow[]): string[] {
-  const byLanguage = new Map<string, string[]>();
-  for (const row of rows) {
-    if (!row.id.startsWith('ud_') || row.labels.lang === 'en') continue;
-    const list = byLanguage.get(row.labels.lang) ?? [];
-    list.push(row.text.trim());
-    byLanguage.set(row.labels.lang, list);
-  }
-  const out: string[] = [];
-  for (const sentences of byLanguage.values()) {
-    for (let i = 0; i + FOREIGN_SENTENCES <= sentences.length; i += FOREIGN_SENTENCES) out.push(sentences.slice(i, i + FOREIGN_SENTENCES).join(' '));
-  }
-  return out;
-}
 
 /** A jailbreak template cut to at most MAX_JAILBREAK characters, at a sentence end where there is one. */
 function cutJailbreak(text: string): string {
