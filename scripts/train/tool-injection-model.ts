@@ -167,7 +167,8 @@ function main(): void {
   const model = trainToolInjection(
     toolTrainingSet(rows, prompts, languages),
     `train/tool-output.jsonl (${rows.length} rows; each id tag weighted to at most ${TOOL_TAG_CAP} rows; AgentDojo attacks on the windows their clean record lacks), ` +
-      `assistant requests from train/prompt-injection.jsonl (${REQUEST_TAGS.join(', ')}) planted into clean texts, and ${2 * OWN_TOOL_COUNT} template rows ` +
+      `assistant requests from train/prompt-injection.jsonl (${REQUEST_TAGS.join(', ')}) and jailbreak templates (${JAILBREAK_TAGS.join(', ')}; both outputs) planted into clean texts, ` +
+      `UD paragraphs in 24 languages from train/language.jsonl (negatives), and ${2 * OWN_TOOL_COUNT} template rows ` +
       `(scripts/train/tool-injection-augment.ts: ordinary e-mails, how-tos and pages; planted instructions; weight ${OWN_TOOL_WEIGHT}); logistic regression over hashed ` +
       `character 2-5-grams and word 1-2-grams of the normalised text, read per sentence or line; ${JSON.stringify(TOOL_INJECTION_TRAIN_OPTIONS)}`,
   );
