@@ -267,8 +267,8 @@ export class ChroniclesRecorder {
       return;
     }
     this.counts.set(application, count + entries.length);
-    // Trim with some slack, so a full log is not rewritten on every flush; reads cut to maxEntries.
-    if (count + entries.length > this.maxEntries + Math.max(100, Math.floor(this.maxEntries / 10))) await this.trim(application);
+    // Trim with a quarter of slack, so a full log is rewritten once per maxEntries/4 appends, not on every flush; reads cut to maxEntries.
+    if (count + entries.length > this.maxEntries + Math.max(100, Math.floor(this.maxEntries / 4))) await this.trim(application);
   }
 
   /**
