@@ -8,7 +8,7 @@ import express from 'express';
 import { randomBytes } from 'node:crypto';
 import { createGateway, fileStorage, memoryStorage, postgresStorage } from '../src/index.js';
 import { applyHeapGrowing, heapGrowingPercent } from '../examples/heap-growth.js';
-import { registerDiscardingTracer } from './bench-tracing.js';
+import { registerBareTracer, registerDiscardingTracer } from './bench-tracing.js';
 
 // The heap growth the example server sets (GATEWAY_HEAP_GROWING_PERCENT; 0 for V8's own), so the bench measures it as users run it.
 applyHeapGrowing(heapGrowingPercent(process.env.GATEWAY_HEAP_GROWING_PERCENT));
@@ -27,11 +27,23 @@ const storage = benchDir
     ? postgresStorage({ connectionString: databaseUrl, schema: benchSchema })
     : memoryStorage();
 const redisUrl = process.env.BENCH_REDIS;
-// BENCH_OBSERVABILITY: `on` = metrics and an OTel SDK registered; `off` = metrics and tracing turned off; unset = the defaults.
-const observability = process.env.BENCH_OBSERVABILITY;
-if (observability === 'on' || observability === 'sdk') await registerDiscardingTracer();
+// BENCH_OBSERVABILITY (unset: the defaults, tracing on without an SDK):
+//   off        metrics off, tracing off
+//   on         metrics, and the OTel Node SDK registered as the example server registers it (no context manager)
+//   on-als     metrics, and the SDK with its default AsyncLocalStorage context manager
+//   metrics    metrics, tracing on with no SDK (the default); metrics-only: metrics, `tracing: false`
+//   sdk / sdk-als: the SDK alone, without / with the context manager
+//   sdk-hooks  tracing off, the SDK's context manager registered and its async hooks switched on
+//   bare       metrics, and a tracer whose spans do nothing (the gateway's own tracing work, none of an SDK's)
+// BENCH_DEFAULT_METRICS=false leaves Node's default process metrics out.
+const observability = process.env.BENCH_OBSERVABILITY ?? '';
+if (['on', 'sdk'].includes(observability)) await registerDiscardingTracer('none');
+if (['on-als', 'sdk-als', 'sdk-hooks'].includes(observability)) await registerDiscardingTracer('default', observability === 'sdk-hooks');
+if (observability === 'bare') await registerBareTracer();
+const metricsOn = ['on', 'on-als', 'metrics', 'metrics-only', 'bare'].includes(observability);
 const gateway = createGateway({
-  ...(observability === 'on' || observability === 'metrics' ? { metrics: {} } : observability === 'off' ? { tracing: false } : {}),
+  ...(metricsOn ? { metrics: { defaultMetrics: process.env.BENCH_DEFAULT_METRICS !== 'false' } } : {}),
+  ...(['off', 'sdk-hooks', 'metrics-only'].includes(observability) ? { tracing: false } : {}),
   storage,
   adminKeys: [{ key: adminKey, role: 'super_admin' }],
   ...(redisUrl ? { redis: { url: redisUrl, keyPrefix: `gw_bench_${randomBytes(4).toString('hex')}:` } } : {}),

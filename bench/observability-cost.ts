@@ -28,8 +28,8 @@ const median = (results: CpuResult[]): CpuResult => [...results].sort((a, b) => 
  * the CPU per request of the custom route on each, alternating for `rounds` rounds; the median of each side counts.
  */
 export async function measureObservabilityCost(gatewayArgs: string[], options: { requests: number; connections: number; rounds: number; body: string }): Promise<ObservabilityCost> {
-  const off = await startGateway(gatewayArgs, 'off');
-  // BENCH_ON_MODE=metrics or sdk measures one of the two alone against both off.
+  // BENCH_ON_MODE (metrics, sdk, sdk-hooks, bare) and BENCH_OFF_MODE pick other pairs: see gateway-bench-server.ts.
+  const off = await startGateway(gatewayArgs, process.env.BENCH_OFF_MODE ?? 'off');
   const on = await startGateway(gatewayArgs, process.env.BENCH_ON_MODE ?? 'on');
   try {
     const target = (gateway: { info: Record<string, unknown> }) => ({

@@ -1,4 +1,4 @@
-// `npm run bench:observability`: only the metrics-and-tracing rows of `npm run bench` (both off against both on, alternating rounds).
+// `npm run bench:observability`: only the metrics-and-tracing rows of `npm run bench` (both off against both on, alternating rounds; BENCH_OFF_MODE and BENCH_ON_MODE pick other pairs).
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { buildBenchGateway } from './build-gateway.js';
@@ -6,6 +6,18 @@ import { measureObservabilityCost } from './observability-cost.js';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 10_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+/** What each BENCH_OBSERVABILITY mode turns on (see gateway-bench-server.ts). */
+const MODES: Record<string, string> = {
+  off: 'metrics and tracing off',
+  on: 'metrics and tracing on (OTel Node SDK, registered as the example server does)',
+  'on-als': "metrics and tracing on (OTel Node SDK with its default AsyncLocalStorage context manager)",
+  metrics: 'metrics on, tracing on with no SDK (the default)',
+  'metrics-only': 'metrics on, tracing off',
+  sdk: 'tracing on (OTel Node SDK), metrics off',
+  'sdk-als': 'tracing on (OTel Node SDK with its AsyncLocalStorage context manager), metrics off',
+  'sdk-hooks': 'tracing off, the SDK context manager\'s async hooks on',
+  bare: 'metrics and tracing on (a tracer whose spans do nothing)',
+};
 
 buildBenchGateway();
 const upstream = spawn(process.execPath, ['--import', 'tsx', 'bench/fake-upstream-server.ts'], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -14,9 +26,12 @@ try {
   const body = JSON.stringify({ model: 'bench-model', messages: [{ role: 'user', content: 'Say hello.' }], max_tokens: 16 });
   const cost = await measureObservabilityCost([`http://127.0.0.1:${info.port}`], { requests: REQUESTS, connections: 16, rounds: ROUNDS, body });
   console.log('\n| scenario | CPU µs/request | req/s at 16 conns | errors |\n|---|---:|---:|---:|');
-  console.log(`| gateway: custom route, metrics and tracing off | ${cost.off.cpuPerRequestUs.toFixed(0)} | ${cost.off.rps.toFixed(0)} | ${cost.off.errors} |`);
-  console.log(`| gateway: custom route, metrics and tracing on (OTel Node SDK) | ${cost.on.cpuPerRequestUs.toFixed(0)} | ${cost.on.rps.toFixed(0)} | ${cost.on.errors} |`);
-  console.log(`\nboth on: ${cost.extraPercent >= 0 ? '+' : ''}${cost.extraPercent.toFixed(1)}% CPU per request over both off (median of ${cost.rounds} alternating rounds of ${REQUESTS} requests; node ${process.version})`);
+  const offMode = process.env.BENCH_OFF_MODE ?? 'off';
+  const onMode = process.env.BENCH_ON_MODE ?? 'on';
+  const label = (mode: string): string => MODES[mode] ?? `BENCH_OBSERVABILITY=${mode}`;
+  console.log(`| gateway: custom route, ${label(offMode)} | ${cost.off.cpuPerRequestUs.toFixed(0)} | ${cost.off.rps.toFixed(0)} | ${cost.off.errors} |`);
+  console.log(`| gateway: custom route, ${label(onMode)} | ${cost.on.cpuPerRequestUs.toFixed(0)} | ${cost.on.rps.toFixed(0)} | ${cost.on.errors} |`);
+  console.log(`\n${onMode} over ${offMode}: ${cost.extraPercent >= 0 ? '+' : ''}${cost.extraPercent.toFixed(1)}% CPU per request (median of ${cost.rounds} alternating rounds of ${REQUESTS} requests; node ${process.version})`);
 } finally {
   upstream.kill('SIGTERM');
 }

@@ -1,4 +1,4 @@
-// `npx tsx bench/redis-round-trip.ts`: what one shared rate check costs the gateway: the limiter's script through ioredis's defineCommand, the same by EVALSHA, and a PING, in alternating rounds.
+// `npx tsx bench/redis-round-trip.ts`: what one shared rate check costs the gateway (mostly served from a leased slot, leases and settles included), against one script by EVALSHA and a PING, in alternating rounds.
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { RedisRouteRateLimits } from '../src/traffic/redis-rate-limiter.js';
@@ -43,6 +43,7 @@ console.log('|---|---:|---:|---|');
 for (const [name, rounds] of results) {
   console.log(`| ${name} | ${median(rounds.map((r) => r.p50)).toFixed(3)} | ${median(rounds.map((r) => r.cpu)).toFixed(1)} | ${rounds.map((r) => r.cpu.toFixed(0)).join(', ')} |`);
 }
+await limits.close();
 let cursor = '0';
 do {
   const [next, keys] = await client.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 100);

@@ -133,7 +133,7 @@ try {
   // Metrics and tracing: both off against both on (an OTel SDK registered), alternating rounds on two more gateways.
   const observability = await measureObservabilityCost([upstreamOrigin], { requests: REQUESTS / 2, connections: CONNECTIONS, rounds: 3, body: chat(false) });
   rows.push({ scenario: 'gateway: custom route, metrics and tracing off', cpu: observability.off, note: 'median of 3 rounds, alternating with the next row' });
-  rows.push({ scenario: 'gateway: custom route, metrics and tracing on (OTel Node SDK)', cpu: observability.on, note: `${observability.extraPercent >= 0 ? '+' : ''}${observability.extraPercent.toFixed(1)}% CPU per request over both off` });
+  rows.push({ scenario: 'gateway: custom route, metrics and tracing on (OTel Node SDK, registered as the example server does)', cpu: observability.on, note: `${observability.extraPercent >= 0 ? '+' : ''}${observability.extraPercent.toFixed(1)}% CPU per request over both off` });
 
   // Direct and proxied tool calls alternate in three rounds (the tool server warms up as it goes); the median round counts.
   const mcpRounds: Array<{ direct: LoadResult; proxied: LoadResult }> = [];

@@ -16,7 +16,9 @@ export async function startTracingFromEnv(): Promise<(() => Promise<void>) | und
     resource: resourceFromAttributes({ 'service.name': process.env.OTEL_SERVICE_NAME ?? 'gateway-service' }),
     spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())],
   });
-  // Also installs the W3C trace-context propagator and the AsyncLocalStorage context manager.
-  provider.register();
+  // Installs the W3C trace-context propagator. No context manager: the gateway hands each span its parent itself and
+  // never reads the active context, and the default one (AsyncLocalStorage) would run async hooks on every promise of
+  // every request once the first batch is exported. A host that adds auto-instrumentation registers the default instead.
+  provider.register({ contextManager: null });
   return () => provider.shutdown();
 }

@@ -117,7 +117,16 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     now: options.now ? () => options.now!().getTime() : undefined,
     onError: (error) => logger?.error('request log entries could not be written; they are kept for the next flush', { error: error.message }),
     onDrop: (total, since) => logger?.warn('request log entries were dropped: the buffer is full while storage fails', { dropped: since, total }),
-  }, { secrets: () => knownSecrets.current() });
+  }, {
+    secrets: () => knownSecrets.current(),
+    // Entries are written only while their application exists, unchanged since they began (see the delete handler).
+    owner: async (application) => {
+      const key = services.applications.key(application);
+      const record = await storage.getCached<{ created_at?: string; deleting_at?: string }>(key);
+      if (!record || record.deleting_at !== undefined) return undefined;
+      return { guard: { key, equals: { created_at: record.created_at ?? null, deleting_at: null } }, since: record.created_at ?? '' };
+    },
+  });
   services.applicationDeletedHooks.push((application) => recorder.forget(application));
   const observability = createObservability(options, logger, recorder);
   const observer = observability.metrics || observability.tracing ? observability : undefined;
@@ -125,7 +134,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   observe = requestObserver(observability);
   const redis = options.redis ? createRedisClient(options.redis, logger) : undefined;
   const usage = new UsageService({ storage, redis, redisOptions: options.redis, logger, now: options.now, ...options.usage });
-  const meter = (entry: ChronicleEntry, context: ModelRequestContext | undefined): Promise<void> => usage.meter(entry, context);
+  const meter = (entry: ChronicleEntry, context: ModelRequestContext | undefined): Promise<void> | undefined => usage.meter(entry, context);
   const registries = new RegistryService(storage, box, services.registries, options.now);
   const admin = part(
     adminRouter({
@@ -165,17 +174,16 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     observer,
   };
   const proxy = mount(proxyRouter(proxyDeps, logger));
-  // gateway.router runs those five as one router: one route layer per model endpoint, checked first.
-  inner.unshift(
-    modelPipelineRouter(
-      {
-        watch: chronicleWatcher(recorder, logger, meter),
-        watchOnly: [RESPONSES_PATH],
-        resolve: routeResolverHandlers(resolverDeps),
-        after: [rateLimitHandler(limits), usage.admitHandler(), guardrailPolicyHandler(pipelineDeps), responseCacheHandler(cacheDeps), proxyHandler(proxyDeps)],
-      },
-      logger,
-    ),
+  // gateway.router runs those five as one step, first: one map lookup per request finds a model endpoint's steps.
+  const modelPipeline = modelPipelineRouter(
+    {
+      before: [observe, awaitReady],
+      watch: chronicleWatcher(recorder, logger, meter),
+      watchOnly: [RESPONSES_PATH],
+      resolve: routeResolverHandlers(resolverDeps),
+      after: [rateLimitHandler(limits), usage.admitHandler(), guardrailPolicyHandler(pipelineDeps), responseCacheHandler(cacheDeps), proxyHandler(proxyDeps)],
+    },
+    logger,
   );
   const messages = part(
     messagesRouter({
@@ -207,7 +215,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   const readiness = new Readiness({ started: () => (isReady ? { ok: true } : { ok: false, error: startError }), storage: storage.adapter, redis });
   const health = healthRouter(readiness, logger);
   // gateway.router answers the probes without waiting, then waits for readiness once and runs the inner routers directly.
-  const router = Router().use(health, observe, awaitReady, ...inner);
+  const router = Router().use(modelPipeline, health, observe, awaitReady, ...inner);
   const metrics = metricsRouter(observability.metrics, observability.metrics ? (options.metrics as { bearerToken?: string }).bearerToken : undefined, logger);
 
   let closed = false;

@@ -3,13 +3,12 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import securityFilters, { type SecurityFiltersResults } from '../../plugins/guardrails/security-filters/index.js';
 import toolInjectionDetection, { type ToolInjectionResults } from '../../plugins/guardrails/tool-injection-detection/index.js';
-import { selectLabels } from '../../plugins/guardrails/prompt-injection-detection/hashed-model.js';
-import { promptInjectionModel } from '../../plugins/guardrails/prompt-injection-detection/index.js';
 import { GuardrailEngine, type GuardrailPlugin } from '../../src/index.js';
 import { scoreToolOutput } from '../../plugins/guardrails/tool-injection-detection/score.js';
 import { TOOL_OUTPUT_RULES } from '../../plugins/guardrails/tool-injection-detection/tool-rules.js';
 import { readRows, type PromptInjectionRow } from '../train/prompt-injection-model.js';
 import { isToolInjection, toolTrainingSet, trainToolInjection, type ToolOutputRow } from '../train/tool-injection-model.js';
+import type { LanguageRow } from '../train/foreign-paragraphs.js';
 import { foldMetrics, groupBySource, leaveOneSourceOut, metricsAt, printSourceTable, sourceOf, type SourceMetrics } from './leave-one-source-out.js';
 import { prf, readJsonl, type Counts, type DataRow } from './eval-data.js';
 import type { EvalModule, EvalRow } from './eval-types.js';
@@ -110,16 +109,17 @@ export async function toolDevFigures(dataDir: string): Promise<{ overall: Source
 /**
  * Leave-one-source-out of toolinjectiondetection on train/tool-output.jsonl: the model is trained without the
  * repository left out, in both corpus files (prompt-injection.jsonl's PurpleLlama rows go with PurpleLlama's tool
- * rows), and scored with the rules and the jailbreak output as the plugin scores.
+ * rows), and scored with the rules as the plugin scores. language.jsonl's paragraphs come from no tool-output
+ * source, so every fold trains on them.
  */
 export async function toolLoso(trainDir: string, threshold = TOOL_THRESHOLD): Promise<SourceMetrics[]> {
   const rows = readRows<ToolOutputRow>(resolve(trainDir, 'tool-output.jsonl'));
   const prompts = readRows<PromptInjectionRow>(resolve(trainDir, 'prompt-injection.jsonl'));
-  const jailbreak = selectLabels(promptInjectionModel(), ['jailbreak']);
+  const languages = readRows<LanguageRow>(resolve(trainDir, 'language.jsonl'));
   const folds = await leaveOneSourceOut(rows, (train, test) => {
     const left = sourceOf(test[0] as ToolOutputRow);
-    const tool = trainToolInjection(toolTrainingSet(train, prompts.filter((row) => sourceOf(row) !== left)), 'fold');
-    return test.map((row) => scoreToolOutput(row.text, { decode: true, rules: TOOL_OUTPUT_RULES, tool, jailbreak }).prompt_injection);
+    const tool = trainToolInjection(toolTrainingSet(train, prompts.filter((row) => sourceOf(row) !== left), languages), 'fold');
+    return test.map((row) => scoreToolOutput(row.text, { decode: true, rules: TOOL_OUTPUT_RULES, tool }).prompt_injection);
   });
   return foldMetrics(folds, isToolInjection, threshold, 'tag');
 }

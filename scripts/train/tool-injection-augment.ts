@@ -154,9 +154,20 @@ const COMMANDS: Array<[string, string]> = [
   ['Compress a folder', 'tar czf {{archive.tar.gz}} {{folder}}'], ['Follow the log output', 'journalctl -f'], ['Install a package', 'apt install {{package}}'],
   ['Display the manual for a command', 'man {{command}}'], ['Copy files to a remote host', 'scp {{file}} {{user}}@{{host}}:{{path}}'], ['Kill a process by name', 'pkill {{name}}'],
 ];
+/** A reference entry from a small grammar: an imperative description for the human reader, then a command line. */
+const REF_VERBS = ['List', 'Show', 'Display', 'Print', 'Create', 'Delete', 'Remove', 'Rename', 'Copy', 'Move', 'Start', 'Stop', 'Restart', 'Install', 'Update', 'Upgrade', 'Search for', 'Find', 'Count', 'Compare', 'Convert', 'Compress', 'Extract', 'Download', 'Upload', 'Open', 'Check', 'Enable', 'Disable', 'Set', 'Reset', 'Add', 'Edit', 'View', 'Sort', 'Filter', 'Merge', 'Split', 'Watch', 'Export', 'Import', 'Mount', 'Format', 'Generate', 'Verify', 'Sign', 'Clone', 'Connect to'];
+const REF_OBJECTS = ['all files in the current directory', 'a directory recursively', 'the current branch', 'a specific package', 'running processes', 'the system log', 'a remote repository', 'the configuration file', 'a user account', 'network interfaces', 'open ports', 'environment variables', 'a compressed archive', 'an image file', 'the disk partitions', 'a service', 'a database table', 'hidden files', 'the file permissions', 'a new SSH key', 'the checksum of a file', 'a virtual environment', 'scheduled jobs', 'a PDF document', 'the clipboard contents', 'a Wi-Fi network', 'a container image', 'the default shell'];
+const REF_QUALIFIERS = ['', '', '', ' in verbose mode', ' with human-readable sizes', ' by name', ' and its dependencies', ' interactively', ' without asking for confirmation', ' to a file', ' in JSON format', ' for a given user', ' older than a given number of days', ' matching a pattern'];
+function referenceLine(r: Random): [string, string] {
+  const tool = pick(r, ['fs', 'pkg', 'svc', 'net', 'img', 'db', 'vcs', 'arc', 'sys']);
+  const flag = pick(r, ['-l', '-r', '--all', '-v', '--json', '-f', '--dry-run', '-h', '--user {{name}}', '-n {{count}}']);
+  return [`${pick(r, REF_VERBS)} ${pick(r, REF_OBJECTS)}${pick(r, REF_QUALIFIERS)}`, `${tool} ${pick(r, ['ls', 'show', 'add', 'rm', 'get', 'set', 'run', 'sync'])} ${flag} {{${pick(r, ['path', 'name', 'file', 'target'])}}}`];
+}
+
 function cheatSheet(r: Random): string {
   const tool = pick(r, ['docker', 'git', 'coreutils', 'netutil', 'pkgtool', 'logview']);
-  const lines = some(r, COMMANDS, 3, 6).map(([what, cmd]) => `- ${what}:\n\n\`${cmd}\``);
+  const entries = Array.from({ length: 3 + Math.floor(r() * 4) }, () => (r() < 0.3 ? pick(r, COMMANDS) : referenceLine(r)));
+  const lines = entries.map(([what, cmd]) => `- ${what}:\n\n\`${cmd}\``);
   return `# ${tool}\n\n> ${pick(r, ['Manage containers and images.', 'Track changes to files.', 'Inspect system resources.', 'Work with packages.'])}\n> More information: <https://example.org/${tool}>.\n\n${lines.join('\n\n')}\n`;
 }
 

@@ -6,6 +6,7 @@ import { sourceOf } from '../eval/leave-one-source-out.js';
 import { trainHashedModel, writeHashedModel, type HashedTrainOptions, type PreparedExample } from './hashed-trainer.js';
 import { seededRandom } from './linear-trainer.js';
 import { DEFAULT_TRAIN_DIR, readRows, type PromptInjectionRow } from './prompt-injection-model.js';
+import { foreignParagraphs, type LanguageRow } from './foreign-paragraphs.js';
 import { ownBenignTexts, ownInstructions, plantInto } from './tool-injection-augment.js';
 import { featureBuckets, DEFAULT_HASH_BITS } from '../../plugins/guardrails/prompt-injection-detection/hashed-features.js';
 import type { HashedModel } from '../../plugins/guardrails/prompt-injection-detection/hashed-model.js';
@@ -19,8 +20,8 @@ export interface ToolOutputRow {
   source: string;
 }
 
-/** The model's one output. */
-export const TOOL_INJECTION_LABELS = ['prompt_injection'];
+/** The model's outputs: any planted instruction, and jailbreak templates (a jailbreak planted in data is one too). */
+export const TOOL_INJECTION_LABELS = ['prompt_injection', 'jailbreak'];
 
 /**
  * The settings the shipped model and the leave-one-source-out folds both use: every sentence window of a text
@@ -34,6 +35,8 @@ export const TOOL_INJECTION_TRAIN_OPTIONS: Partial<HashedTrainOptions> = {
   maxWindows: Infinity,
   positiveWindows: 'max',
   balance: { kind: 'windows', negativeMass: 1 },
+  // The mean of three models (seeds 7, 1007 and 2007): one shuffle moves the dev false-positive rate by several rows.
+  extraSeeds: [1007, 2007],
   window: undefined,
 };
 
@@ -42,8 +45,14 @@ export const TOOL_TAG_CAP = 120;
 
 /** prompt-injection.jsonl parts whose texts are requests to an assistant: planted in tool data, each is an instruction to the agent. */
 export const REQUEST_TAGS = ['alpacaeval', 'selfinstruct', 'mtbench', 'awesome', 'jbb_goal', 'cse_frr', 'cse_frr_ml', 'cse_pi', 'cse_pi_ml'];
-/** The longest request planted (longer ones are mostly jailbreak stories, scored by the jailbreak output). */
+/** The longest request planted (longer ones are mostly jailbreak stories, planted as jailbreaks below). */
 const MAX_REQUEST = 800;
+/** prompt-injection.jsonl parts that are jailbreak templates: planted in tool data, positives of both outputs. */
+export const JAILBREAK_TAGS = ['inthewild', 'jbb_pair', 'jbb_gcg', 'jbb_rs'];
+/** The longest jailbreak planted (characters): longer ones are cut at a sentence end, as a tool's page limit would. */
+const MAX_JAILBREAK = 4000;
+/** Weight of one paragraph of descriptive text in another language. */
+const FOREIGN_WEIGHT = 0.5;
 
 /** How many own template texts of each kind, and their weight. */
 export const OWN_TOOL_COUNT = 1500;
@@ -51,7 +60,7 @@ export const OWN_TOOL_WEIGHT = 0.5;
 /** Weight of one gsm8k word problem (its question cut off) used as plain prose. */
 const PROSE_WEIGHT = 0.5;
 /** Weight of one planted request row. */
-const PLANTED_WEIGHT = 0.5;
+const PLANTED_WEIGHT = 1;
 
 /** Where the shipped model lives. */
 export const TOOL_INJECTION_MODEL = fileURLToPath(new URL('../../plugins/guardrails/tool-injection-detection/model', import.meta.url));
@@ -64,13 +73,21 @@ export function isToolInjection(row: ToolOutputRow): boolean {
 const bucketsOf = (window: string): Uint32Array => Uint32Array.from(featureBuckets(window, DEFAULT_HASH_BITS));
 
 /** A positive example of the windows of `text` that its clean host does not have (where the instruction sits). */
-function diffExample(text: string, host: string, weight: number): PreparedExample {
+function diffExample(text: string, host: string, weight: number, jailbreak = false): PreparedExample {
   const clean = new Set(toolWindows(host));
   const windows = toolWindows(text).filter((w) => !clean.has(w));
-  return { windows: (windows.length > 0 ? windows : toolWindows(text)).map(bucketsOf), labels: [true], weight };
+  return { windows: (windows.length > 0 ? windows : toolWindows(text)).map(bucketsOf), labels: [true, jailbreak], weight };
 }
 
-const example = (text: string, positive: boolean, weight: number): PreparedExample => ({ windows: toolWindows(text).map(bucketsOf), labels: [positive], weight });
+const example = (text: string, positive: boolean, weight: number): PreparedExample => ({ windows: toolWindows(text).map(bucketsOf), labels: [positive, false], weight });
+
+/** A jailbreak template cut to at most MAX_JAILBREAK characters, at a sentence end where there is one. */
+function cutJailbreak(text: string): string {
+  if (text.length <= MAX_JAILBREAK) return text;
+  const head = text.slice(0, MAX_JAILBREAK);
+  const end = Math.max(head.lastIndexOf('. '), head.lastIndexOf('\n'));
+  return end > MAX_JAILBREAK / 2 ? head.slice(0, end + 1) : head;
+}
 
 /** Per-row weight of each id tag, capped at TOOL_TAG_CAP rows. */
 function tagWeights<T extends { id: string; source: string }>(rows: readonly T[]): (row: T) => number {
@@ -86,7 +103,7 @@ function tagWeights<T extends { id: string; source: string }>(rows: readonly T[]
  * - own planted instructions and assistant requests from prompt-injection.jsonl planted into clean texts, positive on
  *   the windows around the instruction.
  */
-export function toolTrainingSet(toolRows: readonly ToolOutputRow[], promptRows: readonly PromptInjectionRow[], seed = 20261126): PreparedExample[] {
+export function toolTrainingSet(toolRows: readonly ToolOutputRow[], promptRows: readonly PromptInjectionRow[], languageRows: readonly LanguageRow[] = [], seed = 20261126): PreparedExample[] {
   const random = seededRandom(seed);
   const weightOf = tagWeights(toolRows);
   const out: PreparedExample[] = [];
@@ -110,6 +127,10 @@ export function toolTrainingSet(toolRows: readonly ToolOutputRow[], promptRows: 
     out.push(example(prose, false, PROSE_WEIGHT));
     hosts.push(prose);
   }
+  for (const paragraph of foreignParagraphs(languageRows)) {
+    out.push(example(paragraph, false, FOREIGN_WEIGHT));
+    hosts.push(paragraph);
+  }
   const own = ownBenignTexts(OWN_TOOL_COUNT);
   for (const text of own) out.push(example(text, false, OWN_TOOL_WEIGHT));
   hosts.push(...own);
@@ -122,6 +143,12 @@ export function toolTrainingSet(toolRows: readonly ToolOutputRow[], promptRows: 
   for (const row of requests) {
     const host = hosts[Math.floor(random() * hosts.length)] as string;
     out.push(diffExample(plantInto(host, row.text, random), host, PLANTED_WEIGHT * requestWeight(row)));
+  }
+  const jailbreaks = promptRows.filter((r) => JAILBREAK_TAGS.includes(sourceOf(r, 'tag')));
+  const jailbreakWeight = tagWeights(jailbreaks);
+  for (const row of jailbreaks) {
+    const host = hosts[Math.floor(random() * hosts.length)] as string;
+    out.push(diffExample(plantInto(host, cutJailbreak(row.text), random), host, PLANTED_WEIGHT * jailbreakWeight(row), true));
   }
   return out;
 }
@@ -136,10 +163,12 @@ function main(): void {
   const started = performance.now();
   const rows = readRows<ToolOutputRow>(resolve(trainDir, 'tool-output.jsonl'));
   const prompts = readRows<PromptInjectionRow>(resolve(trainDir, 'prompt-injection.jsonl'));
+  const languages = readRows<LanguageRow>(resolve(trainDir, 'language.jsonl'));
   const model = trainToolInjection(
-    toolTrainingSet(rows, prompts),
+    toolTrainingSet(rows, prompts, languages),
     `train/tool-output.jsonl (${rows.length} rows; each id tag weighted to at most ${TOOL_TAG_CAP} rows; AgentDojo attacks on the windows their clean record lacks), ` +
-      `assistant requests from train/prompt-injection.jsonl (${REQUEST_TAGS.join(', ')}) planted into clean texts, and ${2 * OWN_TOOL_COUNT} template rows ` +
+      `assistant requests from train/prompt-injection.jsonl (${REQUEST_TAGS.join(', ')}) and jailbreak templates (${JAILBREAK_TAGS.join(', ')}; both outputs) planted into clean texts, ` +
+      `UD paragraphs in 24 languages from train/language.jsonl (negatives), and ${2 * OWN_TOOL_COUNT} template rows ` +
       `(scripts/train/tool-injection-augment.ts: ordinary e-mails, how-tos and pages; planted instructions; weight ${OWN_TOOL_WEIGHT}); logistic regression over hashed ` +
       `character 2-5-grams and word 1-2-grams of the normalised text, read per sentence or line; ${JSON.stringify(TOOL_INJECTION_TRAIN_OPTIONS)}`,
   );

@@ -41,7 +41,10 @@ export function applicationsRouter(services: AdminServices): Router {
   router.delete('/applications/:appname', async function deleteApplication(req, res) {
     // Grants go first (key index, then key records), then the policy and the log, and the application last:
     // a crash at any step leaves an application that still exists, with no orphan a re-created one could inherit.
+    // First the record is marked: from then on no replica adds to its request log or usage graph (their writes are
+    // guarded by the unmarked record), so nothing written late brings them back once they are deleted.
     const record = await applications.remove(pathParam(req, 'appname'), async (current) => {
+      await storage.set(applications.key(current.name), { ...current, deleting_at: new Date().toISOString() });
       await developerKeys.revokeAll(current.name);
       await storage.delete(policyKey(current.name));
       for (const hook of services.applicationDeletedHooks) await hook(current.name);

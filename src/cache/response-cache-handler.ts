@@ -1,5 +1,5 @@
 // The response cache step of the model endpoints: answers a repeated request from the cache, or stores the answer it gets.
-import { Router, type Request, type RequestHandler, type Response } from 'express';
+import { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { errorMiddleware, type GatewayLogger } from '../errors/error-middleware.js';
 import { setGatewayHeaders } from '../traffic/gateway-headers.js';
 import { ENDPOINT_PATHS, RAW_ANSWER_ENDPOINTS } from '../traffic/model-endpoints.js';
@@ -100,15 +100,7 @@ export function responseCacheHandler(deps: ResponseCacheDeps): RequestHandler {
     failing = false;
     return value;
   };
-  return async function serveFromResponseCache(req, res, next) {
-    const context = modelContextOf(req);
-    const config = context && routeCacheConfig(context.route);
-    // Embeddings have no stream form to replay: a streamed embeddings request goes upstream as it is. Audio, images and
-    // uploads (whose file the key cannot see) are never cached.
-    if (!context || !config || (context.stream && context.endpoint === 'embeddings') || RAW_ANSWER_ENDPOINTS.has(context.endpoint)) {
-      next();
-      return;
-    }
+  const serve = async (req: Request, res: Response, next: NextFunction, context: ModelRequestContext, config: RouteCacheConfig): Promise<void> => {
     const directive = clientDirective(req);
     if (directive === 'no-store') {
       res.setHeader(CACHE_HEADER, 'bypass');
@@ -130,6 +122,17 @@ export function responseCacheHandler(deps: ResponseCacheDeps): RequestHandler {
       });
     });
     next();
+  };
+  return function serveFromResponseCache(req, res, next) {
+    const context = modelContextOf(req);
+    const config = context && routeCacheConfig(context.route);
+    // Embeddings have no stream form to replay: a streamed embeddings request goes upstream as it is. Audio, images and
+    // uploads (whose file the key cannot see) are never cached. Routes without a cache pass without a promise.
+    if (!context || !config || (context.stream && context.endpoint === 'embeddings') || RAW_ANSWER_ENDPOINTS.has(context.endpoint)) {
+      next();
+      return;
+    }
+    serve(req, res, next, context, config).then(undefined, next);
   };
 }
 

@@ -66,13 +66,6 @@ function outputOf(context: ModelRequestContext | undefined): { output: string | 
   }
 }
 
-/** The request id and trace id, when the gateway's router gave them. */
-function requestIds(req: Request): { request_id?: string; trace_id?: string } {
-  const requestId = requestIdOf(req);
-  const traceId = traceIdOf(req);
-  return { ...(requestId ? { request_id: requestId } : {}), ...(traceId ? { trace_id: traceId } : {}) };
-}
-
 /** The input as recorded: the messages, prompt or input as sent to the provider (after DLP transforms). */
 function inputOf(context: ModelRequestContext | undefined, req: Request): unknown {
   const body = (context?.body ?? req.body) as Record<string, unknown> | undefined;
@@ -114,13 +107,10 @@ export function buildModelEntry(req: Request, res: Response, context: ModelReque
     stream: context?.stream ?? false,
     attempts: context?.attempts ?? [],
     input: inputOf(context, req),
-    ...(context?.exchange ? { output: context.exchange.output, usage: context.exchange.usage } : outputOf(context)),
+    output: null,
+    usage: null,
     guardrail_checks: context?.checks ?? [],
     tool_invocations: context?.exchange?.tool_invocations ?? [],
-    ...(context?.exchange ? { rounds: context.exchange.rounds } : {}),
-    ...(context?.relay?.rejected && context.relay.cutAfterChars !== undefined ? { stream_cut: { after_chars: context.relay.cutAfterChars, code: context.relay.rejected.code } } : {}),
-    ...requestIds(req),
-    ...(context?.cache ? { cache: context.cache } : {}),
     error: error
       ? { code: error.code, message: error.message, type: error.type }
       : streamError
@@ -129,6 +119,22 @@ export function buildModelEntry(req: Request, res: Response, context: ModelReque
           ? { code: 'client_disconnected', message: 'The client disconnected before the answer ended.', type: 'client_error' }
           : null,
   };
+  // Optional fields are set only when present (assigned rather than spread: this runs for every request).
+  if (context?.exchange) {
+    entry.output = context.exchange.output;
+    entry.usage = context.exchange.usage;
+    entry.rounds = context.exchange.rounds;
+  } else {
+    const { output, usage } = outputOf(context);
+    entry.output = output;
+    entry.usage = usage;
+  }
+  if (context?.relay?.rejected && context.relay.cutAfterChars !== undefined) entry.stream_cut = { after_chars: context.relay.cutAfterChars, code: context.relay.rejected.code };
+  const requestId = requestIdOf(req);
+  if (requestId) entry.request_id = requestId;
+  const traceId = traceIdOf(req);
+  if (traceId) entry.trace_id = traceId;
+  if (context?.cache) entry.cache = context.cache;
   return entry;
 }
 

@@ -8,8 +8,11 @@ import { modelContextOf } from '../traffic/model-request-context.js';
 import { buildModelEntry, requestSecrets, type ChronicleEntry } from './chronicle-entry.js';
 import type { ModelRequestContext } from '../traffic/model-request-context.js';
 
-/** Runs on each finished entry before it is queued: prices it (sets `cost`) and counts its usage. */
-export type EntryMeter = (entry: ChronicleEntry, context: ModelRequestContext | undefined) => Promise<void>;
+/**
+ * Runs on each finished entry before it is queued: prices it (sets `cost`) and counts its usage. Answers a promise
+ * only when it must wait (a price not yet cached); undefined when the entry is ready.
+ */
+export type EntryMeter = (entry: ChronicleEntry, context: ModelRequestContext | undefined) => Promise<void> | undefined;
 import type { ChroniclesRecorder } from './chronicles-recorder.js';
 
 /** The handler that watches one model request to its end and queues its entry (the recorder router's only step). */
@@ -21,17 +24,20 @@ export function chronicleWatcher(recorder: ChroniclesRecorder, logger?: GatewayL
         const context = modelContextOf(req);
         const entry = buildModelEntry(req, res, context, startedAt, randomUUID);
         if (!entry) return;
-        if (!meter) recorder.record(entry, requestSecrets(req));
-        else {
-          const secrets = requestSecrets(req);
-          meter(entry, context).then(
-            () => recorder.record(entry, secrets),
-            (error: Error) => {
-              logger?.error('the usage of a request could not be counted', { error: error.message });
-              recorder.record(entry, secrets);
-            },
-          );
+        const secrets = requestSecrets(req);
+        const unmetered = (error: Error): void => {
+          logger?.error('the usage of a request could not be counted', { error: error.message });
+          recorder.record(entry, secrets);
+        };
+        let metering: Promise<void> | undefined;
+        try {
+          metering = meter?.(entry, context);
+        } catch (error) {
+          unmetered(error as Error);
+          return;
         }
+        if (!metering) recorder.record(entry, secrets);
+        else metering.then(() => recorder.record(entry, secrets), unmetered);
       } catch (error) {
         logger?.error('a request log entry could not be built', { error: (error as Error).message });
       }

@@ -1,7 +1,8 @@
 // Batches Chronicles entries off the request path, appends them per application, keeps the usage graph, and enforces retention in the background.
-import type { LogRecord } from '../storage/storage-adapter.js';
+import type { LogRecord, WriteGuard } from '../storage/storage-adapter.js';
 import type { Storage } from '../storage/storage-facade.js';
 import type { ChronicleEntry } from './chronicle-entry.js';
+import { secretScrubber, type SecretScrubber } from '../secrets/secret-scrubber.js';
 import { boundEntry, DEFAULT_MAX_FIELD_BYTES, finishEntry } from './entry-limits.js';
 import { newestRecords, READ_BATCH, StalePositionError } from './log-pages.js';
 import { applyToGraph, emptyGraph, graphChanges, graphFromCounts, MAX_GRAPH_NODES, type UsageGraph } from './usage-graph.js';
@@ -52,6 +53,14 @@ export interface ChroniclesOptions {
 export interface ChroniclesDeps {
   /** Every stored secret (provider keys, registry tokens) to scrub from entries before they are written. */
   secrets?: () => Promise<readonly string[]>;
+  /**
+   * The application's current incarnation, read at each flush: `undefined` when it is gone or being deleted (its
+   * entries are then discarded), else a guard that holds only while it exists unchanged, and `since` (its creation
+   * time): entries that began earlier belong to an application of the same name deleted since, and are discarded.
+   * The entries are appended, and the usage graph added to, only while the guard holds, so a flush that lands after
+   * the application was deleted (from another replica, or a request that ended late) never brings its log or counts back.
+   */
+  owner?: (application: string) => Promise<{ guard: WriteGuard; since: string } | undefined>;
 }
 
 /** Equality filters on entry fields that an adapter with indexed log reads answers itself (see `Storage.matchesLogs`). */
@@ -106,6 +115,8 @@ export class ChroniclesRecorder {
   private readonly now: () => number;
   private readonly onError: (error: Error) => void;
   private readonly secrets: () => Promise<readonly string[]>;
+  private readonly owner: ChroniclesDeps['owner'];
+  private discardedTotal = 0;
 
   constructor(
     private readonly storage: Storage,
@@ -122,6 +133,7 @@ export class ChroniclesRecorder {
     this.now = options.now ?? Date.now;
     this.onError = options.onError ?? (() => undefined);
     this.secrets = deps.secrets ?? (async () => []);
+    this.owner = deps.owner;
     if (this.maxAgeMs !== undefined) {
       this.sweeper = setInterval(() => this.sweep().catch(this.onError), Math.min(60_000, Math.max(1000, this.maxAgeMs / 10)));
       this.sweeper.unref();
@@ -164,6 +176,11 @@ export class ChroniclesRecorder {
     return this.pendingCount;
   }
 
+  /** Entries discarded at a flush because their application had been deleted (or re-created) since they began. */
+  get discarded(): number {
+    return this.discardedTotal;
+  }
+
   /** Entries dropped so far because the buffer was full while appends failed. */
   get dropped(): number {
     return this.droppedTotal;
@@ -195,64 +212,82 @@ export class ChroniclesRecorder {
     clearTimeout(this.timer);
     this.timer = undefined;
     const batch = this.pending;
-    const taken = this.pendingCount;
+    this.inFlight += this.pendingCount;
     this.pending = new Map();
     this.pendingCount = 0;
-    this.inFlight += taken;
-    return this.enqueue(() => this.write(batch));
-  }
-
-  /** Appends a batch taken by {@link flush}; what fails to append is put back (within the bound) and retried. Runs in the queue. */
-  private async write(batch: Map<string, Pending[]>): Promise<void> {
-    let failure: unknown;
-    let known: readonly string[] | undefined;
-    try {
-      known = await this.secrets();
-    } catch (error) {
-      failure = error;
-    }
-    for (const [application, items] of batch) {
-      let entries: ChronicleEntry[] | undefined;
+    return this.enqueue(async () => {
+      let failure: unknown;
+      let known: readonly string[] | undefined;
       try {
-        if (known === undefined) throw failure;
-        entries = items.map((item) => finishEntry(item.entry, item.sizes, this.maxFieldBytes, [...known!, ...item.secrets]));
-        await this.storage.append(chroniclesLog(application), entries);
+        known = await this.secrets();
       } catch (error) {
-        this.inFlight -= items.length; // put back or dropped below
-        // Put back what is ready to write (finished entries need no second pass).
-        let back = entries ? entries.map((entry): Pending => ({ entry, sizes: new Map(), secrets: [] })) : items;
-        // Entries recorded while this batch was in flight count too: beyond maxPending, the oldest are dropped.
-        const room = Math.max(0, this.maxPending - this.pendingCount - this.inFlight);
-        if (back.length > room) {
-          this.droppedTotal += back.length - room;
-          back = back.slice(back.length - room);
-          this.reportDrops();
-        }
-        this.pending.set(application, [...back, ...(this.pending.get(application) ?? [])]);
-        this.pendingCount += back.length;
-        failure ??= error;
-        continue;
+        failure = error;
       }
-      this.inFlight -= items.length;
-      // The entries are written: a failure from here on (graph, retention) is reported, and the other applications still flush.
-      await this.afterAppend(application, entries).catch((error: unknown) => (failure ??= error));
-    }
-    if (failure === undefined) {
-      this.retryMs = 0;
-      return;
-    }
-    // Kept entries are retried by themselves (backing off), so they are written once storage is back even if no request comes.
-    this.retryMs = Math.min(MAX_RETRY_MS, Math.max(FIRST_RETRY_MS, this.retryMs * 2));
-    if (!this.timer) {
-      this.timer = setTimeout(() => this.flushInBackground(), this.retryMs);
-      this.timer.unref();
-    }
-    throw failure;
+      for (const [application, items] of batch) {
+        let entries: ChronicleEntry[] | undefined;
+        let held = true; // these items still count in inFlight
+        try {
+          if (known === undefined) throw failure;
+          // One scrubber per set of request credentials in the batch (usually one per developer key), each with every stored secret.
+          const scrubbers = new Map<string, SecretScrubber>();
+          const scrubberOf = (secrets: readonly string[]): SecretScrubber => {
+            const id = secrets.join('\u0000');
+            let scrubber = scrubbers.get(id);
+            if (!scrubber) scrubbers.set(id, (scrubber = secretScrubber([...known!, ...secrets])));
+            return scrubber;
+          };
+          entries = items.map((item) => finishEntry(item.entry, item.sizes, this.maxFieldBytes, scrubberOf(item.secrets)));
+          if (this.owner) {
+            const owner = await this.owner(application);
+            const current = owner ? entries.filter((entry) => entry.timestamp >= owner.since) : [];
+            this.discardedTotal += entries.length - current.length;
+            if (!owner || current.length === 0 || !(await this.storage.appendGuarded(chroniclesLog(application), current, owner.guard))) {
+              if (owner && current.length > 0) this.discardedTotal += current.length;
+              continue;
+            }
+            await this.afterAppend(application, current, owner.guard).catch((error: unknown) => (failure ??= error));
+            continue;
+          }
+          await this.storage.append(chroniclesLog(application), entries);
+        } catch (error) {
+          this.inFlight -= items.length; // put back or dropped below
+          held = false;
+          // Put back what is ready to write (finished entries need no second pass).
+          let back = entries ? entries.map((entry): Pending => ({ entry, sizes: new Map(), secrets: [] })) : items;
+          // Entries recorded or being written meanwhile count too: beyond maxPending, the oldest are dropped.
+          const room = Math.max(0, this.maxPending - this.pendingCount - this.inFlight);
+          if (back.length > room) {
+            this.droppedTotal += back.length - room;
+            back = back.slice(back.length - room);
+            this.reportDrops();
+          }
+          this.pending.set(application, [...back, ...(this.pending.get(application) ?? [])]);
+          this.pendingCount += back.length;
+          failure ??= error;
+          continue;
+        } finally {
+          if (held) this.inFlight -= items.length;
+        }
+        // The entries are written: a failure from here on (graph, retention) is reported, and the other applications still flush.
+        await this.afterAppend(application, entries).catch((error: unknown) => (failure ??= error));
+      }
+      if (failure === undefined) {
+        this.retryMs = 0;
+        return;
+      }
+      // Kept entries are retried by themselves (backing off), so they are written once storage is back even if no request comes.
+      this.retryMs = Math.min(MAX_RETRY_MS, Math.max(FIRST_RETRY_MS, this.retryMs * 2));
+      if (!this.timer) {
+        this.timer = setTimeout(() => this.flushInBackground(), this.retryMs);
+        this.timer.unref();
+      }
+      throw failure;
+    });
   }
 
   /** Updates the usage graph and keeps the log within retention after `entries` were appended. Runs in the queue. */
-  private async afterAppend(application: string, entries: ChronicleEntry[]): Promise<void> {
-    await this.updateGraph(application, entries);
+  private async afterAppend(application: string, entries: ChronicleEntry[], guard?: WriteGuard): Promise<void> {
+    await this.updateGraph(application, entries, guard);
     const count = this.counts.get(application);
     if (count === undefined) {
       // First append of this process: bring a log written earlier (maybe under a larger limit) within retention.
@@ -260,8 +295,8 @@ export class ChroniclesRecorder {
       return;
     }
     this.counts.set(application, count + entries.length);
-    // Trim with some slack, so a full log is not rewritten on every flush; reads cut to maxEntries.
-    if (count + entries.length > this.maxEntries + Math.max(100, Math.floor(this.maxEntries / 10))) await this.trim(application);
+    // Trim with a quarter of slack, so a full log is rewritten once per maxEntries/4 appends, not on every flush; reads cut to maxEntries.
+    if (count + entries.length > this.maxEntries + Math.max(100, Math.floor(this.maxEntries / 4))) await this.trim(application);
   }
 
   /**
@@ -399,11 +434,11 @@ export class ChroniclesRecorder {
   }
 
   /** Adds the tool calls of entries just appended to the application's graph. Runs in the queue. */
-  private async updateGraph(application: string, entries: ChronicleEntry[]): Promise<void> {
+  private async updateGraph(application: string, entries: ChronicleEntry[], guard?: WriteGuard): Promise<void> {
     const calls = entries.filter((entry) => entry.tool_invocations.length > 0);
     if (this.storage.countsAtomically) {
       // Replicas share the graph: one atomic addition per batch, no read-modify-write.
-      if (calls.length > 0) await this.storage.addCounts(usageGraphKey(application), graphChanges(calls), MAX_GRAPH_NODES);
+      if (calls.length > 0) await this.storage.addCounts(usageGraphKey(application), graphChanges(calls), MAX_GRAPH_NODES, guard);
       return;
     }
     if (calls.length === 0 && this.graphs.has(application)) return;

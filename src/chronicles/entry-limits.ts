@@ -1,6 +1,6 @@
 // Bounds a Chronicles entry before it is stored: each recorded field capped with a `truncated` marker, secrets scrubbed, DLP text kept once.
 import { DLP_PROCESSOR } from '../guardrails/policy-options.js';
-import { scrubSecretsDeep } from '../secrets/secret-scrubber.js';
+import type { SecretScrubber } from '../secrets/secret-scrubber.js';
 import type { ChronicleEntry } from './chronicle-entry.js';
 
 /** The default cap of one recorded field, in bytes of its UTF-8 (JSON for non-strings) text. */
@@ -18,32 +18,25 @@ export interface TruncatedField {
   bytes: number;
 }
 
-/** A recorded field: its path in the entry, and how to read and replace it. */
-interface FieldSlot {
-  path: string;
-  get(): unknown;
-  set(value: unknown): void;
-}
+/** Visits one recorded field: the object holding it, its key there, and its path in the entry (built only when asked). */
+type FieldVisitor = (owner: Record<string, unknown>, key: string, path: () => string) => void;
 
-function slot(owner: Record<string, unknown>, key: string, path: string): FieldSlot {
-  return { path, get: () => owner[key], set: (value) => (owner[key] = value) };
-}
-
-/** Every capped field of an entry. */
-function slotsOf(entry: ChronicleEntry): FieldSlot[] {
+/** Calls `visit` for every capped field of an entry (no per-field objects: this runs for every request). */
+function forEachField(entry: ChronicleEntry, visit: FieldVisitor): void {
   const record = entry as unknown as Record<string, unknown>;
-  const slots = ['input', 'output', 'usage'].map((key) => slot(record, key, key));
-  if (entry.error) slots.push(slot(entry.error as unknown as Record<string, unknown>, 'message', 'error.message'));
-  entry.attempts.forEach((attempt, index) => slots.push(slot(attempt as unknown as Record<string, unknown>, 'error', `attempts.${index}.error`)));
-  entry.guardrail_checks.forEach((check, index) => slots.push(slot(check as unknown as Record<string, unknown>, 'results', `guardrail_checks.${index}.results`)));
+  visit(record, 'input', () => 'input');
+  visit(record, 'output', () => 'output');
+  visit(record, 'usage', () => 'usage');
+  if (entry.error) visit(entry.error as unknown as Record<string, unknown>, 'message', () => 'error.message');
+  entry.attempts.forEach((attempt, index) => visit(attempt as unknown as Record<string, unknown>, 'error', () => `attempts.${index}.error`));
+  entry.guardrail_checks.forEach((check, index) => visit(check as unknown as Record<string, unknown>, 'results', () => `guardrail_checks.${index}.results`));
   entry.tool_invocations.forEach((invocation, index) => {
     const owner = invocation as unknown as Record<string, unknown>;
-    for (const key of ['arguments', 'result', 'error']) slots.push(slot(owner, key, `tool_invocations.${index}.${key}`));
+    for (const key of ['arguments', 'result', 'error']) visit(owner, key, () => `tool_invocations.${index}.${key}`);
     invocation.guardrail_checks.forEach((check, inner) =>
-      slots.push(slot(check as unknown as Record<string, unknown>, 'results', `tool_invocations.${index}.guardrail_checks.${inner}.results`)),
+      visit(check as unknown as Record<string, unknown>, 'results', () => `tool_invocations.${index}.guardrail_checks.${inner}.results`),
     );
   });
-  return slots;
 }
 
 /** The first `maxBytes` bytes of `text`, never ending in a partial character. */
@@ -92,35 +85,37 @@ function ownCopy(entry: ChronicleEntry): ChronicleEntry {
 export function boundEntry(given: ChronicleEntry, maxFieldBytes: number): { entry: ChronicleEntry; sizes: Map<string, number> } {
   const entry = ownCopy(given);
   const sizes = new Map<string, number>();
-  for (const field of slotsOf(entry)) {
-    const text = textOf(field.get());
-    if (text === undefined || text.length * 3 <= maxFieldBytes) continue; // cheap: 3 bytes per UTF-16 unit at most
+  forEachField(entry, (owner, key, path) => {
+    const text = textOf(owner[key]);
+    if (text === undefined || text.length * 3 <= maxFieldBytes) return; // cheap: 3 bytes per UTF-16 unit at most
     const bytes = Buffer.byteLength(text, 'utf8');
-    if (bytes <= maxFieldBytes) continue;
-    sizes.set(field.path, bytes);
-    field.set(cutText(text, maxFieldBytes + SCRUB_MARGIN_BYTES));
-  }
+    if (bytes <= maxFieldBytes) return;
+    sizes.set(path(), bytes);
+    owner[key] = cutText(text, maxFieldBytes + SCRUB_MARGIN_BYTES);
+  });
   return { entry, sizes };
 }
 
 /**
- * Finishes an entry for storage: scrubs `secrets` from every field (any case and encoding), then cuts each field
+ * Finishes an entry for storage: scrubs secrets from every field (any case and encoding) with `scrubber`, then cuts each field
  * over `maxFieldBytes` to a string of its first `maxFieldBytes` bytes followed by `…[truncated]`, and lists the cut
  * fields with their original sizes in `truncated`.
  * @example
  * const { entry: bounded, sizes } = boundEntry(entry, 32768); // when queued
- * const stored = finishEntry(bounded, sizes, 32768, secrets); // when flushed
+ * const stored = finishEntry(bounded, sizes, 32768, secretScrubber(secrets)); // when flushed
  */
-export function finishEntry(entry: ChronicleEntry, sizes: Map<string, number>, maxFieldBytes: number, secrets: readonly string[]): ChronicleEntry {
-  const clean = scrubSecretsDeep(entry, secrets);
+export function finishEntry(entry: ChronicleEntry, sizes: Map<string, number>, maxFieldBytes: number, scrubber: SecretScrubber): ChronicleEntry {
+  const clean = scrubber.deep(entry);
   const truncated: TruncatedField[] = [];
-  for (const field of slotsOf(clean)) {
-    const cutBefore = sizes.get(field.path);
-    const text = cutBefore === undefined ? undefined : textOf(field.get());
-    if (text === undefined) continue;
-    field.set(`${cutText(text, maxFieldBytes)}…[truncated]`);
-    truncated.push({ field: field.path, bytes: cutBefore! });
-  }
+  if (sizes.size === 0) return clean; // nothing was cut when queued
+  forEachField(clean, (owner, key, path) => {
+    const name = path();
+    const cutBefore = sizes.get(name);
+    const text = cutBefore === undefined ? undefined : textOf(owner[key]);
+    if (text === undefined) return;
+    owner[key] = `${cutText(text, maxFieldBytes)}…[truncated]`;
+    truncated.push({ field: name, bytes: cutBefore! });
+  });
   if (truncated.length > 0) clean.truncated = truncated;
   return clean;
 }

@@ -184,6 +184,8 @@ export class JsonRpcInterceptor {
     };
     const message = outcome.error === undefined ? undefined : scrubSecrets(outcome.error, this.secrets);
     const error = message === undefined ? undefined : { code: outcome.blocked ? 'tool_refused' : 'tool_error', message, type: 'tool_error' };
+    // This request's credentials are scrubbed in any form (case, base64, URL, hex) wherever they appear.
+    const scrubbed = scrubSecretsDeep(invocation, this.secrets);
     this.deps.observer?.toolCalled({
       registry: this.registry,
       tool: invocation.tool,
@@ -192,9 +194,10 @@ export class JsonRpcInterceptor {
       startedAt: call.startedAt,
       latencyMs: invocation.latency_ms,
       parent: this.traceParent,
+      arguments: scrubbed.arguments,
+      result: scrubbed.error ?? scrubbed.result,
     });
-    // This request's credentials are scrubbed in any form (case, base64, URL, hex) wherever they appear.
-    this.sink(scrubSecretsDeep(invocation, this.secrets), status, error);
+    this.sink(scrubbed, status, error);
   }
 
   /** The default sink: one Chronicles entry per tool call. */

@@ -1,6 +1,7 @@
-// The gateway's Prometheus metrics (prom-client): one registry per gateway, label children cached so recording allocates nothing once warm.
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+// The gateway's Prometheus metrics (prom-client): one registry per gateway, series cached per label set so recording is an addition.
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import { LabelCap, OTHER } from './metric-labels.js';
+import { SeriesCounter, SeriesHistogram } from './metric-series.js';
 
 /** Options of the metrics (`metrics` in the gateway options). */
 export interface GatewayMetricsOptions {
@@ -36,45 +37,11 @@ export type ToolCallOutcome = 'ok' | 'error' | 'blocked';
 export type RejectionKind = 'rate_limit' | 'budget';
 
 const SCOPES = new Set(['route', 'key', 'application', 'model']);
-const SEP = '\u0001';
+/** The `status` label of each HTTP status, made once. */
+const STATUS_LABELS: string[] = [];
 
-/** Label children of one metric, made once per label-value combination. */
-class Children<T> {
-  private readonly made = new Map<string, T>();
-
-  constructor(
-    private readonly names: readonly string[],
-    private readonly make: (labels: Record<string, string>) => T,
-  ) {}
-
-  /** The child for these values (in label-name order); an empty value leaves its label out. */
-  get(a: string, b = '', c = '', d = '', e = ''): T {
-    const key = a + SEP + b + SEP + c + SEP + d + SEP + e;
-    let child = this.made.get(key);
-    if (!child) {
-      const values = [a, b, c, d, e];
-      const labels: Record<string, string> = {};
-      this.names.forEach((name, index) => {
-        if (values[index]) labels[name] = values[index]!;
-      });
-      child = this.make(labels);
-      this.made.set(key, child);
-    }
-    return child;
-  }
-}
-
-type Observer = { observe(value: number): void };
-type Incrementer = { inc(value?: number): void };
-
-const histogram = (registry: Registry, name: string, help: string, labelNames: string[], buckets: number[]): Children<Observer> => {
-  const metric = new Histogram({ name, help, labelNames, buckets, registers: [registry] });
-  return new Children(labelNames, (labels) => metric.labels(labels));
-};
-const counter = (registry: Registry, name: string, help: string, labelNames: string[]): Children<Incrementer> => {
-  const metric = new Counter({ name, help, labelNames, registers: [registry] });
-  return new Children(labelNames, (labels) => metric.labels(labels));
-};
+const histogram = (registry: Registry, name: string, help: string, labelNames: string[], buckets: number[]): SeriesHistogram => new SeriesHistogram(registry, name, help, labelNames, buckets);
+const counter = (registry: Registry, name: string, help: string, labelNames: string[]): SeriesCounter => new SeriesCounter(registry, name, help, labelNames);
 
 // Bucket boundaries: the GenAI semantic conventions' advice where one exists.
 const OPERATION_BUCKETS = [0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92];
@@ -96,20 +63,20 @@ export class GatewayMetrics {
   readonly registry = new Registry();
   private readonly caps = new Map<string, LabelCap>();
   private readonly maxLabelValues: number;
-  private readonly requests: Children<Incrementer>;
-  private readonly requestSeconds: Children<Observer>;
-  private readonly operationSeconds: Children<Observer>;
-  private readonly tokens: Children<Observer>;
-  private readonly firstToken: Children<Observer>;
-  private readonly attempts: Children<Incrementer>;
-  private readonly retries: Children<Incrementer>;
-  private readonly fallbacks: Children<Incrementer>;
-  private readonly rateLimited: Children<Incrementer>;
-  private readonly overBudget: Children<Incrementer>;
-  private readonly decisions: Children<Incrementer>;
-  private readonly processorSeconds: Children<Observer>;
-  private readonly toolCalls: Children<Incrementer>;
-  private readonly toolSeconds: Children<Observer>;
+  private readonly requests: SeriesCounter;
+  private readonly requestSeconds: SeriesHistogram;
+  private readonly operationSeconds: SeriesHistogram;
+  private readonly tokens: SeriesHistogram;
+  private readonly firstToken: SeriesHistogram;
+  private readonly attempts: SeriesCounter;
+  private readonly retries: SeriesCounter;
+  private readonly fallbacks: SeriesCounter;
+  private readonly rateLimited: SeriesCounter;
+  private readonly overBudget: SeriesCounter;
+  private readonly decisions: SeriesCounter;
+  private readonly processorSeconds: SeriesHistogram;
+  private readonly toolCalls: SeriesCounter;
+  private readonly toolSeconds: SeriesHistogram;
 
   constructor(options: GatewayMetricsOptions, chronicles: ChroniclesGaugeSource) {
     const r = this.registry;
@@ -162,43 +129,43 @@ export class GatewayMetrics {
 
   /** One answered model request. */
   request(endpoint: string, route: string, provider: string, model: string, status: number, seconds: number): void {
-    const code = status >= 100 && status < 600 ? String(status) : OTHER;
+    const code = status >= 100 && status < 600 ? (STATUS_LABELS[status] ??= String(status)) : OTHER;
     const r = this.capped('route', route);
     const p = this.capped('provider', provider);
     const m = this.capped('model', model);
-    this.requests.get(endpoint, r, p, m, code).inc();
-    this.requestSeconds.get(endpoint, r, p, m, code).observe(seconds);
+    this.requests.at(endpoint, r, p, m, code).inc();
+    this.requestSeconds.at(endpoint, r, p, m, code).observe(seconds);
   }
 
   /** One upstream attempt (`gen_ai.client.operation.duration`, and the attempt count by cause). */
   attempt(operation: string, providerType: string, provider: string, model: string, cause: AttemptCause, seconds: number): void {
     const p = this.capped('provider', provider);
     const m = this.capped('model', model);
-    this.operationSeconds.get(operation, this.capped('provider_type', providerType), m, p, cause === 'ok' ? '' : cause).observe(seconds);
-    this.attempts.get(p, m, cause).inc();
+    this.operationSeconds.at(operation, this.capped('provider_type', providerType), m, p, cause === 'ok' ? '' : cause).observe(seconds);
+    this.attempts.at(p, m, cause).inc();
   }
 
   /** Token usage of one model request. */
   usage(operation: string, providerType: string, model: string, input: number | undefined, output: number | undefined): void {
     const t = this.capped('provider_type', providerType);
     const m = this.capped('model', model);
-    if (input !== undefined) this.tokens.get(operation, t, m, 'input').observe(input);
-    if (output !== undefined) this.tokens.get(operation, t, m, 'output').observe(output);
+    if (input !== undefined) this.tokens.at(operation, t, m, 'input').observe(input);
+    if (output !== undefined) this.tokens.at(operation, t, m, 'output').observe(output);
   }
 
   /** Time to the first streamed chunk. */
   timeToFirstToken(operation: string, providerType: string, model: string, seconds: number): void {
-    this.firstToken.get(operation, this.capped('provider_type', providerType), this.capped('model', model)).observe(seconds);
+    this.firstToken.at(operation, this.capped('provider_type', providerType), this.capped('model', model)).observe(seconds);
   }
 
   /** A retry on the same provider after a failure. */
   retry(provider: string, model: string, cause: AttemptCause): void {
-    this.retries.get(this.capped('provider', provider), this.capped('model', model), cause).inc();
+    this.retries.at(this.capped('provider', provider), this.capped('model', model), cause).inc();
   }
 
   /** A fallback from `provider` to the route's next model. */
   fallback(route: string, provider: string, cause: AttemptCause): void {
-    this.fallbacks.get(this.capped('route', route), this.capped('provider', provider), cause).inc();
+    this.fallbacks.at(this.capped('route', route), this.capped('provider', provider), cause).inc();
   }
 
   /**
@@ -208,20 +175,20 @@ export class GatewayMetrics {
    */
   recordRejection(kind: RejectionKind, scope: string, route = 'none'): void {
     const s = SCOPES.has(scope) ? scope : OTHER;
-    (kind === 'budget' ? this.overBudget : this.rateLimited).get(this.capped('route', route), s).inc();
+    (kind === 'budget' ? this.overBudget : this.rateLimited).at(this.capped('route', route), s).inc();
   }
 
   /** One guardrail check. */
   guardrail(processor: string, phase: string, action: GuardrailAction, seconds: number): void {
     const p = this.capped('processor', processor);
-    this.decisions.get(p, phase, action).inc();
-    this.processorSeconds.get(p, phase).observe(seconds);
+    this.decisions.at(p, phase, action).inc();
+    this.processorSeconds.at(p, phase).observe(seconds);
   }
 
   /** One MCP tool call; `tool` is `other` unless the registry knows the tool. */
   toolCall(registry: string, tool: string, outcome: ToolCallOutcome, seconds: number): void {
     const r = this.capped('registry', registry);
-    this.toolCalls.get(r, this.capped('tool', tool), outcome).inc();
-    this.toolSeconds.get(r, outcome).observe(seconds);
+    this.toolCalls.at(r, this.capped('tool', tool), outcome).inc();
+    this.toolSeconds.at(r, outcome).observe(seconds);
   }
 }

@@ -4,10 +4,10 @@ import type { GatewayLogger } from '../errors/error-middleware.js';
 import type { GuardrailCheck } from '../guardrails/pipeline/check-runner.js';
 import type { Candidate, ModelRequestContext } from '../traffic/model-request-context.js';
 import { GatewayMetrics, type AttemptCause, type GuardrailAction } from './gateway-metrics.js';
-import { GatewayTracing } from './gateway-tracing.js';
+import { cutToBytes, GatewayTracing } from './gateway-tracing.js';
 import { configuredModel, OPERATION_NAMES, OTHER, semconvProvider } from './metric-labels.js';
 import type { GuardrailObserver } from './guardrail-observer.js';
-import type { AttemptEnd, AttemptWatch, ProxyObserver, ToolObserver } from './observer-types.js';
+import type { AttemptEnd, AttemptWatch, ProxyObserver, ToolCallRecord, ToolObserver } from './observer-types.js';
 import { usageOf } from './usage-of.js';
 
 /** The cause label of an attempt's end. */
@@ -113,12 +113,30 @@ export class GatewayObservability implements ProxyObserver, GuardrailObserver, T
     if (parent) GatewayTracing.inject(parent, headers);
   }
 
-  toolCalled(call: Parameters<ToolObserver['toolCalled']>[0]): void {
+  /**
+   * Counts a tool call made through a registry (`gateway_mcp_tool_calls_total`), and makes its `execute_tool` span,
+   * a child of the request that made it, with its real start and end. Arguments and results go on the span only
+   * with content recording on.
+   */
+  toolCalled(call: ToolCallRecord): void {
     const tool = call.known ? call.tool : OTHER;
-    this.metrics?.toolCall(call.registry, tool, call.outcome, call.latencyMs / 1000);
-    if (!this.tracing || !call.parent) return;
-    const attributes = { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': tool, 'gateway.mcp.registry': call.registry, 'gateway.mcp.outcome': call.outcome };
-    const span = this.tracing.startChild(call.parent, `execute_tool ${tool}`, SpanKind.INTERNAL, attributes, undefined, call.startedAt);
+    if (call.registry !== undefined) this.metrics?.toolCall(call.registry, tool, call.outcome, call.latencyMs / 1000);
+    const tracing = this.tracing;
+    if (!tracing || !call.parent) return;
+    const attributes: Record<string, string> = { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': tool, 'gateway.mcp.outcome': call.outcome };
+    if (call.registry !== undefined) attributes['gateway.mcp.registry'] = call.registry;
+    if (call.server !== undefined) attributes['gateway.mcp.server_label'] = call.server;
+    if (tracing.recordContent) {
+      attributes['gen_ai.tool.call.arguments'] = cutToBytes(contentText(call.arguments), tracing.maxContentBytes);
+      attributes['gen_ai.tool.call.result'] = cutToBytes(contentText(call.result), tracing.maxContentBytes);
+    }
+    const span = tracing.startChild(call.parent, `execute_tool ${tool}`, SpanKind.INTERNAL, attributes, undefined, call.startedAt);
     GatewayTracing.end(span, call.outcome === 'ok' ? undefined : `tool_${call.outcome}`, call.startedAt + call.latencyMs);
   }
+}
+
+/** A tool's arguments or result as span text: strings as they are, anything else as JSON. */
+function contentText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  return JSON.stringify(value ?? null) ?? 'null';
 }

@@ -49,7 +49,8 @@ export class GatewayTracing {
   }
 
   /**
-   * Starts the SERVER span of a gateway request, as a child of the client's `traceparent` when one came.
+   * Starts the SERVER span of a gateway request, as a child of the client's trace context when its headers carry one
+   * (read by the registered propagator: `traceparent`, `tracestate` and `baggage` with the SDK's default).
    * Returns undefined when no SDK is registered (the span has no valid context): the request then runs untraced.
    * The trace is kept on the request; children name it as their parent explicitly, so the gateway never switches
    * the active context (which would turn on the context manager's async hooks for every promise).
@@ -57,8 +58,8 @@ export class GatewayTracing {
   startRequest(req: Request, nameOf: (req: Request) => string): RequestTrace | undefined {
     const parent = propagation.extract(ROOT_CONTEXT, req.headers);
     const span = this.tracer.startSpan('request', { kind: SpanKind.SERVER }, parent);
-    const spanContext = span.spanContext();
-    if (!isSpanContextValid(spanContext)) return undefined;
+    // Without an SDK this is where it ends: no name, no attributes are made.
+    if (!isSpanContextValid(span.spanContext())) return undefined;
     if (span.isRecording()) {
       span.updateName(nameOf(req));
       span.setAttributes({ 'http.request.method': req.method, 'url.path': cutToBytes(req.path, 256) });

@@ -24,9 +24,30 @@ export interface ProxyObserver {
   fellBack(context: ModelRequestContext, candidate: Candidate, failure: AttemptEnd): void;
 }
 
-/** Hook of the MCP interceptor: one tool call, ended. `known` is false for a tool the registry does not know. */
+/** One MCP tool call, ended. */
+export interface ToolCallRecord {
+  /** The gateway registry it went through; undefined for an external MCP server named in a Responses request. */
+  registry?: string;
+  /** The `server_label` of an external MCP server (Responses requests only). */
+  server?: string;
+  tool: string;
+  /** False for a tool the registry does not know (its name is then neither a label nor a span name). */
+  known: boolean;
+  outcome: 'ok' | 'error' | 'blocked';
+  /** When the call started, in ms since the epoch. */
+  startedAt: number;
+  latencyMs: number;
+  /** The trace context of the request that made the call: its span becomes the parent of the tool call's span. */
+  parent?: Context;
+  /** The call's arguments, with the request's credentials already scrubbed: on the span only when content recording is on. */
+  arguments?: unknown;
+  /** The tool's result or error text, scrubbed likewise: on the span only when content recording is on. */
+  result?: unknown;
+}
+
+/** Hook of the MCP interceptor and the Responses tool loop: one tool call, ended. */
 export interface ToolObserver {
-  toolCalled(call: { registry: string; tool: string; known: boolean; outcome: 'ok' | 'error' | 'blocked'; startedAt: number; latencyMs: number; parent?: Context }): void;
+  toolCalled(call: ToolCallRecord): void;
   /** Adds the `traceparent` of `parent` (the MCP request's span) to the headers of a request to a tool server. */
   injectTraceContext(headers: Record<string, string>, parent: Context | undefined): void;
 }

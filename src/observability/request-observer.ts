@@ -106,6 +106,24 @@ function finishRequest(observability: GatewayObservability, req: Request, res: R
   }
 }
 
+const WATCHED = Symbol('gateway.watched-request');
+
+/** What the end of a watched request needs, kept on its response. */
+interface Watched {
+  observability: GatewayObservability;
+  endpoint: string | undefined;
+  started: number;
+  traced: RequestTrace | undefined;
+}
+type WatchedResponse = Response & { [WATCHED]?: Watched };
+
+function requestClosed(this: WatchedResponse): void {
+  const watched = this[WATCHED];
+  if (!watched) return;
+  this[WATCHED] = undefined;
+  finishRequest(watched.observability, this.req, this, watched.endpoint, watched.started, watched.traced);
+}
+
 /**
  * Creates the gateway's first step: every request gets an id (a sane `x-request-id` from the client, or a new
  * UUID), returned as `x-request-id` on every answer; and, when enabled, a span, request metrics and a log line.
@@ -125,8 +143,9 @@ export function requestObserver(observability: GatewayObservability): RequestHan
     const endpoint = observability.metrics ? MODEL_ENDPOINTS.get(req.path) : undefined;
     const traced = observability.tracing?.startRequest(req, spanName);
     if (endpoint !== undefined || traced || observability.logRequests) {
-      const started = performance.now();
-      res.once('close', () => finishRequest(observability, req, res, endpoint, started, traced));
+      (res as WatchedResponse)[WATCHED] = { observability, endpoint, started: performance.now(), traced };
+      // 'close' comes once per answer: one shared listener, no closure per request.
+      res.on('close', requestClosed);
     }
     next();
   };

@@ -33,8 +33,22 @@ function lastUsagePayload(payloads: readonly string[]): Record<string, unknown> 
   return undefined;
 }
 
+/** Usage already read, by the answer it was read from: the attempt span, the request span and the metrics each ask once per request. */
+const read = new WeakMap<object, RequestUsage>();
+
 /** The usage of a finished request: the tool loop's total, the JSON answer's, or a stream's final usage chunk. */
 export function usageOf(context: ModelRequestContext): RequestUsage {
+  const source = context.exchange ?? context.relay;
+  if (!source) return {};
+  let usage = read.get(source);
+  if (!usage) {
+    usage = readUsage(context);
+    read.set(source, usage);
+  }
+  return usage;
+}
+
+function readUsage(context: ModelRequestContext): RequestUsage {
   if (context.exchange) return fromUsage(context.exchange.usage, undefined);
   const relay = context.relay;
   if (!relay || relay.rejected) return {};

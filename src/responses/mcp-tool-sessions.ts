@@ -1,4 +1,5 @@
 // Opens the MCP servers named in a Responses request: the gateway's own registries in-process, allowed external servers through the outbound guard.
+import type { Context } from '@opentelemetry/api';
 import type { ToolObserver } from '../observability/observer-types.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -45,8 +46,12 @@ export interface SessionDeps {
   sink: InvocationSink;
   /** The largest answer read from a tool server, in bytes (the MCP proxy's `maxResponseBytes`). */
   maxResponseBytes: number;
-  /** Metrics and spans of tool calls made through registries. */
+  /** Metrics and spans of tool calls. */
   observer?: ToolObserver;
+  /** The trace context of the Responses request: parent of each tool call's span, and sent to registries' tool servers. */
+  traceParent?: Context;
+  /** The request's own credentials (its developer key): scrubbed from what is recorded of a tool call. */
+  requestSecrets?: string[];
 }
 
 function allowedNames(entry: McpToolEntry): Set<string> | undefined {
@@ -81,12 +86,16 @@ async function transportFor(entry: McpToolEntry, target: McpTarget, deps: Sessio
       registry.name,
       owner.application,
       target.path,
-      secrets,
+      [...secrets, ...(deps.requestSecrets ?? [])],
       deps.sink,
     );
+    interceptor.traceParent = deps.traceParent;
+    // The registry's token, and the request's trace context (`traceparent`), as the MCP proxy sends them.
+    const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+    deps.observer?.injectTraceContext(headers, deps.traceParent);
     const inner = new StreamableHTTPClientTransport(new URL(registry.url), {
       fetch: withoutErrorBodies(withBoundedBodies((url, init) => fetch(url, init), deps.maxResponseBytes)),
-      requestInit: token ? { headers: { authorization: `Bearer ${token}` } } : undefined,
+      requestInit: Object.keys(headers).length > 0 ? { headers } : undefined,
     });
     return { transport: new InterceptingTransport(inner, interceptor), secrets };
   }

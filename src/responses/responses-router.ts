@@ -1,10 +1,11 @@
 // POST /v1/responses: the Responses API over any chat provider, with the MCP tool loop run by the gateway.
 import { Router, type Request, type RequestHandler, type Response } from 'express';
-import type { ToolInvocation } from '../chronicles/chronicle-entry.js';
+import { requestSecrets, type ToolInvocation } from '../chronicles/chronicle-entry.js';
 import { requireDeveloperKey } from '../auth/caller-identity.js';
 import { errorMiddleware, toGatewayError, type GatewayLogger } from '../errors/error-middleware.js';
 import { Errors } from '../errors/error-registry.js';
 import { jsonBody } from '../http/json-body.js';
+import { requestTraceOf } from '../observability/gateway-tracing.js';
 import { mountPrefix, publicBaseUrl } from '../http/public-base-url.js';
 import { setGatewayHeaders } from '../traffic/gateway-headers.js';
 import type { ModelRequestContext } from '../traffic/model-request-context.js';
@@ -125,7 +126,8 @@ export function responsesRouter(deps: ResponsesRouterDeps): Router {
       tools: echoTools(request),
     };
     const invocations: ToolInvocation[] = [];
-    const loopDeps: ToolLoopDeps = { ...deps, sessions: { ...deps.sessions, ownOrigins } };
+    // Tool calls are spans under this request's span, and registries' tool servers receive its trace context.
+    const loopDeps: ToolLoopDeps = { ...deps, sessions: { ...deps.sessions, ownOrigins, traceParent: requestTraceOf(req)?.context, requestSecrets: requestSecrets(req) } };
     const stream = request.stream === true;
     if (stream) {
       res.status(200).set({ 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });

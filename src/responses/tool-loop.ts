@@ -4,6 +4,7 @@ import { Errors } from '../errors/error-registry.js';
 import { proxyModelRequest, type FallbackProxyDeps } from '../traffic/fallback-proxy.js';
 import type { ModelRequestContext } from '../traffic/model-request-context.js';
 import { enforceRouteRate } from '../traffic/rate-limiter-router.js';
+import { scrubSecrets, scrubSecretsDeep } from '../secrets/secret-scrubber.js';
 import type { RouteRateLimits } from '../traffic/route-rate-limits.js';
 import type { ApprovalIds } from './approval-ids.js';
 import { readInput, type ApprovalResponse, type ChatMessage, type EchoedApprovalRequest } from './input-items.js';
@@ -165,7 +166,22 @@ export async function runToolLoop(
       }
       const started = Date.now();
       const outcome = await open.session.call(tool, args);
-      if (open.target.kind === 'external') externalSink(label)(tool, args, started, outcome);
+      if (open.target.kind === 'external') {
+        externalSink(label)(tool, args, started, outcome);
+        // A registry's calls are observed by its interceptor; an external server's here (a span, no metric: it has no registry).
+        const secrets = [...(deps.sessions.requestSecrets ?? []), ...Object.values(open.entry.headers ?? {})];
+        deps.sessions.observer?.toolCalled({
+          server: label,
+          tool,
+          known: true,
+          outcome: outcome.error === undefined ? 'ok' : 'error',
+          startedAt: started,
+          latencyMs: Date.now() - started,
+          parent: deps.sessions.traceParent,
+          arguments: scrubSecretsDeep(args, secrets),
+          result: scrubSecrets(outcome.error ?? outcome.output ?? '', secrets),
+        });
+      }
       return outcome;
     };
     /** Runs an approved call (or records a denied one) as an `mcp_call` item; answers the tool message for the model. */

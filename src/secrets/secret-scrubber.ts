@@ -12,6 +12,26 @@ interface CompiledScrubber {
   anyCase: RegExp | null;
   /** Case-sensitive forms: the stable cores of its base64 and base64url encodings at each byte alignment. */
   exact: RegExp | null;
+  /** The case-insensitive forms in lower case, and the exact forms: a text holding none of them needs no replace. */
+  lowerForms: string[];
+  exactForms: string[];
+}
+
+/** True when `text` may hold a secret: one of the forms occurs in it (a plain substring search, far cheaper than the patterns). */
+function mayHoldSecret(scrubber: CompiledScrubber, text: string): boolean {
+  if (scrubber.exactForms.some((form) => text.includes(form))) return true;
+  if (scrubber.lowerForms.length === 0) return false;
+  const lower = text.toLowerCase();
+  return scrubber.lowerForms.some((form) => lower.includes(form));
+}
+
+/** Replaces every form of the scrubber's secrets in `text`. */
+function scrubWith(scrubber: CompiledScrubber, text: string, replacement: string): string {
+  if (text.length < MIN_SCRUBBED_SECRET_LENGTH || !mayHoldSecret(scrubber, text)) return text;
+  let out = text;
+  if (scrubber.anyCase) out = out.replace(scrubber.anyCase, replacement);
+  if (scrubber.exact) out = out.replace(scrubber.exact, replacement);
+  return out;
 }
 
 const compiled = new LRUCache<string, CompiledScrubber>({ max: 512 });
@@ -61,7 +81,12 @@ function compile(secrets: readonly string[]): CompiledScrubber {
             .join('|'),
           flags,
         );
-  return { anyCase: pattern(anyCase, 'gi'), exact: pattern(exact, 'g') };
+  return {
+    anyCase: pattern(anyCase, 'gi'),
+    exact: pattern(exact, 'g'),
+    lowerForms: [...anyCase].map((form) => form.toLowerCase()),
+    exactForms: [...exact],
+  };
 }
 
 function scrubberFor(secrets: readonly (string | undefined | null)[]): CompiledScrubber | undefined {
@@ -85,16 +110,39 @@ function scrubberFor(secrets: readonly (string | undefined | null)[]): CompiledS
  */
 export function scrubSecrets(text: string, secrets: readonly (string | undefined | null)[], replacement: string = SCRUBBED): string {
   const scrubber = scrubberFor(secrets);
-  if (!scrubber || text.length < MIN_SCRUBBED_SECRET_LENGTH) return text;
-  let out = text;
-  if (scrubber.anyCase) out = out.replace(scrubber.anyCase, replacement);
-  if (scrubber.exact) out = out.replace(scrubber.exact, replacement);
-  return out;
+  return scrubber ? scrubWith(scrubber, text, replacement) : text;
 }
 
 /** True when `text` holds one of the secrets in any form {@link scrubSecrets} removes. */
 export function containsSecret(text: string, secrets: readonly (string | undefined | null)[]): boolean {
   return scrubSecrets(text, secrets) !== text;
+}
+
+/** A scrubber compiled once for a set of secrets, for scrubbing many values with the same set. */
+export interface SecretScrubber {
+  /** {@link scrubSecrets} with this scrubber's secrets. */
+  text(text: string): string;
+  /** {@link scrubSecretsDeep} with this scrubber's secrets. */
+  deep<T>(value: T): T;
+}
+
+/**
+ * Compiles a scrubber for `secrets` once, so a batch of values (a Chronicles flush) is scrubbed without finding the
+ * compiled pattern again for each value.
+ */
+export function secretScrubber(secrets: readonly (string | undefined | null)[]): SecretScrubber {
+  const scrubber = scrubberFor(secrets);
+  const text = (value: string): string => (scrubber ? scrubWith(scrubber, value, SCRUBBED) : value);
+  return {
+    text,
+    deep<T>(value: T): T {
+      if (!scrubber) return value;
+      const json = JSON.stringify(value);
+      if (json === undefined) return value;
+      const clean = text(json);
+      return clean === json ? value : (JSON.parse(clean) as T);
+    },
+  };
 }
 
 /**

@@ -2,12 +2,13 @@
 import pg from 'pg';
 import { PostgresChangeListener } from './postgres-change-listener.js';
 import { postgresCounts } from './postgres-counts.js';
+import { guardCte } from './postgres-guard.js';
 import { Errors } from '../errors/error-registry.js';
 import { keyedWriteQueue } from './keyed-write-queue.js';
 import { MIGRATIONS } from './postgres-migrations/index.js';
 import { runMigrations } from './postgres-migrator.js';
 import { asStorageError, prefixPattern, quoteIdent, unavailableReason } from './postgres-sql.js';
-import type { CounterValue, JsonValue, LogMatchOptions, LogPage, LogRecord, StorageAdapter, StorageEntry, StorageWrite } from './storage-adapter.js';
+import type { CounterValue, JsonValue, WriteGuard, LogMatchOptions, LogPage, LogRecord, StorageAdapter, StorageEntry, StorageWrite } from './storage-adapter.js';
 import { keySegments } from './storage-key.js';
 
 /** Options of {@link postgresStorage}: a connection string or a pool of your own. */
@@ -99,7 +100,7 @@ export function postgresStorage(options: PostgresStorageOptions): StorageAdapter
   };
   const query = <R extends pg.QueryResultRow>(text: string, values?: unknown[]): Promise<pg.QueryResult<R>> =>
     pool.query<R>(text, values).catch(asStorageError);
-  const counts = postgresCounts(query, s);
+  const counts = postgresCounts(query, s, VALUES);
   /** Runs `work` in one transaction on one connection. */
   const transaction = async <T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
     const client = await pool.connect().catch(asStorageError);
@@ -128,6 +129,23 @@ export function postgresStorage(options: PostgresStorageOptions): StorageAdapter
       ON CONFLICT (name) DO UPDATE SET last_seq = lg.last_seq + EXCLUDED.last_seq RETURNING id, last_seq)
     INSERT INTO ${RECORDS} (log_id, seq, value)
     SELECT log.id, log.last_seq - $3::bigint + r.n, r.value FROM log, json_array_elements($2::json) WITH ORDINALITY AS r(value, n)`;
+
+  /** {@link appendSql} only when the guard holds: the log's row is upserted from the guard's row, so no guard, no write. */
+  const guardedAppend = (guard: WriteGuard): { sql: string; values: unknown[] } => {
+    const cte = guardCte(VALUES, guard, 4);
+    return {
+      sql: `
+    WITH ${cte.sql},
+    log AS (
+      INSERT INTO ${LOGS} AS lg (name, last_seq) SELECT $1, $3::bigint FROM guard
+      ON CONFLICT (name) DO UPDATE SET last_seq = lg.last_seq + EXCLUDED.last_seq RETURNING id, last_seq),
+    written AS (
+      INSERT INTO ${RECORDS} (log_id, seq, value)
+      SELECT log.id, log.last_seq - $3::bigint + r.n, r.value FROM log, json_array_elements($2::json) WITH ORDINALITY AS r(value, n))
+    SELECT 1 AS ok FROM log`,
+      values: cte.values,
+    };
+  };
 
   /** Runs a write after earlier writes to the same keys, in call order (keys taken in sorted order, so batches cannot deadlock). */
   const inKeyOrder = <T>(keys: string[], task: () => Promise<T>): Promise<T> => {
@@ -188,10 +206,10 @@ export function postgresStorage(options: PostgresStorageOptions): StorageAdapter
           }),
       );
     },
-    async addCounts(set, changes, maxItems) {
+    async addCounts(set, changes, maxItems, guard) {
       open();
       keySegments(set);
-      return counts.addCounts(set, changes, maxItems);
+      return counts.addCounts(set, changes, maxItems, guard);
     },
     async readCounts(set) {
       open();
@@ -214,6 +232,16 @@ export function postgresStorage(options: PostgresStorageOptions): StorageAdapter
       const text = JSON.stringify(records);
       return logQueue.run(log, async () => {
         await query(appendSql, [log, text, records.length]);
+      });
+    },
+    async appendGuarded(log, records, guard) {
+      open();
+      keySegments(log);
+      const text = JSON.stringify(records);
+      return logQueue.run(log, async () => {
+        const { sql, values } = guardedAppend(guard);
+        const { rows } = await query<{ ok: number }>(sql, [log, text, records.length, ...values]);
+        return rows.length > 0;
       });
     },
     async readLog(log) {

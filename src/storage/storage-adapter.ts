@@ -54,6 +54,28 @@ export interface CountRow {
   seen: string;
 }
 
+/**
+ * The condition of a guarded write ({@link StorageAdapter.appendGuarded}, {@link StorageAdapter.addCounts}): the value
+ * at `key` exists and each top-level field in `equals` has that text (`null`: the field is absent). In SQL the
+ * condition's row is locked (`FOR SHARE`) until the write commits, so a concurrent change of that value either waits
+ * for the write or makes it write nothing.
+ */
+export interface WriteGuard {
+  key: string;
+  equals: Record<string, string | null>;
+}
+
+/** Whether `value` meets `guard` (the same test as the SQL one, for adapters that check guards in the facade). */
+export function meetsGuard(value: unknown, guard: WriteGuard): boolean {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const fields = value as Record<string, unknown>;
+  return Object.entries(guard.equals).every(([field, text]) => {
+    const actual = Object.hasOwn(fields, field) ? fields[field] : undefined;
+    if (text === null) return actual === undefined || actual === null;
+    return actual !== undefined && actual !== null && (typeof actual === 'object' ? JSON.stringify(actual) : String(actual)) === text;
+  });
+}
+
 /** One write of {@link StorageAdapter.batch}: set a key to a value, or delete it. */
 export type StorageWrite = { op: 'set'; key: string; value: JsonValue } | { op: 'delete'; key: string };
 
@@ -100,9 +122,10 @@ export interface StorageAdapter {
    * Optional, with `readCounts` and `deleteCounts`: adds to the counts of the named set `set`, atomically across
    * processes (in SQL one UPSERT: `count + add`, `GREATEST(seen, …)`), so replicas counting at once lose nothing;
    * then keeps only the `maxItems` most recently seen items. Adapters that no other process shares leave it out:
-   * callers then read-modify-write one value under the facade's lock.
+   * callers then read-modify-write one value under the facade's lock. With `guard`, nothing is added unless the
+   * guard holds (see {@link WriteGuard}).
    */
-  addCounts?(set: string, changes: CountChange[], maxItems: number): Promise<void>;
+  addCounts?(set: string, changes: CountChange[], maxItems: number, guard?: WriteGuard): Promise<void>;
   /** The items of a count set (most recently seen first); empty when unknown. */
   readCounts?(set: string): Promise<CountRow[]>;
   /** Removes a count set; resolves `true` if it had items. */
@@ -118,6 +141,11 @@ export interface StorageAdapter {
   list(prefix: string): Promise<StorageEntry[]>;
   /** Appends records to the log named `log`. Resolves once they are durable. */
   append(log: string, records: JsonValue[]): Promise<void>;
+  /**
+   * Optional: {@link append} only if `guard` holds, checked atomically with the write; resolves whether it wrote.
+   * Adapters that no other process shares leave it out: the facade checks the guard, then appends.
+   */
+  appendGuarded?(log: string, records: JsonValue[], guard: WriteGuard): Promise<boolean>;
   /** Every record of `log`, oldest first; an unknown log is empty. */
   readLog(log: string): Promise<JsonValue[]>;
   /**

@@ -1,6 +1,6 @@
 // The storage facade over any adapter: typed access, per-key read-modify-write locking and log helpers.
 import { LRUCache } from 'lru-cache';
-import type { CountChange, CountRow, JsonValue, LogMatchOptions, LogPage, StorageAdapter, StorageEntry, StorageWrite } from './storage-adapter.js';
+import { meetsGuard, type CountChange, type CountRow, type JsonValue, type LogMatchOptions, type LogPage, type StorageAdapter, type StorageEntry, type StorageWrite, type WriteGuard } from './storage-adapter.js';
 import { KeyedLock } from './keyed-lock.js';
 import { isKeyInvalid } from './storage-key.js';
 
@@ -70,6 +70,14 @@ export class Storage {
     const value = await this.adapter.get(key).catch(absentIfInvalid(undefined));
     if (generation === this.generation && keyGeneration === this.keyGenerations.get(key)) this.cache.set(key, { value });
     return value as T | undefined;
+  }
+
+  /**
+   * The cached copy of a key, without a storage read: `{ value }` when {@link getCached} has it (value undefined for a
+   * key known to be absent), undefined when it must be read. Lets the request path skip a promise when warm.
+   */
+  peekCached<T>(key: string): { value: Readonly<T> | undefined } | undefined {
+    return this.cache.get(key) as { value: Readonly<T> | undefined } | undefined;
   }
 
   /** Loads the adapter's persisted state. */
@@ -145,6 +153,17 @@ export class Storage {
     return this.adapter.append(log, records as JsonValue[]);
   }
 
+  /**
+   * Appends only if `guard` holds; resolves whether it wrote. Atomic on adapters with `appendGuarded` (PostgreSQL);
+   * elsewhere (one process) the guard is read, then the records appended.
+   */
+  async appendGuarded<T>(log: string, records: T[], guard: WriteGuard): Promise<boolean> {
+    if (this.adapter.appendGuarded) return this.adapter.appendGuarded(log, records as JsonValue[], guard);
+    if (!meetsGuard(await this.adapter.get(guard.key), guard)) return false;
+    await this.adapter.append(log, records as JsonValue[]);
+    return true;
+  }
+
   readLog<T>(log: string): Promise<T[]> {
     return this.adapter.readLog(log).catch(absentIfInvalid([])) as Promise<T[]>;
   }
@@ -171,9 +190,9 @@ export class Storage {
   }
 
   /** Adds to a count set; only when {@link countsAtomically}. */
-  addCounts(set: string, changes: CountChange[], maxItems: number): Promise<void> {
+  addCounts(set: string, changes: CountChange[], maxItems: number, guard?: WriteGuard): Promise<void> {
     if (!this.adapter.addCounts) throw new Error(`The ${this.adapter.name} storage adapter has no addCounts.`);
-    return this.adapter.addCounts(set, changes, maxItems);
+    return this.adapter.addCounts(set, changes, maxItems, guard);
   }
 
   /** The items of a count set; only when {@link countsAtomically}. */

@@ -1,5 +1,5 @@
-// The model endpoints as one router: the recorder, resolver, rate limiter, guardrail and proxy steps run in one handler per endpoint.
-import { Router, type RequestHandler } from 'express';
+// The model endpoints as one dispatch step: the recorder, resolver, rate limiter, guardrail and proxy steps run in one handler per endpoint.
+import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from 'express';
 import { errorMiddleware, type GatewayLogger } from '../errors/error-middleware.js';
 import { handlerSequence } from '../http/handler-sequence.js';
 import type { ModelEndpoint } from '../plugins/plugin-types.js';
@@ -7,6 +7,8 @@ import { ENDPOINT_PATHS } from './model-endpoints.js';
 
 /** The steps of a model request, in the order the separate routers run them when mounted one after another. */
 export interface ModelPipelineSteps {
+  /** Steps every model request runs first, before the Chronicles watcher (request id and span, readiness). */
+  before?: RequestHandler[];
   /** The Chronicles watcher; it also watches `watchOnly` paths (the Responses endpoint) and passes them on. */
   watch: RequestHandler;
   watchOnly: string[];
@@ -17,17 +19,42 @@ export interface ModelPipelineSteps {
 }
 
 /**
- * Creates the router `gateway.router` uses for the model endpoints. It behaves as the recorder, resolver,
- * rate limiter, guardrail pipeline and proxy routers mounted in that order (which stay exported for those who
- * mount them one by one), with one route layer per endpoint instead of a router per step.
+ * The path as Express's router would match a route by default: case-insensitive, one trailing slash allowed.
+ * `req.path` is already relative to where the router is mounted.
  */
-export function modelPipelineRouter(steps: ModelPipelineSteps, logger?: GatewayLogger): Router {
-  const router = Router();
-  // The error handler sits on each route rather than `use`d under the paths, which would cut req.path to `/` for the request log.
+function routeKey(path: string): string {
+  const lower = path.toLowerCase();
+  return lower.length > 1 && lower.endsWith('/') ? lower.slice(0, -1) : lower;
+}
+
+/** Runs `handler`, then the error middleware for an error it passes on, then `next`. */
+function withErrors(handler: RequestHandler, errors: ErrorRequestHandler): RequestHandler {
+  return function runModelEndpoint(req: Request, res: Response, next: NextFunction): void {
+    handler(req, res, (error?: unknown) => {
+      if (error === undefined || error === null || error === 'route' || error === 'router') next(error as undefined);
+      else errors(error, req, res, next);
+    });
+  };
+}
+
+/**
+ * Creates the step `gateway.router` uses for the model endpoints. It behaves as the recorder, resolver, rate
+ * limiter, guardrail pipeline and proxy routers mounted in that order (which stay exported for those who mount them
+ * one by one). A POST to a model path is found by one map lookup, rather than by matching a router layer per path
+ * and per step; any other request goes on at once.
+ */
+export function modelPipelineRouter(steps: ModelPipelineSteps, logger?: GatewayLogger): RequestHandler {
   const errors = errorMiddleware(logger);
+  const before = steps.before ?? [];
+  const byPath = new Map<string, RequestHandler>();
   for (const endpoint of Object.keys(ENDPOINT_PATHS) as ModelEndpoint[]) {
-    router.post(ENDPOINT_PATHS[endpoint], handlerSequence([steps.watch, ...steps.resolve[endpoint], ...steps.after]), errors);
+    byPath.set(routeKey(ENDPOINT_PATHS[endpoint]), withErrors(handlerSequence([...before, steps.watch, ...steps.resolve[endpoint], ...steps.after]), errors));
   }
-  if (steps.watchOnly.length > 0) router.post(steps.watchOnly, steps.watch);
-  return router;
+  // The Responses endpoint is only watched here: its own router answers it, after the steps before.
+  for (const path of steps.watchOnly) byPath.set(routeKey(path), handlerSequence([...before, steps.watch]));
+  return function dispatchModelRequest(req, res, next) {
+    const handler = req.method === 'POST' ? byPath.get(routeKey(req.path)) : undefined;
+    if (handler) handler(req, res, next);
+    else next();
+  };
 }

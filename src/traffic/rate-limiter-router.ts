@@ -15,10 +15,15 @@ export async function enforceRouteRate(limits: RouteRateLimits, routeName: strin
 
 /** The rate limiter router's step: takes a slot of the resolved route's budget, or throws 429. */
 export function rateLimitHandler(limits: RouteRateLimits): RequestHandler {
-  return async function limitRouteRate(req, _res, next) {
+  return function limitRouteRate(req, _res, next) {
     const context = modelContextOf(req);
-    if (context) await enforceRouteRate(limits, context.routeName, context.route?.config.settings.rate_limit ?? 0);
-    next();
+    const rate = context?.route?.config.settings.rate_limit ?? 0;
+    // Most routes have no rate: they pass without a promise.
+    if (!context || rate <= 0) {
+      next();
+      return;
+    }
+    enforceRouteRate(limits, context.routeName, rate).then(() => next(), next);
   };
 }
 

@@ -1,53 +1,78 @@
-// Route rate limits shared by replicas: a sliding-window log per route in Redis, checked and taken by one atomic Lua script.
+// Route rate limits shared by replicas: each replica leases slots of the route's window in Redis and admits from its lease locally.
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { GatewayLogger } from '../errors/error-middleware.js';
 import { Errors } from '../errors/error-registry.js';
 import { firstConnection } from '../redis/redis-client.js';
 import type { GatewayRedisOptions } from '../redis/redis-options.js';
+import { LEASE_SCRIPT, SETTLE_SCRIPT, type LeaseCommands } from './rate-lease-scripts.js';
 import { reservoirFor, type RouteRateLimits } from './route-rate-limits.js';
 
-/**
- * KEYS[1]: the route's log (a sorted set of admissions scored by Redis time in ms). ARGV: amount, interval ms,
- * a unique member, and 1 to take a slot or 0 to only count. Drops admissions older than the interval, then
- * admits when fewer than `amount` remain. Redis's own clock is used, so replicas' clocks do not matter.
- * Returns {admitted (1/0), slots left}.
- */
-const TAKE_SCRIPT = `
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local amount = tonumber(ARGV[1])
-local interval = tonumber(ARGV[2])
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - interval)
-local used = redis.call('ZCARD', KEYS[1])
-if ARGV[4] == '1' and used < amount then
-  redis.call('ZADD', KEYS[1], now, ARGV[3])
-  redis.call('PEXPIRE', KEYS[1], interval)
-  return {1, amount - used - 1}
-end
-return {0, math.max(0, amount - used)}
-`;
+/** How long after a slot is used its lower score is sent to Redis (batched per route), in ms. */
+const SETTLE_DELAY_MS = 10;
 
-interface ScriptedRedis {
-  gatewayRateTake(key: string, amount: number, intervalMs: number, member: string, take: '1' | '0'): Promise<[number, number]>;
-}
-
-/** How often the shared limiter could not reach Redis, by outcome. */
+/** How often the shared limiter could not reach Redis, by outcome, and how often it asked Redis at all. */
 export interface RedisRateLimitStats {
   /** Requests admitted without a check because Redis was unreachable (failure mode `open`). */
   failedOpen: number;
   /** Requests refused with 503 because Redis was unreachable (failure mode `closed`). */
   failedClosed: number;
+  /** Lease requests sent to Redis (each serves every request waiting at the time, and more ahead of need). */
+  leases: number;
+  /** Requests admitted from a slot already leased, with no Redis round trip. */
+  local: number;
+}
+
+/** Slots `[0, size)` leased at Redis time `redisTime`; usable while local time is before `sentAt + leaseMs`. */
+interface Lease {
+  id: string;
+  redisTime: number;
+  sentAt: number;
+  size: number;
+  used: number;
+  /** Slots `[0, settled)` have had their score lowered (or were already returned). */
+  settled: number;
+}
+
+interface Waiter {
+  resolve: (admitted: boolean) => void;
+  reject: (error: Error) => void;
+}
+
+interface RouteState {
+  route: string;
+  rate: number;
+  amount: number;
+  intervalMs: number;
+  leases: Lease[];
+  waiters: Waiter[];
+  leasing: boolean;
+  /** Admissions counted per lease period, to size leases taken ahead of need. */
+  periodStart: number;
+  periodUsed: number;
+  lastPeriodUsed: number;
+  timer: NodeJS.Timeout | undefined;
+  timerAt: number;
 }
 
 /**
- * Route rate limits that N gateways sharing one Redis (and key prefix) enforce together: a route with rate R
- * admits at most `amount` requests in any `intervalMs` ({@link reservoirFor}: 5 → 5 per 1000 ms, 1.9 → 1 per 526 ms),
- * counted over all replicas. One round trip per request. While Redis is unreachable or slower than the command
- * timeout, requests fail open (admitted, one warning per outage) or closed (503), never wait for it.
+ * Route rate limits that N gateways sharing one Redis (and key prefix) enforce together: a route with rate R admits at
+ * most `amount` requests in any `intervalMs` ({@link reservoirFor}: 5 → 5 per 1000 ms, 1.9 → 1 per 526 ms), counted
+ * over all replicas.
+ *
+ * Each replica leases slots of the route's window in Redis (one atomic script) and admits from its lease with no
+ * round trip. A leased slot counts in the window from its lease until `leaseMs` plus the interval have passed, so an
+ * admission made with it at any time within `leaseMs` lies inside the time Redis counts it: the replicas together can
+ * never admit more than `amount` in any interval. Used slots get their real (later-bounded) use time as score shortly
+ * after, so they leave the window one interval after use; unused slots go back to Redis when the lease ends.
+ * Requests finding no leased slot wait for one lease request shared by all waiting at the time; the slots it cannot
+ * grant are refused at once (the window is full). While a route is busy, the replica leases ahead of need (at most
+ * what it used in the last lease period, and at most a tenth of the budget), so the hot path makes no round trip.
+ * While Redis is unreachable or slower than the command timeout, requests without a leased slot fail open (admitted,
+ * one warning per outage) or closed (503), and never wait for it.
  */
 export class RedisRouteRateLimits implements RouteRateLimits {
-  private readonly routes = new Map<string, number>();
+  private readonly states = new Map<string, RouteState>();
   private readonly prefix: string;
   private readonly failClosed: boolean;
   private readonly instance = randomBytes(6).toString('hex');
@@ -57,36 +82,192 @@ export class RedisRouteRateLimits implements RouteRateLimits {
   private reconnecting = false;
   private connected = false;
   private readonly connectTimeoutMs: number;
-  readonly stats: RedisRateLimitStats = { failedOpen: 0, failedClosed: 0 };
+  private readonly leaseMs: number;
+  private readonly settling = new Set<Promise<unknown>>();
+  readonly stats: RedisRateLimitStats = { failedOpen: 0, failedClosed: 0, leases: 0, local: 0 };
 
+  /**
+   * @param options `leaseMs`: how long a leased slot may be used (default the command timeout plus 100 ms, so a lease
+   *   can never arrive already expired without the command having timed out).
+   */
   constructor(
     private readonly client: Redis,
-    options: Pick<GatewayRedisOptions, 'keyPrefix' | 'rateLimitFailure' | 'connectTimeoutMs'> = {},
+    options: Pick<GatewayRedisOptions, 'keyPrefix' | 'rateLimitFailure' | 'connectTimeoutMs' | 'commandTimeoutMs'> & { leaseMs?: number } = {},
     private readonly logger?: GatewayLogger,
   ) {
     this.prefix = `${options.keyPrefix ?? 'gateway:'}rate:`;
     this.failClosed = options.rateLimitFailure === 'closed';
-    client.defineCommand('gatewayRateTake', { numberOfKeys: 1, lua: TAKE_SCRIPT });
     this.connectTimeoutMs = options.connectTimeoutMs ?? 2000;
+    this.leaseMs = Math.max(20, Math.round(options.leaseMs ?? (options.commandTimeoutMs ?? 500) + 100));
+    client.defineCommand('gatewayRateLease', { numberOfKeys: 1, lua: LEASE_SCRIPT });
+    client.defineCommand('gatewayRateSettle', { numberOfKeys: 1, lua: SETTLE_SCRIPT });
   }
 
-  async take(route: string, rate: number): Promise<boolean> {
-    if (this.routes.get(route) !== rate) this.routes.set(route, rate);
-    const result = await this.run(route, rate, '1');
-    return result === undefined ? this.unavailable(route) : result[0] === 1;
+  private get commands(): LeaseCommands {
+    return this.client as unknown as LeaseCommands;
   }
 
-  /** Runs the script, or resolves undefined when Redis is not ready or does not answer in time. */
-  private async run(route: string, rate: number, take: '1' | '0'): Promise<[number, number] | undefined> {
+  take(route: string, rate: number): Promise<boolean> {
+    let state = this.states.get(route);
+    if (state?.rate !== rate) state = this.restart(route, rate);
+    const now = performance.now();
+    this.count(state, now);
+    if (this.takeLocal(state, now)) {
+      this.stats.local++;
+      this.leaseAhead(state, now);
+      return Promise.resolve(true);
+    }
+    return new Promise<boolean>((resolve, reject) => {
+      state.waiters.push({ resolve, reject });
+      if (!state.leasing) void this.lease(state, this.ahead(state));
+    });
+  }
+
+  /** A fresh state for a route seen first or whose rate changed (the old one's slots are settled and returned). */
+  private restart(route: string, rate: number): RouteState {
+    const old = this.states.get(route);
+    if (old) this.finish(old);
+    const state: RouteState = { route, rate, ...reservoirFor(rate), leases: [], waiters: [], leasing: false, periodStart: performance.now(), periodUsed: 0, lastPeriodUsed: 0, timer: undefined, timerAt: Infinity };
+    this.states.set(route, state);
+    return state;
+  }
+
+  /** Counts one admission attempt into the current lease period. */
+  private count(state: RouteState, now: number): void {
+    if (now - state.periodStart >= this.leaseMs) {
+      state.lastPeriodUsed = now - state.periodStart < 2 * this.leaseMs ? state.periodUsed : 0;
+      state.periodUsed = 0;
+      state.periodStart = now;
+    }
+    state.periodUsed++;
+  }
+
+  /** Uses one slot of a lease that is still valid; false when none is left. */
+  private takeLocal(state: RouteState, now: number): boolean {
+    for (const lease of state.leases) {
+      if (lease.used >= lease.size || now >= lease.sentAt + this.leaseMs) continue;
+      lease.used++;
+      this.schedule(state, now + SETTLE_DELAY_MS);
+      return true;
+    }
+    return false;
+  }
+
+  /** Slots leased and not used yet, in leases still valid. */
+  private unused(state: RouteState, now: number): number {
+    let unused = 0;
+    for (const lease of state.leases) if (now < lease.sentAt + this.leaseMs) unused += lease.size - lease.used;
+    return unused;
+  }
+
+  /** How many slots to lease ahead of need: what the route used lately, at most a tenth of its budget (at least 1). */
+  private ahead(state: RouteState): number {
+    return Math.min(Math.max(state.lastPeriodUsed, state.periodUsed - 1), Math.max(1, Math.floor(state.amount / 10)));
+  }
+
+  /** While the route is busy, leases the next slots before the current ones run out. */
+  private leaseAhead(state: RouteState, now: number): void {
+    if (state.leasing || this.failing) return;
+    const ahead = this.ahead(state);
+    const unused = this.unused(state, now);
+    if (ahead === 0 || unused > ahead / 2) return;
+    void this.lease(state, ahead - unused); // never more than `ahead` held unused
+  }
+
+  /** One lease request for every waiter plus `ahead` slots; serves the waiters from it, refuses them when the window is full. */
+  private async lease(state: RouteState, ahead: number): Promise<void> {
+    state.leasing = true;
+    const want = state.waiters.length + ahead;
+    const id = `${this.instance}:${(this.sequence = (this.sequence + 1) % Number.MAX_SAFE_INTEGER)}`;
+    let reply: [number, number, number] | undefined;
+    let sentAt = 0;
+    try {
+      reply = await this.call(() => {
+        this.stats.leases++;
+        sentAt = performance.now();
+        return this.commands.gatewayRateLease(this.prefix + state.route, state.amount, state.intervalMs, this.leaseMs, id, want);
+      });
+    } finally {
+      state.leasing = false;
+    }
+    const now = performance.now();
+    if (reply && reply[0] > 0) {
+      const lease: Lease = { id, redisTime: reply[1], sentAt, size: reply[0], used: 0, settled: 0 };
+      state.leases.push(lease);
+      if (now >= sentAt + this.leaseMs) reply = this.failed(new Error('a lease came back after it had expired'));
+      this.schedule(state, sentAt + this.leaseMs);
+    }
+    if (!reply) {
+      for (const waiter of state.waiters.splice(0)) {
+        try {
+          waiter.resolve(this.unavailable(state.route));
+        } catch (error) {
+          waiter.reject(error as Error);
+        }
+      }
+      return;
+    }
+    while (state.waiters.length > 0 && this.takeLocal(state, now)) state.waiters.shift()!.resolve(true);
+    if (state.waiters.length === 0) return;
+    // Fewer granted than asked: the window is full, so whoever still waits is refused. Otherwise more came meanwhile.
+    if (reply[0] < want) for (const waiter of state.waiters.splice(0)) waiter.resolve(false);
+    else if (this.states.get(state.route) === state) void this.lease(state, 0);
+    else for (const waiter of state.waiters.splice(0)) waiter.resolve(false);
+  }
+
+  /** Runs the route's upkeep at `at` (or earlier if already due earlier). */
+  private schedule(state: RouteState, at: number): void {
+    if (state.timerAt <= at) return;
+    clearTimeout(state.timer);
+    state.timerAt = at;
+    state.timer = setTimeout(() => this.upkeep(state), Math.max(0, at - performance.now()));
+    state.timer.unref();
+  }
+
+  /** Lowers the scores of slots used since the last upkeep, returns the unused slots of ended leases, forgets finished leases. */
+  private upkeep(state: RouteState, endAll = false): void {
+    state.timer = undefined;
+    state.timerAt = Infinity;
+    const now = performance.now();
+    const kept: Lease[] = [];
+    let next = Infinity;
+    for (const lease of state.leases) {
+      const ended = endAll || now >= lease.sentAt + this.leaseMs;
+      const usedFrom = lease.settled;
+      const usedTo = lease.used;
+      const returnTo = ended ? lease.size : usedTo;
+      if (ended) lease.size = lease.used; // nothing more is taken from it
+      if (usedTo > usedFrom || returnTo > usedTo) {
+        // No earlier than any use: a use happened at most `now - sentAt` after the lease ran on Redis.
+        const score = lease.redisTime + Math.min(this.leaseMs, Math.ceil(now - lease.sentAt) + 1);
+        this.send(state.route, lease.id, usedFrom, usedTo, score, usedTo, returnTo);
+      }
+      lease.settled = usedTo;
+      if (ended || lease.used >= lease.size) continue; // ended or spent, and settled: done with it
+      kept.push(lease);
+      next = Math.min(next, lease.sentAt + this.leaseMs);
+    }
+    state.leases = kept;
+    if (next < Infinity) this.schedule(state, next);
+  }
+
+  /** Sends one settle; a failure leaves the slots with their lease score (they leave the window a little later). */
+  private send(route: string, id: string, usedFrom: number, usedTo: number, score: number, returnFrom: number, returnTo: number): void {
+    if (this.client.status !== 'ready') return;
+    const sent = this.commands.gatewayRateSettle(this.prefix + route, id, usedFrom, usedTo, score, returnFrom, returnTo).catch(() => undefined);
+    this.settling.add(sent);
+    void sent.finally(() => this.settling.delete(sent));
+  }
+
+  /** Runs a command, or resolves undefined when Redis is not ready or does not answer in time. */
+  private async call<T>(command: () => Promise<T>): Promise<T | undefined> {
     if (!this.connected) {
       await firstConnection(this.client, this.connectTimeoutMs);
       this.connected = true;
     }
     if (this.client.status !== 'ready') return this.failed(new Error(`the connection is ${this.client.status}`));
-    const { amount, intervalMs } = reservoirFor(rate);
-    const member = `${this.instance}:${(this.sequence = (this.sequence + 1) % Number.MAX_SAFE_INTEGER)}`;
     try {
-      const result = await (this.client as unknown as ScriptedRedis).gatewayRateTake(this.prefix + route, amount, intervalMs, member, take);
+      const result = await command();
       if (this.failing) {
         this.failing = false;
         this.logger?.info('shared rate limits work again: Redis answers');
@@ -121,25 +302,39 @@ export class RedisRouteRateLimits implements RouteRateLimits {
     return true;
   }
 
-  /** Forgets the route locally; its log in Redis expires by itself within one interval. */
+  /** Settles and returns a state's slots and stops its timer. */
+  private finish(state: RouteState): void {
+    clearTimeout(state.timer);
+    this.upkeep(state, true);
+    clearTimeout(state.timer);
+    state.leases = [];
+  }
+
+  /** Forgets the route locally and gives its unused slots back; its window in Redis expires by itself. */
   release(route: string): void {
-    this.routes.delete(route);
+    const state = this.states.get(route);
+    if (!state) return;
+    this.states.delete(route);
+    this.finish(state);
   }
 
-  /** How many routes this gateway has limited since their last change (no timers are held). */
+  /** How many routes this gateway has limited since their last change. */
   get size(): number {
-    return this.routes.size;
+    return this.states.size;
   }
 
-  /** Slots left in the route's current window across all replicas, or undefined when unknown. */
+  /** Slots free in the route's current window across all replicas (plus this replica's unused leased ones), or undefined when unknown. */
   async remaining(route: string): Promise<number | undefined> {
-    const rate = this.routes.get(route);
-    if (rate === undefined) return undefined;
-    return (await this.run(route, rate, '0'))?.[1];
+    const state = this.states.get(route);
+    if (!state) return undefined;
+    const reply = await this.call(() => this.commands.gatewayRateLease(this.prefix + route, state.amount, state.intervalMs, this.leaseMs, 'count', 0));
+    return reply === undefined ? undefined : Math.min(state.amount, reply[2] + this.unused(state, performance.now()));
   }
 
-  /** Forgets the routes; the Redis connection belongs to its creator (createGateway closes it). */
+  /** Gives back unused slots and forgets the routes; the Redis connection belongs to its creator (createGateway closes it). */
   async close(): Promise<void> {
-    this.routes.clear();
+    for (const state of this.states.values()) this.finish(state);
+    this.states.clear();
+    await Promise.all([...this.settling]);
   }
 }

@@ -8,7 +8,7 @@ import type { OutputGuard } from '../guardrails/pipeline/output-guard.js';
 import { createSseParser } from '../http/sse-parser.js';
 import type { ProviderPlugin, ProviderRequestContext } from '../plugins/plugin-types.js';
 import type { UpstreamResponse } from './upstream-client.js';
-import { isUsageOnlyChunk } from '../usage/stream-usage.js';
+import { withoutStreamUsage } from '../usage/stream-usage.js';
 
 /** What the relay saw of an answer, for the request log. */
 export interface RelayOutcome {
@@ -159,7 +159,8 @@ class StreamGate {
  * Relays a stream. The first upstream chunk is read before anything is written, so a failure
  * before the first byte can still be retried or fall back (it is thrown). After that, a failure or
  * an output check that rejects ends the stream with an SSE `error` event, never a silent clean end.
- * With `hideUsage`, the usage-only chunk stays in `payloads` (for the request log) but is not sent.
+ * With `hideUsage`, usage stays in `payloads` (for the request log) but is not sent: the usage-only chunk is dropped and
+ * the `usage` member of other chunks taken out.
  */
 export async function relayStream(
   res: Response,
@@ -191,21 +192,21 @@ export async function relayStream(
     if (!translator && !framing && !hideUsage) return gate.push(chunk, textOf(before));
     return sendPayloads(before);
   };
-  // The usage chunk the gateway asked for is kept from an OpenAI-format client; a reframed stream (Anthropic's) reports usage itself.
-  const hidden = (payload: string): boolean => hideUsage && !framing && isUsageOnlyChunk(payload);
+  // The usage the gateway asked for is kept from an OpenAI-format client; a reframed stream (Anthropic's) reports usage itself.
+  const shown = hideUsage && !framing ? withoutStreamUsage : (payload: string): string | undefined => payload;
   const sendPayloads = async (from: number): Promise<GatewayError | undefined> => {
     if (!guard) {
       // Unchecked: the chunk's events in one write.
       let text = '';
       for (let index = from; index < payloads.length; index++) {
-        const payload = payloads[index]!;
-        if (!hidden(payload)) text += framing ? framing.chunk(payload) : `data: ${payload}\n\n`;
+        const payload = shown(payloads[index]!);
+        if (payload !== undefined) text += framing ? framing.chunk(payload) : `data: ${payload}\n\n`;
       }
       return text === '' ? undefined : gate.push(text, '');
     }
     for (let index = from; index < payloads.length; index++) {
-      const payload = payloads[index]!;
-      if (hidden(payload)) continue;
+      const payload = shown(payloads[index]!);
+      if (payload === undefined) continue;
       const frames = framing ? framing.chunk(payload) : `data: ${payload}\n\n`;
       const rejected = frames === '' ? undefined : await gate.push(frames, guard ? chunkText(payload) : '');
       if (rejected) return rejected;

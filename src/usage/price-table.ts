@@ -71,6 +71,16 @@ export class PriceTable {
     return findPrice(overrides?.models, model) ?? findPrice(DEFAULTS[type], model);
   }
 
+  /**
+   * {@link priceOf} without a storage read when the type's overrides are in the storage cache: `{ price }`, or
+   * undefined when they must be read.
+   */
+  cachedPriceOf(type: string, model: string): { price: ModelPrice | undefined } | undefined {
+    const overrides = this.storage.peekCached<PriceOverrides>(priceOverridesKey(type));
+    if (overrides === undefined) return undefined;
+    return { price: findPrice(overrides.value?.models, model) ?? findPrice(DEFAULTS[type], model) };
+  }
+
   /** The effective table of one provider type: defaults and overrides, each model marked with its source. */
   async table(type: string): Promise<Record<string, ModelPrice & { source: 'default' | 'override' }>> {
     const overrides = (await this.storage.get<PriceOverrides>(priceOverridesKey(type)))?.models ?? {};

@@ -1,6 +1,7 @@
 // Streams always report usage: the upstream is asked for the usage chunk, which the client sees only when it asked too.
 
-const USAGE_ONLY = /"choices"\s*:\s*\[\s*\]/;
+/** How OpenAI ends every chunk of a stream that asked for usage, when the chunk carries none: a top-level member. */
+const NULL_USAGE_TAIL = ',"usage":null}';
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -21,13 +22,23 @@ export function withStreamUsage(
   return { body: { ...body, stream_options: { ...options, include_usage: true } }, hide: true };
 }
 
-/** True for OpenAI's usage-only stream chunk: no choices, a `usage` object. */
-export function isUsageOnlyChunk(payload: string): boolean {
-  if (!payload.includes('"usage"') || !USAGE_ONLY.test(payload)) return false;
+/**
+ * One stream payload as a client that did not ask for usage sees it: undefined for the usage-only chunk (dropped), else
+ * the chunk without its top-level `usage` member (`null` on every chunk once usage is asked for, or the totals some
+ * servers put on the last content chunk). Payloads without that member, `[DONE]` and text that is not JSON pass as they are.
+ */
+export function withoutStreamUsage(payload: string): string | undefined {
+  // OpenAI's own shape, the common case: a trailing top-level `"usage":null`, cut without parsing.
+  if (payload.endsWith(NULL_USAGE_TAIL)) return `${payload.slice(0, -NULL_USAGE_TAIL.length)}}`;
+  if (!payload.includes('"usage"')) return payload;
+  let parsed: unknown;
   try {
-    const parsed = JSON.parse(payload) as { choices?: unknown; usage?: unknown };
-    return Array.isArray(parsed.choices) && parsed.choices.length === 0 && isRecord(parsed.usage);
+    parsed = JSON.parse(payload);
   } catch {
-    return false;
+    return payload;
   }
+  if (!isRecord(parsed) || !Object.hasOwn(parsed, 'usage')) return payload;
+  if (Array.isArray(parsed.choices) && parsed.choices.length === 0 && isRecord(parsed.usage)) return undefined;
+  delete parsed.usage;
+  return JSON.stringify(parsed);
 }

@@ -11,7 +11,7 @@ import { modelContextOf, type ModelRequestContext } from '../traffic/model-reque
 import { periodOf } from './budget-periods.js';
 import { MemoryCallerLimits, RedisCallerLimits, type CallerLimits } from './caller-limits.js';
 import { CounterStore } from './counter-store.js';
-import { costOf, PriceTable } from './price-table.js';
+import { costOf, PriceTable, type ModelPrice } from './price-table.js';
 import { rateLimitHeaders } from './rate-limit-headers.js';
 import { RedisSpendCounters, StoredSpendCounters, type BudgetOwner, type BudgetScope, type SpendCounters } from './spend-counters.js';
 import { normalizeUsage } from './usage-extractor.js';
@@ -89,6 +89,16 @@ export class UsageService {
     this.timer.unref();
   }
 
+  /**
+   * True when the application's and the developer key's records are cached and set neither a budget nor a limit:
+   * such a request is admitted without a promise (most requests, on the hot path).
+   */
+  private surelyUncontrolled(application: string, keyId: string): boolean {
+    const app = this.options.storage.peekCached<{ budget?: Budget; limits?: CallerLimitSettings }>(`applications/${application}`);
+    const key = this.options.storage.peekCached<{ budget?: Budget; limits?: CallerLimitSettings }>(keyRecordKey(application, keyId));
+    return app !== undefined && key !== undefined && !app.value?.budget && !app.value?.limits && !key.value?.budget && !key.value?.limits;
+  }
+
   /** The application's and the developer key's budgets and limits (records read through the storage cache). */
   private async controlsOf(application: string, keyId: string): Promise<Controls[]> {
     const [app, key] = await Promise.all([
@@ -154,10 +164,13 @@ export class UsageService {
   /** The request-path step of the model endpoints: admits the resolved request or throws 429. */
   admitHandler(): RequestHandler {
     const service = this;
-    return async function admitWithinBudgetAndLimits(req, res, next) {
+    return function admitWithinBudgetAndLimits(req, res, next) {
       const context = modelContextOf(req);
-      if (context) await service.admit(res, context);
-      next();
+      if (!context || service.surelyUncontrolled(context.application, context.developerKeyId)) {
+        next();
+        return;
+      }
+      service.admit(res, context).then(() => next(), next);
     };
   }
 
@@ -165,17 +178,31 @@ export class UsageService {
    * Prices a finished request's usage and sets `entry.cost`; then, in the background, adds it to the usage totals,
    * the budgets' spend (logging a warning when a budget crosses its alert threshold) and the tokens per minute.
    */
-  async meter(entry: ChronicleEntry, context: ModelRequestContext | undefined): Promise<void> {
+  meter(entry: ChronicleEntry, context: ModelRequestContext | undefined): Promise<void> | undefined {
     // A response-cache hit called no provider: it costs nothing and uses no tokens of a budget or limit.
     if (entry.cache === 'hit') {
       entry.cost = { usd: 0, input_usd: 0, output_usd: 0, cached_input_usd: 0 };
       if (context) this.totals.record(entry.timestamp.slice(0, 10), entry.application, context.developerKeyId, entry.route ?? '', entry.model ?? '', null, 0);
       this.metered++;
-      return;
+      return undefined;
     }
     const usage = normalizeUsage(entry.usage);
     const type = context?.candidates.find((candidate) => candidate.provider.name === entry.provider)?.provider.type;
-    const price = usage && type && entry.model ? await this.prices.priceOf(type, entry.model) : undefined;
+    if (!usage || !type || !entry.model) {
+      this.count(entry, context, usage, undefined);
+      return undefined;
+    }
+    // Priced at once when the type's overrides are cached (the usual case): no promise on the request's end.
+    const cached = this.prices.cachedPriceOf(type, entry.model);
+    if (cached) {
+      this.count(entry, context, usage, cached.price);
+      return undefined;
+    }
+    return this.prices.priceOf(type, entry.model).then((price) => this.count(entry, context, usage, price));
+  }
+
+  /** Sets the entry's cost from `price`, and counts its usage and spend. */
+  private count(entry: ChronicleEntry, context: ModelRequestContext | undefined, usage: ReturnType<typeof normalizeUsage>, price: ModelPrice | undefined): void {
     const cost = usage && price ? costOf(usage, price) : null;
     entry.cost = cost;
     const keyId = context?.developerKeyId;

@@ -1,6 +1,7 @@
 // The one contract suite every storage adapter must pass: values, key rules, logs, concurrency, close and reopen.
 import assert from 'node:assert/strict';
 import type { JsonValue, StorageAdapter } from '../../src/storage/storage-adapter.js';
+import { Storage } from '../../src/storage/storage-facade.js';
 
 /** What a contract run needs: a fresh adapter (not yet initialised), an optional reopen, and a cleanup. */
 export interface ContractSubject {
@@ -360,6 +361,20 @@ export function storageContract(name: string, make: () => Promise<ContractSubjec
           await next.close();
         }
       });
+    });
+
+    it('guarded appends (through the facade) write only while the guarding value exists with the given fields', async () => {
+      const facade = new Storage(storage);
+      const guard = { key: 'owners/a', equals: { created_at: 'one', deleting_at: null } };
+      assert.equal(await facade.appendGuarded('guarded/a', [1], guard), false, 'no guarding value');
+      await storage.set('owners/a', { created_at: 'one', n: 2 });
+      assert.equal(await facade.appendGuarded('guarded/a', [2], guard), true);
+      await storage.set('owners/a', { created_at: 'one', deleting_at: 'now' });
+      assert.equal(await facade.appendGuarded('guarded/a', [3], guard), false, 'a field that must be absent is there');
+      await storage.set('owners/a', { created_at: 'two' });
+      assert.equal(await facade.appendGuarded('guarded/a', [4], guard), false, 'a field with another value');
+      assert.deepEqual(await storage.readLog('guarded/a'), [2]);
+      assert.deepEqual(await storage.listLogs('guarded/'), ['guarded/a']);
     });
   });
 }

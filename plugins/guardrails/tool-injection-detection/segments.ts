@@ -47,16 +47,17 @@ export function toolWindows(text: string): string[] {
   return segmentWindows(modelText(text));
 }
 
-/** The highest probability of the model's first label over the windows of `text` (0 for a text with none). */
-export function scoreSegments(model: HashedModel, text: string): number {
-  const weights = model.weights[0] as Float32Array;
-  const bias = model.header.biases[0] ?? 0;
+/** The highest probability of each of the model's labels over the windows of `text` (0 for a text with none). */
+export function scoreSegments(model: HashedModel, text: string): number[] {
+  const best = model.weights.map(() => 0);
   const buckets: number[] = [];
-  let best = 0;
   for (const window of toolWindows(text)) {
     buckets.length = 0;
     featureBuckets(window, model.header.bits, buckets);
-    best = Math.max(best, sigmoid(bucketMargin(weights, bias, buckets)));
+    for (let i = 0; i < model.weights.length; i += 1) {
+      const probability = sigmoid(bucketMargin(model.weights[i] as Float32Array, model.header.biases[i] ?? 0, buckets));
+      if (probability > (best[i] as number)) best[i] = probability;
+    }
   }
   return best;
 }

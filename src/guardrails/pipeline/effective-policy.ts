@@ -22,6 +22,22 @@ export async function effectivePolicy(
   return stored ? { policy: stored, source: 'application' } : { policy: DEFAULT_APPLICATION_POLICY, source: 'none' };
 }
 
+/**
+ * The policy in force when it is known without a storage read (a route override, or the application's policy in the
+ * storage cache); undefined when it must be read with {@link effectivePolicy}.
+ */
+export function cachedEffectivePolicy(storage: Storage, application: string, route: Readonly<RouteRecord> | undefined): Readonly<GuardrailPolicy> | undefined {
+  const override = route?.config.policy;
+  if (override?.enabled === true) return override as unknown as GuardrailPolicy;
+  const stored = storage.peekCached<GuardrailPolicy>(`application-policies/${application}`);
+  return stored === undefined ? undefined : (stored.value ?? DEFAULT_APPLICATION_POLICY);
+}
+
+/** True when a policy names no processor and no DLP strategy: it checks nothing, in any phase. */
+export function isEmptyPolicy(policy: Readonly<GuardrailPolicy>): boolean {
+  return Object.keys(policy.processors).length === 0 && policy.dlp?.strategy === undefined;
+}
+
 /** The processors a policy runs in one phase, with their entries. DLP also runs when the policy's `dlp` section sets a strategy. */
 export function processorsFor(policy: Readonly<GuardrailPolicy>, phase: GuardrailPhase): Array<[string, PolicyProcessorEntry]> {
   const selected: Array<[string, PolicyProcessorEntry]> = [];

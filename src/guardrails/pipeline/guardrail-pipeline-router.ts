@@ -3,9 +3,9 @@ import { Router, type RequestHandler } from 'express';
 import { errorMiddleware, type GatewayLogger } from '../../errors/error-middleware.js';
 import type { Storage } from '../../storage/storage-facade.js';
 import { ENDPOINT_PATHS, TEXT_ANSWER_ENDPOINTS } from '../../traffic/model-endpoints.js';
-import { modelContextOf } from '../../traffic/model-request-context.js';
+import { modelContextOf, type ModelRequestContext } from '../../traffic/model-request-context.js';
 import type { GuardrailEngine } from '../guardrail-engine.js';
-import { processorsFor } from './effective-policy.js';
+import { cachedEffectivePolicy, isEmptyPolicy, processorsFor } from './effective-policy.js';
 import { enforceInputPolicy } from './input-policy.js';
 import { requestSlots } from './message-text.js';
 import { OutputGuard, type StreamWindowing } from './output-guard.js';
@@ -20,19 +20,23 @@ export interface GuardrailPipelineDeps {
 
 /** The guardrail pipeline router's step: runs the input checks of the resolved request's policy and arms its output checks. */
 export function guardrailPolicyHandler(deps: GuardrailPipelineDeps): RequestHandler {
-  return async function applyGuardrailPolicy(req, _res, next) {
-    const context = modelContextOf(req);
-    if (!context) {
-      next();
-      return;
-    }
+  const apply = async (context: ModelRequestContext): Promise<void> => {
     // Output checks read model text: chat and completions answers, not embeddings, moderations, images or audio.
     const textAnswer = TEXT_ANSWER_ENDPOINTS.has(context.endpoint);
     const policy = await enforceInputPolicy(deps, context, textAnswer ? ['input', 'output'] : ['input'], () => requestSlots(context.endpoint, context.body));
     if (processorsFor(policy, 'output').length > 0 && textAnswer) {
       context.outputGuard = new OutputGuard(deps.engine, policy, context.checks, deps.windowing);
     }
-    next();
+  };
+  return function applyGuardrailPolicy(req, _res, next) {
+    const context = modelContextOf(req);
+    // No request to check, or a cached policy that checks nothing: on without a promise.
+    const known = context && cachedEffectivePolicy(deps.storage, context.application, context.route);
+    if (!context || (known && isEmptyPolicy(known))) {
+      next();
+      return;
+    }
+    apply(context).then(() => next(), next);
   };
 }
 
