@@ -29,9 +29,9 @@ export interface ChroniclesOptions {
    */
   maxBatch?: number;
   /**
-   * The most entries held in memory, waiting or being written: reached while appends fail (storage unreachable) or
-   * fall behind. Beyond it, new entries are dropped and counted (`dropped`), and `onDrop` is told at most every 10 s.
-   * Default 10,000.
+   * The most entries kept waiting in memory (besides the batch being written): reached while appends fail (storage
+   * unreachable) or fall behind. Beyond it, new entries are dropped and counted (`dropped`), and `onDrop` is told at
+   * most every 10 s. Default 10,000.
    */
   maxPending?: number;
   /** Told when entries were dropped because the buffer was full: the total so far and how many since the last call. */
@@ -91,8 +91,6 @@ export interface RetainedEntry extends LogRecord<ChronicleEntry> {
 export class ChroniclesRecorder {
   private pending = new Map<string, Pending[]>();
   private pendingCount = 0;
-  /** Entries taken by flushes that have not ended yet (written or put back): they are in memory too. */
-  private inFlight = 0;
   /** A background flush is queued or running: the next one starts when it ends, with everything recorded meanwhile. */
   private backgroundFlush = false;
   private timer: NodeJS.Timeout | undefined;
@@ -145,7 +143,7 @@ export class ChroniclesRecorder {
    * until the flush); `secrets` (the request's own credentials) are scrubbed with every stored secret at the flush.
    */
   record(entry: ChronicleEntry, secrets: readonly string[] = []): void {
-    if (this.pendingCount + this.inFlight >= this.maxPending) {
+    if (this.pendingCount >= this.maxPending) {
       this.droppedTotal++;
       this.reportDrops();
       return;
@@ -212,7 +210,6 @@ export class ChroniclesRecorder {
     clearTimeout(this.timer);
     this.timer = undefined;
     const batch = this.pending;
-    this.inFlight += this.pendingCount;
     this.pending = new Map();
     this.pendingCount = 0;
     return this.enqueue(async () => {
@@ -225,7 +222,6 @@ export class ChroniclesRecorder {
       }
       for (const [application, items] of batch) {
         let entries: ChronicleEntry[] | undefined;
-        let held = true; // these items still count in inFlight
         try {
           if (known === undefined) throw failure;
           // One scrubber per set of request credentials in the batch (usually one per developer key), each with every stored secret.
@@ -250,12 +246,10 @@ export class ChroniclesRecorder {
           }
           await this.storage.append(chroniclesLog(application), entries);
         } catch (error) {
-          this.inFlight -= items.length; // put back or dropped below
-          held = false;
           // Put back what is ready to write (finished entries need no second pass).
           let back = entries ? entries.map((entry): Pending => ({ entry, sizes: new Map(), secrets: [] })) : items;
-          // Entries recorded or being written meanwhile count too: beyond maxPending, the oldest are dropped.
-          const room = Math.max(0, this.maxPending - this.pendingCount - this.inFlight);
+          // Entries recorded while this batch was in flight count too: beyond maxPending, the oldest are dropped.
+          const room = Math.max(0, this.maxPending - this.pendingCount);
           if (back.length > room) {
             this.droppedTotal += back.length - room;
             back = back.slice(back.length - room);
@@ -265,8 +259,6 @@ export class ChroniclesRecorder {
           this.pendingCount += back.length;
           failure ??= error;
           continue;
-        } finally {
-          if (held) this.inFlight -= items.length;
         }
         // The entries are written: a failure from here on (graph, retention) is reported, and the other applications still flush.
         await this.afterAppend(application, entries).catch((error: unknown) => (failure ??= error));
