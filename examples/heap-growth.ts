@@ -3,7 +3,7 @@ import { setFlagsFromString } from 'node:v8';
 
 /**
  * The default: a full GC once the old generation is twice its live size. V8's own factor goes up to four times under
- * load, which costs about 55 MB of peak RSS at 32 connections and saves no measurable CPU (see BENCHMARKS.md).
+ * load: about 55 MB more peak RSS at 32 connections, for 0–10% less CPU per request (see BENCHMARKS.md).
  */
 export const DEFAULT_HEAP_GROWING_PERCENT = 100;
 
