@@ -1,10 +1,10 @@
 // Spans of MCP tool calls on both paths (the registry proxy and the /v1/responses tool loop), checked with the SDK's in-memory exporter.
 import assert from 'node:assert/strict';
-import { context, propagation, SpanKind, trace } from '@opentelemetry/api';
-import { InMemorySpanExporter, NodeTracerProvider, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-node';
+import { SpanKind } from '@opentelemetry/api';
 import OpenAI from 'openai';
 import request from 'supertest';
 import { eventually } from '../helpers/eventually.js';
+import { recordSpans } from '../helpers/span-recorder.js';
 import { startFakeMcpServer, type FakeMcpServer } from '../helpers/fake-mcp-server.js';
 import { startFakeProvider, type FakeProvider, type FakeRequest } from '../helpers/fake-provider.js';
 import { createMcpFixture, type McpFixture } from '../helpers/mcp-fixture.js';
@@ -24,28 +24,7 @@ function addingModel(fake: FakeProvider, label: string): void {
 }
 
 describe('observability: MCP tool call spans', () => {
-  const exporter = new InMemorySpanExporter();
-  let provider: NodeTracerProvider;
-  before(() => {
-    provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-    provider.register();
-  });
-  after(async () => {
-    await provider.shutdown();
-    trace.disable();
-    context.disable();
-    propagation.disable();
-  });
-  beforeEach(() => exporter.reset());
-
-  const spans = (): ReadableSpan[] => exporter.getFinishedSpans();
-  const named = (name: string): ReadableSpan[] => spans().filter((span) => span.name === name);
-  const one = (name: string): ReadableSpan => {
-    const found = named(name);
-    assert.equal(found.length, 1, `one span ${name}; spans: ${spans().map((span) => span.name).join(', ')}`);
-    return found[0]!;
-  };
-  const parentOf = (span: ReadableSpan): string | undefined => span.parentSpanContext?.spanId;
+  const { named, one, parentOf } = recordSpans();
 
   const cleanups: Array<() => Promise<void>> = [];
   afterEach(async () => {

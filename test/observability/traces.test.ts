@@ -1,9 +1,9 @@
 // OpenTelemetry traces: the Node SDK with an in-memory exporter checks span names, parents and attributes, and the traceparent sent upstream.
 import assert from 'node:assert/strict';
-import { context, propagation, SpanKind, trace } from '@opentelemetry/api';
-import { InMemorySpanExporter, NodeTracerProvider, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-node';
+import { SpanKind } from '@opentelemetry/api';
 import request from 'supertest';
 import { eventually } from '../helpers/eventually.js';
+import { recordSpans } from '../helpers/span-recorder.js';
 import { FAKE_USAGE } from '../helpers/fake-provider.js';
 import { createMcpFixture, type McpFixture } from '../helpers/mcp-fixture.js';
 import { TEST_KEYS } from '../helpers/test-gateway.js';
@@ -27,28 +27,7 @@ describe('observability: traces without an SDK', () => {
 });
 
 describe('observability: traces with the Node SDK', () => {
-  const exporter = new InMemorySpanExporter();
-  let provider: NodeTracerProvider;
-  before(() => {
-    provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-    provider.register();
-  });
-  after(async () => {
-    await provider.shutdown();
-    trace.disable();
-    context.disable();
-    propagation.disable();
-  });
-  beforeEach(() => exporter.reset());
-
-  const spans = (): ReadableSpan[] => exporter.getFinishedSpans();
-  const named = (name: string): ReadableSpan[] => spans().filter((span) => span.name === name);
-  const one = (name: string): ReadableSpan => {
-    const found = named(name);
-    assert.equal(found.length, 1, `one span ${name}; spans: ${spans().map((span) => span.name).join(', ')}`);
-    return found[0]!;
-  };
-  const parentOf = (span: ReadableSpan): string | undefined => span.parentSpanContext?.spanId;
+  const { named, one, parentOf } = recordSpans();
 
   describe('model requests', () => {
     let f: TrafficFixture;
