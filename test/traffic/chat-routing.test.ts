@@ -41,6 +41,16 @@ describe('model routing', () => {
     assert.equal(missing.body.error.param, 'model');
   });
 
+  it('model paths match as Express routes do by default: any letter case and one trailing slash; other methods are not model requests', async () => {
+    for (const path of ['/V1/Chat/Completions', '/v1/chat/completions/']) {
+      const res = await request(f.app).post(path).set({ 'x-gateway-apikey': f.developerKey }).send(chatBody()).expect(200);
+      assert.equal(res.body.object, 'chat.completion', path);
+    }
+    const get = await request(f.app).get('/v1/chat/completions').set({ 'x-gateway-apikey': f.developerKey });
+    assert.equal(get.status, 404);
+    assert.equal(f.fake.requests.length, 2, 'only the two POSTs reached the provider');
+  });
+
   it('without X-Gateway-route the request uses an implicit unified route', async () => {
     const res = await chat({}).expect(200);
     assert.equal(res.headers['x-gateway-route'], '(unified)');
