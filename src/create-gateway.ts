@@ -37,7 +37,7 @@ import { memoryStorage } from './storage/memory-storage.js';
 import type { StorageAdapter } from './storage/storage-adapter.js';
 import { Storage } from './storage/storage-facade.js';
 import { ProviderDirectory } from './traffic/provider-directory.js';
-import { modelPipelineRouter } from './traffic/model-pipeline-router.js';
+import { modelPipelineDispatcher } from './traffic/model-pipeline-dispatcher.js';
 import { proxyHandler, proxyRouter } from './traffic/proxy-router.js';
 import { rateLimitHandler, rateLimiterRouter } from './traffic/rate-limiter-router.js';
 import { DEFAULT_RETRY_TIMING } from './traffic/retry-policy.js';
@@ -175,7 +175,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   };
   const proxy = mount(proxyRouter(proxyDeps, logger));
   // gateway.router runs those five as one step, first: one map lookup per request finds a model endpoint's steps.
-  const modelPipeline = modelPipelineRouter(
+  const modelPipeline = modelPipelineDispatcher(
     {
       before: [observe, awaitReady],
       watch: chronicleWatcher(recorder, logger, meter),

@@ -177,6 +177,7 @@ export class UsageService {
   /**
    * Prices a finished request's usage and sets `entry.cost`; then, in the background, adds it to the usage totals,
    * the budgets' spend (logging a warning when a budget crosses its alert threshold) and the tokens per minute.
+   * Answers a promise only when the price must be read from storage; undefined when the entry is priced at once.
    */
   meter(entry: ChronicleEntry, context: ModelRequestContext | undefined): Promise<void> | undefined {
     // A response-cache hit called no provider: it costs nothing and uses no tokens of a budget or limit.

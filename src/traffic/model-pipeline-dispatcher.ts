@@ -43,7 +43,7 @@ function withErrors(handler: RequestHandler, errors: ErrorRequestHandler): Reque
  * one by one). A POST to a model path is found by one map lookup, rather than by matching a router layer per path
  * and per step; any other request goes on at once.
  */
-export function modelPipelineRouter(steps: ModelPipelineSteps, logger?: GatewayLogger): RequestHandler {
+export function modelPipelineDispatcher(steps: ModelPipelineSteps, logger?: GatewayLogger): RequestHandler {
   const errors = errorMiddleware(logger);
   const before = steps.before ?? [];
   const byPath = new Map<string, RequestHandler>();
