@@ -8,6 +8,8 @@ import { seededRandom } from './linear-trainer.js';
 import { DEFAULT_TRAIN_DIR, readRows, type PromptInjectionRow } from './prompt-injection-model.js';
 import { foreignParagraphs, type LanguageRow } from './foreign-paragraphs.js';
 import { ownBenignTexts, ownInstructions, plantInto } from './tool-injection-augment.js';
+import { genreTexts, plantedBlocks } from './tool-injection-genres.js';
+import { foreignHumanTexts, foreignInstructions } from './tool-injection-multilingual.js';
 import { featureBuckets, DEFAULT_HASH_BITS } from '../../plugins/guardrails/prompt-injection-detection/hashed-features.js';
 import type { HashedModel } from '../../plugins/guardrails/prompt-injection-detection/hashed-model.js';
 import { toolWindows } from '../../plugins/guardrails/tool-injection-detection/segments.js';
@@ -62,6 +64,23 @@ const PROSE_WEIGHT = 0.5;
 /** Weight of one planted request row. */
 const PLANTED_WEIGHT = 1;
 
+/** How many rows of the second set of own templates (tool-injection-genres.ts, tool-injection-multilingual.ts) are used. */
+export interface ExtraRows {
+  /** Ordinary texts of imperative genres to a human reader (e-mails, chats, notes, events, files, guides): negatives. */
+  genres: number;
+  /** Planted blocks addressed to the agent, planted into clean texts: positives. */
+  blocks: number;
+  /** Planted instructions in other languages, planted into clean texts: positives. */
+  foreign: number;
+  /** Ordinary requests to a human reader in other languages: negatives (and hosts). */
+  foreignHuman: number;
+  /** Weight of each of these rows. */
+  weight: number;
+}
+
+/** The shipped amounts of {@link ExtraRows}. */
+export const EXTRA_ROWS: ExtraRows = { genres: 1500, blocks: 1000, foreign: 1000, foreignHuman: 500, weight: 0.5 };
+
 /** Where the shipped model lives. */
 export const TOOL_INJECTION_MODEL = fileURLToPath(new URL('../../plugins/guardrails/tool-injection-detection/model', import.meta.url));
 
@@ -103,7 +122,7 @@ function tagWeights<T extends { id: string; source: string }>(rows: readonly T[]
  * - own planted instructions and assistant requests from prompt-injection.jsonl planted into clean texts, positive on
  *   the windows around the instruction.
  */
-export function toolTrainingSet(toolRows: readonly ToolOutputRow[], promptRows: readonly PromptInjectionRow[], languageRows: readonly LanguageRow[] = [], seed = 20261126): PreparedExample[] {
+export function toolTrainingSet(toolRows: readonly ToolOutputRow[], promptRows: readonly PromptInjectionRow[], languageRows: readonly LanguageRow[] = [], seed = 20261126, extra: ExtraRows = EXTRA_ROWS): PreparedExample[] {
   const random = seededRandom(seed);
   const weightOf = tagWeights(toolRows);
   const out: PreparedExample[] = [];
@@ -134,6 +153,13 @@ export function toolTrainingSet(toolRows: readonly ToolOutputRow[], promptRows: 
   const own = ownBenignTexts(OWN_TOOL_COUNT);
   for (const text of own) out.push(example(text, false, OWN_TOOL_WEIGHT));
   hosts.push(...own);
+  const genres = [...genreTexts(extra.genres), ...foreignHumanTexts(extra.foreignHuman)];
+  for (const text of genres) out.push(example(text, false, extra.weight));
+  hosts.push(...genres);
+  for (const instruction of [...plantedBlocks(extra.blocks), ...foreignInstructions(extra.foreign)]) {
+    const host = hosts[Math.floor(random() * hosts.length)] as string;
+    out.push(diffExample(plantInto(host, instruction, random), host, extra.weight));
+  }
   const requests = promptRows.filter((r) => REQUEST_TAGS.includes(sourceOf(r, 'tag')) && r.text.length <= MAX_REQUEST);
   const requestWeight = tagWeights(requests);
   for (const instruction of ownInstructions(OWN_TOOL_COUNT)) {
