@@ -4,6 +4,9 @@ import { resolve } from 'node:path';
 import { DEFAULT_SCAN_LIMIT } from '../../plugins/guardrails/prompt-injection-detection/normalise.js';
 import { scoreToolOutput } from '../../plugins/guardrails/tool-injection-detection/score.js';
 import { TOOL_OUTPUT_RULES } from '../../plugins/guardrails/tool-injection-detection/tool-rules.js';
+import { segmentMargins } from '../../plugins/guardrails/tool-injection-detection/segments.js';
+import { detect } from '../../plugins/guardrails/prompt-injection-detection/detector.js';
+import { sigmoid } from '../../plugins/guardrails/prompt-injection-detection/hashed-model.js';
 import type { HashedModel } from '../../plugins/guardrails/prompt-injection-detection/hashed-model.js';
 import { sourceOf } from '../eval/leave-one-source-out.js';
 import type { LanguageRow } from './foreign-paragraphs.js';
@@ -33,7 +36,23 @@ function line(labels: readonly boolean[], scores: readonly number[]): string {
   }).join(' | ');
 }
 
-const score = (tool: HashedModel, text: string): number => scoreToolOutput(text, { decode: true, scanLimit: DEFAULT_SCAN_LIMIT, rules: TOOL_OUTPUT_RULES, tool }).prompt_injection;
+const CONFIGS = (process.env.CONTEXT ?? '0:0').split(',').map((c) => c.split(':').map(Number) as [number, number]);
+/** The text's score; with LAMBDA > 0, the highest window is discounted by how high the median of the other windows is. */
+function score(tool: HashedModel, text: string): number[] {
+  const base = scoreToolOutput(text, { decode: true, scanLimit: DEFAULT_SCAN_LIMIT, rules: TOOL_OUTPUT_RULES, tool });
+  const margins = segmentMargins(tool, text);
+  if (margins.length === 0) return CONFIGS.map(() => base.prompt_injection);
+  const best = Math.max(...margins);
+  const others = [...margins].sort((a, b) => a - b);
+  others.splice(others.lastIndexOf(best), 1);
+  const median = others.length >= 2 ? (others[Math.floor(others.length / 2)] as number) : -Infinity;
+  const rules = detect(text, { decode: true, scanLimit: DEFAULT_SCAN_LIMIT, rules: TOOL_OUTPUT_RULES, models: [] }).rules.prompt_injection;
+  return CONFIGS.map(([lambda, mu]) => {
+    if (lambda === 0) return base.prompt_injection;
+    const model = sigmoid(best - lambda * Math.max(0, median - mu));
+    return Math.max(1 - (1 - model) * (1 - rules), base.jailbreak);
+  });
+}
 
 function main(): void {
   const trainDir = resolve(DEFAULT_TRAIN_DIR);
@@ -49,12 +68,15 @@ function main(): void {
     const dev = readRows<ToolOutputRow>(resolve(trainDir, '..', 'tool-output.jsonl')).filter((r) => r.labels.family === 'prompt_injection' || r.labels.family === 'none');
     const started = performance.now();
     const model = trainToolInjection(toolTrainingSet(rows, prompts, languages, undefined, extra), 'experiment', options);
-    const scores = dev.map((r) => score(model, r.text));
-    console.log(`dev (${((performance.now() - started) / 1000).toFixed(0)} s) ${line(dev.map(isToolInjection), scores)}`);
-    for (const tag of ['bipia_text', 'bipia_code', 'bipia_email_test', 'bipia_email_train', 'secretlint']) {
-      const idx = dev.map((r, i) => (sourceOf(r, 'tag') === tag ? i : -1)).filter((i) => i >= 0);
-      console.log(`  ${tag.padEnd(18)} ${line(idx.map((i) => isToolInjection(dev[i] as ToolOutputRow)), idx.map((i) => scores[i] as number))}`);
-    }
+    const all = dev.map((r) => score(model, r.text));
+    CONFIGS.forEach((config, k) => {
+      const scores = all.map((s) => s[k] as number);
+      console.log(`dev ${config.join(':')} (${((performance.now() - started) / 1000).toFixed(0)} s) ${line(dev.map(isToolInjection), scores)}`);
+      for (const tag of ['bipia_text', 'bipia_code', 'bipia_email_test', 'bipia_email_train', 'secretlint']) {
+        const idx = dev.map((r, i) => (sourceOf(r, 'tag') === tag ? i : -1)).filter((i) => i >= 0);
+        console.log(`  ${tag.padEnd(18)} ${line(idx.map((i) => isToolInjection(dev[i] as ToolOutputRow)), idx.map((i) => scores[i] as number))}`);
+      }
+    });
   }
   const repos = [...new Set(rows.map((r) => sourceOf(r)))];
   for (const repo of repos) {
@@ -63,15 +85,18 @@ function main(): void {
     const test = rows.filter((r) => sourceOf(r) === repo);
     const train = rows.filter((r) => sourceOf(r) !== repo);
     const model = trainToolInjection(toolTrainingSet(train, prompts.filter((r) => sourceOf(r) !== repo), languages, undefined, extra), 'fold', options);
-    const scores = test.map((r) => score(model, r.text));
-    console.log(`LOSO ${repo} (${((performance.now() - started) / 1000).toFixed(0)} s) ${line(test.map(isToolInjection), scores)}`);
+    const all = test.map((r) => score(model, r.text));
+    CONFIGS.forEach((config, k) => {
+    const scores = all.map((s) => s[k] as number);
+    console.log(`LOSO ${repo} ${config.join(':')} (${((performance.now() - started) / 1000).toFixed(0)} s) ${line(test.map(isToolInjection), scores)}`);
     const tags = [...new Set(test.map((r) => sourceOf(r, 'tag')))];
-    if (tags.length > 1 && tags.length < 16) {
+    if (tags.length > 1 && tags.length < 16 && process.argv.includes('--tags')) {
       for (const tag of tags) {
         const idx = test.map((r, i) => (sourceOf(r, 'tag') === tag ? i : -1)).filter((i) => i >= 0);
         console.log(`  ${tag.padEnd(36)} ${line(idx.map((i) => isToolInjection(test[i] as ToolOutputRow)), idx.map((i) => scores[i] as number))}`);
       }
     }
+    });
   }
 }
 

@@ -10,7 +10,8 @@ import { foreignParagraphs, type LanguageRow } from './foreign-paragraphs.js';
 import { ownBenignTexts, ownInstructions, plantInto } from './tool-injection-augment.js';
 import { genreTexts, plantedBlocks } from './tool-injection-genres.js';
 import { foreignHumanTexts, foreignInstructions } from './tool-injection-multilingual.js';
-import { featureBuckets, DEFAULT_HASH_BITS } from '../../plugins/guardrails/prompt-injection-detection/hashed-features.js';
+import { DEFAULT_HASH_BITS } from '../../plugins/guardrails/prompt-injection-detection/hashed-features.js';
+import { toolFeatureBuckets } from '../../plugins/guardrails/tool-injection-detection/concepts.js';
 import type { HashedModel } from '../../plugins/guardrails/prompt-injection-detection/hashed-model.js';
 import { toolWindows } from '../../plugins/guardrails/tool-injection-detection/segments.js';
 
@@ -76,10 +77,12 @@ export interface ExtraRows {
   foreignHuman: number;
   /** Weight of each of these rows. */
   weight: number;
+  /** Weight of each planted instruction in another language. */
+  foreignWeight: number;
 }
 
 /** The shipped amounts of {@link ExtraRows}. */
-export const EXTRA_ROWS: ExtraRows = { genres: 1500, blocks: 1000, foreign: 1000, foreignHuman: 500, weight: 0.5 };
+export const EXTRA_ROWS: ExtraRows = { genres: 1500, blocks: 1000, foreign: 1000, foreignHuman: 500, weight: 0.5, foreignWeight: 0.5 };
 
 /** Where the shipped model lives. */
 export const TOOL_INJECTION_MODEL = fileURLToPath(new URL('../../plugins/guardrails/tool-injection-detection/model', import.meta.url));
@@ -89,7 +92,7 @@ export function isToolInjection(row: ToolOutputRow): boolean {
   return row.labels.attack && row.labels.family === 'prompt_injection';
 }
 
-const bucketsOf = (window: string): Uint32Array => Uint32Array.from(featureBuckets(window, DEFAULT_HASH_BITS));
+const bucketsOf = (window: string): Uint32Array => Uint32Array.from(toolFeatureBuckets(window, DEFAULT_HASH_BITS));
 
 /** A positive example of the windows of `text` that its clean host does not have (where the instruction sits). */
 function diffExample(text: string, host: string, weight: number, jailbreak = false): PreparedExample {
@@ -156,9 +159,13 @@ export function toolTrainingSet(toolRows: readonly ToolOutputRow[], promptRows: 
   const genres = [...genreTexts(extra.genres), ...foreignHumanTexts(extra.foreignHuman)];
   for (const text of genres) out.push(example(text, false, extra.weight));
   hosts.push(...genres);
-  for (const instruction of [...plantedBlocks(extra.blocks), ...foreignInstructions(extra.foreign)]) {
+  for (const instruction of plantedBlocks(extra.blocks)) {
     const host = hosts[Math.floor(random() * hosts.length)] as string;
     out.push(diffExample(plantInto(host, instruction, random), host, extra.weight));
+  }
+  for (const instruction of foreignInstructions(extra.foreign)) {
+    const host = hosts[Math.floor(random() * hosts.length)] as string;
+    out.push(diffExample(plantInto(host, instruction, random), host, extra.foreignWeight));
   }
   const requests = promptRows.filter((r) => REQUEST_TAGS.includes(sourceOf(r, 'tag')) && r.text.length <= MAX_REQUEST);
   const requestWeight = tagWeights(requests);
