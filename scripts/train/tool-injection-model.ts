@@ -82,7 +82,7 @@ export interface ExtraRows {
 }
 
 /** The shipped amounts of {@link ExtraRows}. */
-export const EXTRA_ROWS: ExtraRows = { genres: 1500, blocks: 1000, foreign: 1000, foreignHuman: 500, weight: 0.5, foreignWeight: 0.5 };
+export const EXTRA_ROWS: ExtraRows = { genres: 0, blocks: 0, foreign: 1500, foreignHuman: 500, weight: 0.5, foreignWeight: 0.5 };
 
 /** Where the shipped model lives. */
 export const TOOL_INJECTION_MODEL = fileURLToPath(new URL('../../plugins/guardrails/tool-injection-detection/model', import.meta.url));
@@ -202,8 +202,9 @@ function main(): void {
     `train/tool-output.jsonl (${rows.length} rows; each id tag weighted to at most ${TOOL_TAG_CAP} rows; AgentDojo attacks on the windows their clean record lacks), ` +
       `assistant requests from train/prompt-injection.jsonl (${REQUEST_TAGS.join(', ')}) and jailbreak templates (${JAILBREAK_TAGS.join(', ')}; both outputs) planted into clean texts, ` +
       `UD paragraphs in 24 languages from train/language.jsonl (negatives), and ${2 * OWN_TOOL_COUNT} template rows ` +
-      `(scripts/train/tool-injection-augment.ts: ordinary e-mails, how-tos and pages; planted instructions; weight ${OWN_TOOL_WEIGHT}); logistic regression over hashed ` +
-      `character 2-5-grams and word 1-2-grams of the normalised text, read per sentence or line; ${JSON.stringify(TOOL_INJECTION_TRAIN_OPTIONS)}`,
+      `(scripts/train/tool-injection-augment.ts: ordinary e-mails, how-tos and pages; planted instructions; weight ${OWN_TOOL_WEIGHT}), ` +
+      `own rows in other languages ${JSON.stringify(EXTRA_ROWS)} (tool-injection-multilingual.ts: planted instructions and requests to a human in 22 languages), ` +
+      `logistic regression over hashed character 2-5-grams and word 1-2-grams of the normalised text plus cross-language concept tokens (concepts.ts), read per sentence or line; ${JSON.stringify(TOOL_INJECTION_TRAIN_OPTIONS)}`,
   );
   writeHashedModel(TOOL_INJECTION_MODEL, model);
   console.log(`wrote ${TOOL_INJECTION_MODEL}.{json,bin} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
