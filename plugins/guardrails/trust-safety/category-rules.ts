@@ -51,6 +51,14 @@ const CRIME_EXTRA = re(String.raw`\b(?:track|spy on|monitor|read|follow|record|w
 const PROTECTIVE = re(String.raw`\b(?:report|reporting|prevent|preventing|protect|protecting|avoid(?! (?:getting caught|detection|the police|police|arrest))|avoiding|spot|spotting|detect|detecting|recogni[sz]e|identify|investigate|investigating|investigators?|victims? of|defend|stop(?:ping)? (?:a|the|an)|fight(?:ing)? (?:against)?|block(?:ing|s)?|monitor(?:ing|s)?|firewalls?|mitigat\w*|defen[cs]e|defensive|warning signs|signs of|police|awareness|safely|safe|safety)\b`);
 /** Counter-speech: hate or violence that the writer denies or condemns ("I never said that X are …", "I will never tolerate …"). */
 const COUNTER_SPEECH = re(String.raw`\b(?:never|not|don't|do not|didn't|did not|won't|will not|wouldn't|would not|can't|cannot|no longer)\s+(?:[\w'-]+\s+){0,2}?(?:said|say|saying|claim(?:ed)?|think|thought|believe|tolerate|accept|condone|support|stand for)\b|\b(?:condemn\w*|denounc\w*|speak(?:ing)? out|stand(?:ing)? up (?:to|for|against))\b`);
+/** Harm that the writer says no one deserves or that they would never do ("no immigrant deserves to die", "I would never hurt anyone"); not "you don't deserve to live". */
+const NEGATED_HARM = re(String.raw`\b(?:no|never)\s+(?:[\w'-]+\s+){0,2}?(?:ought to|deserves? to|should|must|would|will)\b(?! (?:live|exist|breathe|be alive|be here)\b)|\b(?:do|does|did|would|should)(?:n't| not| never)\s+(?:ever\s+)?(?:deserve|want|wish|hope)\b(?! to (?:live|exist|breathe|be alive|be here)\b)|\bwould never\b`);
+
+/** Counter-speech or negated harm: the rules' hate and violence, and insults, count half (see {@link scoreCategoryRules}). */
+export function isCounterSpeech(text: string): boolean {
+  return COUNTER_SPEECH.test(text) || NEGATED_HARM.test(text);
+}
+
 /** Sex education and health, not sexual content. */
 const SEX_EDUCATION = re(String.raw`\b(?:talk to|explain|educat\w*|teach(?:ing)? (?:my|our)|puberty|sex ed\w*|consent|doctor|pediatrician|parent(?:s|ing)?|health|healthy|symptoms?|normal|safe sex|contracepti\w*|pregnan\w*|std|sti|therapist|libido)\b`);
 const BREAK_IN = re(String.raw`\bbreak(?:ing)? into (?:a |an |the |my |his |her |their |someone'?s? |\w+'s )?(?:\w+ )?(?:house|home|car|bank|vault|apartment|flat|building|safe|store|shop|office|account|email|phone|computer|network|system|server|school|locker|garage|atm)`);
@@ -142,7 +150,7 @@ export function scoreCategoryRules(text: string): RuleScores {
     violence = atLeast(violence, act(0.88, 0.45));
   }
   if (PROTECTIVE.test(text)) crime *= 0.5;
-  if ((hate > 0 || violence > 0) && COUNTER_SPEECH.test(text)) {
+  if ((hate > 0 || violence > 0) && isCounterSpeech(text)) {
     hate *= 0.5;
     violence *= 0.5;
   }

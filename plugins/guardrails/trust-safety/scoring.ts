@@ -1,5 +1,5 @@
 // Combines the category rules, the profanity check and the trained unsafe-text model into the six trust-safety scores.
-import { scoreCategoryRules } from './category-rules.js';
+import { isCounterSpeech, scoreCategoryRules } from './category-rules.js';
 import { GROUP } from './lexicon.js';
 import { scoreProfanity } from './profanity-check.js';
 import { modelTokens } from './unsafe-features.js';
@@ -23,6 +23,9 @@ export const MODEL_FLOOR = 0.4;
 /** A rule score at least this high names the category the model's evidence goes to. */
 const CUE_MINIMUM = 0.1;
 
+/** How much insults count in counter-speech or negated harm. */
+const COUNTER_SPEECH_FACTOR = 0.6;
+
 const MENTIONS_GROUP = new RegExp(String.raw`\b${GROUP}\b`);
 
 /**
@@ -42,6 +45,24 @@ const MASK_RUN = /(?<![\p{L}\p{N}])([*#•●■█xX_])\1{2,}(?![\p{L}\p{N}])|(
 /** The text without DLP mask runs. */
 export function withoutMasks(text: string): string {
   return text.includes('*') || text.includes('#') || /[•●■█_xX]{3}/.test(text) ? text.replace(MASK_RUN, ' ') : text;
+}
+
+/** A quoted span: "…" or “…”, on one line. */
+const QUOTED = /"[^"\n]{2,300}"|“[^”\n]{2,300}”/g;
+/**
+ * Words around a quotation that report or judge it rather than say it: "statements like", "saying", "he called me",
+ * "is hateful". With one of them outside the quotes, the quoted words are someone else's (news, counter-speech).
+ */
+const REPORTING = /\b(?:say|says|said|saying|statements?|things|stuff|messages?|words|phrases?|comments?|threats?|tweets?|posts?|slogans?|chants?|chanting|chanted|shouted|shouting|yelled|yelling|wrote|writes|writing|quote|quoting|quoted|called|calling|call|like|such as|reported|claims?|claimed|hateful|hurtful|bigoted|racist|sexist|homophobic|transphobic|offensive|dehumani[sz]ing|unacceptable|slurs?)\b/;
+
+/**
+ * The text with the words inside quotation marks taken out when the words outside report or judge them ("statements
+ * like "X are scum" are hurtful"): a quoted insult is not the writer's. Unchanged when there is no such frame.
+ */
+export function withoutReportedQuotes(text: string): string {
+  if (!text.includes('"') && !text.includes('“')) return text;
+  const outside = text.replace(QUOTED, ' ');
+  return outside !== text && REPORTING.test(outside.toLowerCase()) ? text.replace(QUOTED, ' "quote" ') : text;
 }
 
 /** Lower case, NFKC, invisible characters out, curly apostrophes straightened, spaces collapsed. */
@@ -68,10 +89,12 @@ function clampScore(value: number): number {
  * scoreTrustSafety('how do I make a pipe bomb at home').weapons; // about 0.85
  */
 export function scoreTrustSafety(sent: string, model?: UnsafeModel, tuning: { floor: number; weight: number } = { floor: MODEL_FLOOR, weight: MODEL_WEIGHT }): CategoryScores {
-  const text = withoutMasks(sent);
+  const text = withoutReportedQuotes(withoutMasks(sent));
   const normalised = normaliseForRules(text);
   const rules = scoreCategoryRules(normalised);
   const profane = scoreProfanity(normalised, text);
+  // Insults in counter-speech ("I never said that X are stupid") are the view the writer rejects.
+  if (isCounterSpeech(normalised)) profane.profanity *= COUNTER_SPEECH_FACTOR;
   const scores: CategoryScores = {
     violence: rules.violence,
     weapons: rules.weapons,
