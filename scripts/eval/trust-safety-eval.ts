@@ -71,7 +71,7 @@ function categoryRows(prefix: string, rows: TrustSafetyRow[], scores: CategorySc
 const devSource = (row: TrustSafetyRow): string => row.id.replace(/-\d+$/, '');
 
 /**
- * The trust-safety eval. Dev set: the shipped model (trained on the corpus only) with the rules, pooled, per source and
+ * The trust-safety eval. Dev set: the shipped model (trained on the corpus and the hand-written rows) with the rules, pooled, per source and
  * per category; the rules alone; and the dev rows after DLP masking. Leave-one-source-out: for each of the corpus's 9
  * repositories, a model trained on the other 8 and the hand-written rows with the shipped settings, plus the rules,
  * scores the one left out.
