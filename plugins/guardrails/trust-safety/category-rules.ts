@@ -54,9 +54,12 @@ const COUNTER_SPEECH = re(String.raw`\b(?:never|not|don't|do not|didn't|did not|
 /** Harm that the writer says no one deserves or that they would never do ("no immigrant deserves to die", "I would never hurt anyone"); not "you don't deserve to live". */
 const NEGATED_HARM = re(String.raw`\b(?:no|never)\s+(?:[\w'-]+\s+){0,2}?(?:ought to|deserves? to|should|must|would|will)\b(?! (?:live|exist|breathe|be alive|be here)\b)|\b(?:do|does|did|would|should)(?:n't| not| never)\s+(?:ever\s+)?(?:deserve|want|wish|hope)\b(?! to (?:live|exist|breathe|be alive|be here)\b)|\bwould never\b`);
 
-/** Counter-speech or negated harm: the rules' hate and violence, and insults, count half (see {@link scoreCategoryRules}). */
+/** A negative judgement the writer denies ("I don't hate …", "are not at all ignorant", "the very opposite of stupid"). */
+const NEGATED_JUDGEMENT = re(String.raw`\b(?:don't|do not|never|didn't|did not)\s+(?:\w+\s+)?(?:hate|despise|dislike|look down on)\b|\bno (?:particular |real )?(?:hatred|hate|contempt|ill will)\b|\bnot (?:at all |in any way )?(?:worth (?:any )?less|less (?:human|worthy|valuable|deserving))\b|\b(?:is|are|was|were) not at all\b|\b(?:the )?(?:very )?opposite of\b|\bmust not (?:make|let)\b`);
+
+/** Counter-speech or negated harm: the rules' hate and violence, and insults, count less (see {@link scoreCategoryRules}). */
 export function isCounterSpeech(text: string): boolean {
-  return COUNTER_SPEECH.test(text) || NEGATED_HARM.test(text);
+  return COUNTER_SPEECH.test(text) || NEGATED_HARM.test(text) || NEGATED_JUDGEMENT.test(text);
 }
 
 /** Sex education and health, not sexual content. */

@@ -23,8 +23,13 @@ export const MODEL_FLOOR = 0.4;
 /** A rule score at least this high names the category the model's evidence goes to. */
 const CUE_MINIMUM = 0.1;
 
-/** How much insults count in counter-speech or negated harm. */
+/** How much insults and the model count in counter-speech or negated harm. */
 const COUNTER_SPEECH_FACTOR = 0.6;
+/**
+ * A slur's harmless twin, told by its context: a dog (bitch), a cigarette (fag), a meatball or firewood (faggot), a
+ * sea wall (dyke), a garden tool (hoe). obscenity still finds the word; the model, which cannot tell the senses, adds nothing.
+ */
+const SLUR_HOMONYM = /\bbitch(?:es)?\b[^.!?\n]{0,60}\b(?:dogs?|pupp(?:y|ies)|canines?|vet|breed(?:er|ing)?|litter|kennel|barking|whelp\w*|sire|show)\b|\b(?:dogs?|pupp(?:y|ies)|canines?|labrador|retriever|spaniel|terrier|greyhound|breed(?:er|ing)?|kennel|litter)\b[^.!?\n]{0,60}\bbitch(?:es)?\b|\bfags?\b[^.!?\n]{0,40}\b(?:smok\w*|cigarettes?|lighter|ash\w*|puff\w*|lungs?|packet|light(?:ed|ing)?)\b|\b(?:smok\w*|cigarettes?|lighter|packet of|light(?:ed|ing)? (?:a|up a))\b[^.!?\n]{0,40}\bfags?\b|\bfaggots?\b[^.!?\n]{0,60}\b(?:meatballs?|gravy|butcher|dinner|ate|eat|cooked|pan-fried|sticks|firewood|fuel|bundle|onion)\b|\b(?:meatballs?|gravy|butcher|dinner|ate|eat|cooked|pan-fried|sticks|firewood|fuel|bundle)\b[^.!?\n]{0,60}\bfaggots?\b|\bdykes?\b[^.!?\n]{0,60}\b(?:flood\w*|sea|water|tide|dam|dutch|netherlands|council|river|canal|embankment)\b|\b(?:flood\w*|sea|water|tide|dam|dutch|council|river|canal|built)\b[^.!?\n]{0,60}\bdykes?\b|\b(?:garden|rake|shovel|spade|weeding) hoes?\b|\bhoes?\b[^.!?\n]{0,30}\b(?:garden|shovel|rake|spade|weeds?|soil)\b/;
 
 const MENTIONS_GROUP = new RegExp(String.raw`\b${GROUP}\b`);
 
@@ -94,7 +99,9 @@ export function scoreTrustSafety(sent: string, model?: UnsafeModel, tuning: { fl
   const rules = scoreCategoryRules(normalised);
   const profane = scoreProfanity(normalised, text);
   // Insults in counter-speech ("I never said that X are stupid") are the view the writer rejects.
-  if (isCounterSpeech(normalised)) profane.profanity *= COUNTER_SPEECH_FACTOR;
+  const counter = isCounterSpeech(normalised);
+  if (counter) profane.profanity *= COUNTER_SPEECH_FACTOR;
+  const homonym = SLUR_HOMONYM.test(normalised);
   const scores: CategoryScores = {
     violence: rules.violence,
     weapons: rules.weapons,
@@ -106,7 +113,8 @@ export function scoreTrustSafety(sent: string, model?: UnsafeModel, tuning: { fl
   if (model) {
     const probability = model.predictTokens ? model.predictTokens(modelTokens(normalised)) : model.predict(text);
     if (probability > tuning.floor) {
-      let target: Category = MENTIONS_GROUP.test(normalised) ? 'hate_speech' : 'profanity';
+      const groupNamed = MENTIONS_GROUP.test(normalised);
+      let target: Category = groupNamed ? 'hate_speech' : 'profanity';
       let best = CUE_MINIMUM;
       for (const category of CATEGORIES) {
         if (scores[category] >= best) {
@@ -115,7 +123,9 @@ export function scoreTrustSafety(sent: string, model?: UnsafeModel, tuning: { fl
         }
       }
       const request = REQUEST.test(normalised) ? REQUEST_MODEL_FACTOR : 1;
-      const evidence = request * tuning.weight * ((probability - tuning.floor) / (1 - tuning.floor));
+      // The model reads words, not negation or word sense: it counts less in counter-speech about a group and not at all for a slur's harmless twin.
+      const context = homonym ? 0 : counter && groupNamed ? COUNTER_SPEECH_FACTOR : 1;
+      const evidence = context * request * tuning.weight * ((probability - tuning.floor) / (1 - tuning.floor));
       scores[target] = 1 - (1 - scores[target]) * (1 - evidence);
     }
   }
