@@ -38,7 +38,7 @@ const MENTIONS_GROUP = new RegExp(String.raw`\b${GROUP}\b`);
  * fiction), while the model, which sees only words, confuses them with their harmful twins; so there the model
  * counts `REQUEST_MODEL_FACTOR` as much.
  */
-const REQUEST = /^\s*(?:how|what|what's|whats|where|why|who|when|which|can|could|should|would|is|are|do|does|did|give|tell|show|explain|write|list|help|describe|summari[sz]e|outline|provide|create|generate|draft|compose|suggest|recommend|compare|translate|please)\b[^\n]{0,200}$/;
+const REQUEST = /^\s*(?:how|what|what's|whats|where|why|who|when|which|can|could|should|would|is|are|do|does|did|give|tell|show|explain|write|list|help|describe|summari[sz]e|outline|suggest|recommend|compare|translate)\b[^\n]{0,200}$/;
 const REQUEST_MODEL_FACTOR = 0.35;
 
 /**
