@@ -22,10 +22,12 @@ export interface LanguageTrainOptions {
   learningRate: number;
   /** Extra short crops (1 to 4 words) cut from each training sentence, so short texts are seen in training. */
   cropsPerSentence: number;
+  /** Also train on a copy of each row and crop with its diacritics removed (text typed without accents). */
+  foldDiacritics: boolean;
   seed: number;
 }
 
-export const LANGUAGE_TRAIN_OPTIONS: LanguageTrainOptions = { buckets: 1 << 16, epochs: 6, learningRate: 0.4, cropsPerSentence: 2, seed: 7 };
+export const LANGUAGE_TRAIN_OPTIONS: LanguageTrainOptions = { buckets: 1 << 16, epochs: 6, learningRate: 0.4, cropsPerSentence: 2, foldDiacritics: false, seed: 7 };
 
 /** One corpus row. */
 export interface LanguageRow {
@@ -40,8 +42,20 @@ function words(text: string): string[] {
   return text.split(/\s+/).filter((word) => /\p{L}/u.test(word));
 }
 
+/** The text with its combining marks removed ("pequeños" → "pequenos"); letters without a decomposition stay. */
+export function foldDiacritics(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}+/gu, '').normalize('NFC');
+}
+
 /** The training texts: every row, plus seeded crops of 1 to 4 consecutive words from each sentence. */
 function trainingTexts(rows: LanguageRow[], options: LanguageTrainOptions, random: () => number): Array<{ text: string; lang: string }> {
+  const out = plainTexts(rows, options, random);
+  if (!options.foldDiacritics) return out;
+  const folded = out.map(({ text, lang }) => ({ text: foldDiacritics(text), lang })).filter((entry, i) => entry.text !== out[i]?.text);
+  return [...out, ...folded];
+}
+
+function plainTexts(rows: LanguageRow[], options: LanguageTrainOptions, random: () => number): Array<{ text: string; lang: string }> {
   const out: Array<{ text: string; lang: string }> = [];
   for (const row of rows) {
     out.push({ text: row.text, lang: row.labels.lang });

@@ -34,9 +34,21 @@ const SCAN_LIMIT = 4000;
 /** Fewer letters than this in the winning script: no language signal. */
 const MIN_LETTERS = 1;
 
+/** The model's view of one text: the winning script, its share of the letters, and each candidate's probability. */
+export interface LanguageScores {
+  /** The answer when no candidate is scored: `und`, or the one language of the script. */
+  fixed?: LanguageGuess;
+  /** Share of the text's letters in the winning script. */
+  share: number;
+  /** Softmax probability of each language the script allows (only when `fixed` is absent). */
+  probs: Map<string, number>;
+}
+
 /** A loaded language detector. */
 export interface LanguageModel {
   detect(text: string): LanguageGuess;
+  /** Every candidate's probability, for combining with another detector. */
+  scores(text: string): LanguageScores;
 }
 
 /** Builds a detector from model data (shipped or just trained). */
@@ -65,50 +77,66 @@ export function createLanguageModel(data: LanguageModelData): LanguageModel {
     buckets[count] = bucket;
     count += 1;
   };
+  /** Scores `text` into `sums` (softmax numerators relative to the top, in [from, to)), or answers a fixed guess. */
+  const score = (text: string): LanguageGuess | { from: number; to: number; share: number; z: number; topClass: number } => {
+    const counts = scriptCounts(text, SCAN_LIMIT);
+    let script: Script | undefined;
+    let best = 0;
+    let total = 0;
+    for (const [name, count] of counts) {
+      total += count;
+      if (count > best) {
+        best = count;
+        script = name;
+      }
+    }
+    if (script === undefined || best < MIN_LETTERS) return { lang: 'und', prob: 0 };
+    // Han with any kana beside it is Japanese: Japanese writes its content words in Han.
+    if (script === 'han' && (counts.get('kana') ?? 0) > 0) script = 'kana';
+    const share = best / total;
+    const only = SCRIPT_LANGUAGE[script];
+    if (only !== undefined) return { lang: only, prob: round(share) };
+    const range = candidates.get(script);
+    if (range === undefined) return { lang: 'und', prob: 0 };
+    const normalised = normaliseForLanguage(text.length > SCAN_LIMIT ? text.slice(0, SCAN_LIMIT) : text);
+    count = 0;
+    const n = forEachFeature(normalised, meta.buckets, collect);
+    const { from, to } = range;
+    sums.fill(0);
+    for (let i = 0; i < count; i += 1) {
+      const row = (buckets[i] as number) * classes;
+      for (let c = from; c < to; c += 1) sums[c] = (sums[c] as number) + (weights[row + c] as number);
+    }
+    const norm = n > 0 ? scale / Math.sqrt(n) : 0;
+    let top = -Infinity;
+    let topClass = from;
+    for (let c = from; c < to; c += 1) {
+      const value = (meta.bias[c] as number) + (sums[c] as number) * norm;
+      sums[c] = value;
+      if (value > top) {
+        top = value;
+        topClass = c;
+      }
+    }
+    let z = 0;
+    for (let c = from; c < to; c += 1) {
+      sums[c] = Math.exp((sums[c] as number) - top);
+      z += sums[c] as number;
+    }
+    return { from, to, share, z, topClass };
+  };
   return {
     detect(text: string): LanguageGuess {
-      const counts = scriptCounts(text, SCAN_LIMIT);
-      let script: Script | undefined;
-      let best = 0;
-      let total = 0;
-      for (const [name, count] of counts) {
-        total += count;
-        if (count > best) {
-          best = count;
-          script = name;
-        }
-      }
-      if (script === undefined || best < MIN_LETTERS) return { lang: 'und', prob: 0 };
-      // Han with any kana beside it is Japanese: Japanese writes its content words in Han.
-      if (script === 'han' && (counts.get('kana') ?? 0) > 0) script = 'kana';
-      const share = best / total;
-      const only = SCRIPT_LANGUAGE[script];
-      if (only !== undefined) return { lang: only, prob: round(share) };
-      const range = candidates.get(script);
-      if (range === undefined) return { lang: 'und', prob: 0 };
-      const normalised = normaliseForLanguage(text.length > SCAN_LIMIT ? text.slice(0, SCAN_LIMIT) : text);
-      count = 0;
-      const n = forEachFeature(normalised, meta.buckets, collect);
-      const { from, to } = range;
-      sums.fill(0);
-      for (let i = 0; i < count; i += 1) {
-        const row = (buckets[i] as number) * classes;
-        for (let c = from; c < to; c += 1) sums[c] = (sums[c] as number) + (weights[row + c] as number);
-      }
-      const norm = n > 0 ? scale / Math.sqrt(n) : 0;
-      let top = -Infinity;
-      let topClass = from;
-      for (let c = from; c < to; c += 1) {
-        const value = (meta.bias[c] as number) + (sums[c] as number) * norm;
-        sums[c] = value;
-        if (value > top) {
-          top = value;
-          topClass = c;
-        }
-      }
-      let z = 0;
-      for (let c = from; c < to; c += 1) z += Math.exp((sums[c] as number) - top);
-      return { lang: meta.languages[topClass] as string, prob: round(share / z) };
+      const scored = score(text);
+      if ('lang' in scored) return scored;
+      return { lang: meta.languages[scored.topClass] as string, prob: round(scored.share / scored.z) };
+    },
+    scores(text: string): LanguageScores {
+      const scored = score(text);
+      if ('lang' in scored) return { fixed: scored, share: scored.prob, probs: new Map() };
+      const probs = new Map<string, number>();
+      for (let c = scored.from; c < scored.to; c += 1) probs.set(meta.languages[c] as string, (sums[c] as number) / scored.z);
+      return { share: scored.share, probs };
     },
   };
 }
