@@ -6,6 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { forEachFeature, normaliseForLanguage, type Script } from '../../plugins/guardrails/lang-detector/language-features.js';
 import type { LanguageModelData, LanguageModelMeta } from '../../plugins/guardrails/lang-detector/language-model.js';
 import { seededRandom, shuffle } from './linear-trainer.js';
+import { ownLanguageRows } from './own-language-words.js';
 import { readJsonl } from './trust-safety-model.js';
 
 /** Languages the model separates, per script; every other supported language is named by its script alone. */
@@ -22,12 +23,12 @@ export interface LanguageTrainOptions {
   learningRate: number;
   /** Extra short crops (1 to 4 words) cut from each training sentence, so short texts are seen in training. */
   cropsPerSentence: number;
-  /** Also train on a copy of each row and crop with its diacritics removed (text typed without accents). */
-  foldDiacritics: boolean;
+  /** How many times each whole word counts among a text's features. */
+  wordWeight: number;
   seed: number;
 }
 
-export const LANGUAGE_TRAIN_OPTIONS: LanguageTrainOptions = { buckets: 1 << 16, epochs: 6, learningRate: 0.4, cropsPerSentence: 2, foldDiacritics: false, seed: 7 };
+export const LANGUAGE_TRAIN_OPTIONS: LanguageTrainOptions = { buckets: 1 << 16, epochs: 6, learningRate: 0.4, cropsPerSentence: 4, wordWeight: 4, seed: 7 };
 
 /** One corpus row. */
 export interface LanguageRow {
@@ -42,20 +43,8 @@ function words(text: string): string[] {
   return text.split(/\s+/).filter((word) => /\p{L}/u.test(word));
 }
 
-/** The text with its combining marks removed ("pequeños" → "pequenos"); letters without a decomposition stay. */
-export function foldDiacritics(text: string): string {
-  return text.normalize('NFD').replace(/\p{M}+/gu, '').normalize('NFC');
-}
-
 /** The training texts: every row, plus seeded crops of 1 to 4 consecutive words from each sentence. */
 function trainingTexts(rows: LanguageRow[], options: LanguageTrainOptions, random: () => number): Array<{ text: string; lang: string }> {
-  const out = plainTexts(rows, options, random);
-  if (!options.foldDiacritics) return out;
-  const folded = out.map(({ text, lang }) => ({ text: foldDiacritics(text), lang })).filter((entry, i) => entry.text !== out[i]?.text);
-  return [...out, ...folded];
-}
-
-function plainTexts(rows: LanguageRow[], options: LanguageTrainOptions, random: () => number): Array<{ text: string; lang: string }> {
   const out: Array<{ text: string; lang: string }> = [];
   for (const row of rows) {
     out.push({ text: row.text, lang: row.labels.lang });
@@ -87,7 +76,7 @@ export function trainLanguageModel(rows: LanguageRow[], options: LanguageTrainOp
   const texts = trainingTexts(rows.filter((row) => classIndex.has(row.labels.lang)), options, random);
   const examples = texts.map(({ text, lang }) => {
     const counts = new Map<number, number>();
-    const n = forEachFeature(normaliseForLanguage(text), options.buckets, (bucket) => counts.set(bucket, (counts.get(bucket) ?? 0) + 1));
+    const n = forEachFeature(normaliseForLanguage(text), options.buckets, (bucket) => counts.set(bucket, (counts.get(bucket) ?? 0) + 1), options.wordWeight);
     const scale = n > 0 ? 1 / Math.sqrt(n) : 0;
     return { buckets: [...counts.keys()], values: [...counts.values()].map((count) => count * scale), label: classIndex.get(lang) as number, group: groupOf.get(lang) as number[] };
   });
@@ -127,6 +116,7 @@ export function trainLanguageModel(rows: LanguageRow[], options: LanguageTrainOp
     languages,
     scriptLanguages: SCRIPT_LANGUAGES,
     buckets: options.buckets,
+    ...(options.wordWeight === 1 ? {} : { wordWeight: options.wordWeight }),
     scale: 1,
     bias: [...bias].map((b) => Math.round(b * 10_000) / 10_000),
     trainedOn,
@@ -150,11 +140,13 @@ export const TRAIN_DIR = fileURLToPath(new URL('../../../shared/data/guardrails/
 function main(): void {
   const dir = resolve(process.argv[2] ?? TRAIN_DIR);
   const rows = readJsonl<LanguageRow>(resolve(dir, 'language.jsonl'));
+  const own = ownLanguageRows();
   const started = performance.now();
   const trainedOn =
-    `corpus train/language.jsonl (${rows.length} rows: UD treebanks and Tatoeba via LASER, 25 languages), ` +
-    `${LANGUAGE_TRAIN_OPTIONS.cropsPerSentence} seeded 1-4 word crops per sentence; softmax regression, ${JSON.stringify(LANGUAGE_TRAIN_OPTIONS)}`;
-  const { meta, bytes } = quantise(trainLanguageModel(rows, LANGUAGE_TRAIN_OPTIONS, trainedOn));
+    `corpus train/language.jsonl (${rows.length} rows: UD treebanks and Tatoeba via LASER, 25 languages) and ${own.length} hand-written ` +
+    `common words (scripts/train/data/language-own-words.txt), ${LANGUAGE_TRAIN_OPTIONS.cropsPerSentence} seeded 1-4 word crops per sentence; ` +
+    `softmax regression, ${JSON.stringify(LANGUAGE_TRAIN_OPTIONS)}`;
+  const { meta, bytes } = quantise(trainLanguageModel([...rows, ...own], LANGUAGE_TRAIN_OPTIONS, trainedOn));
   const folder = new URL('../../plugins/guardrails/lang-detector/', import.meta.url);
   writeFileSync(new URL('language-model.json', folder), `${JSON.stringify(meta, null, 1)}\n`);
   writeFileSync(new URL('language-weights.bin', folder), bytes);

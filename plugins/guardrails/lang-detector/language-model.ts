@@ -10,6 +10,8 @@ export interface LanguageModelMeta {
   scriptLanguages: Partial<Record<Script, string[]>>;
   /** Hash buckets (a power of two). */
   buckets: number;
+  /** How many times each whole word counts among a text's features (1 when absent). */
+  wordWeight?: number;
   /** Weights are stored as int16; real weight = stored × scale. */
   scale: number;
   bias: number[];
@@ -100,7 +102,7 @@ export function createLanguageModel(data: LanguageModelData): LanguageModel {
     if (range === undefined) return { lang: 'und', prob: 0 };
     const normalised = normaliseForLanguage(text.length > SCAN_LIMIT ? text.slice(0, SCAN_LIMIT) : text);
     count = 0;
-    const n = forEachFeature(normalised, meta.buckets, collect);
+    const n = forEachFeature(normalised, meta.buckets, collect, meta.wordWeight ?? 1);
     const { from, to } = range;
     sums.fill(0);
     for (let i = 0; i < count; i += 1) {
