@@ -1,5 +1,6 @@
 // The trained language model: a script step, then softmax regression over hashed character n-grams for Latin, Cyrillic and Arabic script.
 import { readFile } from 'node:fs/promises';
+import { endianness } from 'node:os';
 import { forEachFeature, normaliseForLanguage, SCRIPT_LANGUAGE, scriptCounts, type Script } from './language-features.js';
 
 /** The model file header (JSON); the weights follow in `language-weights.bin`. */
@@ -152,8 +153,12 @@ export async function loadLanguageModel(folder: URL): Promise<LanguageModel> {
   const [metaText, bytes] = await Promise.all([readFile(new URL('language-model.json', folder), 'utf8'), readFile(new URL('language-weights.bin', folder))]);
   const meta = JSON.parse(metaText) as LanguageModelMeta;
   // The file is little-endian int16; a copy keeps the view aligned whatever the buffer's offset.
-  const weights = new Int16Array(bytes.byteLength / 2);
-  for (let i = 0; i < weights.length; i += 1) weights[i] = bytes.readInt16LE(i * 2);
+  let weights: Int16Array;
+  if (endianness() === 'LE') weights = new Int16Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+  else {
+    weights = new Int16Array(bytes.byteLength / 2);
+    for (let i = 0; i < weights.length; i += 1) weights[i] = bytes.readInt16LE(i * 2);
+  }
   if (weights.length !== meta.buckets * meta.languages.length) throw new Error('lang_detector: language-weights.bin does not match language-model.json');
   return createLanguageModel({ meta, weights });
 }
