@@ -25,10 +25,12 @@ export interface LanguageTrainOptions {
   cropsPerSentence: number;
   /** How many times each whole word counts among a text's features. */
   wordWeight: number;
+  /** Models trained with seeds `seed`, `seed + 1`, … whose weights are averaged (less dependence on one order). */
+  averageOf: number;
   seed: number;
 }
 
-export const LANGUAGE_TRAIN_OPTIONS: LanguageTrainOptions = { buckets: 1 << 16, epochs: 6, learningRate: 0.4, cropsPerSentence: 4, wordWeight: 4, seed: 7 };
+export const LANGUAGE_TRAIN_OPTIONS: LanguageTrainOptions = { buckets: 1 << 16, epochs: 6, learningRate: 0.4, cropsPerSentence: 4, wordWeight: 4, averageOf: 5, seed: 7 };
 
 /** One corpus row. */
 export interface LanguageRow {
@@ -60,10 +62,23 @@ function trainingTexts(rows: LanguageRow[], options: LanguageTrainOptions, rando
 }
 
 /**
- * Softmax regression with AdaGrad over hashed features. Each text is scored only against the classes of its own
- * script, as at detection time. Answers float weights; `quantise` turns them into the shipped int16 file.
+ * Softmax regression with AdaGrad over hashed features, `averageOf` times with consecutive seeds, weights and biases
+ * averaged. Each text is scored only against the classes of its own script, as at detection time. Answers float
+ * weights; `quantise` turns them into the shipped int16 file.
  */
 export function trainLanguageModel(rows: LanguageRow[], options: LanguageTrainOptions = LANGUAGE_TRAIN_OPTIONS, trainedOn = ''): LanguageModelData {
+  const runs = Math.max(1, options.averageOf);
+  const models = Array.from({ length: runs }, (_, k) => trainOnce(rows, { ...options, seed: options.seed + k }, trainedOn));
+  const first = models[0] as LanguageModelData;
+  if (runs === 1) return first;
+  const weights = new Float32Array(first.weights.length);
+  for (const model of models) model.weights.forEach((w, i) => (weights[i] = (weights[i] as number) + w / runs));
+  const bias = first.meta.bias.map((_, c) => Math.round((models.reduce((sum, model) => sum + (model.meta.bias[c] as number), 0) / runs) * 10_000) / 10_000);
+  return { meta: { ...first.meta, bias }, weights };
+}
+
+/** One training run with one seed. */
+function trainOnce(rows: LanguageRow[], options: LanguageTrainOptions, trainedOn: string): LanguageModelData {
   const languages = Object.values(SCRIPT_LANGUAGES).flat();
   const classes = languages.length;
   const classIndex = new Map(languages.map((lang, i) => [lang, i]));
