@@ -1,5 +1,5 @@
 // Quick comparison of toolinjectiondetection training variants: dev-set and leave-one-source-out figures at several thresholds, without writing weights.
-// Run: tsx scripts/train/tool-injection-experiment.ts [--seeds 1] [--folds agentdojo,tldr] [--no-dev]
+// Run: [CONTEXT=0:0,1:-2] tsx scripts/train/tool-injection-experiment.ts [--seeds 1] [--seed 7] [--folds agentdojo,tldr] [--no-dev] [--tags] [--extra '{"genres":1500}']
 import { resolve } from 'node:path';
 import { DEFAULT_SCAN_LIMIT } from '../../plugins/guardrails/prompt-injection-detection/normalise.js';
 import { scoreToolOutput } from '../../plugins/guardrails/tool-injection-detection/score.js';
@@ -36,8 +36,9 @@ function line(labels: readonly boolean[], scores: readonly number[]): string {
   }).join(' | ');
 }
 
+/** Scoring variants `lambda:mu` (env CONTEXT): the best window's margin less lambda × max(0, median margin of the other windows - mu); 0:0 is the plugin's score. */
 const CONFIGS = (process.env.CONTEXT ?? '0:0').split(',').map((c) => c.split(':').map(Number) as [number, number]);
-/** The text's score; with LAMBDA > 0, the highest window is discounted by how high the median of the other windows is. */
+/** The text's score under each of CONFIGS. */
 function score(tool: HashedModel, text: string): number[] {
   const base = scoreToolOutput(text, { decode: true, scanLimit: DEFAULT_SCAN_LIMIT, rules: TOOL_OUTPUT_RULES, tool });
   const margins = segmentMargins(tool, text);
@@ -57,7 +58,8 @@ function score(tool: HashedModel, text: string): number[] {
 function main(): void {
   const trainDir = resolve(DEFAULT_TRAIN_DIR);
   const seeds = Number(argument('--seeds') ?? 3);
-  const options = seeds === 1 ? { extraSeeds: [] } : {};
+  const base = Number(argument('--seed') ?? 7);
+  const options = { seed: base, extraSeeds: seeds === 1 ? [] : [base + 1000, base + 2000] };
   const only = argument('--folds')?.split(',');
   const extra = { ...EXTRA_ROWS, ...(JSON.parse(argument('--extra') ?? '{}') as object) };
   console.log(`extra rows ${JSON.stringify(extra)}, seeds ${seeds}`);
