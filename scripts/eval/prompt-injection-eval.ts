@@ -43,7 +43,7 @@ export async function devFigures(dataDir: string): Promise<{ injection: SourceMe
 export async function losoFolds(trainDir: string) {
   const rows = readRows<PromptInjectionRow>(resolve(trainDir, 'prompt-injection.jsonl'));
   const prepared = prepareExamples(promptInjectionExamples(rows));
-  const own = prepareExamples(ownPromptExamples());
+  const own = prepareExamples(ownPromptExamples(trainDir));
   const byRow = new Map(rows.map((row, i) => [row, prepared[i]!]));
   const rules = promptInjectionRules();
   return leaveOneSourceOut(rows, (train, test) => {

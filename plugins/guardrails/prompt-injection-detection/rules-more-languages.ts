@@ -1,8 +1,8 @@
 // "Ignore the previous instructions" in languages the first multilingual rules lack (Vietnamese, Indonesian/Malay, Tagalog, Arabic, Persian, Hindi, Bengali, Thai, Swedish), written from general knowledge.
 import type { InjectionRule } from './rules.js';
 
-/** Compiled without flags, as the other rules are: the views are already lower case. */
-const re = (source: string): RegExp => new RegExp(source);
+/** Compiled without flags, as the other rules are (the views are already lower case), and NFKC-normalised as the views are (Thai "ำ" becomes two characters). */
+const re = (source: string): RegExp => new RegExp(source.normalize('NFKC'));
 
 /**
  * Override phrases in more languages: an "ignore/forget" verb near "previous/all" and "instructions/rules". Each
