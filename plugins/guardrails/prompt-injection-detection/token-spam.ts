@@ -57,7 +57,8 @@ export function unbalancedMarks(text: string): number {
  * Ordinary prose, code, templates and tables score below 0.5; most greedy-coordinate-gradient suffixes above 0.6.
  */
 export function tokenSpamScore(text: string): number {
-  const tokens = text.slice(-READ_CHARS).split(/\s+/u).filter((t) => t !== '');
+  // Only the last MAX_TAIL + HEAD_SPAN tokens can reach the score.
+  const tokens = text.slice(-READ_CHARS).split(/\s+/u).filter((t) => t !== '').slice(-(MAX_TAIL + HEAD_SPAN));
   const n = tokens.length;
   if (n < MIN_HEAD + MIN_TAIL) return 0;
   const junk = tokens.map((t) => (isJunkToken(t) ? 1 : 0));
