@@ -45,12 +45,6 @@ export interface HashedTrainOptions {
    * after the first epoch, only its highest-scoring window, which is where the attack most likely sits).
    */
   positiveWindows: 'all' | 'max';
-  /**
-   * How a negative text with several windows trains: `share` (every window, sharing the text's weight) or `max` (after
-   * the first epoch, its highest-scoring window, searched over all its windows, at the text's full weight). The plugin
-   * flags a text when any one window scores high, so `max` trains on the window that would raise a false positive.
-   */
-  negativeWindows: 'share' | 'max';
   /** See {@link ClassBalance}. */
   balance: ClassBalance;
   /**
@@ -71,7 +65,6 @@ export const DEFAULT_HASHED_OPTIONS: HashedTrainOptions = {
   seed: 7,
   maxWindows: 8,
   positiveWindows: 'max',
-  negativeWindows: 'share',
   balance: { kind: 'examples' },
   extraSeeds: [],
   window: { size: WINDOW_SIZE, stride: WINDOW_STRIDE },
@@ -119,11 +112,7 @@ export function trainLabel(examples: readonly PreparedExample[], label: number, 
   const squares = new Float64Array(size).fill(1e-8);
   let bias = 0;
   let biasSquare = 1e-8;
-  const negativeMax = settings.negativeWindows === 'max';
-  const training = examples.map((example) => {
-    const positive = example.labels[label] === true;
-    return { windows: positive || !negativeMax ? spread(example.windows, settings.maxWindows) : example.windows, positive, weight: example.weight };
-  });
+  const training = examples.map((example) => ({ windows: spread(example.windows, settings.maxWindows), positive: example.labels[label] === true, weight: example.weight }));
   const classScale = classScales(training, settings.balance);
   const random = seededRandom(settings.seed);
   const order = training.map((_, i) => i);
@@ -144,15 +133,14 @@ export function trainLabel(examples: readonly PreparedExample[], label: number, 
     for (const i of shuffle(order, random)) {
       const example = training[i] as (typeof training)[number];
       const importance = example.weight * (example.positive ? classScale.pos : classScale.neg);
-      const maxInstance = example.positive ? settings.positiveWindows === 'max' : negativeMax;
-      if (maxInstance && epoch > 0 && example.windows.length > 1) {
+      if (example.positive && settings.positiveWindows === 'max' && epoch > 0 && example.windows.length > 1) {
         let best = example.windows[0] as Uint32Array;
         let bestMargin = -Infinity;
         for (const window of example.windows) {
           const m = windowMargin(weights, bias, window);
           if (m > bestMargin) [best, bestMargin] = [window, m];
         }
-        update(best, example.positive ? 1 : 0, importance);
+        update(best, 1, importance);
       } else if (!example.positive && eachNegativeWindow) {
         for (const window of example.windows) update(window, 0, importance);
       } else {
