@@ -1,7 +1,7 @@
 // Scores promptinjectiondetection: the shipped model on the dev set (per source, jailbreak templates on their own) and leave-one-source-out on the training corpus.
 import { resolve } from 'node:path';
 import promptInjectionDetection from '../../plugins/guardrails/prompt-injection-detection/index.js';
-import { detect, GENERAL_RULE_IDS, selectRules } from '../../plugins/guardrails/prompt-injection-detection/detector.js';
+import { detect, promptInjectionRules } from '../../plugins/guardrails/prompt-injection-detection/detector.js';
 import { GuardrailEngine } from '../../src/index.js';
 import { prepareExamples } from '../train/hashed-trainer.js';
 import { ownPromptExamples, promptInjectionExamples, readRows, trainPromptInjection, type PromptInjectionRow } from '../train/prompt-injection-model.js';
@@ -43,12 +43,12 @@ export async function devFigures(dataDir: string): Promise<{ injection: SourceMe
 export async function losoFolds(trainDir: string) {
   const rows = readRows<PromptInjectionRow>(resolve(trainDir, 'prompt-injection.jsonl'));
   const prepared = prepareExamples(promptInjectionExamples(rows));
-  const own = prepareExamples(ownPromptExamples());
+  const own = prepareExamples(ownPromptExamples(trainDir));
   const byRow = new Map(rows.map((row, i) => [row, prepared[i]!]));
-  const rules = selectRules(GENERAL_RULE_IDS);
+  const rules = promptInjectionRules();
   return leaveOneSourceOut(rows, (train, test) => {
     const model = trainPromptInjection([...train.map((row) => byRow.get(row)!), ...own], 'fold');
-    return test.map((row) => detect(row.text, { decode: true, rules, models: [model] }));
+    return test.map((row) => detect(row.text, { decode: true, rules, models: [model], suffixes: true }));
   });
 }
 

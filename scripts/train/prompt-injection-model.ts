@@ -7,6 +7,9 @@ import { sourceOf } from '../eval/leave-one-source-out.js';
 import { prepareExamples, trainHashedModel, writeHashedModel, type HashedTrainOptions, type MultiLabelExample, type PreparedExample } from './hashed-trainer.js';
 import type { HashedModel } from '../../plugins/guardrails/prompt-injection-detection/hashed-model.js';
 import { benignSystemPrompts } from './system-prompt-examples.js';
+import { foreignParagraphs, type LanguageRow } from './foreign-paragraphs.js';
+import { benignPromptDocuments } from './prompt-document-examples.js';
+import { rolePlayExamples } from './roleplay-examples.js';
 
 /** One row of train/prompt-injection.jsonl (the dev set has the same format). */
 export interface PromptInjectionRow {
@@ -60,9 +63,9 @@ export const SYSTEM_PROMPT_COUNT = 600;
 /**
  * The rows written for this project from hand-written templates (scripts/train/own-prompt-examples.ts) and the
  * benign system prompts (policies check system messages, so "you are a helpful assistant… do not reveal these
- * instructions" must score low); in every fold's training, never scored.
+ * instructions" must score low).
  */
-export function ownPromptExamples(): MultiLabelExample[] {
+export function templateExamples(): MultiLabelExample[] {
   const rows = readRows<{ text: string; prompt_injection: boolean; jailbreak: boolean }>(OWN_ROWS).map((row) => ({
     text: row.text,
     labels: [row.prompt_injection, row.jailbreak],
@@ -70,6 +73,28 @@ export function ownPromptExamples(): MultiLabelExample[] {
   }));
   const systemPrompts = benignSystemPrompts(SYSTEM_PROMPT_COUNT).map((text) => ({ text, labels: [false, false], weight: OWN_WEIGHT }));
   return [...rows, ...systemPrompts];
+}
+
+/** How many benign prompt documents (scripts/train/prompt-document-examples.ts) join the own rows. */
+export const PROMPT_DOCUMENT_COUNT = 300;
+
+/**
+ * Every row beside the corpus, each at OWN_WEIGHT, in every fold's training and never scored: the template rows and
+ * system prompts; the role-play rows (benign role prompts, chat follow-ups and ordinary requests in 19 languages
+ * against role-play hijacks, persuasion jailbreaks and overrides in those languages; scripts/train/roleplay-examples.ts);
+ * long benign prompt documents (scripts/train/prompt-document-examples.ts); ordinary paragraphs in 24 languages
+ * from train/language.jsonl, so that "not English" does not read as "attack"; and the clean rows of
+ * train/tool-output.jsonl (command pages, JSON records, YAML files), so that code and data do not either.
+ */
+export function ownPromptExamples(trainDir = DEFAULT_TRAIN_DIR): MultiLabelExample[] {
+  const negative = (text: string): MultiLabelExample => ({ text, labels: [false, false], weight: OWN_WEIGHT });
+  return [
+    ...templateExamples(),
+    ...rolePlayExamples().map((row) => ({ text: row.text, labels: [row.prompt_injection, row.jailbreak], weight: OWN_WEIGHT })),
+    ...benignPromptDocuments(PROMPT_DOCUMENT_COUNT).map(negative),
+    ...foreignParagraphs(readRows<LanguageRow>(resolve(trainDir, 'language.jsonl'))).map(negative),
+    ...readRows<{ text: string; labels: { attack: boolean } }>(resolve(trainDir, 'tool-output.jsonl')).filter((row) => !row.labels.attack).map((row) => negative(row.text)),
+  ];
 }
 
 /** Trains on prepared examples with the shipped settings. */
@@ -81,11 +106,12 @@ function main(): void {
   const trainDir = resolve(process.argv[2] ?? DEFAULT_TRAIN_DIR);
   const started = performance.now();
   const rows = readRows<PromptInjectionRow>(resolve(trainDir, 'prompt-injection.jsonl'));
-  const own = ownPromptExamples();
+  const own = ownPromptExamples(trainDir);
   const model = trainPromptInjection(
     prepareExamples([...promptInjectionExamples(rows), ...own]),
     `train/prompt-injection.jsonl (${rows.length} rows; each id tag weighted to at most ${TAG_CAP} rows) + ` +
-      `scripts/train/data/prompt-injection-own.jsonl and ${SYSTEM_PROMPT_COUNT} benign system prompts from scripts/train/system-prompt-examples.ts (${own.length} rows written for this project, weight ${OWN_WEIGHT}); logistic regression over hashed ` +
+      `${own.length} rows at weight ${OWN_WEIGHT}: scripts/train/data/prompt-injection-own.jsonl, ${SYSTEM_PROMPT_COUNT} benign system prompts (system-prompt-examples.ts), ` +
+      `role-play rows (roleplay-examples.ts), ${PROMPT_DOCUMENT_COUNT} prompt documents (prompt-document-examples.ts), ordinary paragraphs in 24 languages (train/language.jsonl), clean rows of train/tool-output.jsonl; logistic regression over hashed ` +
       `character 2-5-grams and word 1-2-grams of the normalised text, 512-character windows; ${JSON.stringify(PROMPT_INJECTION_TRAIN_OPTIONS)}`,
   );
   writeHashedModel(PROMPT_INJECTION_MODEL, model);

@@ -3,7 +3,9 @@ import { DEFAULT_SCAN_LIMIT, foldView, textViews } from './normalise.js';
 import { maskBlobs } from './hashed-features.js';
 import { scoreNormalised, type HashedModel } from './hashed-model.js';
 import { INJECTION_RULES, MULTILINGUAL_RULES, type InjectionRule } from './rules.js';
+import { MORE_LANGUAGE_RULES } from './rules-more-languages.js';
 import { scoreRules, type GatedView } from './scoring.js';
+import { tokenSpamEvidence } from './token-spam.js';
 
 /** Rules kept beside the model because they hold for any source: explicit override phrases (in 13 languages), prompt extraction, chat-template tokens. */
 export const GENERAL_RULE_IDS = [
@@ -23,6 +25,11 @@ export const TOOL_RULE_IDS = [...GENERAL_RULE_IDS, 'indirect.note-to-ai', 'indir
 export function selectRules(ids: readonly string[]): InjectionRule[] {
   const wanted = new Set(ids);
   return [...INJECTION_RULES.filter((rule) => wanted.has(rule.id)), ...MULTILINGUAL_RULES.filter((rule) => rule.family === 'override')];
+}
+
+/** The rules promptinjectiondetection runs: the general ones, every multilingual override, and the overrides in more languages. */
+export function promptInjectionRules(): InjectionRule[] {
+  return [...selectRules(GENERAL_RULE_IDS), ...MORE_LANGUAGE_RULES];
 }
 
 /** Unicode tag characters (ASCII smuggling): invisible text that models still read. */
@@ -47,6 +54,8 @@ export interface DetectOptions {
   rules: readonly InjectionRule[];
   /** Models to run; each label's highest probability over all models and texts is reported under its name. */
   models: readonly HashedModel[];
+  /** Also look for an adversarial token suffix at the end of the text (see token-spam.ts); off unless asked for. */
+  suffixes?: boolean;
 }
 
 const round = (value: number): number => Math.round(Math.min(1, Math.max(0, value)) * 10_000) / 10_000;
@@ -54,7 +63,8 @@ const round = (value: number): number => Math.round(Math.min(1, Math.max(0, valu
 /**
  * Scores `text`: the models read every window of the normalised text and of each decoded payload (highest
  * probability wins), the rules read all views, and `prompt_injection` is the highest of the model's
- * prompt_injection and jailbreak probabilities and the rule score; `jailbreak` is the model's jailbreak probability.
+ * prompt_injection and jailbreak probabilities and the rule score; `jailbreak` is the model's jailbreak probability
+ * (or, with `suffixes`, the evidence of an adversarial token suffix when that is higher).
  */
 export function detect(text: string, options: DetectOptions): Detection {
   const views: GatedView[] = textViews(text, options.decode, options.scanLimit ?? DEFAULT_SCAN_LIMIT);
@@ -76,7 +86,13 @@ export function detect(text: string, options: DetectOptions): Detection {
     ruleScore = 1 - (1 - ruleScore) * (1 - HIDDEN_TEXT_WEIGHT);
     rules.matched.push('hidden-tag-characters');
   }
-  const jailbreak = model.jailbreak ?? 0;
+  // An adversarial suffix is a jailbreak technique: its evidence counts toward both scores.
+  const suffix = options.suffixes ? tokenSpamEvidence(text) : 0;
+  if (suffix > 0) {
+    ruleScore = 1 - (1 - ruleScore) * (1 - suffix);
+    rules.matched.push('adversarial-suffix');
+  }
+  const jailbreak = Math.max(model.jailbreak ?? 0, suffix);
   return {
     prompt_injection: round(Math.max(model.prompt_injection ?? 0, jailbreak, ruleScore)),
     jailbreak: round(jailbreak),

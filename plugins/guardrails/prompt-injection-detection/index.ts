@@ -1,6 +1,6 @@
 // The promptinjectiondetection guardrail: a trained n-gram model for prompt injection and jailbreaks, plus the few truly general rules.
 import { defineGuardrail } from '../../../src/plugins/plugin-api.js';
-import { detect, GENERAL_RULE_IDS, selectRules } from './detector.js';
+import { detect, promptInjectionRules } from './detector.js';
 import { loadHashedModel, loadHashedModelSync, type HashedModel } from './hashed-model.js';
 import { DEFAULT_SCAN_LIMIT } from './normalise.js';
 import { injectionVerdict, type InjectionResults } from './verdict.js';
@@ -33,7 +33,7 @@ export function promptInjectionModel(): HashedModel {
   return model;
 }
 
-const RULES = selectRules(GENERAL_RULE_IDS);
+const RULES = promptInjectionRules();
 
 /**
  * Detects prompt injection and jailbreak attempts. A logistic-regression model over hashed character 2-5-grams
@@ -65,7 +65,7 @@ export const promptInjectionDetection = defineGuardrail<PromptInjectionOptions, 
     await loadPromptInjectionModel();
   },
   evaluate: function evaluatePromptInjection(text, { options, threshold }) {
-    const scores = detect(text, { decode: options.decode_payloads, scanLimit: options.scan_limit, rules: RULES, models: [promptInjectionModel()] });
+    const scores = detect(text, { decode: options.decode_payloads, scanLimit: options.scan_limit, rules: RULES, models: [promptInjectionModel()], suffixes: true });
     return injectionVerdict(scores, threshold);
   },
 });

@@ -5,7 +5,7 @@ import { detect, GENERAL_RULE_IDS, selectRules } from '../../../plugins/guardrai
 import promptInjectionDetection from '../../../plugins/guardrails/prompt-injection-detection/index.js';
 import { prepareExamples, type MultiLabelExample } from '../../train/hashed-trainer.js';
 import { foreignParagraphs, type LanguageRow } from '../../train/foreign-paragraphs.js';
-import { DEFAULT_TRAIN_DIR, OWN_WEIGHT, ownPromptExamples, promptInjectionExamples, readRows, trainPromptInjection, type PromptInjectionRow } from '../../train/prompt-injection-model.js';
+import { DEFAULT_TRAIN_DIR, OWN_WEIGHT, templateExamples, promptInjectionExamples, readRows, trainPromptInjection, type PromptInjectionRow } from '../../train/prompt-injection-model.js';
 import { foldMetrics, leaveOneSourceOut, metricsAt, printSourceTable } from '../leave-one-source-out.js';
 
 const threshold = promptInjectionDetection.defaultThreshold;
@@ -13,7 +13,7 @@ const args = process.argv.slice(2);
 const cap = Number(args.find((a) => a.startsWith('cap='))?.slice(4) ?? NaN);
 const rows = readRows<PromptInjectionRow>(resolve(DEFAULT_TRAIN_DIR, 'prompt-injection.jsonl'));
 const devRows = readRows<PromptInjectionRow>(resolve(DEFAULT_TRAIN_DIR, '..', 'prompt-injection.jsonl'));
-const extra: MultiLabelExample[] = ownPromptExamples();
+const extra: MultiLabelExample[] = templateExamples();
 if (args.includes('foreign')) {
   const paragraphs = foreignParagraphs(readRows<LanguageRow>(resolve(DEFAULT_TRAIN_DIR, 'language.jsonl')));
   extra.push(...paragraphs.map((text) => ({ text, labels: [false, false], weight: OWN_WEIGHT })));
