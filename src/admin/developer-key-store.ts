@@ -1,4 +1,5 @@
 // Application developer keys: created once in clear, stored hashed, listed masked, revoked at once.
+import { LRUCache } from 'lru-cache';
 import { Errors } from '../errors/error-registry.js';
 import { generateDeveloperKey, hashDeveloperKey } from '../secrets/developer-keys.js';
 import type { Storage } from '../storage/storage-facade.js';
@@ -38,6 +39,9 @@ export interface DeveloperKeyOwner {
 }
 
 const indexKey = (hash: string): string => `developer-keys/${hash}`;
+
+/** Presented keys longer than this are hashed every time rather than remembered (real keys are 47 characters). */
+const MAX_REMEMBERED_KEY_LENGTH = 256;
 const keyRecordKey = (application: string, id: string): string => `application-keys/${application}/${id}`;
 
 /** Developer keys under `application-keys/<app>/<id>`, with a hash index for request-time lookup. */
@@ -110,12 +114,40 @@ export class DeveloperKeyStore {
     for (const record of await this.list(application)) await this.revoke(application, record.id);
   }
 
+  /** Hashes of recently presented keys: the request path hashes a key once, not on every request. Bounded. */
+  private readonly hashes = new LRUCache<string, string>({ max: 1024 });
+
+  /** The SHA-256 hex digest of a presented key, remembered for the next request that presents it. */
+  private hashOf(presented: string): string {
+    if (presented.length > MAX_REMEMBERED_KEY_LENGTH) return hashDeveloperKey(presented);
+    let hash = this.hashes.get(presented);
+    if (hash === undefined) {
+      hash = hashDeveloperKey(presented);
+      this.hashes.set(presented, hash);
+    }
+    return hash;
+  }
+
+  /**
+   * {@link identify} without a storage read, for the request path: `{ owner }` when the cached records decide it
+   * (owner undefined for a key known to be unknown), undefined when storage must be read.
+   */
+  peekIdentify(presented: string): { owner: DeveloperKeyOwner | undefined } | undefined {
+    const hash = this.hashOf(presented);
+    const index = this.storage.peekCached<DeveloperKeyIndex>(indexKey(hash));
+    if (!index) return undefined;
+    if (!index.value) return { owner: undefined };
+    const record = this.storage.peekCached<DeveloperKeyRecord>(keyRecordKey(index.value.application, index.value.id));
+    if (!record) return undefined;
+    return { owner: record.value?.hash === hash ? { application: index.value.application, keyId: index.value.id } : undefined };
+  }
+
   /**
    * The owner of a presented key, or undefined when it is unknown or revoked. The index entry alone is not
    * enough: the key's record must exist with the same hash, so an index entry left by a crash never grants access.
    */
   async identify(presented: string): Promise<DeveloperKeyOwner | undefined> {
-    const hash = hashDeveloperKey(presented);
+    const hash = this.hashOf(presented);
     const index = await this.storage.getCached<DeveloperKeyIndex>(indexKey(hash));
     if (!index) return undefined;
     const record = await this.storage.getCached<DeveloperKeyRecord>(keyRecordKey(index.application, index.id));

@@ -26,6 +26,29 @@ async function candidateFor(directory: ProviderDirectory, providerName: string, 
   return { provider: provider as ProviderRecord, adapter, model, routeModel };
 }
 
+/**
+ * A custom route's candidates from the cached provider records alone, with no promise: undefined when a provider must
+ * be read from storage (then {@link resolveCandidates} reads it). Throws 503 as it does when no provider is enabled.
+ */
+export function cachedRouteCandidates(
+  directory: ProviderDirectory,
+  route: Readonly<RouteRecord>,
+  routeName: string,
+  random?: () => number,
+): Candidate[] | undefined {
+  // Every provider is checked before the weighted choice, so a miss leaves `random` uncalled for the slow path.
+  for (const routeModel of route.models!) if (!directory.peekProvider(routeModel.provider)) return undefined;
+  const candidates: Candidate[] = [];
+  for (const routeModel of orderByWeight(route.models!, random)) {
+    const provider = directory.peekProvider(routeModel.provider)!.value;
+    if (!provider || provider.enabled === false) continue;
+    const adapter = directory.adapter(provider.type);
+    if (adapter) candidates.push({ provider: provider as ProviderRecord, adapter, model: routeModel.name, routeModel });
+  }
+  if (candidates.length === 0) throw Errors.noProviderAvailable([routeName]);
+  return candidates;
+}
+
 /** Resolves a unified route's model: `provider/model`, or a model listed in a provider's `config.models`. */
 async function unifiedCandidates(directory: ProviderDirectory, model: unknown): Promise<Candidate[]> {
   if (typeof model !== 'string' || model === '') {

@@ -25,6 +25,16 @@ export class ProviderDirectory {
     return this.storage.getCached<ProviderRecord>(`providers/${name}`);
   }
 
+  /** The cached copy of a route, without a storage read: `{ value }` when known, undefined when it must be read. */
+  peekRoute(name: string): { value: Readonly<RouteRecord> | undefined } | undefined {
+    return this.storage.peekCached<RouteRecord>(`routes/${name}`);
+  }
+
+  /** The cached copy of a provider, without a storage read: `{ value }` when known, undefined when it must be read. */
+  peekProvider(name: string): { value: Readonly<ProviderRecord> | undefined } | undefined {
+    return this.storage.peekCached<ProviderRecord>(`providers/${name}`);
+  }
+
   adapter(type: string): ProviderPlugin | undefined {
     return this.plugins.provider(type);
   }

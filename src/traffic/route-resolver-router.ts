@@ -21,10 +21,12 @@ export interface RouteResolverDeps extends ResolutionDeps {
 
 function resolver(endpoint: ModelEndpoint, deps: RouteResolverDeps): RequestHandler {
   const validateBody = ENDPOINT_BODY[endpoint];
-  return async function resolveModelEndpoint(req, res, next) {
+  const routeTypes = [endpoint];
+  return function resolveModelEndpoint(req, res, next) {
     if (req.body === undefined) throw Errors.bodyNotObject();
     const body = validateBody(req.body);
-    await resolveModelRequest(req, res, deps, { endpoint, body, model: body.model, stream: body.stream === true, routeTypes: [endpoint] });
+    const resolved = resolveModelRequest(req, res, deps, { endpoint, body, model: body.model, stream: body.stream === true, routeTypes });
+    if (resolved instanceof Promise) return resolved.then(() => next());
     next();
   };
 }
