@@ -1,5 +1,5 @@
 // createGateway(): wires storage, secrets, plugins and routers into one gateway object.
-import { Router, type RequestHandler } from 'express';
+import { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { AdminKeyring } from './admin/admin-auth.js';
 import { adminMetadataRouter } from './admin/admin-metadata-router.js';
 import { adminRouter } from './admin/admin-router.js';
@@ -215,7 +215,17 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   const readiness = new Readiness({ started: () => (isReady ? { ok: true } : { ok: false, error: startError }), storage: storage.adapter, redis });
   const health = healthRouter(readiness, logger);
   // gateway.router answers the probes without waiting, then waits for readiness once and runs the inner routers directly.
-  const router = Router().use(modelPipeline, health, observe, awaitReady, ...inner);
+  const router = Router().use(health, observe, awaitReady, ...inner);
+  // A model request is dispatched before the router's own layer walk; anything else goes through the router.
+  const layered = router as Router & { handle(req: Request, res: Response, next: NextFunction): void };
+  const walkLayers = layered.handle.bind(router);
+  layered.handle = function handleGatewayRequest(req: Request, res: Response, next: NextFunction): void {
+    modelPipeline(req, res, (error?: unknown) => {
+      if (error === undefined || error === null || error === 'route') walkLayers(req, res, next);
+      else if (error === 'router') next();
+      else next(error);
+    });
+  };
   const metrics = metricsRouter(observability.metrics, observability.metrics ? (options.metrics as { bearerToken?: string }).bearerToken : undefined, logger);
 
   let closed = false;

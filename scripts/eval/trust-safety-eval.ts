@@ -4,7 +4,7 @@ import dlpCloud from '../../plugins/guardrails/dlp-cloud/index.js';
 import { CATEGORIES, scoreTrustSafety, type CategoryScores, type UnsafeModel } from '../../plugins/guardrails/trust-safety/scoring.js';
 import { createUnsafeClassifier, loadUnsafeClassifier } from '../../plugins/guardrails/trust-safety/unsafe-model.js';
 import { GuardrailEngine } from '../../src/index.js';
-import { repositoryOf, trainUnsafeModel, TRUST_SAFETY_TRAIN_OPTIONS, type TrustSafetyRow } from '../train/trust-safety-model.js';
+import { readOwnRows, repositoryOf, trainUnsafeModel, TRUST_SAFETY_TRAIN_OPTIONS, type TrustSafetyRow } from '../train/trust-safety-model.js';
 import { readJsonl } from './eval-data.js';
 import type { EvalModule, EvalRow } from './eval-types.js';
 
@@ -71,9 +71,10 @@ function categoryRows(prefix: string, rows: TrustSafetyRow[], scores: CategorySc
 const devSource = (row: TrustSafetyRow): string => row.id.replace(/-\d+$/, '');
 
 /**
- * The trust-safety eval. Dev set: the shipped model (trained on the corpus only) with the rules, pooled, per source and
+ * The trust-safety eval. Dev set: the shipped model (trained on the corpus and the hand-written rows) with the rules, pooled, per source and
  * per category; the rules alone; and the dev rows after DLP masking. Leave-one-source-out: for each of the corpus's 9
- * repositories, a model trained on the other 8 with the shipped settings, plus the rules, scores the one left out.
+ * repositories, a model trained on the other 8 and the hand-written rows with the shipped settings, plus the rules,
+ * scores the one left out.
  */
 export const trustSafetyEval: EvalModule = {
   name: 'trust-safety',
@@ -99,11 +100,12 @@ export const trustSafetyEval: EvalModule = {
     out.push(targetRow('dev safe rows after DLP mask', changed.map((i) => dev[i] as TrustSafetyRow), changed.map((i) => anyFlagged(scoreTrustSafety(masked[i] as string, shipped))), 'only the safe rows DLP changed'));
 
     const corpus = (await readJsonl<TrustSafetyRow['labels']>(resolve(dataDir, 'train'), 'trust-safety.jsonl')) as TrustSafetyRow[];
+    const own = readOwnRows();
     const pooledRows: TrustSafetyRow[] = [];
     const pooledScores: CategoryScores[] = [];
     const sourceRows: EvalRow[] = [];
     for (const repository of [...new Set(corpus.map(repositoryOf))]) {
-      const model: UnsafeModel = createUnsafeClassifier(trainUnsafeModel(corpus.filter((row) => repositoryOf(row) !== repository), TRUST_SAFETY_TRAIN_OPTIONS));
+      const model: UnsafeModel = createUnsafeClassifier(trainUnsafeModel([...corpus.filter((row) => repositoryOf(row) !== repository), ...own], TRUST_SAFETY_TRAIN_OPTIONS));
       const held = corpus.filter((row) => repositoryOf(row) === repository);
       const heldScores = held.map((row) => scoreTrustSafety(row.text, model));
       pooledRows.push(...held);

@@ -6,6 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { forEachFeature, normaliseForLanguage, type Script } from '../../plugins/guardrails/lang-detector/language-features.js';
 import type { LanguageModelData, LanguageModelMeta } from '../../plugins/guardrails/lang-detector/language-model.js';
 import { seededRandom, shuffle } from './linear-trainer.js';
+import { ownLanguageRows } from './own-language-words.js';
 import { readJsonl } from './trust-safety-model.js';
 
 /** Languages the model separates, per script; every other supported language is named by its script alone. */
@@ -22,10 +23,14 @@ export interface LanguageTrainOptions {
   learningRate: number;
   /** Extra short crops (1 to 4 words) cut from each training sentence, so short texts are seen in training. */
   cropsPerSentence: number;
+  /** How many times each whole word counts among a text's features. */
+  wordWeight: number;
+  /** Models trained with seeds `seed`, `seed + 1`, … whose weights are averaged (less dependence on one order). */
+  averageOf: number;
   seed: number;
 }
 
-export const LANGUAGE_TRAIN_OPTIONS: LanguageTrainOptions = { buckets: 1 << 16, epochs: 6, learningRate: 0.4, cropsPerSentence: 2, seed: 7 };
+export const LANGUAGE_TRAIN_OPTIONS: LanguageTrainOptions = { buckets: 1 << 16, epochs: 6, learningRate: 0.4, cropsPerSentence: 4, wordWeight: 4, averageOf: 5, seed: 7 };
 
 /** One corpus row. */
 export interface LanguageRow {
@@ -57,10 +62,23 @@ function trainingTexts(rows: LanguageRow[], options: LanguageTrainOptions, rando
 }
 
 /**
- * Softmax regression with AdaGrad over hashed features. Each text is scored only against the classes of its own
- * script, as at detection time. Answers float weights; `quantise` turns them into the shipped int16 file.
+ * Softmax regression with AdaGrad over hashed features, `averageOf` times with consecutive seeds, weights and biases
+ * averaged. Each text is scored only against the classes of its own script, as at detection time. Answers float
+ * weights; `quantise` turns them into the shipped int16 file.
  */
 export function trainLanguageModel(rows: LanguageRow[], options: LanguageTrainOptions = LANGUAGE_TRAIN_OPTIONS, trainedOn = ''): LanguageModelData {
+  const runs = Math.max(1, options.averageOf);
+  const models = Array.from({ length: runs }, (_, k) => trainOnce(rows, { ...options, seed: options.seed + k }, trainedOn));
+  const first = models[0] as LanguageModelData;
+  if (runs === 1) return first;
+  const weights = new Float32Array(first.weights.length);
+  for (const model of models) model.weights.forEach((w, i) => (weights[i] = (weights[i] as number) + w / runs));
+  const bias = first.meta.bias.map((_, c) => Math.round((models.reduce((sum, model) => sum + (model.meta.bias[c] as number), 0) / runs) * 10_000) / 10_000);
+  return { meta: { ...first.meta, bias }, weights };
+}
+
+/** One training run with one seed. */
+function trainOnce(rows: LanguageRow[], options: LanguageTrainOptions, trainedOn: string): LanguageModelData {
   const languages = Object.values(SCRIPT_LANGUAGES).flat();
   const classes = languages.length;
   const classIndex = new Map(languages.map((lang, i) => [lang, i]));
@@ -73,7 +91,7 @@ export function trainLanguageModel(rows: LanguageRow[], options: LanguageTrainOp
   const texts = trainingTexts(rows.filter((row) => classIndex.has(row.labels.lang)), options, random);
   const examples = texts.map(({ text, lang }) => {
     const counts = new Map<number, number>();
-    const n = forEachFeature(normaliseForLanguage(text), options.buckets, (bucket) => counts.set(bucket, (counts.get(bucket) ?? 0) + 1));
+    const n = forEachFeature(normaliseForLanguage(text), options.buckets, (bucket) => counts.set(bucket, (counts.get(bucket) ?? 0) + 1), options.wordWeight);
     const scale = n > 0 ? 1 / Math.sqrt(n) : 0;
     return { buckets: [...counts.keys()], values: [...counts.values()].map((count) => count * scale), label: classIndex.get(lang) as number, group: groupOf.get(lang) as number[] };
   });
@@ -113,6 +131,7 @@ export function trainLanguageModel(rows: LanguageRow[], options: LanguageTrainOp
     languages,
     scriptLanguages: SCRIPT_LANGUAGES,
     buckets: options.buckets,
+    ...(options.wordWeight === 1 ? {} : { wordWeight: options.wordWeight }),
     scale: 1,
     bias: [...bias].map((b) => Math.round(b * 10_000) / 10_000),
     trainedOn,
@@ -136,11 +155,13 @@ export const TRAIN_DIR = fileURLToPath(new URL('../../../shared/data/guardrails/
 function main(): void {
   const dir = resolve(process.argv[2] ?? TRAIN_DIR);
   const rows = readJsonl<LanguageRow>(resolve(dir, 'language.jsonl'));
+  const own = ownLanguageRows();
   const started = performance.now();
   const trainedOn =
-    `corpus train/language.jsonl (${rows.length} rows: UD treebanks and Tatoeba via LASER, 25 languages), ` +
-    `${LANGUAGE_TRAIN_OPTIONS.cropsPerSentence} seeded 1-4 word crops per sentence; softmax regression, ${JSON.stringify(LANGUAGE_TRAIN_OPTIONS)}`;
-  const { meta, bytes } = quantise(trainLanguageModel(rows, LANGUAGE_TRAIN_OPTIONS, trainedOn));
+    `corpus train/language.jsonl (${rows.length} rows: UD treebanks and Tatoeba via LASER, 25 languages) and ${own.length} hand-written ` +
+    `common words (scripts/train/data/language-own-words.txt), ${LANGUAGE_TRAIN_OPTIONS.cropsPerSentence} seeded 1-4 word crops per sentence; ` +
+    `softmax regression, ${JSON.stringify(LANGUAGE_TRAIN_OPTIONS)}`;
+  const { meta, bytes } = quantise(trainLanguageModel([...rows, ...own], LANGUAGE_TRAIN_OPTIONS, trainedOn));
   const folder = new URL('../../plugins/guardrails/lang-detector/', import.meta.url);
   writeFileSync(new URL('language-model.json', folder), `${JSON.stringify(meta, null, 1)}\n`);
   writeFileSync(new URL('language-weights.bin', folder), bytes);

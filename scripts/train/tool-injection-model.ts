@@ -8,7 +8,10 @@ import { seededRandom } from './linear-trainer.js';
 import { DEFAULT_TRAIN_DIR, readRows, type PromptInjectionRow } from './prompt-injection-model.js';
 import { foreignParagraphs, type LanguageRow } from './foreign-paragraphs.js';
 import { ownBenignTexts, ownInstructions, plantInto } from './tool-injection-augment.js';
-import { featureBuckets, DEFAULT_HASH_BITS } from '../../plugins/guardrails/prompt-injection-detection/hashed-features.js';
+import { genreTexts, plantedBlocks } from './tool-injection-genres.js';
+import { foreignHumanTexts, foreignInstructions } from './tool-injection-multilingual.js';
+import { DEFAULT_HASH_BITS } from '../../plugins/guardrails/prompt-injection-detection/hashed-features.js';
+import { toolFeatureBuckets } from '../../plugins/guardrails/tool-injection-detection/concepts.js';
 import type { HashedModel } from '../../plugins/guardrails/prompt-injection-detection/hashed-model.js';
 import { toolWindows } from '../../plugins/guardrails/tool-injection-detection/segments.js';
 
@@ -62,6 +65,25 @@ const PROSE_WEIGHT = 0.5;
 /** Weight of one planted request row. */
 const PLANTED_WEIGHT = 1;
 
+/** How many rows of the second set of own templates (tool-injection-genres.ts, tool-injection-multilingual.ts) are used. */
+export interface ExtraRows {
+  /** Ordinary texts of imperative genres to a human reader (e-mails, chats, notes, events, files, guides): negatives. */
+  genres: number;
+  /** Planted blocks addressed to the agent, planted into clean texts: positives. */
+  blocks: number;
+  /** Planted instructions in other languages, planted into clean texts: positives. */
+  foreign: number;
+  /** Ordinary requests to a human reader in other languages: negatives (and hosts). */
+  foreignHuman: number;
+  /** Weight of each of these rows. */
+  weight: number;
+  /** Weight of each planted instruction in another language. */
+  foreignWeight: number;
+}
+
+/** The shipped amounts of {@link ExtraRows}. */
+export const EXTRA_ROWS: ExtraRows = { genres: 0, blocks: 0, foreign: 1500, foreignHuman: 500, weight: 0.5, foreignWeight: 0.5 };
+
 /** Where the shipped model lives. */
 export const TOOL_INJECTION_MODEL = fileURLToPath(new URL('../../plugins/guardrails/tool-injection-detection/model', import.meta.url));
 
@@ -70,7 +92,7 @@ export function isToolInjection(row: ToolOutputRow): boolean {
   return row.labels.attack && row.labels.family === 'prompt_injection';
 }
 
-const bucketsOf = (window: string): Uint32Array => Uint32Array.from(featureBuckets(window, DEFAULT_HASH_BITS));
+const bucketsOf = (window: string): Uint32Array => Uint32Array.from(toolFeatureBuckets(window, DEFAULT_HASH_BITS));
 
 /** A positive example of the windows of `text` that its clean host does not have (where the instruction sits). */
 function diffExample(text: string, host: string, weight: number, jailbreak = false): PreparedExample {
@@ -103,7 +125,7 @@ function tagWeights<T extends { id: string; source: string }>(rows: readonly T[]
  * - own planted instructions and assistant requests from prompt-injection.jsonl planted into clean texts, positive on
  *   the windows around the instruction.
  */
-export function toolTrainingSet(toolRows: readonly ToolOutputRow[], promptRows: readonly PromptInjectionRow[], languageRows: readonly LanguageRow[] = [], seed = 20261126): PreparedExample[] {
+export function toolTrainingSet(toolRows: readonly ToolOutputRow[], promptRows: readonly PromptInjectionRow[], languageRows: readonly LanguageRow[] = [], seed = 20261126, extra: ExtraRows = EXTRA_ROWS): PreparedExample[] {
   const random = seededRandom(seed);
   const weightOf = tagWeights(toolRows);
   const out: PreparedExample[] = [];
@@ -134,6 +156,17 @@ export function toolTrainingSet(toolRows: readonly ToolOutputRow[], promptRows: 
   const own = ownBenignTexts(OWN_TOOL_COUNT);
   for (const text of own) out.push(example(text, false, OWN_TOOL_WEIGHT));
   hosts.push(...own);
+  const genres = [...genreTexts(extra.genres), ...foreignHumanTexts(extra.foreignHuman)];
+  for (const text of genres) out.push(example(text, false, extra.weight));
+  hosts.push(...genres);
+  for (const instruction of plantedBlocks(extra.blocks)) {
+    const host = hosts[Math.floor(random() * hosts.length)] as string;
+    out.push(diffExample(plantInto(host, instruction, random), host, extra.weight));
+  }
+  for (const instruction of foreignInstructions(extra.foreign)) {
+    const host = hosts[Math.floor(random() * hosts.length)] as string;
+    out.push(diffExample(plantInto(host, instruction, random), host, extra.foreignWeight));
+  }
   const requests = promptRows.filter((r) => REQUEST_TAGS.includes(sourceOf(r, 'tag')) && r.text.length <= MAX_REQUEST);
   const requestWeight = tagWeights(requests);
   for (const instruction of ownInstructions(OWN_TOOL_COUNT)) {
@@ -169,8 +202,9 @@ function main(): void {
     `train/tool-output.jsonl (${rows.length} rows; each id tag weighted to at most ${TOOL_TAG_CAP} rows; AgentDojo attacks on the windows their clean record lacks), ` +
       `assistant requests from train/prompt-injection.jsonl (${REQUEST_TAGS.join(', ')}) and jailbreak templates (${JAILBREAK_TAGS.join(', ')}; both outputs) planted into clean texts, ` +
       `UD paragraphs in 24 languages from train/language.jsonl (negatives), and ${2 * OWN_TOOL_COUNT} template rows ` +
-      `(scripts/train/tool-injection-augment.ts: ordinary e-mails, how-tos and pages; planted instructions; weight ${OWN_TOOL_WEIGHT}); logistic regression over hashed ` +
-      `character 2-5-grams and word 1-2-grams of the normalised text, read per sentence or line; ${JSON.stringify(TOOL_INJECTION_TRAIN_OPTIONS)}`,
+      `(scripts/train/tool-injection-augment.ts: ordinary e-mails, how-tos and pages; planted instructions; weight ${OWN_TOOL_WEIGHT}), ` +
+      `own rows in other languages ${JSON.stringify(EXTRA_ROWS)} (tool-injection-multilingual.ts: planted instructions and requests to a human in 22 languages), ` +
+      `logistic regression over hashed character 2-5-grams and word 1-2-grams of the normalised text plus cross-language concept tokens (concepts.ts), read per sentence or line; ${JSON.stringify(TOOL_INJECTION_TRAIN_OPTIONS)}`,
   );
   writeHashedModel(TOOL_INJECTION_MODEL, model);
   console.log(`wrote ${TOOL_INJECTION_MODEL}.{json,bin} in ${((performance.now() - started) / 1000).toFixed(1)} s`);

@@ -1,4 +1,4 @@
-// Trains trustsafety's unsafe-text model on the corpus (train/trust-safety.jsonl only) and writes unsafe-model.json and unsafe-weights.bin.
+// Trains trustsafety's unsafe-text model on the corpus (train/trust-safety.jsonl) and the project's hand-written rows and writes unsafe-model.json and unsafe-weights.bin.
 // Run: npm run train:trustsafety   (deterministic from the seed)
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -8,7 +8,7 @@ import type { UnsafeModelData } from '../../plugins/guardrails/trust-safety/unsa
 import { quantiseWeights, trainHashedLogistic, type HashedExample, type HashedTrainOptions } from './hashed-logistic.js';
 
 /** The settings of the shipped model (and of every leave-one-source-out model in the eval). */
-export const TRUST_SAFETY_TRAIN_OPTIONS: HashedTrainOptions & { balanceSources: boolean } = {
+export const TRUST_SAFETY_TRAIN_OPTIONS: UnsafeTrainOptions = {
   buckets: 1 << 18,
   epochs: 8,
   learningRate: 0.2,
@@ -16,6 +16,14 @@ export const TRUST_SAFETY_TRAIN_OPTIONS: HashedTrainOptions & { balanceSources: 
   seed: 7,
   balanceSources: true,
 };
+
+/** Training settings of the unsafe-text model. */
+export interface UnsafeTrainOptions extends HashedTrainOptions {
+  /** Weigh each (repository, class) group by (average group size / its size) ^ `balancePower`. */
+  balanceSources: boolean;
+  /** 0.5 (the default) is the square root: a middle way between one weight per row and one weight per group. */
+  balancePower?: number;
+}
 
 /** One corpus or dev-set row. */
 export interface TrustSafetyRow {
@@ -57,8 +65,7 @@ export function trainUnsafeModel(rows: TrustSafetyRow[], options = TRUST_SAFETY_
   const examples: HashedExample[] = rows.map((row) => ({
     buckets: unsafeFeatures(row.text, options.buckets),
     label: row.labels.unsafe,
-    // Square root: a middle way between one weight per row and one weight per source.
-    weight: options.balanceSources ? Math.sqrt(average / (groupSize.get(keyOf(row)) as number)) : 1,
+    weight: options.balanceSources ? (average / (groupSize.get(keyOf(row)) as number)) ** (options.balancePower ?? 0.5) : 1,
   }));
   const { bias, weights } = trainHashedLogistic(examples, options);
   return { meta: { buckets: options.buckets, scale: 1, bias: Math.round(bias * 10_000) / 10_000, trainedOn }, weights };
@@ -67,11 +74,21 @@ export function trainUnsafeModel(rows: TrustSafetyRow[], options = TRUST_SAFETY_
 /** The corpus folder: ../shared/data/guardrails/train beside the repository. */
 export const TRAIN_DIR = fileURLToPath(new URL('../../../shared/data/guardrails/train', import.meta.url));
 
+/** Hand-written rows of this project (scripts/train/trust-safety-own-examples.ts): abuse without swear words and harmless look-alikes. */
+export const OWN_ROWS = fileURLToPath(new URL('./data/trust-safety-own.jsonl', import.meta.url));
+
+/** The hand-written rows, trained on beside the corpus (and in every leave-one-source-out fold, which never leaves them out). */
+export function readOwnRows(): TrustSafetyRow[] {
+  return readJsonl<TrustSafetyRow>(OWN_ROWS);
+}
+
 function main(): void {
   const dir = resolve(process.argv[2] ?? TRAIN_DIR);
-  const rows = readJsonl<TrustSafetyRow>(resolve(dir, 'trust-safety.jsonl'));
+  const corpus = readJsonl<TrustSafetyRow>(resolve(dir, 'trust-safety.jsonl'));
+  const own = readOwnRows();
+  const rows = [...corpus, ...own];
   const started = performance.now();
-  const trainedOn = `corpus train/trust-safety.jsonl (${rows.length} rows, 9 repositories); logistic regression, ${JSON.stringify(TRUST_SAFETY_TRAIN_OPTIONS)}`;
+  const trainedOn = `corpus train/trust-safety.jsonl (${corpus.length} rows, 9 repositories) and ${own.length} hand-written rows (scripts/train/data/trust-safety-own.jsonl); logistic regression, ${JSON.stringify(TRUST_SAFETY_TRAIN_OPTIONS)}`;
   const model = trainUnsafeModel(rows, TRUST_SAFETY_TRAIN_OPTIONS, trainedOn);
   const { scale, bytes } = quantiseWeights(model.weights as Float32Array);
   const folder = new URL('../../plugins/guardrails/trust-safety/', import.meta.url);

@@ -81,10 +81,11 @@ const finish = finishFeatureHash;
 
 /**
  * Calls `visit(bucket)` for each hashed feature of a normalised text: every character n-gram (1 to
- * {@link MAX_NGRAM} characters) of each space-padded word, and each whole word. The n-grams that start at one
- * position share one running hash. Answers the number of features.
+ * {@link MAX_NGRAM} characters) of each space-padded word, and each whole word (`wordWeight` times, so a known word
+ * counts as much as several of its n-grams). The n-grams that start at one position share one running hash. Answers
+ * the number of features.
  */
-export function forEachFeature(normalised: string, buckets: number, visit: (bucket: number) => void): number {
+export function forEachFeature(normalised: string, buckets: number, visit: (bucket: number) => void, wordWeight = 1): number {
   const mask = buckets - 1;
   let count = 0;
   for (const word of normalised.split(' ')) {
@@ -93,8 +94,9 @@ export function forEachFeature(normalised: string, buckets: number, visit: (buck
     const charAt = (at: number): number => (at === 0 || at === length - 1 ? 32 : word.charCodeAt(at - 1));
     let whole = 0x811c9dc5;
     for (let at = 0; at < length; at += 1) whole = Math.imul(whole ^ charAt(at), 0x01000193);
-    visit(finish(whole, 0, mask));
-    count += 1;
+    const wordBucket = finish(whole, 0, mask);
+    for (let k = 0; k < wordWeight; k += 1) visit(wordBucket);
+    count += wordWeight;
     for (let start = 0; start < length; start += 1) {
       let hash = 0x811c9dc5;
       const last = Math.min(length, start + MAX_NGRAM);

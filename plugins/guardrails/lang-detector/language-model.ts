@@ -1,5 +1,6 @@
 // The trained language model: a script step, then softmax regression over hashed character n-grams for Latin, Cyrillic and Arabic script.
 import { readFile } from 'node:fs/promises';
+import { endianness } from 'node:os';
 import { forEachFeature, normaliseForLanguage, SCRIPT_LANGUAGE, scriptCounts, type Script } from './language-features.js';
 
 /** The model file header (JSON); the weights follow in `language-weights.bin`. */
@@ -10,6 +11,8 @@ export interface LanguageModelMeta {
   scriptLanguages: Partial<Record<Script, string[]>>;
   /** Hash buckets (a power of two). */
   buckets: number;
+  /** How many times each whole word counts among a text's features (1 when absent). */
+  wordWeight?: number;
   /** Weights are stored as int16; real weight = stored × scale. */
   scale: number;
   bias: number[];
@@ -34,9 +37,21 @@ const SCAN_LIMIT = 4000;
 /** Fewer letters than this in the winning script: no language signal. */
 const MIN_LETTERS = 1;
 
+/** The model's view of one text: the winning script, its share of the letters, and each candidate's probability. */
+export interface LanguageScores {
+  /** The answer when no candidate is scored: `und`, or the one language of the script. */
+  fixed?: LanguageGuess;
+  /** Share of the text's letters in the winning script. */
+  share: number;
+  /** Softmax probability of each language the script allows (only when `fixed` is absent). */
+  probs: Map<string, number>;
+}
+
 /** A loaded language detector. */
 export interface LanguageModel {
   detect(text: string): LanguageGuess;
+  /** Every candidate's probability, for combining with another detector. */
+  scores(text: string): LanguageScores;
 }
 
 /** Builds a detector from model data (shipped or just trained). */
@@ -65,50 +80,66 @@ export function createLanguageModel(data: LanguageModelData): LanguageModel {
     buckets[count] = bucket;
     count += 1;
   };
+  /** Scores `text` into `sums` (softmax numerators relative to the top, in [from, to)), or answers a fixed guess. */
+  const score = (text: string): LanguageGuess | { from: number; to: number; share: number; z: number; topClass: number } => {
+    const counts = scriptCounts(text, SCAN_LIMIT);
+    let script: Script | undefined;
+    let best = 0;
+    let total = 0;
+    for (const [name, count] of counts) {
+      total += count;
+      if (count > best) {
+        best = count;
+        script = name;
+      }
+    }
+    if (script === undefined || best < MIN_LETTERS) return { lang: 'und', prob: 0 };
+    // Han with any kana beside it is Japanese: Japanese writes its content words in Han.
+    if (script === 'han' && (counts.get('kana') ?? 0) > 0) script = 'kana';
+    const share = best / total;
+    const only = SCRIPT_LANGUAGE[script];
+    if (only !== undefined) return { lang: only, prob: round(share) };
+    const range = candidates.get(script);
+    if (range === undefined) return { lang: 'und', prob: 0 };
+    const normalised = normaliseForLanguage(text.length > SCAN_LIMIT ? text.slice(0, SCAN_LIMIT) : text);
+    count = 0;
+    const n = forEachFeature(normalised, meta.buckets, collect, meta.wordWeight ?? 1);
+    const { from, to } = range;
+    sums.fill(0);
+    for (let i = 0; i < count; i += 1) {
+      const row = (buckets[i] as number) * classes;
+      for (let c = from; c < to; c += 1) sums[c] = (sums[c] as number) + (weights[row + c] as number);
+    }
+    const norm = n > 0 ? scale / Math.sqrt(n) : 0;
+    let top = -Infinity;
+    let topClass = from;
+    for (let c = from; c < to; c += 1) {
+      const value = (meta.bias[c] as number) + (sums[c] as number) * norm;
+      sums[c] = value;
+      if (value > top) {
+        top = value;
+        topClass = c;
+      }
+    }
+    let z = 0;
+    for (let c = from; c < to; c += 1) {
+      sums[c] = Math.exp((sums[c] as number) - top);
+      z += sums[c] as number;
+    }
+    return { from, to, share, z, topClass };
+  };
   return {
     detect(text: string): LanguageGuess {
-      const counts = scriptCounts(text, SCAN_LIMIT);
-      let script: Script | undefined;
-      let best = 0;
-      let total = 0;
-      for (const [name, count] of counts) {
-        total += count;
-        if (count > best) {
-          best = count;
-          script = name;
-        }
-      }
-      if (script === undefined || best < MIN_LETTERS) return { lang: 'und', prob: 0 };
-      // Han with any kana beside it is Japanese: Japanese writes its content words in Han.
-      if (script === 'han' && (counts.get('kana') ?? 0) > 0) script = 'kana';
-      const share = best / total;
-      const only = SCRIPT_LANGUAGE[script];
-      if (only !== undefined) return { lang: only, prob: round(share) };
-      const range = candidates.get(script);
-      if (range === undefined) return { lang: 'und', prob: 0 };
-      const normalised = normaliseForLanguage(text.length > SCAN_LIMIT ? text.slice(0, SCAN_LIMIT) : text);
-      count = 0;
-      const n = forEachFeature(normalised, meta.buckets, collect);
-      const { from, to } = range;
-      sums.fill(0);
-      for (let i = 0; i < count; i += 1) {
-        const row = (buckets[i] as number) * classes;
-        for (let c = from; c < to; c += 1) sums[c] = (sums[c] as number) + (weights[row + c] as number);
-      }
-      const norm = n > 0 ? scale / Math.sqrt(n) : 0;
-      let top = -Infinity;
-      let topClass = from;
-      for (let c = from; c < to; c += 1) {
-        const value = (meta.bias[c] as number) + (sums[c] as number) * norm;
-        sums[c] = value;
-        if (value > top) {
-          top = value;
-          topClass = c;
-        }
-      }
-      let z = 0;
-      for (let c = from; c < to; c += 1) z += Math.exp((sums[c] as number) - top);
-      return { lang: meta.languages[topClass] as string, prob: round(share / z) };
+      const scored = score(text);
+      if ('lang' in scored) return scored;
+      return { lang: meta.languages[scored.topClass] as string, prob: round(scored.share / scored.z) };
+    },
+    scores(text: string): LanguageScores {
+      const scored = score(text);
+      if ('lang' in scored) return { fixed: scored, share: scored.prob, probs: new Map() };
+      const probs = new Map<string, number>();
+      for (let c = scored.from; c < scored.to; c += 1) probs.set(meta.languages[c] as string, (sums[c] as number) / scored.z);
+      return { share: scored.share, probs };
     },
   };
 }
@@ -122,8 +153,12 @@ export async function loadLanguageModel(folder: URL): Promise<LanguageModel> {
   const [metaText, bytes] = await Promise.all([readFile(new URL('language-model.json', folder), 'utf8'), readFile(new URL('language-weights.bin', folder))]);
   const meta = JSON.parse(metaText) as LanguageModelMeta;
   // The file is little-endian int16; a copy keeps the view aligned whatever the buffer's offset.
-  const weights = new Int16Array(bytes.byteLength / 2);
-  for (let i = 0; i < weights.length; i += 1) weights[i] = bytes.readInt16LE(i * 2);
+  let weights: Int16Array;
+  if (endianness() === 'LE') weights = new Int16Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+  else {
+    weights = new Int16Array(bytes.byteLength / 2);
+    for (let i = 0; i < weights.length; i += 1) weights[i] = bytes.readInt16LE(i * 2);
+  }
   if (weights.length !== meta.buckets * meta.languages.length) throw new Error('lang_detector: language-weights.bin does not match language-model.json');
   return createLanguageModel({ meta, weights });
 }

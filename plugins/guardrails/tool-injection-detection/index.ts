@@ -40,7 +40,7 @@ export const toolInjectionDetection = defineGuardrail<ToolInjectionOptions, Tool
   name: 'toolinjectiondetection',
   description: 'Scores instructions planted in tool output (web pages, e-mails, files, API results) with a trained n-gram model and general rules.',
   // Chosen on the dev set (never trained on): the highest recall with at most 5% false positives there; see MODEL.md.
-  defaultThreshold: 0.85,
+  defaultThreshold: 0.8,
   optionsSchema: {
     type: 'object',
     additionalProperties: false,

@@ -1,5 +1,6 @@
 // Cuts tool output into sentences and lines, and scores each one with the tool-injection model.
-import { featureBuckets, modelText, textWindows } from '../prompt-injection-detection/hashed-features.js';
+import { modelText, textWindows } from '../prompt-injection-detection/hashed-features.js';
+import { toolFeatureBuckets } from './concepts.js';
 import { bucketMargin, sigmoid, type HashedModel } from '../prompt-injection-detection/hashed-model.js';
 
 /** Segments shorter than this join the next one ("Hi Ana," is not a sentence on its own). */
@@ -53,11 +54,21 @@ export function scoreSegments(model: HashedModel, text: string): number[] {
   const buckets: number[] = [];
   for (const window of toolWindows(text)) {
     buckets.length = 0;
-    featureBuckets(window, model.header.bits, buckets);
+    toolFeatureBuckets(window, model.header.bits, buckets);
     for (let i = 0; i < model.weights.length; i += 1) {
       const probability = sigmoid(bucketMargin(model.weights[i] as Float32Array, model.header.biases[i] ?? 0, buckets));
       if (probability > (best[i] as number)) best[i] = probability;
     }
   }
   return best;
+}
+
+/** The margin (log-odds) of label `label` for each window of `text`, in order. */
+export function segmentMargins(model: HashedModel, text: string, label = 0): number[] {
+  const buckets: number[] = [];
+  return toolWindows(text).map((window) => {
+    buckets.length = 0;
+    toolFeatureBuckets(window, model.header.bits, buckets);
+    return bucketMargin(model.weights[label] as Float32Array, model.header.biases[label] ?? 0, buckets);
+  });
 }

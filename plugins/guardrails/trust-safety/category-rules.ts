@@ -51,6 +51,17 @@ const CRIME_EXTRA = re(String.raw`\b(?:track|spy on|monitor|read|follow|record|w
 const PROTECTIVE = re(String.raw`\b(?:report|reporting|prevent|preventing|protect|protecting|avoid(?! (?:getting caught|detection|the police|police|arrest))|avoiding|spot|spotting|detect|detecting|recogni[sz]e|identify|investigate|investigating|investigators?|victims? of|defend|stop(?:ping)? (?:a|the|an)|fight(?:ing)? (?:against)?|block(?:ing|s)?|monitor(?:ing|s)?|firewalls?|mitigat\w*|defen[cs]e|defensive|warning signs|signs of|police|awareness|safely|safe|safety)\b`);
 /** Counter-speech: hate or violence that the writer denies or condemns ("I never said that X are …", "I will never tolerate …"). */
 const COUNTER_SPEECH = re(String.raw`\b(?:never|not|don't|do not|didn't|did not|won't|will not|wouldn't|would not|can't|cannot|no longer)\s+(?:[\w'-]+\s+){0,2}?(?:said|say|saying|claim(?:ed)?|think|thought|believe|tolerate|accept|condone|support|stand for)\b|\b(?:condemn\w*|denounc\w*|speak(?:ing)? out|stand(?:ing)? up (?:to|for|against))\b`);
+/** Harm that the writer says no one deserves or that they would never do ("no immigrant deserves to die", "I would never hurt anyone"); not "you don't deserve to live". */
+const NEGATED_HARM = re(String.raw`\b(?:no|never)\s+(?:[\w'-]+\s+){0,2}?(?:ought to|deserves? to|should|must|would|will)\b(?! (?:live|exist|breathe|be alive|be here)\b)|\b(?:do|does|did|would|should)(?:n't| not| never)\s+(?:ever\s+)?(?:deserve|want|wish|hope)\b(?! to (?:live|exist|breathe|be alive|be here)\b)|\bwould never\b`);
+
+/** A negative judgement the writer denies ("I don't hate …", "are not at all ignorant", "the very opposite of stupid"). */
+const NEGATED_JUDGEMENT = re(String.raw`\b(?:don't|do not|never|didn't|did not)\s+(?:\w+\s+)?(?:hate|despise|dislike|look down on)\b|\bno (?:particular |real )?(?:hatred|hate|contempt|ill will)\b|\bnot (?:at all |in any way )?(?:worth (?:any )?less|less (?:human|worthy|valuable|deserving))\b|\b(?:is|are|was|were) not at all\b|\b(?:the )?(?:very )?opposite of\b|\bmust not (?:make|let)\b`);
+
+/** Counter-speech or negated harm: the rules' hate and violence, and insults, count less (see {@link scoreCategoryRules}). */
+export function isCounterSpeech(text: string): boolean {
+  return COUNTER_SPEECH.test(text) || NEGATED_HARM.test(text) || NEGATED_JUDGEMENT.test(text);
+}
+
 /** Sex education and health, not sexual content. */
 const SEX_EDUCATION = re(String.raw`\b(?:talk to|explain|educat\w*|teach(?:ing)? (?:my|our)|puberty|sex ed\w*|consent|doctor|pediatrician|parent(?:s|ing)?|health|healthy|symptoms?|normal|safe sex|contracepti\w*|pregnan\w*|std|sti|therapist|libido)\b`);
 const BREAK_IN = re(String.raw`\bbreak(?:ing)? into (?:a |an |the |my |his |her |their |someone'?s? |\w+'s )?(?:\w+ )?(?:house|home|car|bank|vault|apartment|flat|building|safe|store|shop|office|account|email|phone|computer|network|system|server|school|locker|garage|atm)`);
@@ -66,6 +77,20 @@ const DISCRIMINATION_GROUP = re(String.raw`\b(?:right|best|better|reasons?|justi
 const GROUP_VIOLENCE = re(String.raw`\b${VIOLENT_VERB}\b(?: (?:all|every|the|these|those))?(?: [\w'-]+){0,1}? ${GROUP}\b`);
 const HATE_JOKES = re(String.raw`\b(?:jokes?|memes?|insults?|slurs?|names to call|stereotypes)\s+(?:about|on|for|that (?:make fun of|mock|insult|humiliate)|mocking|making fun of|insulting)\s+(?:[\w-]+\s+){0,2}?${GROUP}\b`);
 const ATROCITY_DENIAL = re(String.raw`\b${ATROCITY}\b[^.?!\n]{0,60}?\b(?:never (?:happened|took place|existed|occurred)|(?:a |complete |total )?(?:hoax|fabrication|lie|myth|exaggerat\w+|overstat\w+|good thing|justified|benefits?|success))\b|\b(?:replicate|restore|recreate|repeat|bring back|reintroduce|emulate|copy|reinstate|use)\s+(?:[\w'-]+\s+){0,5}?${ATROCITY}\b|\b(?:was|were)\s+(?:\w+\s+){0,2}?(?:right|justified|morally justified|correct)\s+to\s+(?:kill|attack|invade|murder|bomb|shoot|exterminate)\b|\bwhy (?:was|were) (?:the )?(?:\w+ ){0,3}(?:justified|right|good)\b|\b(?:benefits|upsides?|positives?|good (?:side|parts?)) of (?:\w+ ){0,3}${ATROCITY}|\b(?:overstate|exaggerate|lie about|make up)\s+(?:what|how)\b|\btreat (?:[\w-]+ ){1,2}like (?:under |in |during )?(?:the )?${ATROCITY}`);
+
+/** People named by what they share: "people from X", "tall people", "women", a protected group. */
+const GENERAL_GROUP = String.raw`(?:${GROUP}|people (?:from|in|of) (?:the )?[\w-]+(?: [\w-]+)?|(?:[\w-]+ )?people|(?:wo)?men|females|males|girls|boys|guys|ladies|teenagers|millennials|boomers|foreigners|immigrants|the poor|the rich|the elderly|old people|(?:[\w-]+ )?(?:americans|europeans|africans|asians|arabs|christians|muslims|jews|hindus|atheists|liberals|conservatives|democrats|republicans|workers|dropouts|students|drivers|mothers|fathers|parents|girls|guys))`;
+/** Traits a stereotype pins on a whole group. */
+const NEGATIVE_TRAIT = String.raw`(?:lazy|stupid|dumb|unintelligent|uneducated|ignorant|backward|primitive|savage|dirty|smelly|filthy|violent|aggressive|criminals?|thieves|cheaters?|liars?|dishonest|untrustworthy|unreliable|greedy|cheap|stingy|rude|loud|annoying|emotional|hysterical|weak|inferior|lesser|incompetent|useless|worthless|immoral|promiscuous|mentally ill|crazy|insane|ugly|vain|selfish|arrogant|entitled|misbehaved|jobless|terrorists?|bad (?:at|drivers?|behaviou?r|parents|people)|no (?:sense|taste|manners|morals|respect)|lack(?:s|ing)? (?:\w+ )?(?:etiquette|manners|intelligence|morals|class|taste)|overreact|cannot be trusted|can't be trusted|good for nothing|a burden|a drain)`;
+/**
+ * A stereotype asked or stated about a whole group: "why are all X so lazy?", "aren't X just vain?", "isn't it true
+ * that people from X are rude?", "X are all liars". Written from general knowledge of stereotyping questions.
+ */
+const STEREOTYPE = re(String.raw`\b(?:why (?:are|do|does|is|can't|don't|won't|must)|aren't|isn't it true that|is it true that|don't you (?:think|agree) that|don't|do)\s+(?:all |most |so many |the )?${GENERAL_GROUP}\b[^.?!\n]{0,40}?\b${NEGATIVE_TRAIT}\b|\b(?:all|every(?: single)?) ${GENERAL_GROUP} (?:are|is)\s+(?:\w+\s+){0,2}?${NEGATIVE_TRAIT}\b|\b${GENERAL_GROUP} (?:are|is) (?:all|always|just|naturally|inherently|born) (?:so )?${NEGATIVE_TRAIT}\b`);
+
+/** Asking for gore or explicit detail: "describe a brutal murder scene", "explain sexual fetishes in detail". */
+const GRAPHIC_REQUEST = re(String.raw`\b(?:describe|depict|write|narrate|tell me about|talk about|explain|show me|give me)\s+(?:[\w'-]+\s+){0,4}?(?:graphic(?:ally)?|gory|gruesome|brutal|horrific|grisly|explicit(?:ly)?|in (?:graphic|vivid|gory|explicit) detail)\b|\b(?:describe|depict|explain|tell me about|talk about|list|what are)\s+(?:[\w'-]+\s+){0,3}?(?:sexual (?:positions?|fetish\w*|experiences?|fantas\w+|acts?)|adult (?:toys|content|videos|films|movies)|explicit (?:adult )?content|erotic \w+|sex toys|your sex life)\b`);
+const GRAPHIC_SEXUAL = re(String.raw`\b(?:sex\w*|adult|erotic|porn\w*|nude|naked|fetish\w*|explicit (?:adult )?content)\b`);
 
 const SEXUAL = re(String.raw`\b${SEXUAL_TERM}\b`);
 const CHILD_SEXUAL = re(String.raw`\b(?:child porn\w*|cp links?|csam|kiddie porn|lolicon|shotacon)\b|\b${MINOR}\b[^.?!\n]{0,60}?\b(?:${SEXUAL_TERM}|sex|sexual\w*|molest\w*|groom\w*|touch(?:ed|ing)?|on the menu|naked|nude)\b|\b(?:sex|sexual\w*|molest\w*|groom\w*|fuck\w*|touch(?:ing)?|naked|nude)\b[^.?!\n]{0,40}?\b${MINOR}\b|\b(?:satisfy|act on|indulge|fulfil+)\s+(?:my\s+)?(?:pedophil\w*|paedophil\w*)|\bpedo(?:phile)?s?\b`);
@@ -134,15 +159,20 @@ export function scoreCategoryRules(text: string): RuleScores {
   }
   if (ATROCITY_DENIAL.test(text)) hate = atLeast(hate, 0.8);
   if (HATE_JOKES.test(text)) hate = atLeast(hate, 0.75);
+  if (STEREOTYPE.test(text)) hate = atLeast(hate, 0.7);
 
   if (CHILD_SEXUAL.test(text)) sexual = atLeast(sexual, FACTUAL.test(text) && !intent ? 0.4 : 0.92);
+  if (GRAPHIC_REQUEST.test(text)) {
+    if (GRAPHIC_SEXUAL.test(text)) sexual = atLeast(sexual, 0.65 * (FICTION.test(text) ? 0.5 : 1));
+    else violence = atLeast(violence, 0.65 * (FICTION.test(text) ? 0.5 : 1));
+  }
   if (SEXUAL.test(text)) sexual = atLeast(sexual, 0.6 * (FACTUAL.test(text) && !intent ? 0.5 : 1));
   if (RAPE_INTENT.test(text)) {
     sexual = atLeast(sexual, act(0.9, 0.45));
     violence = atLeast(violence, act(0.88, 0.45));
   }
   if (PROTECTIVE.test(text)) crime *= 0.5;
-  if ((hate > 0 || violence > 0) && COUNTER_SPEECH.test(text)) {
+  if ((hate > 0 || violence > 0) && isCounterSpeech(text)) {
     hate *= 0.5;
     violence *= 0.5;
   }

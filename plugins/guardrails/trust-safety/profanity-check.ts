@@ -75,7 +75,7 @@ export function obsceneWords(raw: string): Set<string> {
 }
 
 /** Words that insult only when said to the reader ("you're sick"); elsewhere they are ordinary ("a sick child"). */
-const DIRECTED_ONLY = 'evil|sick|nuts|crazy|insane|ugly|fat|gross';
+const DIRECTED_ONLY = 'evil|sick|nuts|crazy|insane|ugly|fat|gross|lazy|greedy|miserable|arrogant|whiny|shrill|hysterical|dense|thick|slimy|sleazy|nasty|toxic|mindless|psychotic|revolting|joke|nobody|worms?|donkey|snakes?|toads?|slugs?|vultures?|hyenas?|goblins?|puppets?|cows?|embarrassment';
 /** Any insult word at all: the insult patterns below run only when one is present. */
 const INSULT_WORD = new RegExp(`\\b(?:${INSULT}|${WEAK_INSULT}|${DIRECTED_ONLY})\\b`);
 /** Abuse aimed at the reader: "you idiot", "you're a moron", "shut up"; not in a condition ("when you are sick"). */

@@ -1,5 +1,5 @@
 // Combines the category rules, the profanity check and the trained unsafe-text model into the six trust-safety scores.
-import { scoreCategoryRules } from './category-rules.js';
+import { isCounterSpeech, scoreCategoryRules } from './category-rules.js';
 import { GROUP } from './lexicon.js';
 import { scoreProfanity } from './profanity-check.js';
 import { modelTokens } from './unsafe-features.js';
@@ -23,6 +23,14 @@ export const MODEL_FLOOR = 0.4;
 /** A rule score at least this high names the category the model's evidence goes to. */
 const CUE_MINIMUM = 0.1;
 
+/** How much insults and the model count in counter-speech or negated harm. */
+const COUNTER_SPEECH_FACTOR = 0.6;
+/**
+ * A slur's harmless twin, told by its context: a dog (bitch), a cigarette (fag), a meatball or firewood (faggot), a
+ * sea wall (dyke), a garden tool (hoe). obscenity still finds the word; the model, which cannot tell the senses, adds nothing.
+ */
+const SLUR_HOMONYM = /\bbitch(?:es)?\b[^.!?\n]{0,60}\b(?:dogs?|pupp(?:y|ies)|canines?|vet|breed(?:er|ing)?|litter|kennel|barking|whelp\w*|sire|show)\b|\b(?:dogs?|pupp(?:y|ies)|canines?|labrador|retriever|spaniel|terrier|greyhound|breed(?:er|ing)?|kennel|litter)\b[^.!?\n]{0,60}\bbitch(?:es)?\b|\bfags?\b[^.!?\n]{0,40}\b(?:smok\w*|cigarettes?|lighter|ash\w*|puff\w*|lungs?|packet|light(?:ed|ing)?)\b|\b(?:smok\w*|cigarettes?|lighter|packet of|light(?:ed|ing)? (?:a|up a))\b[^.!?\n]{0,40}\bfags?\b|\bfaggots?\b[^.!?\n]{0,60}\b(?:meatballs?|gravy|butcher|dinner|ate|eat|cooked|pan-fried|sticks|firewood|fuel|bundle|onion)\b|\b(?:meatballs?|gravy|butcher|dinner|ate|eat|cooked|pan-fried|sticks|firewood|fuel|bundle)\b[^.!?\n]{0,60}\bfaggots?\b|\bdykes?\b[^.!?\n]{0,60}\b(?:flood\w*|sea|water|tide|dam|dutch|netherlands|council|river|canal|embankment)\b|\b(?:flood\w*|sea|water|tide|dam|dutch|council|river|canal|built)\b[^.!?\n]{0,60}\bdykes?\b|\b(?:garden|rake|shovel|spade|weeding) hoes?\b|\bhoes?\b[^.!?\n]{0,30}\b(?:garden|shovel|rake|spade|weeds?|soil)\b/;
+
 const MENTIONS_GROUP = new RegExp(String.raw`\b${GROUP}\b`);
 
 /**
@@ -30,7 +38,7 @@ const MENTIONS_GROUP = new RegExp(String.raw`\b${GROUP}\b`);
  * fiction), while the model, which sees only words, confuses them with their harmful twins; so there the model
  * counts `REQUEST_MODEL_FACTOR` as much.
  */
-const REQUEST = /^\s*(?:how|what|what's|whats|where|why|who|when|which|can|could|should|would|is|are|do|does|did|give|tell|show|explain|write|list|help)\b[^\n]{0,200}$/;
+const REQUEST = /^\s*(?:how|what|what's|whats|where|why|who|when|which|can|could|should|would|is|are|do|does|did|give|tell|show|explain|write|list|help|describe|summari[sz]e|outline|suggest|recommend|compare|translate)\b[^\n]{0,200}$/;
 const REQUEST_MODEL_FACTOR = 0.35;
 
 /**
@@ -42,6 +50,24 @@ const MASK_RUN = /(?<![\p{L}\p{N}])([*#•●■█xX_])\1{2,}(?![\p{L}\p{N}])|(
 /** The text without DLP mask runs. */
 export function withoutMasks(text: string): string {
   return text.includes('*') || text.includes('#') || /[•●■█_xX]{3}/.test(text) ? text.replace(MASK_RUN, ' ') : text;
+}
+
+/** A quoted span: "…" or “…”, on one line. */
+const QUOTED = /"[^"\n]{2,300}"|“[^”\n]{2,300}”/g;
+/**
+ * Words around a quotation that report or judge it rather than say it: "statements like", "saying", "he called me",
+ * "is hateful". With one of them outside the quotes, the quoted words are someone else's (news, counter-speech).
+ */
+const REPORTING = /\b(?:say|says|said|saying|statements?|things|stuff|messages?|words|phrases?|comments?|threats?|tweets?|posts?|slogans?|chants?|chanting|chanted|shouted|shouting|yelled|yelling|wrote|writes|writing|quote|quoting|quoted|called|calling|call|like|such as|reported|claims?|claimed|hateful|hurtful|bigoted|racist|sexist|homophobic|transphobic|offensive|dehumani[sz]ing|unacceptable|slurs?)\b/;
+
+/**
+ * The text with the words inside quotation marks taken out when the words outside report or judge them ("statements
+ * like "X are scum" are hurtful"): a quoted insult is not the writer's. Unchanged when there is no such frame.
+ */
+export function withoutReportedQuotes(text: string): string {
+  if (!text.includes('"') && !text.includes('“')) return text;
+  const outside = text.replace(QUOTED, ' ');
+  return outside !== text && REPORTING.test(outside.toLowerCase()) ? text.replace(QUOTED, ' "quote" ') : text;
 }
 
 /** Lower case, NFKC, invisible characters out, curly apostrophes straightened, spaces collapsed. */
@@ -68,10 +94,14 @@ function clampScore(value: number): number {
  * scoreTrustSafety('how do I make a pipe bomb at home').weapons; // about 0.85
  */
 export function scoreTrustSafety(sent: string, model?: UnsafeModel, tuning: { floor: number; weight: number } = { floor: MODEL_FLOOR, weight: MODEL_WEIGHT }): CategoryScores {
-  const text = withoutMasks(sent);
+  const text = withoutReportedQuotes(withoutMasks(sent));
   const normalised = normaliseForRules(text);
   const rules = scoreCategoryRules(normalised);
   const profane = scoreProfanity(normalised, text);
+  // Insults in counter-speech ("I never said that X are stupid") are the view the writer rejects.
+  const counter = isCounterSpeech(normalised);
+  if (counter) profane.profanity *= COUNTER_SPEECH_FACTOR;
+  const homonym = SLUR_HOMONYM.test(normalised);
   const scores: CategoryScores = {
     violence: rules.violence,
     weapons: rules.weapons,
@@ -83,7 +113,8 @@ export function scoreTrustSafety(sent: string, model?: UnsafeModel, tuning: { fl
   if (model) {
     const probability = model.predictTokens ? model.predictTokens(modelTokens(normalised)) : model.predict(text);
     if (probability > tuning.floor) {
-      let target: Category = MENTIONS_GROUP.test(normalised) ? 'hate_speech' : 'profanity';
+      const groupNamed = MENTIONS_GROUP.test(normalised);
+      let target: Category = groupNamed ? 'hate_speech' : 'profanity';
       let best = CUE_MINIMUM;
       for (const category of CATEGORIES) {
         if (scores[category] >= best) {
@@ -92,7 +123,9 @@ export function scoreTrustSafety(sent: string, model?: UnsafeModel, tuning: { fl
         }
       }
       const request = REQUEST.test(normalised) ? REQUEST_MODEL_FACTOR : 1;
-      const evidence = request * tuning.weight * ((probability - tuning.floor) / (1 - tuning.floor));
+      // The model reads words, not negation or word sense: it counts less in counter-speech about a group and not at all for a slur's harmless twin.
+      const context = homonym ? 0 : counter && groupNamed ? COUNTER_SPEECH_FACTOR : 1;
+      const evidence = context * request * tuning.weight * ((probability - tuning.floor) / (1 - tuning.floor));
       scores[target] = 1 - (1 - scores[target]) * (1 - evidence);
     }
   }

@@ -1,0 +1,46 @@
+// lang_detector training inputs and scores: the hand-written word list as rows, and every candidate's probability.
+import assert from 'node:assert/strict';
+import { loadLanguageModel } from '../../plugins/guardrails/lang-detector/language-model.js';
+import { SCRIPT_LANGUAGES } from '../../scripts/train/language-model.js';
+import { ownLanguageRows } from '../../scripts/train/own-language-words.js';
+
+const MODEL_FOLDER = new URL('../../plugins/guardrails/lang-detector/', import.meta.url);
+
+describe('lang_detector training data and scores', () => {
+  it('turns the word list into one row per distinct word and language, comments skipped, blocks of one language merged', () => {
+    const rows = ownLanguageRows('# a comment\n## cs\njsem že jsem\n## pl\nże jestem\n# second part\n## cs\nže byl\n');
+    assert.deepEqual(
+      rows.map((row) => [row.id, row.text, row.labels.lang]),
+      [
+        ['own_cs-0', 'jsem', 'cs'],
+        ['own_cs-1', 'že', 'cs'],
+        ['own_pl-0', 'że', 'pl'],
+        ['own_pl-1', 'jestem', 'pl'],
+        ['own_cs-2', 'byl', 'cs'],
+      ],
+    );
+    assert.ok(rows.every((row) => row.source.startsWith('hand-written:')));
+  });
+
+  it('the shipped word list covers every language the model separates, with unique ids', () => {
+    const rows = ownLanguageRows();
+    const languages = new Set(rows.map((row) => row.labels.lang));
+    for (const lang of Object.values(SCRIPT_LANGUAGES).flat()) assert.ok(languages.has(lang), `no hand-written words for ${lang}`);
+    assert.equal(new Set(rows.map((row) => row.id)).size, rows.length);
+  });
+
+  it('scores gives every candidate of the script a probability; they sum to 1 and the largest is what detect answers', async () => {
+    const model = await loadLanguageModel(MODEL_FOLDER);
+    for (const text of ['nie wiem, co powiedzieć', 'não sei o que dizer', 'Я не знаю, что сказать']) {
+      const scores = model.scores(text);
+      assert.equal(scores.fixed, undefined);
+      const sum = [...scores.probs.values()].reduce((a, b) => a + b, 0);
+      assert.ok(Math.abs(sum - 1) < 1e-9, `sum ${sum}`);
+      const top = [...scores.probs].sort((a, b) => b[1] - a[1])[0]?.[0];
+      assert.equal(top, model.detect(text).lang);
+    }
+    assert.equal(model.scores('Hallo').probs.size, SCRIPT_LANGUAGES.latin?.length);
+    assert.deepEqual(model.scores('감사합니다').fixed, { lang: 'ko', prob: 1 });
+    assert.equal(model.scores('12345').fixed?.lang, 'und');
+  });
+});
