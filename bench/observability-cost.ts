@@ -10,6 +10,9 @@ export interface ObservabilityCost {
   on: CpuResult;
   extraPercent: number;
   rounds: number;
+  /** CPU µs per request of every round, in order, off and on. */
+  offRounds: number[];
+  onRounds: number[];
 }
 
 async function startGateway(args: string[], mode: string): Promise<{ child: ChildProcess; info: Record<string, unknown> }> {
@@ -46,7 +49,11 @@ export async function measureObservabilityCost(gatewayArgs: string[], options: {
     }
     const offMedian = median(offRuns);
     const onMedian = median(onRuns);
-    return { off: offMedian, on: onMedian, extraPercent: (onMedian.cpuPerRequestUs / offMedian.cpuPerRequestUs - 1) * 100, rounds: options.rounds };
+    return { off: offMedian, on: onMedian, extraPercent: (onMedian.cpuPerRequestUs / offMedian.cpuPerRequestUs - 1) * 100,
+      rounds: options.rounds,
+      offRounds: offRuns.map((run) => run.cpuPerRequestUs),
+      onRounds: onRuns.map((run) => run.cpuPerRequestUs),
+    };
   } finally {
     off.child.kill('SIGTERM');
     on.child.kill('SIGTERM');

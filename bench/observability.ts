@@ -31,7 +31,13 @@ try {
   const label = (mode: string): string => MODES[mode] ?? `BENCH_OBSERVABILITY=${mode}`;
   console.log(`| gateway: custom route, ${label(offMode)} | ${cost.off.cpuPerRequestUs.toFixed(0)} | ${cost.off.rps.toFixed(0)} | ${cost.off.errors} |`);
   console.log(`| gateway: custom route, ${label(onMode)} | ${cost.on.cpuPerRequestUs.toFixed(0)} | ${cost.on.rps.toFixed(0)} | ${cost.on.errors} |`);
-  console.log(`\n${onMode} over ${offMode}: ${cost.extraPercent >= 0 ? '+' : ''}${cost.extraPercent.toFixed(1)}% CPU per request (median of ${cost.rounds} alternating rounds of ${REQUESTS} requests; node ${process.version})`);
+  const rounds = (values: number[]): string => values.map((value) => value.toFixed(0)).join(', ');
+  console.log(`\nrounds (CPU µs/request): ${offMode} ${rounds(cost.offRounds)}; ${onMode} ${rounds(cost.onRounds)}`);
+  // Each on round against the off round just before it: steadier than two medians when the machine's load moves.
+  const ratios = cost.onRounds.map((on, index) => on / cost.offRounds[index]!).sort((a, b) => a - b);
+  const paired = (ratios[Math.floor(ratios.length / 2)]! - 1) * 100;
+  console.log(`paired (median of the per-round on/off ratios): ${paired >= 0 ? '+' : ''}${paired.toFixed(1)}%`);
+  console.log(`${onMode} over ${offMode}: ${cost.extraPercent >= 0 ? '+' : ''}${cost.extraPercent.toFixed(1)}% CPU per request (median of ${cost.rounds} alternating rounds of ${REQUESTS} requests; node ${process.version})`);
 } finally {
   upstream.kill('SIGTERM');
 }

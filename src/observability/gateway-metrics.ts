@@ -1,7 +1,8 @@
 // The gateway's Prometheus metrics (prom-client): one registry per gateway, series cached per label set so recording is an addition.
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import type { CallLabels } from './call-labels.js';
 import { LabelCap, OTHER } from './metric-labels.js';
-import { SeriesCounter, SeriesHistogram } from './metric-series.js';
+import { SeriesCounter, SeriesHistogram, type CounterSeries, type HistogramSeries } from './metric-series.js';
 
 /** Options of the metrics (`metrics` in the gateway options). */
 export interface GatewayMetricsOptions {
@@ -35,6 +36,21 @@ export type ToolCallOutcome = 'ok' | 'error' | 'blocked';
 
 /** Which limit refused a request. */
 export type RejectionKind = 'rate_limit' | 'budget';
+
+/** The series the calls of one {@link CallLabels} record into, found once and kept with them. */
+interface CallSeries {
+  /** The metrics' reset count when found: after a reset they are found again. */
+  generation: number;
+  provider: string;
+  model: string;
+  providerType: string;
+  /** Operation duration and attempt count, by cause. */
+  attempts: Map<AttemptCause, [HistogramSeries, CounterSeries]>;
+  tokens: [input: HistogramSeries, output: HistogramSeries] | undefined;
+  firstToken: HistogramSeries | undefined;
+  /** Request count and duration, by endpoint label and then HTTP status. */
+  requests: Map<string, Map<number, [CounterSeries, HistogramSeries]>>;
+}
 
 const SCOPES = new Set(['route', 'key', 'application', 'model']);
 /** The `status` label of each HTTP status, made once. */
@@ -77,6 +93,7 @@ export class GatewayMetrics {
   private readonly processorSeconds: SeriesHistogram;
   private readonly toolCalls: SeriesCounter;
   private readonly toolSeconds: SeriesHistogram;
+  private readonly calls = new WeakMap<CallLabels, CallSeries>();
 
   constructor(options: GatewayMetricsOptions, chronicles: ChroniclesGaugeSource) {
     const r = this.registry;
@@ -125,6 +142,77 @@ export class GatewayMetrics {
       this.caps.set(label, cap);
     }
     return cap.value(value);
+  }
+
+  /** The metrics' reset count (prom-client's `registry.resetMetrics()` resets each). */
+  private generation(): number {
+    return this.requests.generation + this.requestSeconds.generation + this.operationSeconds.generation + this.tokens.generation + this.firstToken.generation + this.attempts.generation;
+  }
+
+  /** The series of calls with these labels, capped once. */
+  private callSeries(labels: CallLabels): CallSeries {
+    const generation = this.generation();
+    let found = this.calls.get(labels);
+    if (!found || found.generation !== generation) {
+      found = {
+        generation,
+        provider: this.capped('provider', labels.provider.name),
+        model: this.capped('model', labels.model),
+        providerType: this.capped('provider_type', labels.providerType),
+        attempts: new Map(),
+        tokens: undefined,
+        firstToken: undefined,
+        requests: new Map(),
+      };
+      this.calls.set(labels, found);
+    }
+    return found;
+  }
+
+  /** One upstream attempt of a call with these labels (as {@link attempt}). */
+  callAttempt(labels: CallLabels, cause: AttemptCause, seconds: number): void {
+    const series = this.callSeries(labels);
+    let pair = series.attempts.get(cause);
+    if (!pair) {
+      pair = [this.operationSeconds.at(labels.operation, series.providerType, series.model, series.provider, cause === 'ok' ? '' : cause), this.attempts.at(series.provider, series.model, cause)];
+      series.attempts.set(cause, pair);
+    }
+    pair[0].observe(seconds);
+    pair[1].inc();
+  }
+
+  /** Token usage of a request answered by a call with these labels (as {@link usage}). */
+  callUsage(labels: CallLabels, input: number | undefined, output: number | undefined): void {
+    const series = this.callSeries(labels);
+    const tokens = (series.tokens ??= [this.tokens.at(labels.operation, series.providerType, series.model, 'input'), this.tokens.at(labels.operation, series.providerType, series.model, 'output')]);
+    if (input !== undefined) tokens[0].observe(input);
+    if (output !== undefined) tokens[1].observe(output);
+  }
+
+  /** Time to the first streamed chunk of a call with these labels (as {@link timeToFirstToken}). */
+  callTimeToFirstToken(labels: CallLabels, seconds: number): void {
+    const series = this.callSeries(labels);
+    (series.firstToken ??= this.firstToken.at(labels.operation, series.providerType, series.model)).observe(seconds);
+  }
+
+  /** One answered model request whose last attempt was a call with these labels (as {@link request}). */
+  callRequest(labels: CallLabels, endpoint: string, status: number, seconds: number): void {
+    const series = this.callSeries(labels);
+    let byStatus = series.requests.get(endpoint);
+    if (!byStatus) {
+      byStatus = new Map();
+      series.requests.set(endpoint, byStatus);
+    }
+    let pair = byStatus.get(status);
+    if (!pair) {
+      const code = status >= 100 && status < 600 ? String(status) : OTHER;
+      const route = this.capped('route', labels.route);
+      pair = [this.requests.at(endpoint, route, series.provider, series.model, code), this.requestSeconds.at(endpoint, route, series.provider, series.model, code)];
+      // Statuses outside 100-599 all read `other`: keep only the real ones.
+      if (code !== OTHER) byStatus.set(status, pair);
+    }
+    pair[0].inc();
+    pair[1].observe(seconds);
   }
 
   /** One answered model request. */

@@ -1,14 +1,15 @@
 // One gateway's observability: its metrics (when enabled), its tracer and its logger, behind the hooks the proxy, guardrails and MCP proxy call.
-import { SpanKind, type Context } from '@opentelemetry/api';
+import { SpanKind, type Attributes, type Context } from '@opentelemetry/api';
 import type { GatewayLogger } from '../errors/error-middleware.js';
 import type { GuardrailCheck } from '../guardrails/pipeline/check-runner.js';
 import type { Candidate, ModelRequestContext } from '../traffic/model-request-context.js';
+import { CallLabelCache, type CallLabels } from './call-labels.js';
 import { GatewayMetrics, type AttemptCause, type GuardrailAction } from './gateway-metrics.js';
 import { cutToBytes, GatewayTracing } from './gateway-tracing.js';
-import { configuredModel, OPERATION_NAMES, OTHER, semconvProvider } from './metric-labels.js';
+import { configuredModel, OTHER } from './metric-labels.js';
 import type { GuardrailObserver } from './guardrail-observer.js';
 import type { AttemptEnd, AttemptWatch, ProxyObserver, ToolCallRecord, ToolObserver } from './observer-types.js';
-import { usageOf } from './usage-of.js';
+import { usageOf, type RequestUsage } from './usage-of.js';
 
 /** The cause label of an attempt's end. */
 export function causeOf(end: AttemptEnd): AttemptCause {
@@ -29,21 +30,18 @@ export function actionOf(check: GuardrailCheck): GuardrailAction {
   return check.triggered.length > 0 ? 'flag' : 'pass';
 }
 
-/** The gen_ai attributes of a model call to `candidate`. */
-export function genAiAttributes(context: ModelRequestContext, candidate: Candidate): Record<string, string> {
-  return {
-    'gen_ai.operation.name': OPERATION_NAMES[context.endpoint] ?? context.endpoint,
-    'gen_ai.provider.name': semconvProvider(candidate.provider.type),
-    'gen_ai.request.model': candidate.model,
-    'gateway.provider': candidate.provider.name,
-    'gateway.route': context.routeName,
-  };
+/** Adds a call's usage to span attributes (`gen_ai.response.model`, `gen_ai.usage.input_tokens`, `gen_ai.usage.output_tokens`). */
+export function usageAttributes(usage: RequestUsage, attributes: Attributes): void {
+  if (usage.responseModel) attributes['gen_ai.response.model'] = usage.responseModel;
+  if (usage.input !== undefined) attributes['gen_ai.usage.input_tokens'] = usage.input;
+  if (usage.output !== undefined) attributes['gen_ai.usage.output_tokens'] = usage.output;
 }
 
 /** Metrics, tracer and logger of one gateway, and the hooks fed to its parts. */
 export class GatewayObservability implements ProxyObserver, GuardrailObserver, ToolObserver {
   /** When each check started (`performance.now()`), for its span at the end of the request. */
   private readonly checkStarts = new WeakMap<GuardrailCheck, number>();
+  private readonly callLabels = new CallLabelCache();
 
   constructor(
     /** Undefined when metrics are off. */
@@ -60,22 +58,26 @@ export class GatewayObservability implements ProxyObserver, GuardrailObserver, T
     return this.metrics !== undefined || this.tracing !== undefined || this.logRequests;
   }
 
+  /** The labels, span name and gen_ai attributes of a call for `context` to `candidate` (kept per configured model). */
+  labelsOf(context: ModelRequestContext, candidate: Candidate): CallLabels {
+    return this.callLabels.of(context, candidate);
+  }
+
   attemptStarted(context: ModelRequestContext, candidate: Candidate, headers: Record<string, string>): AttemptWatch {
     const started = performance.now();
-    const operation = OPERATION_NAMES[context.endpoint] ?? context.endpoint;
-    const span = context.trace && this.tracing?.startChild(context.trace, `${operation} ${candidate.model}`, SpanKind.CLIENT, genAiAttributes(context, candidate), headers);
+    const labels = this.callLabels.of(context, candidate);
+    const span = context.trace && this.tracing?.startChild(context.trace, labels.spanName, SpanKind.CLIENT, labels.attributes, headers);
     const metrics = this.metrics;
     return {
       end(outcome) {
         const cause = causeOf(outcome);
-        metrics?.attempt(operation, semconvProvider(candidate.provider.type), candidate.provider.name, configuredModel(candidate) ?? OTHER, cause, (performance.now() - started) / 1000);
+        metrics?.callAttempt(labels, cause, (performance.now() - started) / 1000);
         if (!span) return;
-        if ('status' in outcome) span.setAttribute('http.response.status_code', outcome.status);
-        if (outcome.kind === 'ok' && span.isRecording()) {
-          const usage = usageOf(context);
-          if (usage.responseModel) span.setAttribute('gen_ai.response.model', usage.responseModel);
-          if (usage.input !== undefined) span.setAttribute('gen_ai.usage.input_tokens', usage.input);
-          if (usage.output !== undefined) span.setAttribute('gen_ai.usage.output_tokens', usage.output);
+        if (span.isRecording()) {
+          const attributes: Attributes = {};
+          if ('status' in outcome) attributes['http.response.status_code'] = outcome.status;
+          if (outcome.kind === 'ok') usageAttributes(usageOf(context), attributes);
+          span.setAttributes(attributes);
         }
         GatewayTracing.end(span, cause === 'ok' ? undefined : cause);
       },

@@ -58,11 +58,12 @@ export class GatewayTracing {
   startRequest(req: Request, nameOf: (req: Request) => string): RequestTrace | undefined {
     const parent = propagation.extract(ROOT_CONTEXT, req.headers);
     const span = this.tracer.startSpan('request', { kind: SpanKind.SERVER }, parent);
-    // Without an SDK this is where it ends: no name, no attributes are made.
-    if (!isSpanContextValid(span.spanContext())) return undefined;
     if (span.isRecording()) {
       span.updateName(nameOf(req));
       span.setAttributes({ 'http.request.method': req.method, 'url.path': cutToBytes(req.path, 256) });
+    } else if (!isSpanContextValid(span.spanContext())) {
+      // Without an SDK this is where it ends: no name, no attributes are made. (A recording span's context is valid.)
+      return undefined;
     }
     const traced = { span, context: trace.setSpan(parent, span) };
     (req as Request & { [TRACE]?: RequestTrace })[TRACE] = traced;

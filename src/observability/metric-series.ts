@@ -80,6 +80,8 @@ abstract class SeriesMetric<S extends CounterSeries | HistogramSeries> {
   private root: Level = new Map();
   /** Every series, in the order made (the export order). */
   protected series: S[] = [];
+  /** How many times the metric was reset: a series found before a reset is no longer exported. */
+  generation = 0;
 
   constructor(
     registry: Registry,
@@ -114,6 +116,7 @@ abstract class SeriesMetric<S extends CounterSeries | HistogramSeries> {
   reset(): void {
     this.root = new Map();
     this.series = [];
+    this.generation++;
   }
 
   protected abstract make(labels: Record<string, string>): S;

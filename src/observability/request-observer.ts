@@ -1,4 +1,5 @@
 // The first step of every gateway request: its request id, its span, and at its end the request metrics, span attributes and log line.
+import type { Attributes } from '@opentelemetry/api';
 import type { Request, RequestHandler, Response } from 'express';
 import { requestSecrets } from '../chronicles/chronicle-entry.js';
 import type { GatewayError } from '../errors/error-registry.js';
@@ -7,9 +8,10 @@ import { RESPONSES_PATH } from '../responses/responses-router.js';
 import { scrubSecrets } from '../secrets/secret-scrubber.js';
 import { ENDPOINT_PATHS } from '../traffic/model-endpoints.js';
 import { modelContextOf, type ModelRequestContext } from '../traffic/model-request-context.js';
-import { genAiAttributes, type GatewayObservability } from './gateway-observability.js';
+import type { CallLabels } from './call-labels.js';
+import { usageAttributes, type GatewayObservability } from './gateway-observability.js';
 import { cutToBytes, GatewayTracing, traceIdOf, type RequestTrace } from './gateway-tracing.js';
-import { candidateOf, configuredModel, NONE, OPERATION_NAMES, OTHER, semconvProvider } from './metric-labels.js';
+import { candidateOf, NONE } from './metric-labels.js';
 import { assignRequestId, REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
 import { usageOf } from './usage-of.js';
 
@@ -42,27 +44,23 @@ function contentOf(context: ModelRequestContext): { input: string; output: strin
   return { input, output };
 }
 
-function finishSpan(observability: GatewayObservability, traced: RequestTrace, req: Request, status: number, context: ModelRequestContext | undefined, candidate: ReturnType<typeof candidateOf>): void {
+function finishSpan(observability: GatewayObservability, traced: RequestTrace, req: Request, status: number, context: ModelRequestContext | undefined, labels: CallLabels | undefined): void {
   const { span } = traced;
   if (span.isRecording()) {
-    span.setAttribute('http.response.status_code', status);
-    if (context && candidate) {
-      span.setAttributes(genAiAttributes(context, candidate));
-      const usage = usageOf(context);
-      if (usage.responseModel) span.setAttribute('gen_ai.response.model', usage.responseModel);
-      if (usage.input !== undefined) span.setAttribute('gen_ai.usage.input_tokens', usage.input);
-      if (usage.output !== undefined) span.setAttribute('gen_ai.usage.output_tokens', usage.output);
-    } else if (context) {
-      span.setAttribute('gateway.route', context.routeName);
-    }
+    // One setAttributes call: the SDK checks each attribute once.
+    const attributes: Attributes = labels ? { ...labels.attributes } : {};
+    attributes['http.response.status_code'] = status;
+    if (labels) usageAttributes(usageOf(context!), attributes);
+    else if (context) attributes['gateway.route'] = context.routeName;
     const tracing = observability.tracing!;
-    if (context) observability.checkSpans(traced.context, context.checks);
     if (context && tracing.recordContent) {
       const secrets = requestSecrets(req);
       const { input, output } = contentOf(context);
-      span.setAttribute('gen_ai.input.messages', scrubSecrets(cutToBytes(input, tracing.maxContentBytes), secrets));
-      span.setAttribute('gen_ai.output.messages', scrubSecrets(cutToBytes(output, tracing.maxContentBytes), secrets));
+      attributes['gen_ai.input.messages'] = scrubSecrets(cutToBytes(input, tracing.maxContentBytes), secrets);
+      attributes['gen_ai.output.messages'] = scrubSecrets(cutToBytes(output, tracing.maxContentBytes), secrets);
     }
+    span.setAttributes(attributes);
+    if (context) observability.checkSpans(traced.context, context.checks);
   }
   const error = req.res?.locals.gatewayError as GatewayError | undefined;
   GatewayTracing.end(span, status >= 500 || status === 499 ? (error?.code ?? String(status)) : undefined);
@@ -75,24 +73,22 @@ function finishRequest(observability: GatewayObservability, req: Request, res: R
   const context = modelContextOf(req);
   const last = context?.attempts.at(-1);
   const candidate = context && last ? candidateOf(context, last.provider, last.model) : undefined;
+  const labels = candidate ? observability.labelsOf(context!, candidate) : undefined;
   const route = context?.routeName ?? NONE;
-  const provider = last?.provider ?? NONE;
-  const model = candidate ? (configuredModel(candidate) ?? OTHER) : NONE;
   const metrics = observability.metrics;
   if (metrics && endpoint !== undefined) {
-    metrics.request(endpoint, route, provider, model, status, seconds);
+    if (labels) metrics.callRequest(labels, endpoint, status, seconds);
+    else metrics.request(endpoint, route, last?.provider ?? NONE, NONE, status, seconds);
     const error = res.locals.gatewayError as GatewayError | undefined;
     if (error?.code === 'rate_limit_exceeded') metrics.recordRejection('rate_limit', scopeOf(error, 'route'), route);
     else if (error?.code === 'budget_exceeded') metrics.recordRejection('budget', scopeOf(error, 'application'), route);
-    if (context && candidate) {
-      const operation = OPERATION_NAMES[context.endpoint] ?? context.endpoint;
-      const providerType = semconvProvider(candidate.provider.type);
-      const usage = usageOf(context);
-      metrics.usage(operation, providerType, model, usage.input, usage.output);
-      if (context.stream && context.firstChunkAt !== undefined) metrics.timeToFirstToken(operation, providerType, model, (context.firstChunkAt - started) / 1000);
+    if (labels) {
+      const usage = usageOf(context!);
+      metrics.callUsage(labels, usage.input, usage.output);
+      if (context!.stream && context!.firstChunkAt !== undefined) metrics.callTimeToFirstToken(labels, (context!.firstChunkAt - started) / 1000);
     }
   }
-  if (traced) finishSpan(observability, traced, req, status, context, candidate);
+  if (traced) finishSpan(observability, traced, req, status, context, labels);
   if (observability.logRequests) {
     observability.logger?.info('request', {
       request_id: res.getHeader(REQUEST_ID_HEADER),
@@ -100,7 +96,7 @@ function finishRequest(observability: GatewayObservability, req: Request, res: R
       path: cutToBytes(req.originalUrl.split('?')[0] ?? '', 256),
       status,
       duration_ms: Math.round(seconds * 1000 * 1000) / 1000,
-      ...(context ? { application: context.application, route, provider, model: last?.model ?? null } : {}),
+      ...(context ? { application: context.application, route, provider: last?.provider ?? NONE, model: last?.model ?? null } : {}),
       ...(traced ? { trace_id: traceIdOf(req) } : {}),
     });
   }

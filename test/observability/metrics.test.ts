@@ -81,6 +81,31 @@ describe('observability: Prometheus metrics', () => {
     assert.equal(m.value('gateway_requests_total', { route: 'support', provider: 'backup', model: 'backup-model', status: '200' }), 1);
   });
 
+  it('15.2: after registry.resetMetrics() the next requests are counted afresh, and a provider changed through the admin API gets its new labels', async () => {
+    await chat(chatBody(), 'support').expect(200);
+    await scrapeUntil(metricsApp(f), (m) => assert.equal(m.value('gateway_requests_total'), 1));
+    f.gateway.metricsRegistry!.resetMetrics();
+    await chat(chatBody(), 'support').expect(200);
+    let m = await scrapeUntil(metricsApp(f), (m) => assert.equal(m.value('gateway_requests_total'), 1));
+    assert.equal(m.value('gateway_requests_total', { route: 'support', provider: 'fake', model: 'primary-model', status: '200' }), 1);
+    assert.equal(m.value('gateway_upstream_attempts_total', { provider: 'fake', model: 'primary-model', cause: 'ok' }), 1);
+    assert.equal(m.sum('gen_ai_client_token_usage', { gen_ai_request_model: 'primary-model', gen_ai_token_type: 'input' }), FAKE_USAGE.prompt);
+    // A model the provider lists reads by name; once an admin takes it off the list, it reads "other".
+    const listModels = (models: string[]) =>
+      request(f.app)
+        .put('/v1/admin/providers/fake')
+        .set('x-api-key', TEST_KEYS.superAdmin)
+        .send({ config: { api_base: `${f.fake.url}/v1`, models } })
+        .expect(200);
+    await listModels(['gpt-4o-mini', 'listed-then-dropped']);
+    await chat(chatBody({ model: 'fake/listed-then-dropped' })).expect(200);
+    await listModels(['gpt-4o-mini']);
+    await chat(chatBody({ model: 'fake/listed-then-dropped' })).expect(200);
+    m = await scrapeUntil(metricsApp(f), (m) => assert.equal(m.value('gateway_requests_total'), 3));
+    assert.equal(m.value('gateway_requests_total', { route: '(unified)', provider: 'fake', model: 'listed-then-dropped' }), 1);
+    assert.equal(m.value('gateway_requests_total', { route: '(unified)', provider: 'fake', model: 'other' }), 1);
+  });
+
   it('15.2: rate-limit rejections are counted, and recordRejection counts budget refusals', async () => {
     await f.create('/v1/admin/routes', { name: 'tight', type: 'chat', config: { settings: { rate_limit: 1 } }, models: [{ name: 'primary-model', provider: 'fake', weight: 1 }] });
     await chat(chatBody(), 'tight').expect(200);
