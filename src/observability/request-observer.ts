@@ -6,7 +6,7 @@ import type { GatewayError } from '../errors/error-registry.js';
 import { chunkText } from '../guardrails/pipeline/message-text.js';
 import { RESPONSES_PATH } from '../responses/responses-router.js';
 import { scrubSecrets } from '../secrets/secret-scrubber.js';
-import { ENDPOINT_PATHS } from '../traffic/model-endpoints.js';
+import { ENDPOINT_PATHS, endpointPathKey } from '../traffic/model-endpoints.js';
 import { modelContextOf, type ModelRequestContext } from '../traffic/model-request-context.js';
 import type { CallLabels } from './call-labels.js';
 import { usageAttributes, type GatewayObservability } from './gateway-observability.js';
@@ -20,7 +20,8 @@ const MODEL_ENDPOINTS = new Map<string, string>([...Object.entries(ENDPOINT_PATH
 
 /** A low-cardinality span name: the model endpoint's path, the MCP registry route, or the method alone. */
 function spanName(req: Request): string {
-  if (MODEL_ENDPOINTS.has(req.path)) return `${req.method} ${req.path}`;
+  const key = endpointPathKey(req.path);
+  if (MODEL_ENDPOINTS.has(key)) return `${req.method} ${key}`;
   if (req.path.startsWith('/v1/mcp/')) return `${req.method} /v1/mcp/:name`;
   if (req.path.startsWith('/v1/admin/')) return `${req.method} /v1/admin`;
   return req.method;
@@ -136,7 +137,7 @@ export function requestObserver(observability: GatewayObservability): RequestHan
       next();
       return;
     }
-    const endpoint = observability.metrics ? MODEL_ENDPOINTS.get(req.path) : undefined;
+    const endpoint = observability.metrics ? MODEL_ENDPOINTS.get(endpointPathKey(req.path)) : undefined;
     const traced = observability.tracing?.startRequest(req, spanName);
     if (endpoint !== undefined || traced || observability.logRequests) {
       (res as WatchedResponse)[WATCHED] = { observability, endpoint, started: performance.now(), traced };

@@ -13,6 +13,15 @@ export const ENDPOINT_PATHS: Record<ModelEndpoint, string> = {
   transcriptions: '/v1/audio/transcriptions',
 };
 
+/**
+ * The path as Express's router matches a route by default: case-insensitive, one trailing slash allowed. Model paths
+ * are looked up by this key, so `/V1/Chat/Completions/` finds the chat endpoint as Express would.
+ */
+export function endpointPathKey(path: string): string {
+  const lower = path.toLowerCase();
+  return lower.length > 1 && lower.endsWith('/') ? lower.slice(0, -1) : lower;
+}
+
 /** Endpoints whose answers are relayed as bytes, whatever their type (audio, images, transcripts as text or JSON). */
 export const RAW_ANSWER_ENDPOINTS: ReadonlySet<ModelEndpoint> = new Set(['images', 'speech', 'transcriptions']);
 

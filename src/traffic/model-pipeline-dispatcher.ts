@@ -3,7 +3,7 @@ import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Respon
 import { errorMiddleware, type GatewayLogger } from '../errors/error-middleware.js';
 import { handlerSequence } from '../http/handler-sequence.js';
 import type { ModelEndpoint } from '../plugins/plugin-types.js';
-import { ENDPOINT_PATHS } from './model-endpoints.js';
+import { ENDPOINT_PATHS, endpointPathKey } from './model-endpoints.js';
 
 /** The steps of a model request, in the order the separate routers run them when mounted one after another. */
 export interface ModelPipelineSteps {
@@ -16,15 +16,6 @@ export interface ModelPipelineSteps {
   resolve: Record<ModelEndpoint, RequestHandler[]>;
   /** The steps after resolution: rate limiter, guardrail pipeline, proxy. */
   after: RequestHandler[];
-}
-
-/**
- * The path as Express's router would match a route by default: case-insensitive, one trailing slash allowed.
- * `req.path` is already relative to where the router is mounted.
- */
-function routeKey(path: string): string {
-  const lower = path.toLowerCase();
-  return lower.length > 1 && lower.endsWith('/') ? lower.slice(0, -1) : lower;
 }
 
 /** Runs `handler`, then the error middleware for an error it passes on, then `next`. */
@@ -48,12 +39,12 @@ export function modelPipelineDispatcher(steps: ModelPipelineSteps, logger?: Gate
   const before = steps.before ?? [];
   const byPath = new Map<string, RequestHandler>();
   for (const endpoint of Object.keys(ENDPOINT_PATHS) as ModelEndpoint[]) {
-    byPath.set(routeKey(ENDPOINT_PATHS[endpoint]), withErrors(handlerSequence([...before, steps.watch, ...steps.resolve[endpoint], ...steps.after]), errors));
+    byPath.set(endpointPathKey(ENDPOINT_PATHS[endpoint]), withErrors(handlerSequence([...before, steps.watch, ...steps.resolve[endpoint], ...steps.after]), errors));
   }
   // The Responses endpoint is only watched here: its own router answers it, after the steps before.
-  for (const path of steps.watchOnly) byPath.set(routeKey(path), handlerSequence([...before, steps.watch]));
+  for (const path of steps.watchOnly) byPath.set(endpointPathKey(path), handlerSequence([...before, steps.watch]));
   return function dispatchModelRequest(req, res, next) {
-    const handler = req.method === 'POST' ? byPath.get(routeKey(req.path)) : undefined;
+    const handler = req.method === 'POST' ? byPath.get(endpointPathKey(req.path)) : undefined;
     if (handler) handler(req, res, next);
     else next();
   };

@@ -68,6 +68,12 @@ describe('observability: Prometheus metrics', () => {
     assert.equal(m.value('gateway_chronicles_dropped_total'), 0);
   });
 
+  it('15.2: a model path in another letter case or with a trailing slash is served and counted as the endpoint it is', async () => {
+    await request(f.app).post('/V1/Chat/Completions/').set({ 'x-gateway-apikey': f.developerKey, 'x-gateway-route': 'support' }).send(chatBody()).expect(200);
+    const m = await scrapeUntil(metricsApp(f), (m) => assert.equal(m.value('gateway_requests_total'), 1));
+    assert.equal(m.value('gateway_requests_total', { endpoint: 'chat', route: 'support', provider: 'fake', status: '200' }), 1);
+  });
+
   it('15.2: upstream attempts, retries and fallbacks are counted by cause', async () => {
     f.fake.script({ fail: { status: 503 } });
     const res = await chat(chatBody(), 'support').expect(200);
