@@ -1,6 +1,7 @@
 // Exploration, not part of eval:guardrails: trustsafety models with and without the hand-written rows, the model's dev AUC and the best floor/weight at FPR <= 5%.
 // Run: npx tsx scripts/eval/variants/trust-safety-own-rows.ts [variant ...]
 import { resolve } from 'node:path';
+import { auc } from '../ranking-auc.js';
 import { CATEGORIES, scoreTrustSafety, type UnsafeModel } from '../../../plugins/guardrails/trust-safety/scoring.js';
 import { createUnsafeClassifier, loadUnsafeClassifier } from '../../../plugins/guardrails/trust-safety/unsafe-model.js';
 import { readJsonl, trainUnsafeModel, TRAIN_DIR, TRUST_SAFETY_TRAIN_OPTIONS, type TrustSafetyRow } from '../../train/trust-safety-model.js';
@@ -9,14 +10,6 @@ const dev = readJsonl<TrustSafetyRow>(resolve(TRAIN_DIR, '..', 'trust-safety.jso
 const corpus = readJsonl<TrustSafetyRow>(resolve(TRAIN_DIR, 'trust-safety.jsonl'));
 const own = readJsonl<TrustSafetyRow>(new URL('../../train/data/trust-safety-own.jsonl', import.meta.url).pathname);
 
-/** Probability that a random unsafe row scores above a random safe one. */
-function auc(labels: boolean[], scores: number[]): number {
-  const pos = scores.filter((_, i) => labels[i]);
-  const neg = scores.filter((_, i) => !labels[i]);
-  let wins = 0;
-  for (const a of pos) for (const b of neg) wins += a > b ? 1 : a === b ? 0.5 : 0;
-  return wins / (pos.length * neg.length);
-}
 
 /** A model whose token predictions are remembered (the sweep scores every row many times). */
 function cached(model: UnsafeModel & { predictTokens(tokens: readonly string[]): number }): UnsafeModel {

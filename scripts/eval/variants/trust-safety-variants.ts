@@ -1,6 +1,7 @@
 // Exploration, not part of eval:guardrails: trustsafety model variants (training settings, seeds, seed averaging) on the dev set, with the model's ranking (AUC) per source.
 // Run: npx tsx scripts/eval/variants/trust-safety-variants.ts
 import { resolve } from 'node:path';
+import { auc } from '../ranking-auc.js';
 import { CATEGORIES, scoreTrustSafety, type UnsafeModel } from '../../../plugins/guardrails/trust-safety/scoring.js';
 import { createUnsafeClassifier, loadUnsafeClassifier } from '../../../plugins/guardrails/trust-safety/unsafe-model.js';
 import { readJsonl, trainUnsafeModel, TRAIN_DIR, TRUST_SAFETY_TRAIN_OPTIONS, type TrustSafetyRow } from '../../train/trust-safety-model.js';
@@ -10,14 +11,6 @@ const corpus = readJsonl<TrustSafetyRow>(resolve(TRAIN_DIR, 'trust-safety.jsonl'
 /** (model floor, model weight) pairs of the scoring, the first being the shipped one. */
 const TUNINGS: Array<[number, number]> = [[0.4, 0.8], [0.35, 0.8], [0.3, 0.8], [0.3, 0.9]];
 
-/** Probability that a random unsafe row scores above a random safe one. */
-function auc(labels: boolean[], scores: number[]): number {
-  const pos = scores.filter((_, i) => labels[i]);
-  const neg = scores.filter((_, i) => !labels[i]);
-  let wins = 0;
-  for (const a of pos) for (const b of neg) wins += a > b ? 1 : a === b ? 0.5 : 0;
-  return wins / (pos.length * neg.length);
-}
 
 function report(name: string, model: UnsafeModel): void {
   const probabilities = dev.map((row) => model.predict(row.text));
