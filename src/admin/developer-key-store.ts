@@ -39,10 +39,18 @@ export interface DeveloperKeyOwner {
 }
 
 const indexKey = (hash: string): string => `developer-keys/${hash}`;
+const keyRecordKey = (application: string, id: string): string => `application-keys/${application}/${id}`;
 
 /** Presented keys longer than this are hashed every time rather than remembered (real keys are 47 characters). */
 const MAX_REMEMBERED_KEY_LENGTH = 256;
-const keyRecordKey = (application: string, id: string): string => `application-keys/${application}/${id}`;
+
+/**
+ * The owner a key's index entry and record grant. The index entry alone is not enough: the key's record must exist
+ * with the same hash, so an index entry left by a crash never grants access.
+ */
+function ownerOf(hash: string, index: Readonly<DeveloperKeyIndex> | undefined, record: Readonly<DeveloperKeyRecord> | undefined): DeveloperKeyOwner | undefined {
+  return index && record?.hash === hash ? { application: index.application, keyId: index.id } : undefined;
+}
 
 /** Developer keys under `application-keys/<app>/<id>`, with a hash index for request-time lookup. */
 export class DeveloperKeyStore {
@@ -138,20 +146,15 @@ export class DeveloperKeyStore {
     if (!index) return undefined;
     if (!index.value) return { owner: undefined };
     const record = this.storage.peekCached<DeveloperKeyRecord>(keyRecordKey(index.value.application, index.value.id));
-    if (!record) return undefined;
-    return { owner: record.value?.hash === hash ? { application: index.value.application, keyId: index.value.id } : undefined };
+    return record && { owner: ownerOf(hash, index.value, record.value) };
   }
 
-  /**
-   * The owner of a presented key, or undefined when it is unknown or revoked. The index entry alone is not
-   * enough: the key's record must exist with the same hash, so an index entry left by a crash never grants access.
-   */
+  /** The owner of a presented key, or undefined when it is unknown or revoked. */
   async identify(presented: string): Promise<DeveloperKeyOwner | undefined> {
     const hash = this.hashOf(presented);
     const index = await this.storage.getCached<DeveloperKeyIndex>(indexKey(hash));
     if (!index) return undefined;
-    const record = await this.storage.getCached<DeveloperKeyRecord>(keyRecordKey(index.application, index.id));
-    return record?.hash === hash ? { application: index.application, keyId: index.id } : undefined;
+    return ownerOf(hash, index, await this.storage.getCached<DeveloperKeyRecord>(keyRecordKey(index.application, index.id)));
   }
 
   /**

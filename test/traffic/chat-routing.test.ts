@@ -75,6 +75,31 @@ describe('model routing', () => {
     assert.equal(f.fake.requests.length, 0);
   });
 
+  it('a route, application and key served warm from the cache are refused at once once disabled or revoked', async () => {
+    await f.create('/v1/admin/routes', { name: 'warm', type: 'chat', models: [{ name: 'gpt-4o-mini', provider: 'fake' }] });
+    const admin = (method: 'put' | 'delete', path: string, body?: object) => request(f.app)[method](`/v1/admin${path}`).set('x-api-key', TEST_KEYS.superAdmin).send(body).expect(200);
+    const warm = async (): Promise<void> => {
+      for (let i = 0; i < 2; i++) await chat({ 'x-gateway-route': 'warm' }).expect(200);
+    };
+    await warm();
+    await admin('put', '/providers/fake', { enabled: false });
+    assert.equal((await chat({ 'x-gateway-route': 'warm' }).expect(503)).body.error.code, 'no_provider_available');
+    await admin('put', '/providers/fake', { enabled: true });
+    await warm();
+    await admin('put', '/routes/warm', { enabled: false });
+    assert.equal((await chat({ 'x-gateway-route': 'warm' }).expect(403)).body.error.code, 'route_disabled');
+    await admin('put', '/routes/warm', { enabled: true });
+    await warm();
+    await admin('put', '/applications/app', { enabled: false });
+    assert.equal((await chat({ 'x-gateway-route': 'warm' }).expect(403)).body.error.code, 'application_disabled');
+    await admin('put', '/applications/app', { enabled: true });
+    await warm();
+    const keys = (await request(f.app).get('/v1/admin/applications/app/keys').set('x-api-key', TEST_KEYS.admin)).body as Array<{ id: string }>;
+    await admin('delete', `/applications/app/keys/${keys[0]!.id}`);
+    assert.equal((await chat({ 'x-gateway-route': 'warm' }).expect(401)).body.error.code, 'invalid_api_key');
+    assert.equal(f.fake.requests.length, 8, 'only the warm-up requests reached the provider');
+  });
+
   it('bad bodies are 400 before any provider call', async () => {
     await chat({}, { model: 'gpt-4o-mini' }).expect(400);
     await chat({}, { model: 'gpt-4o-mini', messages: 'hi' }).expect(400);
