@@ -1,6 +1,9 @@
 // OpenTelemetry spans through @opentelemetry/api only: a no-op until the host registers an SDK, and then a few object allocations per request.
 import { isSpanContextValid, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span, type Tracer } from '@opentelemetry/api';
 import type { Request } from 'express';
+import { requestRecordOf, type RequestTrace } from './request-record.js';
+
+export type { RequestTrace } from './request-record.js';
 
 /** Options of the traces (`tracing` in the gateway options). */
 export interface GatewayTracingOptions {
@@ -12,17 +15,9 @@ export interface GatewayTracingOptions {
   tracerName?: string;
 }
 
-/** A request span and the context its children are made in. */
-export interface RequestTrace {
-  span: Span;
-  context: Context;
-}
-
-const TRACE = Symbol('gateway.request-trace');
-
 /** The request's span and context, when a tracer is live. */
 export function requestTraceOf(req: Request): RequestTrace | undefined {
-  return (req as Request & { [TRACE]?: RequestTrace })[TRACE];
+  return requestRecordOf(req)?.trace;
 }
 
 /** The trace id of the request's span, when a tracer is live. */
@@ -52,7 +47,7 @@ export class GatewayTracing {
    * Starts the SERVER span of a gateway request, as a child of the client's trace context when its headers carry one
    * (read by the registered propagator: `traceparent`, `tracestate` and `baggage` with the SDK's default).
    * Returns undefined when no SDK is registered (the span has no valid context): the request then runs untraced.
-   * The trace is kept on the request; children name it as their parent explicitly, so the gateway never switches
+   * The caller keeps the trace in the request's record; children name it as their parent explicitly, so the gateway never switches
    * the active context (which would turn on the context manager's async hooks for every promise).
    */
   startRequest(req: Request, nameOf: (req: Request) => string): RequestTrace | undefined {
@@ -65,9 +60,7 @@ export class GatewayTracing {
       // Without an SDK this is where it ends: no name, no attributes are made. (A recording span's context is valid.)
       return undefined;
     }
-    const traced = { span, context: trace.setSpan(parent, span) };
-    (req as Request & { [TRACE]?: RequestTrace })[TRACE] = traced;
-    return traced;
+    return { span, context: trace.setSpan(parent, span) };
   }
 
   /** Starts a child span of `parent`, and writes its `traceparent` into `headers` when given. */

@@ -10,9 +10,10 @@ import { ENDPOINT_PATHS, endpointPathKey } from '../traffic/model-endpoints.js';
 import { modelContextOf, type ModelRequestContext } from '../traffic/model-request-context.js';
 import type { CallLabels } from './call-labels.js';
 import { usageAttributes, type GatewayObservability } from './gateway-observability.js';
-import { cutToBytes, GatewayTracing, traceIdOf, type RequestTrace } from './gateway-tracing.js';
+import { cutToBytes, GatewayTracing } from './gateway-tracing.js';
 import { candidateOf, NONE } from './metric-labels.js';
-import { assignRequestId, REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
+import { assignRequestId, REQUEST_ID_HEADER } from './request-id.js';
+import { requestRecordOf, type RequestFinisher, type RequestRecord, type RequestTrace } from './request-record.js';
 import { usageOf } from './usage-of.js';
 
 /** The endpoint label of each model path. */
@@ -67,7 +68,8 @@ function finishSpan(observability: GatewayObservability, traced: RequestTrace, r
   GatewayTracing.end(span, status >= 500 || status === 499 ? (error?.code ?? String(status)) : undefined);
 }
 
-function finishRequest(observability: GatewayObservability, req: Request, res: Response, endpoint: string | undefined, started: number, traced: RequestTrace | undefined): void {
+function finishRequest(observability: GatewayObservability, req: Request, res: Response, record: RequestRecord): void {
+  const { endpoint, started, trace: traced } = record;
   const seconds = (performance.now() - started) / 1000;
   // A client that left before the answer ended is counted as 499, as the request log records it.
   const status = res.writableFinished ? res.statusCode : 499;
@@ -98,27 +100,18 @@ function finishRequest(observability: GatewayObservability, req: Request, res: R
       status,
       duration_ms: Math.round(seconds * 1000 * 1000) / 1000,
       ...(context ? { application: context.application, route, provider: last?.provider ?? NONE, model: last?.model ?? null } : {}),
-      ...(traced ? { trace_id: traceIdOf(req) } : {}),
+      ...(traced ? { trace_id: traced.span.spanContext().traceId } : {}),
     });
   }
 }
 
-const WATCHED = Symbol('gateway.watched-request');
-
-/** What the end of a watched request needs, kept on its response. */
-interface Watched {
-  observability: GatewayObservability;
-  endpoint: string | undefined;
-  started: number;
-  traced: RequestTrace | undefined;
-}
-type WatchedResponse = Response & { [WATCHED]?: Watched };
-
-function requestClosed(this: WatchedResponse): void {
-  const watched = this[WATCHED];
-  if (!watched) return;
-  this[WATCHED] = undefined;
-  finishRequest(watched.observability, this.req, this, watched.endpoint, watched.started, watched.traced);
+/** The answer's `close` listener, one function for every request: the request's record says what ends it. */
+function requestClosed(this: Response): void {
+  const record = requestRecordOf(this.req);
+  const finisher = record?.finisher;
+  if (!finisher) return;
+  record.finisher = undefined;
+  finisher.finish(this.req, this, record);
 }
 
 /**
@@ -126,13 +119,16 @@ function requestClosed(this: WatchedResponse): void {
  * UUID), returned as `x-request-id` on every answer; and, when enabled, a span, request metrics and a log line.
  */
 export function requestObserver(observability: GatewayObservability): RequestHandler {
+  const finisher: RequestFinisher = { finish: (req, res, record) => finishRequest(observability, req, res, record) };
   return function observeRequest(req, res, next) {
     // Routers mounted one by one each start with this step: the first one observes the request.
-    if (requestIdOf(req) !== undefined) {
+    if (requestRecordOf(req) !== undefined) {
       next();
       return;
     }
-    res.setHeader(REQUEST_ID_HEADER, assignRequestId(req));
+    // Everything kept per request goes in this one record: no other property is added to the request or the answer.
+    const record = assignRequestId(req);
+    res.setHeader(REQUEST_ID_HEADER, record.id);
     if (!observability.active) {
       next();
       return;
@@ -140,7 +136,10 @@ export function requestObserver(observability: GatewayObservability): RequestHan
     const endpoint = observability.metrics ? MODEL_ENDPOINTS.get(endpointPathKey(req.path)) : undefined;
     const traced = observability.tracing?.startRequest(req, spanName);
     if (endpoint !== undefined || traced || observability.logRequests) {
-      (res as WatchedResponse)[WATCHED] = { observability, endpoint, started: performance.now(), traced };
+      record.endpoint = endpoint;
+      record.trace = traced;
+      record.started = performance.now();
+      record.finisher = finisher;
       // 'close' comes once per answer: one shared listener, no closure per request.
       res.on('close', requestClosed);
     }
