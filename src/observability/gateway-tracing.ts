@@ -1,5 +1,5 @@
 // OpenTelemetry spans through @opentelemetry/api only: a no-op until the host registers an SDK, and then a few object allocations per request.
-import { isSpanContextValid, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span, type Tracer } from '@opentelemetry/api';
+import { isSpanContextValid, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span, type SpanOptions, type Tracer } from '@opentelemetry/api';
 import type { Request } from 'express';
 import { requestRecordOf, type RequestTrace } from './request-record.js';
 
@@ -31,6 +31,9 @@ export function cutToBytes(text: string, maxBytes: number): string {
   return Buffer.from(text).subarray(0, maxBytes).toString('utf8').replace(/\uFFFD$/, '');
 }
 
+/** The options of every request span (one object, not one per request). */
+const SERVER_SPAN: SpanOptions = Object.freeze({ kind: SpanKind.SERVER });
+
 /** The tracer of one gateway, with the span shapes it makes. */
 export class GatewayTracing {
   private readonly tracer: Tracer;
@@ -44,18 +47,20 @@ export class GatewayTracing {
   }
 
   /**
-   * Starts the SERVER span of a gateway request, as a child of the client's trace context when its headers carry one
+   * Starts the SERVER span of a gateway request (`path`: `req.path` when the caller has read it already), as a child of the client's trace context when its headers carry one
    * (read by the registered propagator: `traceparent`, `tracestate` and `baggage` with the SDK's default).
    * Returns undefined when no SDK is registered (the span has no valid context): the request then runs untraced.
    * The caller keeps the trace in the request's record; children name it as their parent explicitly, so the gateway never switches
    * the active context (which would turn on the context manager's async hooks for every promise).
    */
-  startRequest(req: Request, nameOf: (req: Request) => string): RequestTrace | undefined {
+  startRequest(req: Request, path: string | undefined, nameOf: (method: string, path: string) => string): RequestTrace | undefined {
     const parent = propagation.extract(ROOT_CONTEXT, req.headers);
-    const span = this.tracer.startSpan('request', { kind: SpanKind.SERVER }, parent);
+    const span = this.tracer.startSpan('request', SERVER_SPAN, parent);
     if (span.isRecording()) {
-      span.updateName(nameOf(req));
-      span.setAttributes({ 'http.request.method': req.method, 'url.path': cutToBytes(req.path, 256) });
+      const method = req.method;
+      const requestPath = path ?? req.path;
+      span.updateName(nameOf(method, requestPath));
+      span.setAttributes({ 'http.request.method': method, 'url.path': cutToBytes(requestPath, 256) });
     } else if (!isSpanContextValid(span.spanContext())) {
       // Without an SDK this is where it ends: no name, no attributes are made. (A recording span's context is valid.)
       return undefined;

@@ -20,12 +20,12 @@ import { usageOf } from './usage-of.js';
 const MODEL_ENDPOINTS = new Map<string, string>([...Object.entries(ENDPOINT_PATHS).map(([name, path]) => [path, name] as [string, string]), [RESPONSES_PATH, 'responses']]);
 
 /** A low-cardinality span name: the model endpoint's path, the MCP registry route, or the method alone. */
-function spanName(req: Request): string {
-  const key = endpointPathKey(req.path);
-  if (MODEL_ENDPOINTS.has(key)) return `${req.method} ${key}`;
-  if (req.path.startsWith('/v1/mcp/')) return `${req.method} /v1/mcp/:name`;
-  if (req.path.startsWith('/v1/admin/')) return `${req.method} /v1/admin`;
-  return req.method;
+function spanName(method: string, path: string): string {
+  const key = endpointPathKey(path);
+  if (MODEL_ENDPOINTS.has(key)) return `${method} ${key}`;
+  if (path.startsWith('/v1/mcp/')) return `${method} /v1/mcp/:name`;
+  if (path.startsWith('/v1/admin/')) return `${method} /v1/admin`;
+  return method;
 }
 
 function scopeOf(error: GatewayError, fallback: string): string {
@@ -46,7 +46,7 @@ function contentOf(context: ModelRequestContext): { input: string; output: strin
   return { input, output };
 }
 
-function finishSpan(observability: GatewayObservability, traced: RequestTrace, req: Request, status: number, context: ModelRequestContext | undefined, labels: CallLabels | undefined): void {
+function finishSpan(observability: GatewayObservability, traced: RequestTrace, req: Request, status: number, context: ModelRequestContext | undefined, labels: CallLabels | undefined, error: GatewayError | undefined): void {
   const { span } = traced;
   if (span.isRecording()) {
     // One setAttributes call: the SDK checks each attribute once.
@@ -64,7 +64,6 @@ function finishSpan(observability: GatewayObservability, traced: RequestTrace, r
     span.setAttributes(attributes);
     if (context) observability.checkSpans(traced.context, context.checks);
   }
-  const error = req.res?.locals.gatewayError as GatewayError | undefined;
   GatewayTracing.end(span, status >= 500 || status === 499 ? (error?.code ?? String(status)) : undefined);
 }
 
@@ -73,6 +72,7 @@ function finishRequest(observability: GatewayObservability, req: Request, res: R
   const seconds = (performance.now() - started) / 1000;
   // A client that left before the answer ended is counted as 499, as the request log records it.
   const status = res.writableFinished ? res.statusCode : 499;
+  const error = res.locals?.gatewayError as GatewayError | undefined;
   const context = modelContextOf(req);
   const last = context?.attempts.at(-1);
   const candidate = context && last ? candidateOf(context, last.provider, last.model) : undefined;
@@ -82,7 +82,6 @@ function finishRequest(observability: GatewayObservability, req: Request, res: R
   if (metrics && endpoint !== undefined) {
     if (labels) metrics.callRequest(labels, endpoint, status, seconds);
     else metrics.request(endpoint, route, last?.provider ?? NONE, NONE, status, seconds);
-    const error = res.locals.gatewayError as GatewayError | undefined;
     if (error?.code === 'rate_limit_exceeded') metrics.recordRejection('rate_limit', scopeOf(error, 'route'), route);
     else if (error?.code === 'budget_exceeded') metrics.recordRejection('budget', scopeOf(error, 'application'), route);
     if (labels) {
@@ -91,7 +90,7 @@ function finishRequest(observability: GatewayObservability, req: Request, res: R
       if (context!.stream && context!.firstChunkAt !== undefined) metrics.callTimeToFirstToken(labels, (context!.firstChunkAt - started) / 1000);
     }
   }
-  if (traced) finishSpan(observability, traced, req, status, context, labels);
+  if (traced) finishSpan(observability, traced, req, status, context, labels, error);
   if (observability.logRequests) {
     observability.logger?.info('request', {
       request_id: res.getHeader(REQUEST_ID_HEADER),
@@ -107,11 +106,12 @@ function finishRequest(observability: GatewayObservability, req: Request, res: R
 
 /** The answer's `close` listener, one function for every request: the request's record says what ends it. */
 function requestClosed(this: Response): void {
-  const record = requestRecordOf(this.req);
+  const req = this.req;
+  const record = requestRecordOf(req);
   const finisher = record?.finisher;
   if (!finisher) return;
   record.finisher = undefined;
-  finisher.finish(this.req, this, record);
+  finisher.finish(req, this, record);
 }
 
 /**
@@ -133,8 +133,10 @@ export function requestObserver(observability: GatewayObservability): RequestHan
       next();
       return;
     }
-    const endpoint = observability.metrics ? MODEL_ENDPOINTS.get(endpointPathKey(req.path)) : undefined;
-    const traced = observability.tracing?.startRequest(req, spanName);
+    // Each read of a request property costs a hidden-class lookup (see RequestRecord): the path is read once.
+    const path = observability.metrics ? req.path : undefined;
+    const endpoint = path !== undefined ? MODEL_ENDPOINTS.get(endpointPathKey(path)) : undefined;
+    const traced = observability.tracing?.startRequest(req, path, spanName);
     if (endpoint !== undefined || traced || observability.logRequests) {
       record.endpoint = endpoint;
       record.trace = traced;
