@@ -287,8 +287,9 @@ export class ChroniclesRecorder {
       return;
     }
     this.counts.set(application, count + entries.length);
-    // Trim with a quarter of slack, so a full log is rewritten once per maxEntries/4 appends, not on every flush; reads cut to maxEntries.
-    if (count + entries.length > this.maxEntries + Math.max(100, Math.floor(this.maxEntries / 4))) await this.trim(application);
+    // Trim with maxEntries of slack (at least 100), so a full log is rewritten once per maxEntries appends, not on every
+    // flush: each append then pays for copying about one kept entry. Reads cut to maxEntries.
+    if (count + entries.length > this.maxEntries + Math.max(100, this.maxEntries)) await this.trim(application);
   }
 
   /**
