@@ -71,9 +71,14 @@ export const chroniclesLog = (application: string): string => `chronicles/${appl
 /** The storage key of an application's usage graph. */
 export const usageGraphKey = (application: string): string => `chronicles-graph/${application}`;
 
-/** One queued entry, already bounded, with the credentials of its request (memory only). */
+/**
+ * One queued entry, already bounded and serialized (a flat string holds no object of the request alive while it
+ * waits), with the credentials of its request (memory only).
+ */
 interface Pending {
-  entry: ChronicleEntry;
+  json: string;
+  timestamp: string;
+  toolCalls: boolean;
   sizes: Map<string, number>;
   secrets: readonly string[];
   /** Set once the entry was finished by a flush whose append then failed: it is appended as is by the next one. */
@@ -160,7 +165,7 @@ export class ChroniclesRecorder {
     }
     const { entry: bounded, sizes } = boundEntry(entry, this.maxFieldBytes);
     const list = this.pending.get(entry.application) ?? [];
-    list.push({ entry: bounded, sizes, secrets });
+    list.push({ json: JSON.stringify(bounded), timestamp: bounded.timestamp, toolCalls: bounded.tool_invocations.length > 0, sizes, secrets });
     this.pending.set(entry.application, list);
     this.pendingCount++;
     this.schedule();
@@ -245,9 +250,9 @@ export class ChroniclesRecorder {
           entries = items.map(
             (item): FinishedEntry =>
               item.finished ?? {
-                text: finishEntryText(item.entry, item.sizes, this.maxFieldBytes, scrubberOf(item.secrets)),
-                timestamp: item.entry.timestamp,
-                toolCalls: item.entry.tool_invocations.length > 0,
+                text: finishEntryText(item.json, item.sizes, this.maxFieldBytes, scrubberOf(item.secrets)),
+                timestamp: item.timestamp,
+                toolCalls: item.toolCalls,
               },
           );
           if (this.owner) {
