@@ -17,9 +17,9 @@ export interface UnsafeModel {
 }
 
 /** How much the model counts when it adds to a category: final = 1 - (1 - rule)(1 - MODEL_WEIGHT * (p - MODEL_FLOOR) / (1 - MODEL_FLOOR)). */
-export const MODEL_WEIGHT = 0.8;
+export const MODEL_WEIGHT = 0.9;
 /** Below this probability the model adds nothing. Floor and weight were picked on the dev set (thresholds only; the model never saw it). */
-export const MODEL_FLOOR = 0.4;
+export const MODEL_FLOOR = 0.5;
 /** A rule score at least this high names the category the model's evidence goes to. */
 const CUE_MINIMUM = 0.1;
 
@@ -124,7 +124,7 @@ export function scoreTrustSafety(sent: string, model?: UnsafeModel, tuning: { fl
       }
       const request = REQUEST.test(normalised) ? REQUEST_MODEL_FACTOR : 1;
       // The model reads words, not negation or word sense: it counts less in counter-speech about a group and not at all for a slur's harmless twin.
-      const context = homonym ? 0 : counter && groupNamed ? COUNTER_SPEECH_FACTOR : 1;
+      const context = homonym ? 0 : counter ? COUNTER_SPEECH_FACTOR : 1;
       const evidence = context * request * tuning.weight * ((probability - tuning.floor) / (1 - tuning.floor));
       scores[target] = 1 - (1 - scores[target]) * (1 - evidence);
     }
