@@ -1,186 +1,40 @@
-// Builds scripts/train/data/trust-safety-own.jsonl: abuse without swear words and harmless look-alikes, from hand-written templates (general knowledge, no dev-set text), seeded.
+// Builds scripts/train/data/trust-safety-own.jsonl: abuse in many forms, harmless look-alikes and everyday comments, from hand-written templates (general knowledge, no dev-set text), seeded.
 // Run: npx tsx scripts/train/trust-safety-own-examples.ts
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { seededRandom } from './linear-trainer.js';
+import { CHATTER_TOPICS, CHATTER_OPENERS, CHATTER_CLOSERS } from './trust-safety-own-chatter.js';
+import {
+  INSULT_ADJECTIVES,
+  INSULT_NOUNS,
+  TARGETS,
+  THINGS,
+  BAD_ABOUT_THINGS,
+  BAD_FATES,
+  GOOD_FATES,
+  POLITICAL_INSULTS,
+  POLITICAL_GROUPS,
+  NEUTRAL_POLITICS,
+  POLICY_TOPICS,
+  VERMIN,
+  MASKED_ABUSE,
+  POSITIVE_ADJECTIVES,
+  POSITIVE_NOUNS,
+  GAME_CHATTER,
+  HASHTAGS_BENIGN,
+  NAMES,
+  VILE_COMPARISONS,
+  MOCKERY,
+  DEGRADING,
+  NEUTRAL_FACTS,
+  MOCKING_EMOJI,
+  FRIENDLY_EMOJI,
+} from './trust-safety-own-words.js';
 
 const OUT = fileURLToPath(new URL('./data/trust-safety-own.jsonl', import.meta.url));
 const random = seededRandom(20261125);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
 
-/** Evaluative adjectives that insult a person (a general list of English insults, no swear words). */
-const INSULT_ADJECTIVES = [
-  'pathetic', 'worthless', 'useless', 'brainless', 'spineless', 'gutless', 'clueless', 'ignorant', 'stupid', 'dumb', 'ugly', 'disgusting',
-  'vile', 'repulsive', 'miserable', 'lazy', 'greedy', 'delusional', 'deranged', 'insufferable', 'smug', 'arrogant', 'incompetent',
-  'hypocritical', 'braindead', 'two-faced', 'whiny', 'shrill', 'hysterical', 'unhinged', 'feeble-minded', 'half-witted', 'dim-witted',
-  'dense', 'thick', 'sad', 'spiteful', 'nasty', 'gross', 'creepy', 'slimy', 'sleazy', 'loathsome', 'contemptible', 'despicable',
-  'disgraceful', 'shameless', 'gormless', 'witless', 'mindless', 'senile', 'crazy', 'psychotic', 'toxic', 'evil', 'filthy', 'revolting',
-];
-/** Nouns that insult a person. */
-const INSULT_NOUNS = [
-  'idiot', 'moron', 'fool', 'clown', 'loser', 'failure', 'coward', 'creep', 'pig', 'rat', 'snake', 'worm', 'maggot', 'leech', 'parasite',
-  'cockroach', 'donkey', 'weasel', 'hypocrite', 'liar', 'fraud', 'joke', 'disgrace', 'embarrassment', 'waste of space', 'waste of oxygen',
-  'troll', 'halfwit', 'dimwit', 'nitwit', 'simpleton', 'buffoon', 'imbecile', 'nobody', 'has-been', 'crybaby', 'bootlicker', 'sellout',
-  'grifter', 'con artist', 'lowlife', 'degenerate', 'scumbag', 'dirtbag', 'sleazebag', 'slimeball', 'blowhard', 'windbag', 'bigot', 'thug',
-  'psycho', 'lunatic', 'nutcase', 'weirdo', 'freak', 'oaf', 'dunce', 'twit', 'clod', 'numpty', 'muppet', 'sheep', 'puppet', 'hag', 'cow',
-  'old bag', 'gremlin', 'goblin', 'toad', 'slug', 'vulture', 'hyena', 'monkey', 'animal', 'vermin', 'trash', 'garbage', 'zero',
-];
-/** Public figures and people an insult is aimed at (generic roles, no real names). */
-const TARGETS = [
-  'the mayor', 'my boss', 'that senator', 'the referee', 'your president', 'this reporter', 'the governor', 'that streamer', 'the coach',
-  'my landlord', 'our neighbour', 'the new manager', 'that influencer', 'this guy', 'that woman', 'the host', 'the minister', 'your husband',
-  'his girlfriend', 'the author', 'this commenter', 'the OP', 'that actor', 'the teacher', 'the CEO', 'the umpire', 'the candidate',
-];
-/** Things that can be judged harshly without abusing anyone. */
-const THINGS = [
-  'this movie', 'the update', 'the traffic this morning', 'the weather', 'this printer', 'the new logo', 'the sequel', 'my phone battery',
-  'the wifi here', 'this recipe', 'the last season', 'the airline food', 'the app', 'this keyboard', 'the plot twist', 'the parking situation',
-  'the queue at the post office', 'this spreadsheet', 'the referee decision', 'the soundtrack', 'my first draft', 'the hotel room', 'the coffee',
-];
-const BAD_ABOUT_THINGS = ['pathetic', 'useless', 'awful', 'terrible', 'disgusting', 'a joke', 'garbage', 'trash', 'a disaster', 'horrible', 'stupid', 'ridiculous', 'the worst', 'a nightmare'];
-
-
-/** Fates wished on a person (not instructions: the wish itself is the abuse). */
-const BAD_FATES = [
-  'gets hit by a bus', 'chokes on their breakfast', 'dies alone', 'rots in a cell forever', 'never wakes up', 'burns in hell', 'drops dead',
-  'gets what is coming to them', 'catches something nasty and suffers', 'loses everything', 'ends up in a ditch', 'gets beaten up on the way home',
-  'falls down the stairs', 'goes bankrupt and starves', 'suffers for the rest of their life',
-];
-const GOOD_FATES = [
-  'gets well soon', 'wins the election', 'has a great holiday', 'gets the promotion', 'recovers quickly', 'enjoys retirement', 'finds a new job soon',
-  'makes it to the final', 'gets some rest this weekend', 'has a lovely birthday', 'passes the exam', 'sells the house quickly', 'feels better tomorrow',
-];
-/** Insulting nicknames for political opponents (general knowledge of online political abuse). */
-const POLITICAL_INSULTS = [
-  'libtards', 'leftards', 'conservatards', 'rethuglicans', 'repugnicans', 'dumbocrats', 'demonrats', 'magats', 'snowflakes', 'sheeple', 'commies',
-  'feminazis', 'wokies', 'lefty loons', 'wingnuts', 'right-wing nutjobs', 'cultists', 'treehuggers', 'gun nuts', 'bible thumpers', 'leftist vermin',
-];
-/** Political groups and office holders named plainly. */
-const POLITICAL_GROUPS = [
-  'Democrats', 'Republicans', 'conservatives', 'liberals', 'progressives', 'Labour voters', 'the Tories', 'the Greens', 'libertarians', 'centrists',
-  'the senator', 'the president', 'the governor', 'the opposition', 'the prime minister', 'the city council', 'both parties', 'voters in Ohio',
-];
-const NEUTRAL_POLITICS = [
-  'want lower taxes', 'proposed a new healthcare bill', 'lost the vote in the senate', 'are campaigning in the suburbs this week',
-  'disagree about immigration policy', 'won the special election', 'should focus more on housing costs', 'held a rally downtown',
-  'changed their position on energy', 'released a budget plan today', 'are polling ahead in the south', 'debated school funding last night',
-];
-const POLICY_TOPICS = ['the budget', 'tariffs', 'school funding', 'the pension reform', 'zoning', 'healthcare', 'the energy plan', 'policing', 'student loans', 'immigration'];
-/** Things a person is likened to when they are dehumanised. */
-const VERMIN = ['a rat', 'a cockroach', 'vermin', 'a parasite', 'a pig', 'a rabid dog', 'a leech', 'subhuman', 'filth', 'a tapeworm', 'pond scum', 'a plague'];
-/** Directed abuse with the swear word hidden or shortened. */
-const MASKED_ABUSE = ['f*** you', 'f u', 'fck you', 'screw you', 'stfu', 'gtfo', 'eff off', 'f off', 'p!ss off', 'sh!thead', 'a$$hole', 'b!tch', 'go f yourself', 'kys'];
-const POSITIVE_ADJECTIVES = ['brilliant', 'kind', 'thoughtful', 'hard-working', 'honest', 'talented', 'generous', 'funny', 'clever', 'patient', 'brave', 'lovely', 'sharp', 'decent', 'fair'];
-const POSITIVE_NOUNS = ['friend', 'leader', 'teacher', 'player', 'neighbour', 'writer', 'coach', 'cook', 'colleague', 'mentor', 'host', 'artist', 'parent', 'captain', 'person'];
-/** Games, markets and hobbies where violent words are ordinary. */
-const GAME_CHATTER = [
-  'We got absolutely destroyed in ranked last night', 'that team murdered us in the second half', 'the jungler kept diving me and I died three times',
-  'my support kept feeding the whole game', 'I finally killed the last boss after forty tries', 'their sniper was headshotting everyone from spawn',
-  'the new patch butchered my favourite build', 'my portfolio got slaughtered this week', 'shorting this stock would be suicide',
-  'the market crashed and burned on Friday', 'that goalkeeper got bodied on the last corner', 'our defence got torn apart in the first ten minutes',
-];
-const HASHTAGS_BENIGN = ['#vote', '#election', '#gotv', '#climateaction', '#smallbusiness', '#townhall', '#localnews', '#budget', '#debate', '#communitymeeting'];
-
-/** Invented names, so a named person is a target like any other (the same names appear in the harmless rows). */
-const NAMES = [
-  'Senator Hallworth', 'Governor Pike', 'Mayor Delacroix', 'Congresswoman Ibarra', 'Dr. Voss', 'Brenda Kowalski', 'Marcus Teller', 'Judge Okafor',
-  'Councillor Fenn', 'President Ramsey', 'Gina Marlowe', 'Coach Dabrowski', 'Pastor Whitcombe', 'Tyler Vance', 'Minister Adeyemi', 'Kayla Brooks',
-];
-/** Comparisons with the worst of history or of nature, aimed at a person. */
-const VILE_COMPARISONS = ['worse than Hitler', 'a modern-day Mussolini', 'basically a Nazi', 'Stalin with a smile', 'a walking plague', 'lower than a sewer rat', 'the devil in a suit', 'a cult leader'];
-/** Mockery of a person's body, age or mind. */
-const MOCKERY = [
-  'can barely string two words together', 'looks like a melted candle', 'has the IQ of a houseplant', 'should be in a care home, not in charge',
-  'has been drunk since breakfast', 'belongs in a padded cell', 'smells like a landfill', 'is too dim to tie his own shoes', 'is a walking midlife crisis',
-  'has a face only a mother could love', 'is rotting from the brain down',
-];
-/** Sexual degradation of a person. */
-const DEGRADING = ['slept her way to the top', 'is a cheap tramp', 'is a used-up old skank', 'sells herself to anyone with a wallet', 'is nothing but a sugar baby', 'gets passed around like a joint'];
-const NEUTRAL_FACTS = [
-  'visited the flood zone on Tuesday', 'will speak at the graduation', 'announced a new park for the east side', 'answered questions for an hour',
-  'was re-elected last spring', 'opened the new library', 'is retiring next year', 'wrote a book about gardening', 'met with nurses this morning',
-  'will be on the radio tonight', 'thanked the volunteers', 'is recovering from knee surgery', 'flew to Denver for a conference', 'has three grandchildren',
-  'used to teach chemistry', 'grew up on a dairy farm', 'ran the marathon in under four hours', 'signed the water bill on Friday', 'moved the meeting to noon',
-  'posted a photo of the harbour', 'plays the cello in a quartet', 'cut the ribbon at the hospital', 'toured the steel plant', 'brought cake to the office',
-  'spoke at the rotary club', 'rode the new tram line', 'hosted the charity quiz', 'judged the pie contest', 'visited the school in Maple Grove',
-  'answered letters from pupils', 'planted an oak by the town hall', 'is stuck at the airport', 'lost the chess match to a ten-year-old',
-  'asked for a recount', 'published the travel receipts', 'skipped the gala this year',
-];
-const MOCKING_EMOJI = ['🤡', '💩', '🤮', '🖕', '🤡🤡🤡', '🐀', '🐍', '🙄💩'];
-const FRIENDLY_EMOJI = ['😂', '❤️', '👍', '🙏', '🎉', '😊', '🔥', '👏'];
-
-/**
- * Ordinary comments as people post them under videos, games, recipes and stock tips: the kind of harmless text the
- * corpus barely has (its safe rows are tweets, talk pages, forum posts and instructions). Built from parts.
- */
-const CHATTER_TOPICS: ReadonlyArray<{ subjects: readonly string[]; comments: readonly string[] }> = [
-  {
-    subjects: ['this build', 'the new patch', 'ranked this season', 'the final boss', 'my main', 'the support role', 'this map', 'the last DLC', 'co-op mode', 'the speedrun'],
-    comments: ['is so much fun once it clicks', 'feels way better than before', 'took me forty tries but I finally did it', 'needs a small nerf honestly', 'carried my whole team last night', 'is underrated, give it a shot', 'made me rage quit twice', 'is basically a different game now', 'has the best soundtrack', 'is brutal on hard mode'],
-  },
-  {
-    subjects: ['this recipe', 'the sourdough', 'these cookies', 'the ramen', 'my grandma\'s chili', 'the banana bread', 'this curry', 'the pancakes', 'that lasagna', 'the pickles'],
-    comments: ['came out perfect on the first try', 'is a staple in our house now', 'needs way more garlic', 'disappeared in ten minutes', 'is ridiculously easy to make', 'tastes even better the next day', 'is my comfort food', 'burned a little but still good', 'is worth every minute', 'got my picky kid to eat vegetables'],
-  },
-  {
-    subjects: ['my dog', 'our cat', 'the puppy', 'my parrot', 'the new kitten', 'our old lab', 'the hamster', 'my rabbit', 'the rescue pup', 'our goldfish'],
-    comments: ['steals socks every single morning', 'is the laziest creature alive', 'learned to open the fridge', 'snores louder than my husband', 'is terrified of the vacuum', 'thinks she is a person', 'just turned twelve', 'ate my headphones again', 'sleeps on my face', 'is a total drama queen'],
-  },
-  {
-    subjects: ['the stock', 'my portfolio', 'this ETF', 'the earnings call', 'the market today', 'my options', 'this dividend', 'the premarket', 'crypto this week', 'my 401k'],
-    comments: ['is going nowhere fast', 'finally recovered after the dip', 'dropped ten percent on the news', 'is a long hold for me', 'looks overpriced to me', 'crushed expectations', 'got wrecked by the rate hike', 'is the only green thing I own', 'is pure gambling at this point', 'went up right after I sold, of course'],
-  },
-  {
-    subjects: ['this episode', 'the finale', 'season two', 'the trailer', 'that plot twist', 'the new series', 'the soundtrack', 'the director\'s cut', 'the last chapter', 'the cast'],
-    comments: ['had me crying at 2 am', 'was wild from start to finish', 'was a bit slow but it pays off', 'is better than the book', 'broke my heart', 'deserves every award', 'left way too many questions', 'is absolutely killing it', 'made me laugh so hard', 'ruined my sleep schedule'],
-  },
-  {
-    subjects: ['the band', 'this song', 'the concert', 'the new album', 'that guitar solo', 'the drummer', 'this cover', 'the remix', 'the opening act', 'the live version'],
-    comments: ['slaps so hard', 'has been on repeat all week', 'was loud as hell and I loved it', 'gave me chills', 'is criminally underrated', 'absolutely destroyed the stage', 'sounds like summer', 'is better than the original', 'was worth the ticket price', 'made the whole crowd scream'],
-  },
-  {
-    subjects: ['my kid', 'the toddler', 'our teenager', 'my daughter', 'the baby', 'my son', 'the twins', 'my niece', 'our youngest', 'my nephew'],
-    comments: ['asked me why the sky is blue fifty times', 'refuses to wear shoes', 'finally slept through the night', 'beat me at chess', 'is obsessed with dinosaurs', 'drew me a dragon', 'called me old today', 'lost another tooth', 'learned to ride a bike', 'wants to be a chef now'],
-  },
-  {
-    subjects: ['the match', 'that goal', 'the referee', 'the second half', 'our keeper', 'the transfer', 'the new coach', 'the playoffs', 'that penalty', 'the derby'],
-    comments: ['was an absolute thriller', 'was robbed, no way that was offside', 'needs glasses', 'was a total bloodbath for the defence', 'saved us again', 'is a massive upgrade', 'has the team playing with heart', 'are going to be insane this year', 'was soft but fine', 'gave me a heart attack'],
-  },
-  {
-    subjects: ['the drive', 'my garden', 'the tomatoes', 'this hike', 'the trail', 'the beach', 'my new bike', 'the view', 'the campsite', 'the road trip'],
-    comments: ['was stunning', 'is finally producing', 'nearly killed my legs', 'was packed but worth it', 'is the best thing I bought this year', 'took my breath away', 'got flooded last night', 'is my happy place', 'was cold as hell', 'looked unreal at sunset'],
-  },
-  {
-    subjects: ['my laptop', 'the new phone', 'this keyboard', 'the update', 'my router', 'the printer', 'this app', 'the smartwatch', 'my old PC', 'the charger'],
-    comments: ['died right before my deadline', 'is fast as hell now', 'keeps crashing when I open it', 'is worth the upgrade', 'fixed the battery drain', 'is a pain to set up', 'still works after ten years', 'lags like crazy', 'finally supports dark mode', 'randomly restarts at night'],
-  },
-  {
-    subjects: ['my car', 'the old truck', 'this engine', 'the tyres', 'my first motorbike', 'the hybrid', 'the clutch', 'the paint job', 'my commute', 'the road'],
-    comments: ['made a weird noise all week', 'passed inspection somehow', 'is a beast in the snow', 'cost a fortune to fix', 'goes like a rocket', 'is my pride and joy', 'got rear-ended at a light', 'is smooth as butter', 'is a nightmare in traffic', 'has two hundred thousand miles on it'],
-  },
-  {
-    subjects: ['this jacket', 'the haircut', 'my new boots', 'that dress', 'the makeup look', 'these jeans', 'the nail art', 'her outfit', 'the glasses', 'his beard'],
-    comments: ['looks so good on you', 'was a bold choice and it works', 'shrank in the wash', 'is giving main character energy', 'cost way too much but I love it', 'is so comfy', 'is very nineties', 'turned out better than the picture', 'got me so many compliments', 'is perfect for autumn'],
-  },
-  {
-    subjects: ['my shift', 'the meeting', 'this semester', 'the exam', 'my boss', 'the new job', 'the group project', 'my thesis', 'the interview', 'the commute'],
-    comments: ['ran two hours over', 'went better than expected', 'is killing me slowly', 'could have been an email', 'gave everyone Friday off', 'starts Monday, wish me luck', 'is finally done', 'was brutal but I passed', 'was chill today', 'made me question my life choices'],
-  },
-  {
-    subjects: ['the weather', 'this heatwave', 'the snow', 'the storm last night', 'the rain', 'the fog', 'this wind', 'the first frost', 'the sunrise', 'the humidity'],
-    comments: ['is insane today', 'knocked out our power', 'is perfect for soup', 'made the commute hell', 'is unreal this year', 'finally broke', 'has the dog confused', 'looked like a painting', 'is melting my brain', 'ruined my barbecue plans'],
-  },
-  {
-    subjects: ['leg day', 'my first marathon', 'the gym', 'this workout', 'my knee', 'the yoga class', 'the swim', 'my deadlift', 'the 5k', 'my step count'],
-    comments: ['destroyed me', 'went way better than I hoped', 'is packed at six', 'has me sore in places I did not know existed', 'is finally healing', 'is pure zen', 'was freezing but fun', 'went up ten kilos', 'is my new personal best', 'is embarrassingly low today'],
-  },
-  {
-    subjects: ['this book', 'the sequel', 'the audiobook', 'the author', 'the ending', 'the library', 'this comic', 'the first chapter', 'the translation', 'my reading list'],
-    comments: ['kept me up all night', 'is somehow even better', 'has the best narrator', 'is a genius', 'wrecked me', 'has a great sale on', 'is gorgeous', 'drags a bit', 'reads beautifully', 'is out of control'],
-  },
-];
-const CHATTER_OPENERS = ['', 'Honestly', 'Ngl', 'Lol', 'Update:', 'Okay so', 'Not gonna lie,', 'Welp,', 'Man,', 'Fun fact:', 'Same here,', 'Can confirm,'];
-const CHATTER_CLOSERS = ['', 'lol', 'haha', '😂', '❤️', '!', '10/10', 'highly recommend', 'send help', 'no regrets', 'what a time', '🙌', 'anyone else?', 'just saying'];
 const CHATTER: Array<() => string> = [
   () => {
     const topic = pick(CHATTER_TOPICS);
