@@ -94,7 +94,7 @@ export const MOCKERY = [
   'has a face only a mother could love', 'is rotting from the brain down',
 ];
 /** Sexual degradation of a person. */
-export const DEGRADING = ['slept her way to the top', 'is a cheap tramp', 'is a used-up old skank', 'sells herself to anyone with a wallet', 'is nothing but a sugar baby', 'gets passed around like a joint'];
+export const DEGRADING = ['is only famous for a sex tape', 'is a cheap tramp', 'is a used-up old skank', 'sells herself to anyone with a wallet', 'is nothing but a sugar baby', 'gets passed around like a joint'];
 /** Plain news about a named person. */
 export const NEUTRAL_FACTS = [
   'visited the flood zone on Tuesday', 'will speak at the graduation', 'announced a new park for the east side', 'answered questions for an hour',
