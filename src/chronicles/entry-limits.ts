@@ -119,3 +119,15 @@ export function finishEntry(entry: ChronicleEntry, sizes: Map<string, number>, m
   if (truncated.length > 0) clean.truncated = truncated;
   return clean;
 }
+
+/**
+ * {@link finishEntry}, answering the finished entry's JSON text. An entry with no cut field is serialized once: the
+ * scrubber works on that text, which is then what is stored (a scrubbed text is checked to still be JSON).
+ */
+export function finishEntryText(entry: ChronicleEntry, sizes: Map<string, number>, maxFieldBytes: number, scrubber: SecretScrubber): string {
+  if (sizes.size > 0) return JSON.stringify(finishEntry(entry, sizes, maxFieldBytes, scrubber));
+  const json = JSON.stringify(entry);
+  const clean = scrubber.text(json);
+  if (clean !== json) JSON.parse(clean);
+  return clean;
+}
