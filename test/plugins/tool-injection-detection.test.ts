@@ -1,5 +1,7 @@
 // toolinjectiondetection: the spec shape, planted instructions in tool data, the endpoint, registry policies, and the model card's figures.
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { readFileSync, statSync } from 'node:fs';
 import request from 'supertest';
 import toolInjectionDetection, { toolInjectionModel } from '../../plugins/guardrails/tool-injection-detection/index.js';
@@ -31,6 +33,16 @@ describe('toolinjectiondetection guardrail', () => {
     await engine.add(toolInjectionDetection);
   });
   const check = async (text: string, threshold?: number) => (await engine.evaluate(NAME, text, { threshold })).results as Results;
+
+  it('13 (memory): loads its model on first use, not at start, and the first evaluation waits for it; preloadModels loads it at start', async function () {
+    this.timeout(60_000);
+    const child = async (mode: string): Promise<{ atStart: boolean; afterUse: boolean; flagged: boolean }> => {
+      const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'test/helpers/tool-model-child.ts', mode], { timeout: 50_000 });
+      return JSON.parse(stdout) as { atStart: boolean; afterUse: boolean; flagged: boolean };
+    };
+    assert.deepEqual(await child('lazy'), { atStart: false, afterUse: true, flagged: true });
+    assert.deepEqual(await child('preload'), { atStart: true, afterUse: true, flagged: true });
+  });
 
   it('12.2: answers the same shape as promptinjectiondetection', async () => {
     const results = await check(PLANTED);
