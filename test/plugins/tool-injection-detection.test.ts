@@ -34,14 +34,15 @@ describe('toolinjectiondetection guardrail', () => {
   });
   const check = async (text: string, threshold?: number) => (await engine.evaluate(NAME, text, { threshold })).results as Results;
 
-  it('13 (memory): loads its model on first use, not at start, and the first evaluation waits for it; preloadModels loads it at start', async function () {
+  it('13 (memory): this model and promptinjectiondetection\'s load on first use, not at start, and the first evaluation waits; preloadModels loads them at start', async function () {
     this.timeout(60_000);
-    const child = async (mode: string): Promise<{ atStart: boolean; afterUse: boolean; flagged: boolean }> => {
-      const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'test/helpers/tool-model-child.ts', mode], { timeout: 50_000 });
-      return JSON.parse(stdout) as { atStart: boolean; afterUse: boolean; flagged: boolean };
+    type Loading = { atStart: boolean; afterUse: boolean; flagged: boolean };
+    const child = async (mode: string): Promise<Loading & { prompt: Loading }> => {
+      const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'test/helpers/injection-models-child.ts', mode], { timeout: 50_000 });
+      return JSON.parse(stdout) as Loading & { prompt: Loading };
     };
-    assert.deepEqual(await child('lazy'), { atStart: false, afterUse: true, flagged: true });
-    assert.deepEqual(await child('preload'), { atStart: true, afterUse: true, flagged: true });
+    assert.deepEqual(await child('lazy'), { atStart: false, afterUse: true, flagged: true, prompt: { atStart: false, afterUse: true, flagged: true } });
+    assert.deepEqual(await child('preload'), { atStart: true, afterUse: true, flagged: true, prompt: { atStart: true, afterUse: true, flagged: true } });
   });
 
   it('12.2: answers the same shape as promptinjectiondetection', async () => {
