@@ -26,36 +26,51 @@ async function startGateway(args: string[], mode: string): Promise<{ child: Chil
 
 const median = (results: CpuResult[]): CpuResult => [...results].sort((a, b) => a.cpuPerRequestUs - b.cpuPerRequestUs)[Math.floor(results.length / 2)]!;
 
+const target = (gateway: { info: Record<string, unknown> }, body: string) => ({
+  origin: `http://127.0.0.1:${String(gateway.info.port)}`,
+  path: '/v1/chat/completions',
+  headers: { 'content-type': 'application/json', 'x-gateway-apikey': String(gateway.info.key), 'x-gateway-route': 'custom' },
+  body,
+});
+
 /**
  * Starts two compiled bench gateways (`BENCH_OBSERVABILITY=off` and `on`) in front of the same upstream, and measures
- * the CPU per request of the custom route on each, alternating for `rounds` rounds; the median of each side counts.
+ * the CPU per request of the custom route on each, alternating for `rounds` rounds (the side that goes first
+ * alternates too); the median of each side counts. With `processes` above 1, that many pairs of gateways are started
+ * one after the other, each measured for `rounds` rounds: one process can stay 10–20% faster or slower than another
+ * of the same code for its whole life (its JIT and heap), which rounds within one process do not average out.
  */
-export async function measureObservabilityCost(gatewayArgs: string[], options: { requests: number; connections: number; rounds: number; body: string }): Promise<ObservabilityCost> {
-  // BENCH_ON_MODE (metrics, sdk, sdk-hooks, bare) and BENCH_OFF_MODE pick other pairs: see gateway-bench-server.ts.
-  const off = await startGateway(gatewayArgs, process.env.BENCH_OFF_MODE ?? 'off');
-  const on = await startGateway(gatewayArgs, process.env.BENCH_ON_MODE ?? 'on');
-  try {
-    const target = (gateway: { info: Record<string, unknown> }) => ({
-      origin: `http://127.0.0.1:${String(gateway.info.port)}`,
-      path: '/v1/chat/completions',
-      headers: { 'content-type': 'application/json', 'x-gateway-apikey': String(gateway.info.key), 'x-gateway-route': 'custom' },
-      body: options.body,
-    });
-    const offRuns: CpuResult[] = [];
-    const onRuns: CpuResult[] = [];
-    for (let round = 0; round < options.rounds; round++) {
-      offRuns.push(await measureCpuPerRequest(target(off), off.child.pid!, options));
-      onRuns.push(await measureCpuPerRequest(target(on), on.child.pid!, options));
+export async function measureObservabilityCost(gatewayArgs: string[], options: { requests: number; connections: number; rounds: number; body: string; processes?: number }): Promise<ObservabilityCost> {
+  const offRuns: CpuResult[] = [];
+  const onRuns: CpuResult[] = [];
+  for (let pair = 0; pair < (options.processes ?? 1); pair++) {
+    // BENCH_ON_MODE (metrics, sdk, sdk-hooks, bare) and BENCH_OFF_MODE pick other pairs: see gateway-bench-server.ts.
+    const off = await startGateway(gatewayArgs, process.env.BENCH_OFF_MODE ?? 'off');
+    const on = await startGateway(gatewayArgs, process.env.BENCH_ON_MODE ?? 'on');
+    try {
+      for (let round = 0; round < options.rounds; round++) {
+        const measure = (gateway: { child: ChildProcess; info: Record<string, unknown> }) => measureCpuPerRequest(target(gateway, options.body), gateway.child.pid!, options);
+        if (round % 2 === 0) {
+          offRuns.push(await measure(off));
+          onRuns.push(await measure(on));
+        } else {
+          onRuns.push(await measure(on));
+          offRuns.push(await measure(off));
+        }
+      }
+    } finally {
+      off.child.kill('SIGTERM');
+      on.child.kill('SIGTERM');
     }
-    const offMedian = median(offRuns);
-    const onMedian = median(onRuns);
-    return { off: offMedian, on: onMedian, extraPercent: (onMedian.cpuPerRequestUs / offMedian.cpuPerRequestUs - 1) * 100,
-      rounds: options.rounds,
-      offRounds: offRuns.map((run) => run.cpuPerRequestUs),
-      onRounds: onRuns.map((run) => run.cpuPerRequestUs),
-    };
-  } finally {
-    off.child.kill('SIGTERM');
-    on.child.kill('SIGTERM');
   }
+  const offMedian = median(offRuns);
+  const onMedian = median(onRuns);
+  return {
+    off: offMedian,
+    on: onMedian,
+    extraPercent: (onMedian.cpuPerRequestUs / offMedian.cpuPerRequestUs - 1) * 100,
+    rounds: offRuns.length,
+    offRounds: offRuns.map((run) => run.cpuPerRequestUs),
+    onRounds: onRuns.map((run) => run.cpuPerRequestUs),
+  };
 }

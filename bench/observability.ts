@@ -1,4 +1,4 @@
-// `npm run bench:observability`: only the metrics-and-tracing rows of `npm run bench` (both off against both on, alternating rounds; BENCH_OFF_MODE and BENCH_ON_MODE pick other pairs).
+// `npm run bench:observability`: only the metrics-and-tracing rows of `npm run bench` (both off against both on, alternating rounds; BENCH_OFF_MODE and BENCH_ON_MODE pick other pairs; BENCH_PROCESSES measures several pairs of processes).
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { buildBenchGateway } from './build-gateway.js';
@@ -6,6 +6,8 @@ import { measureObservabilityCost } from './observability-cost.js';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 10_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+/** How many pairs of gateway processes to measure one after the other, each for ROUNDS rounds. */
+const PROCESSES = Number(process.env.BENCH_PROCESSES ?? 1);
 /** What each BENCH_OBSERVABILITY mode turns on (see gateway-bench-server.ts). */
 const MODES: Record<string, string> = {
   off: 'metrics and tracing off',
@@ -24,7 +26,7 @@ const upstream = spawn(process.execPath, ['--import', 'tsx', 'bench/fake-upstrea
 const info = await new Promise<{ port: number }>((resolve) => createInterface({ input: upstream.stdout! }).once('line', (line) => resolve(JSON.parse(line) as { port: number })));
 try {
   const body = JSON.stringify({ model: 'bench-model', messages: [{ role: 'user', content: 'Say hello.' }], max_tokens: 16 });
-  const cost = await measureObservabilityCost([`http://127.0.0.1:${info.port}`], { requests: REQUESTS, connections: 16, rounds: ROUNDS, body });
+  const cost = await measureObservabilityCost([`http://127.0.0.1:${info.port}`], { requests: REQUESTS, connections: 16, rounds: ROUNDS, body, processes: PROCESSES });
   console.log('\n| scenario | CPU µs/request | req/s at 16 conns | errors |\n|---|---:|---:|---:|');
   const offMode = process.env.BENCH_OFF_MODE ?? 'off';
   const onMode = process.env.BENCH_ON_MODE ?? 'on';
@@ -33,11 +35,11 @@ try {
   console.log(`| gateway: custom route, ${label(onMode)} | ${cost.on.cpuPerRequestUs.toFixed(0)} | ${cost.on.rps.toFixed(0)} | ${cost.on.errors} |`);
   const rounds = (values: number[]): string => values.map((value) => value.toFixed(0)).join(', ');
   console.log(`\nrounds (CPU µs/request): ${offMode} ${rounds(cost.offRounds)}; ${onMode} ${rounds(cost.onRounds)}`);
-  // Each on round against the off round just before it: steadier than two medians when the machine's load moves.
+  // Each on round against the off round next to it: steadier than two medians when the machine's load moves.
   const ratios = cost.onRounds.map((on, index) => on / cost.offRounds[index]!).sort((a, b) => a - b);
   const paired = (ratios[Math.floor(ratios.length / 2)]! - 1) * 100;
   console.log(`paired (median of the per-round on/off ratios): ${paired >= 0 ? '+' : ''}${paired.toFixed(1)}%`);
-  console.log(`${onMode} over ${offMode}: ${cost.extraPercent >= 0 ? '+' : ''}${cost.extraPercent.toFixed(1)}% CPU per request (median of ${cost.rounds} alternating rounds of ${REQUESTS} requests; node ${process.version})`);
+  console.log(`${onMode} over ${offMode}: ${cost.extraPercent >= 0 ? '+' : ''}${cost.extraPercent.toFixed(1)}% CPU per request (median of ${cost.rounds} alternating rounds of ${REQUESTS} requests, ${PROCESSES} pair${PROCESSES === 1 ? '' : 's'} of processes; node ${process.version})`);
 } finally {
   upstream.kill('SIGTERM');
 }
