@@ -47,11 +47,12 @@ export class GatewayTracing {
   }
 
   /**
-   * Starts the SERVER span of a gateway request (`path`: `req.path` when the caller has read it already), as a child of the client's trace context when its headers carry one
-   * (read by the registered propagator: `traceparent`, `tracestate` and `baggage` with the SDK's default).
+   * Starts the SERVER span of a gateway request, as a child of the client's trace context when its headers carry one
+   * (read by the registered propagator: `traceparent`, `tracestate` and `baggage` with the SDK's default). `path` is
+   * `req.path` when the caller has read it already (each read of a request property has a cost: see RequestRecord).
    * Returns undefined when no SDK is registered (the span has no valid context): the request then runs untraced.
-   * The caller keeps the trace in the request's record; children name it as their parent explicitly, so the gateway never switches
-   * the active context (which would turn on the context manager's async hooks for every promise).
+   * The caller keeps the trace in the request's record; children name it as their parent explicitly, so the gateway
+   * never switches the active context (which would turn on the context manager's async hooks for every promise).
    */
   startRequest(req: Request, path: string | undefined, nameOf: (method: string, path: string) => string): RequestTrace | undefined {
     const parent = propagation.extract(ROOT_CONTEXT, req.headers);

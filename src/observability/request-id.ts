@@ -1,4 +1,4 @@
-// The request id: taken from a sane `x-request-id`, else generated; kept on the request and returned on every answer.
+// The request id: taken from a sane `x-request-id`, else generated; kept in the request's record and returned on every answer.
 import { randomUUID } from 'node:crypto';
 import type { Request } from 'express';
 import { createRequestRecord, requestRecordOf, type RequestRecord } from './request-record.js';
