@@ -55,6 +55,10 @@ export interface HashedTrainOptions {
   extraSeeds: number[];
   /** Window length and step (characters of normalised text) written to the header; omitted for models read in other units (sentences). */
   window?: { size: number; stride: number };
+  /** Times each structural cue counts as a feature (written to the header; prepare the examples with the same number). */
+  cues?: number;
+  /** Written to the header: logit taken off the best window per natural log of the window count (scoring only). */
+  windowPenalty?: number;
 }
 
 export const DEFAULT_HASHED_OPTIONS: HashedTrainOptions = {
@@ -71,9 +75,9 @@ export const DEFAULT_HASHED_OPTIONS: HashedTrainOptions = {
 };
 
 /** Normalises and hashes each example's windows once. */
-export function prepareExamples(examples: readonly MultiLabelExample[], bits = DEFAULT_HASH_BITS, window = { size: WINDOW_SIZE, stride: WINDOW_STRIDE }): PreparedExample[] {
+export function prepareExamples(examples: readonly MultiLabelExample[], bits = DEFAULT_HASH_BITS, window = { size: WINDOW_SIZE, stride: WINDOW_STRIDE }, cues = 0): PreparedExample[] {
   return examples.map((example) => ({
-    windows: textWindows(modelText(example.text), window.size, window.stride).map((window) => Uint32Array.from(featureBuckets(window, bits))),
+    windows: textWindows(modelText(example.text), window.size, window.stride).map((window) => Uint32Array.from(featureBuckets(window, bits, [], cues))),
     labels: example.labels,
     weight: example.weight ?? 1,
   }));
@@ -181,6 +185,8 @@ export function trainHashedModel(examples: readonly PreparedExample[], labels: s
     labels,
     bits: settings.bits,
     window: settings.window,
+    ...(settings.cues ? { cues: settings.cues } : {}),
+    ...(settings.windowPenalty ? { windowPenalty: settings.windowPenalty } : {}),
     biases: trained.map((t) => Math.round(t.bias * 1e6) / 1e6),
     trainedOn,
     created: trainingDate(),
