@@ -31,6 +31,12 @@ export const PROMPT_INJECTION_CUES = 16;
  */
 export const PROMPT_INJECTION_WINDOW_PENALTY = 0.25;
 
+/**
+ * Features are scaled by 1/sqrt(max(count, this)) (see `featureFloor` in hashed-model.ts): a window of a few words
+ * ("can you write code?") has so few n-grams that each one swung the score; chosen on the leave-one-source-out folds.
+ */
+export const PROMPT_INJECTION_FEATURE_FLOOR = 300;
+
 /** The settings the shipped model and the leave-one-source-out folds both use. */
 export const PROMPT_INJECTION_TRAIN_OPTIONS: Partial<HashedTrainOptions> = {
   epochs: 6,
@@ -41,6 +47,7 @@ export const PROMPT_INJECTION_TRAIN_OPTIONS: Partial<HashedTrainOptions> = {
   positiveWindows: 'max',
   cues: PROMPT_INJECTION_CUES,
   windowPenalty: PROMPT_INJECTION_WINDOW_PENALTY,
+  featureFloor: PROMPT_INJECTION_FEATURE_FLOOR,
 };
 
 /** A source part (id tag) larger than this counts as this many rows in the loss, so no one source dominates. */
@@ -135,7 +142,7 @@ function main(): void {
     `train/prompt-injection.jsonl (${rows.length} rows; each id tag weighted to at most ${TAG_CAP} rows) + ` +
       `${own.length} rows at weight ${OWN_WEIGHT}: scripts/train/data/prompt-injection-own.jsonl, ${SYSTEM_PROMPT_COUNT} benign system prompts (system-prompt-examples.ts), ` +
       `role-play rows (roleplay-examples.ts), ${PROMPT_DOCUMENT_COUNT} prompt documents (prompt-document-examples.ts), ordinary paragraphs in 24 languages (train/language.jsonl), clean rows of train/tool-output.jsonl; logistic regression over hashed ` +
-      `character 2-5-grams and word 1-2-grams of the normalised text and structural cues (cues.ts), 512-character windows, the best one less ${PROMPT_INJECTION_WINDOW_PENALTY} × ln(windows); ${JSON.stringify(PROMPT_INJECTION_TRAIN_OPTIONS)}`,
+      `character 2-5-grams and word 1-2-grams of the normalised text and structural cues (cues.ts), 512-character windows, the best one less ${PROMPT_INJECTION_WINDOW_PENALTY} × ln(windows), features scaled by 1/sqrt(max(count, ${PROMPT_INJECTION_FEATURE_FLOOR})); ${JSON.stringify(PROMPT_INJECTION_TRAIN_OPTIONS)}`,
   );
   writeHashedModel(PROMPT_INJECTION_MODEL, model);
   console.log(`wrote ${PROMPT_INJECTION_MODEL}.{json,bin} in ${((performance.now() - started) / 1000).toFixed(1)} s`);

@@ -1,7 +1,8 @@
-// promptinjectiondetection's structural cues: which attack families they name, that ordinary prompts fire few of them, and that they reach the model's features only when its header asks.
+// promptinjectiondetection's structural cues (which attack families they name, that ordinary prompts fire few of them, that they reach the features only when asked) and the header's scoring settings (feature floor, window penalty).
 import assert from 'node:assert/strict';
 import { windowCues } from '../../plugins/guardrails/prompt-injection-detection/cues.js';
 import { featureBuckets, modelText } from '../../plugins/guardrails/prompt-injection-detection/hashed-features.js';
+import { bucketMargin, scoreNormalised, sigmoid, type HashedModel } from '../../plugins/guardrails/prompt-injection-detection/hashed-model.js';
 
 const cues = (text: string): string[] => windowCues(modelText(text));
 
@@ -33,5 +34,18 @@ describe('promptinjectiondetection: structural cues', () => {
     const withCues = featureBuckets(window, undefined, [], 4);
     assert.equal(withCues.length - plain.length, 4 * windowCues(window).length);
     assert.deepEqual(withCues.slice(0, plain.length), plain);
+  });
+
+  it('scales a short window by the feature floor and takes the window penalty off a long text', () => {
+    const weights = new Float32Array(1 << 4).fill(0.5);
+    assert.equal(bucketMargin(weights, 0, [1, 2, 3, 4]), 1);
+    assert.equal(bucketMargin(weights, 0, [1, 2, 3, 4], 16), 0.5);
+    assert.equal(bucketMargin(weights, 0, [1, 2, 3, 4], 2), 1);
+    const model = (windowPenalty?: number): HashedModel => ({ header: { labels: ['x'], bits: 4, window: { size: 8, stride: 8 }, biases: [0], trainedOn: 'test', created: '2026-11-25', seed: 1, ...(windowPenalty ? { windowPenalty } : {}) }, weights: [weights] });
+    const text = 'abcdefgh'.repeat(4);
+    const [plain = 0] = scoreNormalised(model(), text);
+    const [penalised = 0] = scoreNormalised(model(0.5), text);
+    assert.ok(Math.abs(penalised - sigmoid(Math.log(plain / (1 - plain)) - 0.5 * Math.log(4))) < 1e-9, `${plain} → ${penalised}`);
+    assert.deepEqual(scoreNormalised(model(0.5), 'abcdefgh'), scoreNormalised(model(), 'abcdefgh'));
   });
 });

@@ -17,6 +17,8 @@ export interface HashedModelHeader {
    * harmless text is high by chance more often than the one window of a short text. Absent or 0: none.
    */
   windowPenalty?: number;
+  /** Features are scaled by 1/sqrt(max(count, featureFloor)): a very short text's few n-grams weigh less. Absent or 0: none. */
+  featureFloor?: number;
   biases: number[];
   /** Data, settings and date, for people reading the file. */
   trainedOn: string;
@@ -66,11 +68,11 @@ export function sigmoid(value: number): number {
 }
 
 /** Margin of one label on one window's buckets: bias + Σ w / sqrt(n). */
-export function bucketMargin(weights: Float32Array, bias: number, buckets: ArrayLike<number>): number {
+export function bucketMargin(weights: Float32Array, bias: number, buckets: ArrayLike<number>, featureFloor = 0): number {
   if (buckets.length === 0) return bias;
   let sum = 0;
   for (let i = 0; i < buckets.length; i += 1) sum += weights[buckets[i] as number] as number;
-  return bias + sum / Math.sqrt(buckets.length);
+  return bias + sum / Math.sqrt(Math.max(buckets.length, featureFloor));
 }
 
 /**
@@ -85,7 +87,7 @@ export function scoreNormalised(model: HashedModel, normalised: string): number[
     buckets.length = 0;
     featureBuckets(window, model.header.bits, buckets, model.header.cues ?? 0);
     model.weights.forEach((weights, i) => {
-      const margin = bucketMargin(weights, model.header.biases[i] ?? 0, buckets);
+      const margin = bucketMargin(weights, model.header.biases[i] ?? 0, buckets, model.header.featureFloor ?? 0);
       if (margin > (best[i] as number)) best[i] = margin;
     });
   }
