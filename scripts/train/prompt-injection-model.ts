@@ -38,17 +38,8 @@ export const PROMPT_INJECTION_WINDOW_PENALTY = 0.25;
 export const PROMPT_INJECTION_FEATURE_FLOOR = 300;
 
 /** The settings the shipped model and the leave-one-source-out folds both use. */
-export const PROMPT_INJECTION_TRAIN_OPTIONS: Partial<HashedTrainOptions> = {
-  epochs: 6,
-  learningRate: 0.2,
-  l2: 1e-6,
-  seed: 7,
-  maxWindows: 8,
-  positiveWindows: 'max',
-  cues: PROMPT_INJECTION_CUES,
-  windowPenalty: PROMPT_INJECTION_WINDOW_PENALTY,
-  featureFloor: PROMPT_INJECTION_FEATURE_FLOOR,
-};
+export const PROMPT_INJECTION_TRAIN_OPTIONS: Partial<HashedTrainOptions> = { epochs: 6, learningRate: 0.2, l2: 1e-6, seed: 7, maxWindows: 8, positiveWindows: 'max',
+  cues: PROMPT_INJECTION_CUES, windowPenalty: PROMPT_INJECTION_WINDOW_PENALTY, featureFloor: PROMPT_INJECTION_FEATURE_FLOOR };
 
 /** A source part (id tag) larger than this counts as this many rows in the loss, so no one source dominates. */
 export const TAG_CAP = 300;
