@@ -28,9 +28,11 @@ export interface LanguageTrainOptions {
   /** Models trained with seeds `seed`, `seed + 1`, … whose weights are averaged (less dependence on one order). */
   averageOf: number;
   seed: number;
+  /** Logit taken from a language per letter its alphabet lacks, at detection (written to the header). */
+  orthographyPenalty: number;
 }
 
-export const LANGUAGE_TRAIN_OPTIONS: LanguageTrainOptions = { buckets: 1 << 16, epochs: 6, learningRate: 0.4, cropsPerSentence: 4, wordWeight: 4, averageOf: 5, seed: 7 };
+export const LANGUAGE_TRAIN_OPTIONS: LanguageTrainOptions = { buckets: 1 << 16, epochs: 6, learningRate: 0.4, cropsPerSentence: 4, wordWeight: 4, averageOf: 5, seed: 7, orthographyPenalty: Number(process.env.LANG_PENALTY ?? 2) };
 
 /** One corpus row. */
 export interface LanguageRow {
@@ -132,6 +134,7 @@ function trainOnce(rows: LanguageRow[], options: LanguageTrainOptions, trainedOn
     scriptLanguages: SCRIPT_LANGUAGES,
     buckets: options.buckets,
     ...(options.wordWeight === 1 ? {} : { wordWeight: options.wordWeight }),
+    ...(options.orthographyPenalty > 0 ? { orthographyPenalty: options.orthographyPenalty } : {}),
     scale: 1,
     bias: [...bias].map((b) => Math.round(b * 10_000) / 10_000),
     trainedOn,

@@ -1,0 +1,68 @@
+// Orthography cue of lang_detector: letters a language's alphabet does not have (ã for Spanish, і for Russian) count against it.
+
+/**
+ * Letters beyond a–z each model language writes (lower case, NFC). A letter that some language of a script group
+ * writes and another does not is "foreign" to the other; letters no language of the group lists (ø, å in Turkish…) are
+ * ignored. English and Indonesian list the accents their texts borrow with names and loanwords.
+ */
+export const LANGUAGE_LETTERS: Record<string, string> = {
+  en: 'áàâäçéèêëíïñóôöúü',
+  es: 'áéíóúüñ',
+  fr: 'àâæçéèêëîïôœùûüÿ',
+  de: 'äöüßé',
+  it: 'àèéìíîòóùú',
+  pt: 'áàâãçéêíóôõúü',
+  nl: 'áàéèêëíïóôöúü',
+  pl: 'ąćęłńóśźż',
+  // Turkish also as ý þ ð: ı ş ğ in the Windows-1254 encoding read as Windows-1252, common in older web text.
+  tr: 'âçğıîöşûýþð',
+  // Vietnamese: its own letters, plus every precomposed letter of U+1EA0–U+1EF9 (added below).
+  vi: 'àáâãèéêìíòóôõùúýăđĩũơư',
+  id: 'é',
+  sv: 'åäöé',
+  cs: 'áčďéěíňóřšťúůýž',
+  ru: 'ёыэъ',
+  uk: 'іїєґ\'',
+  ar: 'يكةى',
+  fa: 'یکپژگچ',
+};
+
+/** Apostrophes written inside a word; between two Cyrillic letters only Ukrainian uses one (Russian writes ъ). */
+const CYRILLIC_APOSTROPHE = /[\u0400-\u04ff]['\u2019\u02bc][\u0400-\u04ff]/gu;
+
+/** Counts of foreign letters are capped: a long text that quotes a few names is still read by its n-grams. */
+export const FOREIGN_CAP = 3;
+
+/** Letter → languages (among `languages`) that write it; only letters some but not all of them write. */
+export function letterOwners(languages: string[]): Map<string, Set<number>> {
+  const owners = new Map<string, Set<number>>();
+  languages.forEach((lang, index) => {
+    const letters = [...(LANGUAGE_LETTERS[lang] ?? '')];
+    if (lang === 'vi') for (let code = 0x1ea0; code <= 0x1ef9; code += 1) letters.push(String.fromCharCode(code));
+    for (const letter of letters) {
+      const set = owners.get(letter) ?? new Set<number>();
+      set.add(index);
+      owners.set(letter, set);
+    }
+  });
+  for (const [letter, set] of owners) if (set.size === languages.length) owners.delete(letter);
+  return owners;
+}
+
+/**
+ * Adds to `counts[k]` the number of letters of `normalised` that `languages[k]` does not write (capped at
+ * {@link FOREIGN_CAP}); `raw` is scanned for apostrophes inside Cyrillic words, which count as a Ukrainian letter.
+ * @example
+ * foreignLetters('não sei', 'não sei', ['es', 'pt'], letterOwners(['es', 'pt'])) // → [1, 0]
+ */
+export function foreignLetters(normalised: string, raw: string, languages: string[], owners: Map<string, Set<number>>): number[] {
+  const counts = languages.map(() => 0);
+  const add = (letter: string): void => {
+    const set = owners.get(letter);
+    if (set === undefined) return;
+    for (let k = 0; k < counts.length; k += 1) if (!set.has(k)) counts[k] = (counts[k] as number) + 1;
+  };
+  for (const letter of normalised) if (letter.charCodeAt(0) > 0x7f) add(letter);
+  if (owners.has("'")) for (const _ of raw.matchAll(CYRILLIC_APOSTROPHE)) add("'");
+  return counts.map((count) => Math.min(count, FOREIGN_CAP));
+}
