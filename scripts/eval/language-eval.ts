@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import langDetector, { type LangDetectorResults } from '../../plugins/guardrails/lang-detector/index.js';
 import { createLanguageModel } from '../../plugins/guardrails/lang-detector/language-model.js';
 import { LANGUAGE_TRAIN_OPTIONS, trainLanguageModel, type LanguageRow } from '../train/language-model.js';
-import { ownLanguageRows } from '../train/own-language-words.js';
+import { ownLanguageExamples } from '../train/own-language-words.js';
 import { GuardrailEngine } from '../../src/index.js';
 import { readJsonl } from './eval-data.js';
 import type { EvalModule, EvalRow } from './eval-types.js';
@@ -78,7 +78,7 @@ const languageEval: EvalModule = {
     ];
     const corpus = await readJsonl<{ lang: string }>(resolve(dataDir, 'train'), 'language.jsonl');
     for (const [name, leftOut] of [['UD treebanks (25 repos)', isTreebank], ['Tatoeba (facebookresearch/LASER)', (row: LanguageRow) => !isTreebank(row)]] as const) {
-      const model = createLanguageModel(trainLanguageModel([...corpus.filter((row) => !leftOut(row)), ...ownLanguageRows()], LANGUAGE_TRAIN_OPTIONS));
+      const model = createLanguageModel(trainLanguageModel([...corpus.filter((row) => !leftOut(row)), ...ownLanguageExamples()], LANGUAGE_TRAIN_OPTIONS));
       const held = corpus.filter(leftOut);
       for (const [kind, rows, target] of [['sentences', held.filter((row) => !isShort(row)), SENTENCE_TARGET], ['short', held.filter(isShort), SHORT_TARGET]] as const) {
         const result = await accuracy(rows, (text) => model.detect(text).lang);

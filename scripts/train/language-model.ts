@@ -6,7 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { forEachFeature, normaliseForLanguage, type Script } from '../../plugins/guardrails/lang-detector/language-features.js';
 import type { LanguageModelData, LanguageModelMeta } from '../../plugins/guardrails/lang-detector/language-model.js';
 import { seededRandom, shuffle } from './linear-trainer.js';
-import { ownLanguageRows } from './own-language-words.js';
+import { ownLanguageExamples } from './own-language-words.js';
 import { readJsonl } from './trust-safety-model.js';
 
 /** Languages the model separates, per script; every other supported language is named by its script alone. */
@@ -158,7 +158,7 @@ export const TRAIN_DIR = fileURLToPath(new URL('../../../shared/data/guardrails/
 function main(): void {
   const dir = resolve(process.argv[2] ?? TRAIN_DIR);
   const rows = readJsonl<LanguageRow>(resolve(dir, 'language.jsonl'));
-  const own = ownLanguageRows();
+  const own = ownLanguageExamples();
   const started = performance.now();
   const trainedOn =
     `corpus train/language.jsonl (${rows.length} rows: UD treebanks and Tatoeba via LASER, 25 languages) and ${own.length} hand-written ` +
