@@ -32,7 +32,7 @@ export interface LanguageTrainOptions {
   orthographyPenalty: number;
 }
 
-export const LANGUAGE_TRAIN_OPTIONS: LanguageTrainOptions = { buckets: 1 << 16, epochs: 6, learningRate: 0.4, cropsPerSentence: 4, wordWeight: 4, averageOf: 5, seed: 7, orthographyPenalty: Number(process.env.LANG_PENALTY ?? 2) };
+export const LANGUAGE_TRAIN_OPTIONS: LanguageTrainOptions = { buckets: 1 << 16, epochs: 6, learningRate: 0.4, cropsPerSentence: 4, wordWeight: 4, averageOf: 5, seed: 7, orthographyPenalty: 2 };
 
 /** One corpus row. */
 export interface LanguageRow {
@@ -162,7 +162,7 @@ function main(): void {
   const started = performance.now();
   const trainedOn =
     `corpus train/language.jsonl (${rows.length} rows: UD treebanks and Tatoeba via LASER, 25 languages) and ${own.length} hand-written ` +
-    `common words (scripts/train/data/language-own-words.txt), ${LANGUAGE_TRAIN_OPTIONS.cropsPerSentence} seeded 1-4 word crops per sentence; ` +
+    `rows (common words and sentences, scripts/train/data/language-own-*.txt), ${LANGUAGE_TRAIN_OPTIONS.cropsPerSentence} seeded 1-4 word crops per sentence; ` +
     `softmax regression, ${JSON.stringify(LANGUAGE_TRAIN_OPTIONS)}`;
   const { meta, bytes } = quantise(trainLanguageModel([...rows, ...own], LANGUAGE_TRAIN_OPTIONS, trainedOn));
   const folder = new URL('../../plugins/guardrails/lang-detector/', import.meta.url);

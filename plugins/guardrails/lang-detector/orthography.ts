@@ -23,14 +23,15 @@ export const LANGUAGE_LETTERS: Record<string, string> = {
   cs: 'áčďéěíňóřšťúůýž',
   ru: 'ёыэъ',
   uk: 'іїєґ\'',
-  ar: 'يكةى',
-  fa: 'یکپژگچ',
+  // Yeh and kaf are typed in their Arabic or Persian form in both languages (keyboards differ): only ة and پ چ ژ گ tell.
+  ar: 'ة',
+  fa: 'پچژگ',
 };
 
 /** Apostrophes written inside a word; between two Cyrillic letters only Ukrainian uses one (Russian writes ъ). */
-const CYRILLIC_APOSTROPHE = /[\u0400-\u04ff]['\u2019\u02bc][\u0400-\u04ff]/gu;
+const CYRILLIC_APOSTROPHE = /[\u0400-\u04ff]['\u2019\u02bc][\u0400-\u04ff]/u;
 
-/** Counts of foreign letters are capped: a long text that quotes a few names is still read by its n-grams. */
+/** Counts of distinct foreign letters are capped: a long text that quotes a few names is still read by its n-grams. */
 export const FOREIGN_CAP = 3;
 
 /** Letter → languages (among `languages`) that write it; only letters some but not all of them write. */
@@ -50,8 +51,8 @@ export function letterOwners(languages: string[]): Map<string, Set<number>> {
 }
 
 /**
- * Adds to `counts[k]` the number of letters of `normalised` that `languages[k]` does not write (capped at
- * {@link FOREIGN_CAP}); `raw` is scanned for apostrophes inside Cyrillic words, which count as a Ukrainian letter.
+ * Answers, for each of `languages`, how many distinct letters of `normalised` it does not write (capped at
+ * {@link FOREIGN_CAP}); `raw` is scanned for an apostrophe inside a Cyrillic word, which counts as a Ukrainian letter.
  * @example
  * foreignLetters('não sei', 'não sei', ['es', 'pt'], letterOwners(['es', 'pt'])) // → [1, 0]
  */
@@ -62,7 +63,14 @@ export function foreignLetters(normalised: string, raw: string, languages: strin
     if (set === undefined) return;
     for (let k = 0; k < counts.length; k += 1) if (!set.has(k)) counts[k] = (counts[k] as number) + 1;
   };
-  for (const letter of normalised) if (letter.charCodeAt(0) > 0x7f) add(letter);
-  if (owners.has("'")) for (const _ of raw.matchAll(CYRILLIC_APOSTROPHE)) add("'");
+  // Each foreign letter counts once, however often it recurs: text garbled by a wrong encoding (Czech UTF-8 read as
+  // Windows-1250 shows ă again and again) is one cue, not many.
+  const seen = new Set<string>();
+  for (const letter of normalised) {
+    if (letter.charCodeAt(0) <= 0x7f || seen.has(letter)) continue;
+    seen.add(letter);
+    add(letter);
+  }
+  if (owners.has("'") && CYRILLIC_APOSTROPHE.test(raw)) add("'");
   return counts.map((count) => Math.min(count, FOREIGN_CAP));
 }
