@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { loadLanguageModel } from '../../plugins/guardrails/lang-detector/language-model.js';
 import { SCRIPT_LANGUAGES } from '../../scripts/train/language-model.js';
-import { foreignLetters, letterOwners } from '../../plugins/guardrails/lang-detector/orthography.js';
+import { absenceCosts, foreignLetters, letterOwners } from '../../plugins/guardrails/lang-detector/orthography.js';
 import { ownLanguageRows, ownPhraseRows } from '../../scripts/train/own-language-words.js';
 
 const MODEL_FOLDER = new URL('../../plugins/guardrails/lang-detector/', import.meta.url);
@@ -46,6 +46,18 @@ describe('lang_detector training data and scores', () => {
     assert.deepEqual(foreignLetters('пам ятка', "пам'ятка", cyrillic, letterOwners(cyrillic)), [1, 0]);
     assert.deepEqual(foreignLetters('її їжа є ґ і', 'її їжа є ґ і', cyrillic, letterOwners(cyrillic)), [3, 0]);
     assert.deepEqual(foreignLetters('объём', 'объём', cyrillic, letterOwners(cyrillic)), [0, 2]);
+  });
+
+  it('costs Ukrainian and Russian the absence of their own letters, in proportion to length and capped at 1', () => {
+    const cyrillic = ['ru', 'uk'];
+    const owners = letterOwners(cyrillic);
+    const near = (actual: number[], expected: number[]): void => actual.forEach((value, k) => assert.ok(Math.abs(value - (expected[k] as number)) < 1e-9, `${actual}`));
+    near(absenceCosts('это было', 7, cyrillic, owners), [0, 0.42]);
+    near(absenceCosts('це було', 6, cyrillic, owners), [0.12, 0.36]);
+    near(absenceCosts('він був', 6, cyrillic, owners), [0.12, 0]);
+    near(absenceCosts('мы были', 6, cyrillic, owners), [0, 0.36]);
+    near(absenceCosts('то дело очень давнее и никто не помнит', 100, cyrillic, owners), [1, 1]);
+    assert.deepEqual(absenceCosts('não sei', 6, ['es', 'pt'], letterOwners(['es', 'pt'])), [0, 0]);
   });
 
   it('the shipped model reads the letters only one of two close languages has', async () => {

@@ -1,4 +1,4 @@
-// Orthography cue of lang_detector: letters a language's alphabet does not have (ã for Spanish, і for Russian) count against it.
+// Orthography cues of lang_detector: letters a language's alphabet lacks (ã for Spanish, і for Russian) count against it, and so does the absence of Ukrainian or Russian letters.
 
 /**
  * Letters beyond a–z each model language writes (lower case, NFC). A letter that some language of a script group
@@ -27,6 +27,15 @@ export const LANGUAGE_LETTERS: Record<string, string> = {
   ar: 'ة',
   fa: 'پچژگ',
 };
+
+/**
+ * Share of a language's letters that are its own distinctive letters, where that share is high: about 6% of
+ * Ukrainian letters are і, ї or є, about 2% of Russian letters ы, э, ъ or ё. A text without any of them is less likely
+ * in that language: n letters without one cost about share × n in log-likelihood.
+ */
+export const DISTINCTIVE_SHARE: Record<string, number> = { uk: 0.06, ru: 0.02 };
+/** The absence cost is capped at 1 logit (1, 1.5 and 2 were tried: the same but for 1 to 2 texts), so n-grams decide a long text. */
+export const ABSENCE_CAP = 1;
 
 /** Apostrophes written inside a word; between two Cyrillic letters only Ukrainian uses one (Russian writes ъ). */
 const CYRILLIC_APOSTROPHE = /[\u0400-\u04ff]['\u2019\u02bc][\u0400-\u04ff]/u;
@@ -73,4 +82,24 @@ export function foreignLetters(normalised: string, raw: string, languages: strin
   }
   if (owners.has("'") && CYRILLIC_APOSTROPHE.test(raw)) add("'");
   return counts.map((count) => Math.min(count, FOREIGN_CAP));
+}
+
+/**
+ * Log-likelihood cost, per language of `languages`, of a text of `letters` letters (`normalised`) in which none of
+ * that language's distinctive letters occur: share × letters, capped at {@link ABSENCE_CAP}; 0 for languages without a
+ * {@link DISTINCTIVE_SHARE} or whose letters do occur.
+ * @example
+ * absenceCosts('это было', 7, ['ru', 'uk'], letterOwners(['ru', 'uk'])) // → [0, 0.42] (э is Russian)
+ */
+export function absenceCosts(normalised: string, letters: number, languages: string[], owners: Map<string, Set<number>>): number[] {
+  const seen = languages.map(() => false);
+  for (const letter of normalised) {
+    if (letter.charCodeAt(0) <= 0x7f) continue;
+    const set = owners.get(letter);
+    if (set !== undefined) for (const k of set) seen[k] = true;
+  }
+  return languages.map((lang, k) => {
+    const share = DISTINCTIVE_SHARE[lang];
+    return share === undefined || seen[k] ? 0 : Math.min(share * letters, ABSENCE_CAP);
+  });
 }
