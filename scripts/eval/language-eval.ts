@@ -82,7 +82,7 @@ const languageEval: EvalModule = {
       const held = corpus.filter(leftOut);
       for (const [kind, rows, target] of [['sentences', held.filter((row) => !isShort(row)), SENTENCE_TARGET], ['short', held.filter(isShort), SHORT_TARGET]] as const) {
         const result = await accuracy(rows, (text) => model.detect(text).lang);
-        out.push(...report(`LOSO ${name} ${kind}`, rows, result, target, 'model trained on the other source family and the hand-written words'));
+        out.push(...report(`LOSO ${name} ${kind}`, rows, result, target, 'model trained on the other source family and the hand-written words and sentences'));
       }
     }
     return out;
