@@ -62,7 +62,7 @@ const isShort = (row: LanguageRow): boolean => row.id.includes('short');
  * The language eval. Dev set: the shipped model through the processor, on the 2,500 sentences and on 2,497 short texts
  * (2 or 3 words from the middle of each sentence). Leave-one-source-out: the corpus has two source families, the 25 UD
  * treebank repositories and Tatoeba (facebookresearch/LASER); a model trained on one family (plus the hand-written
- * common words, which are in every training run) is tested on the other.
+ * common words and sentences, which are in every training run) is tested on the other.
  */
 const languageEval: EvalModule = {
   name: 'language',
