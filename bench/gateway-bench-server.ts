@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import express from 'express';
 import { randomBytes } from 'node:crypto';
-import { createGateway, fileStorage, memoryStorage, postgresStorage } from '../src/index.js';
+import { createExpressServer, createGateway, fileStorage, memoryStorage, postgresStorage } from '../src/index.js';
 import { applyHeapGrowing, heapGrowingPercent } from '../examples/heap-growth.js';
 import { registerBareTracer, registerDiscardingTracer } from './bench-tracing.js';
 
@@ -61,7 +61,8 @@ app.get('/bench/memory', (_req, res) => {
   res.json({ rss: before.rss, heapUsed: before.heapUsed, heapUsedAfterGc: gc ? after.heapUsed : null, rssAfterGc: after.rss, heapTotal: after.heapTotal, external: after.external, arrayBuffers: after.arrayBuffers });
 });
 app.use(gateway.router);
-const server = app.listen(0, '127.0.0.1');
+// As the example server listens (BENCH_APP_LISTEN=true: Express's own app.listen, for comparison).
+const server = process.env.BENCH_APP_LISTEN === 'true' ? app.listen(0, '127.0.0.1') : createExpressServer(app).listen(0, '127.0.0.1');
 await new Promise((resolve) => server.once('listening', resolve));
 server.keepAliveTimeout = 60_000;
 const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;

@@ -52,7 +52,7 @@ export interface GatewayOptions extends ObservabilityOptions {
   plugins?: GatewayPlugin[];
   /** Register the built-in guardrail processors and provider adapters. Default true. */
   builtins?: boolean;
-  /** Load lang_detector's model (about 2 MB) at start instead of on its first use. Default false. */
+  /** Load the lang_detector, promptinjectiondetection and toolinjectiondetection models (about 2 MB each) at start instead of on their first use. Default false. */
   preloadModels?: boolean;
   /** Largest JSON body accepted, in bytes. Default 1 MB. */
   bodyLimitBytes?: number;

@@ -14,6 +14,7 @@ export { Storage } from './storage/storage-facade.js';
 export { GatewayError, Errors, createError, isGatewayError } from './errors/error-registry.js';
 export type { ErrorBody, ErrorType, GatewayErrorOptions, ErrorFactory } from './errors/error-registry.js';
 export { errorMiddleware, notFoundHandler } from './errors/error-middleware.js';
+export { createExpressServer } from './http/express-server.js';
 export { consoleRouter, type ConsoleRouterOptions } from './console/console-router.js';
 export type { GatewayLogger } from './errors/error-middleware.js';
 export { GuardrailEngine } from './guardrails/guardrail-engine.js';

@@ -2,12 +2,13 @@
 import type { Request, Response } from 'express';
 import { callerOf, DEVELOPER_KEY_HEADER } from '../auth/caller-identity.js';
 import type { GatewayError } from '../errors/error-registry.js';
-import { answerSlots, chunkText, joinSlots } from '../guardrails/pipeline/message-text.js';
+import { answerText, chunkText } from '../guardrails/pipeline/message-text.js';
 import type { GuardrailCheck, ToolInvocation } from '../records/request-records.js';
 import type { AttemptRecord, ModelRequestContext } from '../traffic/model-request-context.js';
 import { traceIdOf } from '../observability/gateway-tracing.js';
 import { requestIdOf } from '../observability/request-id.js';
 import { answerUsage, streamUsage } from '../usage/usage-extractor.js';
+import { isoTimestamp } from './iso-timestamp.js';
 
 export type { ToolInvocation } from '../records/request-records.js';
 
@@ -59,7 +60,7 @@ function outputOf(context: ModelRequestContext | undefined): { output: string | 
   if (!relay.bytes) return { output: null, usage: null };
   try {
     const answer = relay.answer ?? (JSON.parse(relay.bytes.toString('utf8')) as Record<string, unknown>);
-    const text = joinSlots(answerSlots(answer));
+    const text = answerText(answer);
     return { output: text === '' && context?.endpoint === 'embeddings' ? null : text, usage: answerUsage(answer) };
   } catch {
     return { output: null, usage: null };
@@ -94,7 +95,7 @@ export function buildModelEntry(req: Request, res: Response, context: ModelReque
   const routeHeader = req.headers['x-gateway-route'];
   const entry: ChronicleEntry = {
     id: context?.id ?? newId(),
-    timestamp: new Date(startedAt).toISOString(),
+    timestamp: isoTimestamp(startedAt),
     application: caller.application,
     kind: 'model',
     endpoint: req.path,

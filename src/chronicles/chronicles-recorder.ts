@@ -3,7 +3,7 @@ import type { LogRecord, WriteGuard } from '../storage/storage-adapter.js';
 import type { Storage } from '../storage/storage-facade.js';
 import type { ChronicleEntry } from './chronicle-entry.js';
 import { secretScrubber, type SecretScrubber } from '../secrets/secret-scrubber.js';
-import { boundEntry, DEFAULT_MAX_FIELD_BYTES, finishEntry } from './entry-limits.js';
+import { boundEntry, DEFAULT_MAX_FIELD_BYTES, finishEntryText } from './entry-limits.js';
 import { newestRecords, READ_BATCH, StalePositionError } from './log-pages.js';
 import { applyToGraph, emptyGraph, graphChanges, graphFromCounts, MAX_GRAPH_NODES, type UsageGraph } from './usage-graph.js';
 
@@ -71,11 +71,26 @@ export const chroniclesLog = (application: string): string => `chronicles/${appl
 /** The storage key of an application's usage graph. */
 export const usageGraphKey = (application: string): string => `chronicles-graph/${application}`;
 
-/** One queued entry, already bounded, with the credentials of its request (memory only). */
+/**
+ * One queued entry, already bounded and serialized (a flat string holds no object of the request alive while it
+ * waits), with the credentials of its request (memory only).
+ */
 interface Pending {
-  entry: ChronicleEntry;
+  json: string;
+  timestamp: string;
+  toolCalls: boolean;
   sizes: Map<string, number>;
   secrets: readonly string[];
+  /** Set once the entry was finished by a flush whose append then failed: it is appended as is by the next one. */
+  finished?: FinishedEntry;
+}
+
+/** An entry ready to append: its scrubbed JSON text, and what the flush needs to know of it. */
+interface FinishedEntry {
+  text: string;
+  timestamp: string;
+  /** It has tool invocations, which the usage graph counts. */
+  toolCalls: boolean;
 }
 
 /** A retained entry read newest first, with its position in the log and how many entries were read before it. */
@@ -150,7 +165,7 @@ export class ChroniclesRecorder {
     }
     const { entry: bounded, sizes } = boundEntry(entry, this.maxFieldBytes);
     const list = this.pending.get(entry.application) ?? [];
-    list.push({ entry: bounded, sizes, secrets });
+    list.push({ json: JSON.stringify(bounded), timestamp: bounded.timestamp, toolCalls: bounded.tool_invocations.length > 0, sizes, secrets });
     this.pending.set(entry.application, list);
     this.pendingCount++;
     this.schedule();
@@ -221,7 +236,7 @@ export class ChroniclesRecorder {
         failure = error;
       }
       for (const [application, items] of batch) {
-        let entries: ChronicleEntry[] | undefined;
+        let entries: FinishedEntry[] | undefined;
         try {
           if (known === undefined) throw failure;
           // One scrubber per set of request credentials in the batch (usually one per developer key), each with every stored secret.
@@ -232,22 +247,30 @@ export class ChroniclesRecorder {
             if (!scrubber) scrubbers.set(id, (scrubber = secretScrubber([...known!, ...secrets])));
             return scrubber;
           };
-          entries = items.map((item) => finishEntry(item.entry, item.sizes, this.maxFieldBytes, scrubberOf(item.secrets)));
+          entries = items.map(
+            (item): FinishedEntry =>
+              item.finished ?? {
+                text: finishEntryText(item.json, item.sizes, this.maxFieldBytes, scrubberOf(item.secrets)),
+                timestamp: item.timestamp,
+                toolCalls: item.toolCalls,
+              },
+          );
           if (this.owner) {
             const owner = await this.owner(application);
             const current = owner ? entries.filter((entry) => entry.timestamp >= owner.since) : [];
             this.discardedTotal += entries.length - current.length;
-            if (!owner || current.length === 0 || !(await this.storage.appendGuarded(chroniclesLog(application), current, owner.guard))) {
+            if (!owner || current.length === 0 || !(await this.storage.appendJson(chroniclesLog(application), current.map((entry) => entry.text), owner.guard))) {
               if (owner && current.length > 0) this.discardedTotal += current.length;
               continue;
             }
             await this.afterAppend(application, current, owner.guard).catch((error: unknown) => (failure ??= error));
             continue;
           }
-          await this.storage.append(chroniclesLog(application), entries);
+          await this.storage.appendJson(chroniclesLog(application), entries.map((entry) => entry.text));
         } catch (error) {
           // Put back what is ready to write (finished entries need no second pass).
-          let back = entries ? entries.map((entry): Pending => ({ entry, sizes: new Map(), secrets: [] })) : items;
+          const finished = entries;
+          let back = finished ? items.map((item, index): Pending => ({ ...item, finished: finished[index] })) : items;
           // Entries recorded while this batch was in flight count too: beyond maxPending, the oldest are dropped.
           const room = Math.max(0, this.maxPending - this.pendingCount);
           if (back.length > room) {
@@ -278,7 +301,7 @@ export class ChroniclesRecorder {
   }
 
   /** Updates the usage graph and keeps the log within retention after `entries` were appended. Runs in the queue. */
-  private async afterAppend(application: string, entries: ChronicleEntry[], guard?: WriteGuard): Promise<void> {
+  private async afterAppend(application: string, entries: FinishedEntry[], guard?: WriteGuard): Promise<void> {
     await this.updateGraph(application, entries, guard);
     const count = this.counts.get(application);
     if (count === undefined) {
@@ -287,8 +310,9 @@ export class ChroniclesRecorder {
       return;
     }
     this.counts.set(application, count + entries.length);
-    // Trim with a quarter of slack, so a full log is rewritten once per maxEntries/4 appends, not on every flush; reads cut to maxEntries.
-    if (count + entries.length > this.maxEntries + Math.max(100, Math.floor(this.maxEntries / 4))) await this.trim(application);
+    // Trim with maxEntries of slack (at least 100), so a full log is rewritten once per maxEntries appends, not on every
+    // flush: each append then pays for copying about one kept entry. Reads cut to maxEntries.
+    if (count + entries.length > this.maxEntries + Math.max(100, this.maxEntries)) await this.trim(application);
   }
 
   /**
@@ -426,8 +450,9 @@ export class ChroniclesRecorder {
   }
 
   /** Adds the tool calls of entries just appended to the application's graph. Runs in the queue. */
-  private async updateGraph(application: string, entries: ChronicleEntry[], guard?: WriteGuard): Promise<void> {
-    const calls = entries.filter((entry) => entry.tool_invocations.length > 0);
+  private async updateGraph(application: string, entries: FinishedEntry[], guard?: WriteGuard): Promise<void> {
+    // The graph counts the stored (scrubbed) entries' tool calls: only entries with calls are parsed back.
+    const calls = entries.filter((entry) => entry.toolCalls).map((entry) => JSON.parse(entry.text) as ChronicleEntry);
     if (this.storage.countsAtomically) {
       // Replicas share the graph: one atomic addition per batch, no read-modify-write.
       if (calls.length > 0) await this.storage.addCounts(usageGraphKey(application), graphChanges(calls), MAX_GRAPH_NODES, guard);

@@ -77,12 +77,30 @@ function ownCopy(entry: ChronicleEntry): ChronicleEntry {
   };
 }
 
+/** The sizes of an entry with no field cut (never written to). */
+const NOTHING_CUT: Map<string, number> = new Map();
+
+/** True when a DLP check must be stripped of its text or a field is over `maxFieldBytes`. */
+function needsBounding(entry: ChronicleEntry, maxFieldBytes: number): boolean {
+  const dlp = (checks: ChronicleEntry['guardrail_checks']): boolean => checks.some((check) => check.processor === DLP_PROCESSOR);
+  if (dlp(entry.guardrail_checks) || entry.tool_invocations.some((invocation) => dlp(invocation.guardrail_checks))) return true;
+  let over = false;
+  forEachField(entry, (owner, key) => {
+    if (over) return;
+    const text = textOf(owner[key]);
+    over = text !== undefined && text.length * 3 > maxFieldBytes && Buffer.byteLength(text, 'utf8') > maxFieldBytes;
+  });
+  return over;
+}
+
 /**
  * Bounds an entry as it is queued, before scrubbing: DLP text dropped, and each field over `maxFieldBytes` cut to
  * `maxFieldBytes` plus a margin (so a secret at the cut is still whole for the scrubber). Answers the bounded copy
  * and the original size of each cut field, for {@link finishEntry}. The given entry is not changed.
  */
 export function boundEntry(given: ChronicleEntry, maxFieldBytes: number): { entry: ChronicleEntry; sizes: Map<string, number> } {
+  // The usual entry (no DLP check, no field over the cap) needs no copy: it is given back as it is.
+  if (!needsBounding(given, maxFieldBytes)) return { entry: given, sizes: NOTHING_CUT };
   const entry = ownCopy(given);
   const sizes = new Map<string, number>();
   forEachField(entry, (owner, key, path) => {
@@ -117,5 +135,17 @@ export function finishEntry(entry: ChronicleEntry, sizes: Map<string, number>, m
     truncated.push({ field: name, bytes: cutBefore! });
   });
   if (truncated.length > 0) clean.truncated = truncated;
+  return clean;
+}
+
+/**
+ * {@link finishEntry} on the JSON text of a bounded entry, answering the finished entry's JSON text. An entry with no
+ * cut field is not parsed: the scrubber works on its text, which is then what is stored (a scrubbed text is checked
+ * to still be JSON).
+ */
+export function finishEntryText(json: string, sizes: Map<string, number>, maxFieldBytes: number, scrubber: SecretScrubber): string {
+  if (sizes.size > 0) return JSON.stringify(finishEntry(JSON.parse(json) as ChronicleEntry, sizes, maxFieldBytes, scrubber));
+  const clean = scrubber.text(json);
+  if (clean !== json) JSON.parse(clean);
   return clean;
 }

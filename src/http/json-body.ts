@@ -45,7 +45,9 @@ export function jsonBody(options: JsonBodyOptions = {}): RequestHandler {
       next();
       return;
     }
-    if (!req.is('application/json')) {
+    // The usual header is matched by a comparison; any other goes through Express's full media-type match.
+    const contentType = req.headers['content-type'];
+    if (contentType !== 'application/json' && !req.is('application/json')) {
       next(Errors.unsupportedMediaType([req.headers['content-type'] ?? 'none']));
       return;
     }

@@ -151,6 +151,31 @@ export async function readJsonLines(file: string): Promise<JsonValue[]> {
 }
 
 /**
+ * The offset where the newest `keep` complete lines before `end` (a line boundary) begin: just after the newline
+ * that ends the line before them, or 0 when there are no more than `keep` lines. Counts newlines chunk by chunk,
+ * backwards, without building the lines.
+ */
+async function startOfNewestLines(handle: FileHandle, end: number, keep: number): Promise<number> {
+  if (end === 0) return 0;
+  if (keep === 0) return end;
+  const chunk = Buffer.alloc(CHUNK);
+  let seen = 0;
+  // Byte end-1 is the newline of the newest line: the newlines before it each end an older line.
+  for (let pos = end - 1; pos > 0; ) {
+    const start = Math.max(0, pos - CHUNK);
+    const { bytesRead } = await handle.read(chunk, 0, pos - start, start);
+    for (let index = bytesRead; index > 0; ) {
+      const newline = chunk.lastIndexOf(NEWLINE, index - 1);
+      if (newline === -1 || newline >= bytesRead) break;
+      if (++seen === keep) return start + newline + 1;
+      index = newline;
+    }
+    pos = start;
+  }
+  return 0;
+}
+
+/**
  * Keeps the newest `keep` complete lines of `file` (a torn last line is dropped), replacing it atomically.
  * Only the kept tail is read, in chunks, and copied to the replacement: memory does not grow with the file.
  */
@@ -164,18 +189,8 @@ export async function trimJsonLines(
   try {
     const { size } = await handle.stat();
     const end = await committedEnd(handle, size);
-    let start = 0;
-    let seen = 0;
-    let cut = false;
-    for await (const line of linesBackward(handle, end)) {
-      if (seen === keep) {
-        start = line.end;
-        cut = true;
-        break;
-      }
-      seen++;
-    }
-    if (!cut && end === size) return;
+    const start = await startOfNewestLines(handle, end, keep);
+    if (start === 0 && end === size) return;
     await replace(file, async (target) => {
       const chunk = Buffer.alloc(CHUNK);
       for (let offset = start; offset < end; ) {

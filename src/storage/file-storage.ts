@@ -160,6 +160,27 @@ export function fileStorage(options: FileStorageOptions): StorageAdapter {
 
   const logFile = (segments: string[]): string => keyFilePath(logsDir, segments, LOG_SUFFIX);
 
+  /** Appends whole JSONL lines to a log's file, durably, in the log's queue. */
+  async function appendLines(log: string, text: string): Promise<void> {
+    const segments = await usable(log);
+    const file = logFile(segments);
+    return logQueue.run(log, () =>
+      writing(file, logsDir, segments, async () => {
+        try {
+          if (!cleanTails.has(log)) await cutTornTail(file);
+          await appendDurable(file, text);
+          // A new file's directory entry must be durable too.
+          if (!logNames.has(log)) await fsyncDir(path.dirname(file));
+        } catch (error) {
+          cleanTails.delete(log); // a failed append may have left a partial line
+          throw error;
+        }
+        cleanTails.add(log);
+        logNames.add(log);
+      }),
+    );
+  }
+
   return {
     name: 'file',
     init,
@@ -200,24 +221,12 @@ export function fileStorage(options: FileStorageOptions): StorageAdapter {
       return entries.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     },
     async append(log, records) {
-      const segments = await usable(log);
-      const file = logFile(segments);
-      const text = toJsonLines(records);
-      return logQueue.run(log, () =>
-        writing(file, logsDir, segments, async () => {
-          try {
-            if (!cleanTails.has(log)) await cutTornTail(file);
-            await appendDurable(file, text);
-            // A new file's directory entry must be durable too.
-            if (!logNames.has(log)) await fsyncDir(path.dirname(file));
-          } catch (error) {
-            cleanTails.delete(log); // a failed append may have left a partial line
-            throw error;
-          }
-          cleanTails.add(log);
-          logNames.add(log);
-        }),
-      );
+      await appendLines(log, toJsonLines(records));
+    },
+    async appendJson(log, texts) {
+      if (texts.some((text) => text.includes('\n'))) throw new TypeError('appendJson: a record text holds a line break');
+      await appendLines(log, texts.length === 0 ? '' : `${texts.join('\n')}\n`);
+      return true;
     },
     async readLog(log) {
       const file = logFile(await usable(log));

@@ -53,6 +53,14 @@ export function memoryStorage(): StorageAdapter {
       for (const record of records) lines.push(JSON.stringify(record));
       logs.set(log, lines);
     },
+    async appendJson(log, texts) {
+      open();
+      keySegments(log);
+      const lines = logs.get(log) ?? [];
+      lines.push(...texts);
+      logs.set(log, lines);
+      return true;
+    },
     async readLog(log) {
       open();
       keySegments(log);

@@ -147,6 +147,21 @@ export function postgresStorage(options: PostgresStorageOptions): StorageAdapter
     };
   };
 
+  /** Appends the records of the JSON array `text` (`count` of them) to `log`, only while `guard` holds when one is given; resolves whether it wrote. */
+  const appendArray = (log: string, text: string, count: number, guard?: WriteGuard): Promise<boolean> => {
+    open();
+    keySegments(log);
+    return logQueue.run(log, async () => {
+      if (!guard) {
+        await query(appendSql, [log, text, count]);
+        return true;
+      }
+      const { sql, values } = guardedAppend(guard);
+      const { rows } = await query<{ ok: number }>(sql, [log, text, count, ...values]);
+      return rows.length > 0;
+    });
+  };
+
   /** Runs a write after earlier writes to the same keys, in call order (keys taken in sorted order, so batches cannot deadlock). */
   const inKeyOrder = <T>(keys: string[], task: () => Promise<T>): Promise<T> => {
     const sorted = [...new Set(keys)].sort();
@@ -227,22 +242,13 @@ export function postgresStorage(options: PostgresStorageOptions): StorageAdapter
       return rows;
     },
     async append(log, records) {
-      open();
-      keySegments(log);
-      const text = JSON.stringify(records);
-      return logQueue.run(log, async () => {
-        await query(appendSql, [log, text, records.length]);
-      });
+      await appendArray(log, JSON.stringify(records), records.length);
     },
     async appendGuarded(log, records, guard) {
-      open();
-      keySegments(log);
-      const text = JSON.stringify(records);
-      return logQueue.run(log, async () => {
-        const { sql, values } = guardedAppend(guard);
-        const { rows } = await query<{ ok: number }>(sql, [log, text, records.length, ...values]);
-        return rows.length > 0;
-      });
+      return appendArray(log, JSON.stringify(records), records.length, guard);
+    },
+    async appendJson(log, texts, guard) {
+      return appendArray(log, `[${texts.join(',')}]`, texts.length, guard);
     },
     async readLog(log) {
       open();

@@ -146,6 +146,13 @@ export interface StorageAdapter {
    * Adapters that no other process shares leave it out: the facade checks the guard, then appends.
    */
   appendGuarded?(log: string, records: JsonValue[], guard: WriteGuard): Promise<boolean>;
+  /**
+   * Optional: {@link append} for records that are already serialized, one JSON text per record as `JSON.stringify`
+   * gives it (so no raw line break). A caller that holds the text (the Chronicles recorder scrubs it) then saves
+   * serializing every record again. `guard` is given only to adapters with {@link appendGuarded}, and has its meaning
+   * there; resolves whether it wrote. Without it, the facade parses the texts and calls {@link append}.
+   */
+  appendJson?(log: string, texts: string[], guard?: WriteGuard): Promise<boolean>;
   /** Every record of `log`, oldest first; an unknown log is empty. */
   readLog(log: string): Promise<JsonValue[]>;
   /**

@@ -164,6 +164,23 @@ export class Storage {
     return true;
   }
 
+  /**
+   * Appends records given as JSON texts (see {@link StorageAdapter.appendJson}), only if `guard` holds when one is
+   * given; resolves whether it wrote. Adapters without `appendJson` get the parsed records.
+   */
+  async appendJson(log: string, texts: string[], guard?: WriteGuard): Promise<boolean> {
+    const adapter = this.adapter;
+    if (guard && !adapter.appendGuarded) {
+      if (!meetsGuard(await adapter.get(guard.key), guard)) return false;
+      guard = undefined;
+    }
+    if (adapter.appendJson) return adapter.appendJson(log, texts, guard);
+    const records = texts.map((text) => JSON.parse(text) as JsonValue);
+    if (guard) return adapter.appendGuarded!(log, records, guard);
+    await adapter.append(log, records);
+    return true;
+  }
+
   readLog<T>(log: string): Promise<T[]> {
     return this.adapter.readLog(log).catch(absentIfInvalid([])) as Promise<T[]>;
   }

@@ -67,6 +67,7 @@ function failingStorage(inner: StorageAdapter): StorageAdapter & { arm(failAt: n
     set: async (key, value) => (step(), inner.set(key, value)),
     delete: async (key) => (step(), inner.delete(key)),
     append: async (log, records) => (step(), inner.append(log, records)),
+    appendJson: inner.appendJson ? async (log, texts, guard) => (step(), inner.appendJson!(log, texts, guard)) : undefined,
     rewriteLog: async (log, records) => (step(), inner.rewriteLog(log, records)),
     trimLog: async (log, keep) => (step(), inner.trimLog(log, keep)),
     deleteLog: async (log) => (step(), inner.deleteLog(log)),

@@ -13,7 +13,8 @@ describe('Chronicles recorder on failing storage', () => {
   it('keeps a batch whose append failed, reports it, and writes it with the next flush', async () => {
     const inner = memoryStorage();
     let failing = true;
-    const flaky: StorageAdapter = { ...inner, append: (log, records) => (failing ? Promise.reject(new Error('disk full')) : inner.append(log, records)) };
+    // appendJson left out: the facade then parses the recorder's texts and calls this append.
+    const flaky: StorageAdapter = { ...inner, appendJson: undefined, append: (log, records) => (failing ? Promise.reject(new Error('disk full')) : inner.append(log, records)) };
     const storage = new Storage(flaky);
     await storage.init();
     const errors: string[] = [];
@@ -42,7 +43,7 @@ describe('Chronicles recorder on failing storage', () => {
     const inner = memoryStorage();
     let failing = true;
     let appends = 0;
-    const flaky: StorageAdapter = { ...inner, append: (log, records) => (appends++, failing ? Promise.reject(new Error('storage down')) : inner.append(log, records)) };
+    const flaky: StorageAdapter = { ...inner, appendJson: undefined, append: (log, records) => (appends++, failing ? Promise.reject(new Error('storage down')) : inner.append(log, records)) };
     const storage = new Storage(flaky);
     await storage.init();
     const recorder = new ChroniclesRecorder(storage, { flushIntervalMs: 5, maxBatch: 10, maxPending: 3, onError: () => undefined });
@@ -89,7 +90,7 @@ describe('Chronicles recorder on slow storage', () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     const appended: number[] = [];
-    const slow: StorageAdapter = { ...inner, append: async (log, records) => (appended.push(records.length), await gate, inner.append(log, records)) };
+    const slow: StorageAdapter = { ...inner, appendJson: undefined, append: async (log, records) => (appended.push(records.length), await gate, inner.append(log, records)) };
     const storage = new Storage(slow);
     await storage.init();
     const recorder = new ChroniclesRecorder(storage, { flushIntervalMs: 60_000, maxBatch: 2, maxPending: 10 });

@@ -1,5 +1,7 @@
 // toolinjectiondetection: the spec shape, planted instructions in tool data, the endpoint, registry policies, and the model card's figures.
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { readFileSync, statSync } from 'node:fs';
 import request from 'supertest';
 import toolInjectionDetection, { toolInjectionModel } from '../../plugins/guardrails/tool-injection-detection/index.js';
@@ -31,6 +33,17 @@ describe('toolinjectiondetection guardrail', () => {
     await engine.add(toolInjectionDetection);
   });
   const check = async (text: string, threshold?: number) => (await engine.evaluate(NAME, text, { threshold })).results as Results;
+
+  it('13 (memory): this model and promptinjectiondetection\'s load on first use, not at start, and the first evaluation waits; preloadModels loads them at start', async function () {
+    this.timeout(60_000);
+    type Loading = { atStart: boolean; afterUse: boolean; flagged: boolean };
+    const child = async (mode: string): Promise<Loading & { prompt: Loading }> => {
+      const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'test/helpers/injection-models-child.ts', mode], { timeout: 50_000 });
+      return JSON.parse(stdout) as Loading & { prompt: Loading };
+    };
+    assert.deepEqual(await child('lazy'), { atStart: false, afterUse: true, flagged: true, prompt: { atStart: false, afterUse: true, flagged: true } });
+    assert.deepEqual(await child('preload'), { atStart: true, afterUse: true, flagged: true, prompt: { atStart: true, afterUse: true, flagged: true } });
+  });
 
   it('12.2: answers the same shape as promptinjectiondetection', async () => {
     const results = await check(PLANTED);

@@ -5,6 +5,7 @@ import request from 'supertest';
 import { englishDataset, englishRecommendedTransformers, RegExpMatcher } from 'obscenity';
 import trustSafety from '../../plugins/guardrails/trust-safety/index.js';
 import { obsceneWords } from '../../plugins/guardrails/trust-safety/profanity-check.js';
+import { modelTokens } from '../../plugins/guardrails/trust-safety/unsafe-features.js';
 import { loadUnsafeClassifier } from '../../plugins/guardrails/trust-safety/unsafe-model.js';
 import { GuardrailEngine, type GuardrailOutcome } from '../../src/index.js';
 import { TEST_KEYS } from '../helpers/test-gateway.js';
@@ -232,6 +233,12 @@ describe('trustsafety guardrail', () => {
       expected.delete('rape');
       assert.deepEqual([...obsceneWords(text)].sort(), [...expected].sort(), text);
     }
+  });
+
+  it('12.3: the model reads obfuscated words as the words they hide (leetspeak, hashtags, repeated and spaced letters)', () => {
+    assert.deepEqual(modelTokens('#l00ser sh1t nitwit$ soooo s t u p i d'), ['looser', 'shit', 'nitwits', 'soo', 'stupid']);
+    // Numbers, words with other digits, mentions and masks are left alone.
+    assert.deepEqual(modelTokens('covid19 in 2020 on b2b @user1 ****'), ['covid19', 'in', '2020', 'on', 'b2b', '@user1']);
   });
 
   it('12.3: the model reads a long text in windows, so padding does not dilute one abusive sentence', () => {

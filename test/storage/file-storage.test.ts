@@ -160,6 +160,24 @@ describe('fileStorage on disk', () => {
     await second.close();
   });
 
+
+  it('trims a log of many 64 KB chunks to exactly its newest records, with lines across chunk boundaries and a torn tail', async () => {
+    const storage = fileStorage({ dir });
+    await storage.init();
+    // Records of varying length (17 to 316 bytes), so line ends fall at every offset of the 64 KB read chunks.
+    const records = Array.from({ length: 3000 }, (_, n) => ({ n, pad: 'x'.repeat((n * 37) % 300) }));
+    for (let from = 0; from < records.length; from += 500) await storage.append('big', records.slice(from, from + 500));
+    await appendFile(path.join(dir, 'logs/big.jsonl'), '{"n": "torn');
+    for (const keep of [2999, 1234, 1]) {
+      await storage.trimLog('big', keep);
+      const kept = (await storage.readLog('big')) as Array<{ n: number }>;
+      assert.equal(kept.length, keep);
+      assert.equal(kept[0]!.n, 3000 - keep, `the oldest record kept of ${keep}`);
+      assert.equal(kept.at(-1)!.n, 2999);
+    }
+    assert.ok((await readFile(path.join(dir, 'logs/big.jsonl'), 'utf8')).endsWith('"}\n'), 'the torn tail is gone');
+    await storage.close();
+  });
   it('fails with storage_corrupt on a corrupt line that is not the last', async () => {
     await mkdir(path.join(dir, 'logs'), { recursive: true });
     await writeFile(path.join(dir, 'logs/requests.jsonl'), '{"n":1}\n{"n":\n{"n":3}\n');

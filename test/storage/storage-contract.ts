@@ -376,5 +376,22 @@ export function storageContract(name: string, make: () => Promise<ContractSubjec
       assert.deepEqual(await storage.readLog('guarded/a'), [2]);
       assert.deepEqual(await storage.listLogs('guarded/'), ['guarded/a']);
     });
+
+    it('appends records given as JSON texts (through the facade), guarded or not, as append stores them', async () => {
+      const facade = new Storage(storage);
+      const records: JsonValue[] = [{ text: 'line 1\nline 2', n: 1 }, 'two', [3], { emoji: 'é 😀 \u2028' }];
+      assert.equal(await facade.appendJson('texts', records.map((record) => JSON.stringify(record))), true);
+      await facade.append('texts', [5]);
+      assert.deepEqual(await storage.readLog('texts'), [...records, 5]);
+      const page = await storage.readLogBackward('texts', { limit: 2 });
+      assert.deepEqual(page!.records.map((record) => record.value), [5, { emoji: 'é 😀 \u2028' }]);
+      const guard = { key: 'owners/t', equals: { created_at: 'one' } };
+      assert.equal(await facade.appendJson('texts', ['6'], guard), false, 'no guarding value');
+      await storage.set('owners/t', { created_at: 'one' });
+      assert.equal(await facade.appendJson('texts', ['7', '{"eight":8}'], guard), true);
+      assert.deepEqual((await storage.readLog('texts')).slice(-2), [7, { eight: 8 }]);
+      assert.equal(await facade.appendJson('texts', []), true);
+      assert.equal((await storage.readLog('texts')).length, 7);
+    });
   });
 }

@@ -1,5 +1,5 @@
 // The promptinjectiondetection guardrail: a trained n-gram model for prompt injection and jailbreaks, plus the few truly general rules.
-import { defineGuardrail } from '../../../src/plugins/plugin-api.js';
+import { defineGuardrail, type GuardrailPlugin } from '../../../src/plugins/plugin-api.js';
 import { detect, promptInjectionRules } from './detector.js';
 import { loadHashedModel, loadHashedModelSync, type HashedModel } from './hashed-model.js';
 import { DEFAULT_SCAN_LIMIT } from './normalise.js';
@@ -21,13 +21,13 @@ export const PROMPT_INJECTION_MODEL_BASE = new URL('./model', import.meta.url);
 let model: HashedModel | undefined;
 let loading: Promise<HashedModel> | undefined;
 
-/** Loads the shipped model once (asynchronously; the plugin's setup awaits it). */
+/** Loads the shipped model once (2 MB of weights): on the first evaluation, or at registration for {@link preloadedPromptInjectionDetection}. */
 export function loadPromptInjectionModel(): Promise<HashedModel> {
   loading ??= loadHashedModel(PROMPT_INJECTION_MODEL_BASE).then((loaded) => (model = loaded));
   return loading;
 }
 
-/** The loaded model; read synchronously only when used before setup (scripts calling evaluate directly). */
+/** The loaded model, read synchronously when not loaded yet (scripts and tests that score texts directly). */
 export function promptInjectionModel(): HashedModel {
   model ??= loadHashedModelSync(PROMPT_INJECTION_MODEL_BASE);
   return model;
@@ -61,13 +61,25 @@ export const promptInjectionDetection = defineGuardrail<PromptInjectionOptions, 
       scan_limit: { type: 'integer', minimum: 1000, maximum: 1_000_000, default: DEFAULT_SCAN_LIMIT },
     },
   },
+  evaluate: function evaluatePromptInjection(text, { options, threshold }) {
+    const verdict = (loaded: HashedModel): ReturnType<typeof injectionVerdict> =>
+      injectionVerdict(detect(text, { decode: options.decode_payloads, scanLimit: options.scan_limit, rules: RULES, models: [loaded], suffixes: true }), threshold);
+    // Synchronous once loaded; the first evaluation waits for the model to be read.
+    return model ? verdict(model) : loadPromptInjectionModel().then(verdict);
+  },
+});
+
+/** True once the model is in memory (for tests and start-up checks). */
+export function promptInjectionModelLoaded(): boolean {
+  return model !== undefined;
+}
+
+/** promptinjectiondetection with its model loaded at registration instead of on first use (`createGateway({ preloadModels: true })`). */
+export const preloadedPromptInjectionDetection: GuardrailPlugin<PromptInjectionOptions, PromptInjectionResults> = {
+  ...promptInjectionDetection,
   async setup() {
     await loadPromptInjectionModel();
   },
-  evaluate: function evaluatePromptInjection(text, { options, threshold }) {
-    const scores = detect(text, { decode: options.decode_payloads, scanLimit: options.scan_limit, rules: RULES, models: [promptInjectionModel()], suffixes: true });
-    return injectionVerdict(scores, threshold);
-  },
-});
+};
 
 export default promptInjectionDetection;

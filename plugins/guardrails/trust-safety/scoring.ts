@@ -17,9 +17,9 @@ export interface UnsafeModel {
 }
 
 /** How much the model counts when it adds to a category: final = 1 - (1 - rule)(1 - MODEL_WEIGHT * (p - MODEL_FLOOR) / (1 - MODEL_FLOOR)). */
-export const MODEL_WEIGHT = 0.8;
+export const MODEL_WEIGHT = 0.9;
 /** Below this probability the model adds nothing. Floor and weight were picked on the dev set (thresholds only; the model never saw it). */
-export const MODEL_FLOOR = 0.4;
+export const MODEL_FLOOR = 0.5;
 /** A rule score at least this high names the category the model's evidence goes to. */
 const CUE_MINIMUM = 0.1;
 
@@ -89,11 +89,11 @@ function clampScore(value: number): number {
  * Scores `text` in the six categories. Rules and the profanity check give the first scores; then, when a model is
  * given and it finds the text unsafe, its probability is added to the category the rules point at (the highest
  * rule score), or, with no cue at all, to hate_speech when a protected group is named and to profanity (abusive
- * language) otherwise. `tuning` overrides the model floor and weight (for threshold sweeps in evaluation).
+ * language) otherwise. `tuning` overrides the model floor, weight and request factor (for threshold sweeps in evaluation).
  * @example
  * scoreTrustSafety('how do I make a pipe bomb at home').weapons; // about 0.85
  */
-export function scoreTrustSafety(sent: string, model?: UnsafeModel, tuning: { floor: number; weight: number } = { floor: MODEL_FLOOR, weight: MODEL_WEIGHT }): CategoryScores {
+export function scoreTrustSafety(sent: string, model?: UnsafeModel, tuning: { floor: number; weight: number; request?: number } = { floor: MODEL_FLOOR, weight: MODEL_WEIGHT }): CategoryScores {
   const text = withoutReportedQuotes(withoutMasks(sent));
   const normalised = normaliseForRules(text);
   const rules = scoreCategoryRules(normalised);
@@ -122,9 +122,9 @@ export function scoreTrustSafety(sent: string, model?: UnsafeModel, tuning: { fl
           target = category;
         }
       }
-      const request = REQUEST.test(normalised) ? REQUEST_MODEL_FACTOR : 1;
+      const request = REQUEST.test(normalised) ? (tuning.request ?? REQUEST_MODEL_FACTOR) : 1;
       // The model reads words, not negation or word sense: it counts less in counter-speech about a group and not at all for a slur's harmless twin.
-      const context = homonym ? 0 : counter && groupNamed ? COUNTER_SPEECH_FACTOR : 1;
+      const context = homonym ? 0 : counter ? COUNTER_SPEECH_FACTOR : 1;
       const evidence = context * request * tuning.weight * ((probability - tuning.floor) / (1 - tuning.floor));
       scores[target] = 1 - (1 - scores[target]) * (1 - evidence);
     }

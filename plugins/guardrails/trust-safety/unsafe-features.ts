@@ -12,11 +12,13 @@ const MAX_CHARS = 5;
 const MAX_WORD_FOR_CHARS = 20;
 /** Words of a training text the trainer reads (the first ones). */
 export const TRAIN_TOKENS = 400;
-/**
- * Words the model reads at once: a longer text is scored in windows of this many words, overlapping by a quarter,
- * so one abusive sentence in a long text is not diluted by the rest (about the length of the training texts).
- */
+/** A text of up to this many words is read whole (about the length of the training texts). */
 export const WINDOW_TOKENS = 100;
+/**
+ * A longer text is read in windows of this many words (a sentence or two), overlapping by half, and its score is the
+ * highest window's: one abusive sentence in a long post is then read with little of the harmless text around it.
+ */
+export const LONG_TEXT_WINDOW = 40;
 /** Words read from one text in all (about 150 KB of English); the rules still read the whole text. */
 export const MAX_TOKENS = 25_000;
 
@@ -29,16 +31,59 @@ export function normaliseForModel(text: string): string {
     .replace(/[’‘`´]/g, "'");
 }
 
-/** The word tokens of a normalised text, without DLP mask runs. */
+/** Leetspeak digits and symbols and the letters they stand for ("sh1t", "h@te", "$cum"). */
+const LEET: Readonly<Record<string, string>> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '@': 'a', $: 's' };
+const HAS_LEET = /[013457@$]/;
+/** A word of letters and leet characters only (so "covid19", "b2b" and "2020" stay as they are). */
+const LEET_WORD = /^[\p{L}013457@$]+$/u;
+const LETTER = /\p{L}/gu;
+/** A letter written three or more times in a row ("soooo", "keeeel"). */
+const REPEATED = /(\p{L})\1{2,}/gu;
+const SINGLE_LETTER = /^\p{L}$/u;
+
+/**
+ * Undoes the usual ways of writing around a word filter: a hashtag's "#" goes, leetspeak in a word of at least two
+ * letters becomes letters ("sh1t" → "shit", "nitwit$" → "nitwits"; not a mention "@name"), and a letter repeated
+ * three or more times is kept twice ("loooser" → "looser").
+ */
+function deobfuscate(word: string): string {
+  let token = word.length > 1 && word.charCodeAt(0) === 35 /* # */ ? word.slice(1) : word;
+  if (token[0] !== '@' && HAS_LEET.test(token) && LEET_WORD.test(token) && (token.match(LETTER)?.length ?? 0) >= 2) {
+    token = token.replace(/[013457@$]/g, (c) => LEET[c] ?? c);
+  }
+  return token.replace(REPEATED, '$1$1');
+}
+
+/** Joins runs of three or more single letters ("f u c k", "i d i o t") into one word. */
+function joinSpacedLetters(tokens: string[]): string[] {
+  const out: string[] = [];
+  let run: string[] = [];
+  const flush = (): void => {
+    if (run.length >= 3) out.push(run.join(''));
+    else out.push(...run);
+    run = [];
+  };
+  for (const token of tokens) {
+    if (SINGLE_LETTER.test(token)) run.push(token);
+    else {
+      flush();
+      out.push(token);
+    }
+  }
+  flush();
+  return out;
+}
+
+/** The word tokens of a normalised text, without DLP mask runs, with obfuscated spellings undone (see {@link deobfuscate}). */
 export function modelTokens(normalised: string): string[] {
   const tokens: string[] = [];
   for (const match of normalised.matchAll(TOKEN)) {
-    const token = match[0];
+    const token = deobfuscate(match[0]);
     if (MASK_RUN.test(token)) continue;
     tokens.push(token);
     if (tokens.length >= MAX_TOKENS) break;
   }
-  return tokens;
+  return joinSpacedLetters(tokens);
 }
 
 const finish = finishFeatureHash;

@@ -1,6 +1,6 @@
 // The trained unsafe-text model of trustsafety: logistic regression over hashed n-grams, int16 weights in unsafe-weights.bin.
 import { readFileSync } from 'node:fs';
-import { modelTokens, normaliseForModel, unsafeFeatureBuckets, WINDOW_TOKENS } from './unsafe-features.js';
+import { LONG_TEXT_WINDOW, modelTokens, normaliseForModel, unsafeFeatureBuckets, WINDOW_TOKENS } from './unsafe-features.js';
 
 /** The header file (unsafe-model.json). */
 export interface UnsafeModelMeta {
@@ -22,7 +22,8 @@ export interface UnsafeClassifier {
   predict(text: string): number;
   /**
    * The same, on tokens already made by `modelTokens(normaliseForModel(text))`. Over {@link WINDOW_TOKENS} words,
-   * the highest probability of overlapping windows, so abuse at the end of a long text still counts.
+   * the highest probability of {@link LONG_TEXT_WINDOW}-word windows overlapping by half, so abuse at the end of a
+   * long text still counts.
    */
   predictTokens(tokens: readonly string[]): number;
 }
@@ -41,11 +42,11 @@ export function createUnsafeClassifier(data: UnsafeModelData): UnsafeClassifier 
     const margin = meta.bias + (n > 0 ? (sum * scale) / Math.sqrt(n) : 0);
     return 1 / (1 + Math.exp(-margin));
   };
-  const step = WINDOW_TOKENS - WINDOW_TOKENS / 4;
+  const step = LONG_TEXT_WINDOW / 2;
   const predictTokens = (tokens: readonly string[]): number => {
     if (tokens.length <= WINDOW_TOKENS) return predictWindow(tokens);
     let best = 0;
-    for (let start = 0; start < tokens.length - WINDOW_TOKENS / 4; start += step) best = Math.max(best, predictWindow(tokens.slice(start, start + WINDOW_TOKENS)));
+    for (let start = 0; start < tokens.length - step; start += step) best = Math.max(best, predictWindow(tokens.slice(start, start + LONG_TEXT_WINDOW)));
     return best;
   };
   return { predictTokens, predict: (text) => predictTokens(modelTokens(normaliseForModel(text))) };

@@ -54,6 +54,26 @@ export function answerSlots(answer: Record<string, unknown>): TextSlot[] {
   });
 }
 
+/** The texts of a content value, as {@link contentSlots} finds them, without the slots. */
+function contentTexts(content: unknown, into: string[]): void {
+  if (typeof content === 'string') into.push(content);
+  else if (Array.isArray(content)) {
+    for (const part of content) if (part && typeof part === 'object' && typeof (part as { text?: unknown }).text === 'string') into.push((part as { text: string }).text);
+  }
+}
+
+/** `joinSlots(answerSlots(answer))` without building the slots: the text of a JSON answer, for the request log. */
+export function answerText(answer: Record<string, unknown>): string {
+  const texts: string[] = [];
+  if (Array.isArray(answer.choices)) {
+    for (const choice of answer.choices as Array<Record<string, unknown>>) {
+      if (choice.message && typeof choice.message === 'object') contentTexts((choice.message as Record<string, unknown>).content, texts);
+      else if (typeof choice.text === 'string') texts.push(choice.text);
+    }
+  }
+  return texts.length === 1 ? texts[0]! : texts.join('\n');
+}
+
 /** The text a stream chunk adds: the first choice's delta content, or completion text. */
 export function chunkText(payload: string): string {
   if (payload === '[DONE]') return '';

@@ -1,0 +1,95 @@
+// createExpressServer: requests arrive with the app's prototypes already, and the gateway behaves as under app.listen.
+import assert from 'node:assert/strict';
+import type { IncomingMessage, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import OpenAI from 'openai';
+import { createExpressServer } from '../../src/index.js';
+import { createTrafficFixture, type TrafficFixture } from '../helpers/traffic-fixture.js';
+import { TEST_KEYS } from '../helpers/test-gateway.js';
+
+async function listen(server: Server): Promise<string> {
+  server.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+describe('createExpressServer', () => {
+  let f: TrafficFixture;
+  let server: Server;
+  let base: string;
+  const arrived: boolean[] = [];
+  beforeEach(async () => {
+    f = await createTrafficFixture();
+    await f.create('/v1/admin/routes', { name: 'chat', type: 'chat', models: [{ name: 'gpt-4o-mini', provider: 'fake' }] });
+    server = createExpressServer(f.app);
+    // Runs before Express sees the request: was it created with the app's prototype?
+    arrived.length = 0;
+    server.prependListener('request', (req: IncomingMessage) => arrived.push(Object.getPrototypeOf(req) === f.app.request));
+    base = await listen(server);
+  });
+  afterEach(async () => {
+    server.close();
+    await f.close();
+  });
+
+  it('creates each request and response with the app prototypes before Express handles them', async () => {
+    const res = await fetch(`${base}/healthz`);
+    assert.equal(res.status, 200);
+    assert.deepEqual(arrived, [true]);
+    const plain = express();
+    const listened = plain.listen(0, '127.0.0.1');
+    try {
+      await new Promise((resolve) => listened.once('listening', resolve));
+      let before: boolean | undefined;
+      listened.prependListener('request', (req: IncomingMessage) => (before = Object.getPrototypeOf(req) === plain.request));
+      await fetch(`http://127.0.0.1:${(listened.address() as AddressInfo).port}/`);
+      assert.equal(before, false, 'app.listen hands Express plain node:http objects, which it re-prototypes');
+    } finally {
+      listened.close();
+    }
+  });
+
+  it('serves model traffic to the openai client, streamed and not, with the request id and the error shape', async () => {
+    const client = new OpenAI({ apiKey: f.developerKey, baseURL: `${base}/v1`, defaultHeaders: { 'x-gateway-route': 'chat' }, maxRetries: 0 });
+    const answer = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }] });
+    assert.equal(answer.choices[0]?.message.content, 'Hello from the fake provider.');
+    const stream = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }], stream: true });
+    let text = '';
+    for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+    assert.equal(text, 'Hello from the fake provider.');
+    const res = await fetch(`${base}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-request-id': 'req-express-server-1' }, body: '{}' });
+    assert.equal(res.status, 401);
+    assert.equal(res.headers.get('x-request-id'), 'req-express-server-1');
+    const body = (await res.json()) as { error: Record<string, unknown> };
+    assert.deepEqual(Object.keys(body.error).sort(), ['code', 'message', 'param', 'type']);
+    const missing = await fetch(`${base}/no/such/path`);
+    assert.equal(missing.status, 404);
+    assert.equal(((await missing.json()) as { error: { type: string } }).error.type, 'not_found_error');
+    const routes = await fetch(`${base}/v1/admin/routes`, { headers: { 'x-api-key': TEST_KEYS.viewer } });
+    assert.equal(routes.status, 200);
+    assert.ok(arrived.length >= 5 && arrived.every(Boolean));
+  });
+
+  it('keeps Express semantics for an app mounted inside the app: its own req.app inside, the outer one after', async () => {
+    const app = express();
+    const inner = express();
+    inner.get('/inner', (req, res, next) => {
+      res.setHeader('x-inner-app', String(req.app === inner));
+      next();
+    });
+    app.use(inner);
+    app.get('/inner', (req, res) => {
+      res.json({ outer: req.app === app, locals: typeof res.locals });
+    });
+    const own = createExpressServer(app);
+    const url = await listen(own);
+    try {
+      const res = await fetch(`${url}/inner`);
+      assert.equal(res.headers.get('x-inner-app'), 'true');
+      assert.deepEqual(await res.json(), { outer: true, locals: 'object' });
+    } finally {
+      own.close();
+    }
+  });
+});
