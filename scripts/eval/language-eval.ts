@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import langDetector, { type LangDetectorResults } from '../../plugins/guardrails/lang-detector/index.js';
 import { createLanguageModel } from '../../plugins/guardrails/lang-detector/language-model.js';
 import { LANGUAGE_TRAIN_OPTIONS, trainLanguageModel, type LanguageRow } from '../train/language-model.js';
-import { ownLanguageRows } from '../train/own-language-words.js';
+import { ownLanguageExamples } from '../train/own-language-words.js';
 import { GuardrailEngine } from '../../src/index.js';
 import { readJsonl } from './eval-data.js';
 import type { EvalModule, EvalRow } from './eval-types.js';
@@ -62,7 +62,7 @@ const isShort = (row: LanguageRow): boolean => row.id.includes('short');
  * The language eval. Dev set: the shipped model through the processor, on the 2,500 sentences and on 2,497 short texts
  * (2 or 3 words from the middle of each sentence). Leave-one-source-out: the corpus has two source families, the 25 UD
  * treebank repositories and Tatoeba (facebookresearch/LASER); a model trained on one family (plus the hand-written
- * common words, which are in every training run) is tested on the other.
+ * common words and sentences, which are in every training run) is tested on the other.
  */
 const languageEval: EvalModule = {
   name: 'language',
@@ -78,11 +78,11 @@ const languageEval: EvalModule = {
     ];
     const corpus = await readJsonl<{ lang: string }>(resolve(dataDir, 'train'), 'language.jsonl');
     for (const [name, leftOut] of [['UD treebanks (25 repos)', isTreebank], ['Tatoeba (facebookresearch/LASER)', (row: LanguageRow) => !isTreebank(row)]] as const) {
-      const model = createLanguageModel(trainLanguageModel([...corpus.filter((row) => !leftOut(row)), ...ownLanguageRows()], LANGUAGE_TRAIN_OPTIONS));
+      const model = createLanguageModel(trainLanguageModel([...corpus.filter((row) => !leftOut(row)), ...ownLanguageExamples()], LANGUAGE_TRAIN_OPTIONS));
       const held = corpus.filter(leftOut);
       for (const [kind, rows, target] of [['sentences', held.filter((row) => !isShort(row)), SENTENCE_TARGET], ['short', held.filter(isShort), SHORT_TARGET]] as const) {
         const result = await accuracy(rows, (text) => model.detect(text).lang);
-        out.push(...report(`LOSO ${name} ${kind}`, rows, result, target, 'model trained on the other source family and the hand-written words'));
+        out.push(...report(`LOSO ${name} ${kind}`, rows, result, target, 'model trained on the other source family and the hand-written words and sentences'));
       }
     }
     return out;

@@ -3,8 +3,7 @@ import { resolve } from 'node:path';
 import promptInjectionDetection from '../../plugins/guardrails/prompt-injection-detection/index.js';
 import { detect, promptInjectionRules } from '../../plugins/guardrails/prompt-injection-detection/detector.js';
 import { GuardrailEngine } from '../../src/index.js';
-import { prepareExamples } from '../train/hashed-trainer.js';
-import { ownPromptExamples, promptInjectionExamples, readRows, trainPromptInjection, type PromptInjectionRow } from '../train/prompt-injection-model.js';
+import { ownPromptExamples, promptInjectionExamples, preparePromptExamples, readRows, trainPromptInjection, type PromptInjectionRow } from '../train/prompt-injection-model.js';
 import { foldMetrics, groupBySource, leaveOneSourceOut, metricsAt, printSourceTable, type SourceMetrics } from './leave-one-source-out.js';
 import type { EvalModule, EvalRow } from './eval-types.js';
 
@@ -42,8 +41,8 @@ export async function devFigures(dataDir: string): Promise<{ injection: SourceMe
 /** Leave-one-source-out on the training corpus: the processor's full scoring (model trained without the source, plus the rules). */
 export async function losoFolds(trainDir: string) {
   const rows = readRows<PromptInjectionRow>(resolve(trainDir, 'prompt-injection.jsonl'));
-  const prepared = prepareExamples(promptInjectionExamples(rows));
-  const own = prepareExamples(ownPromptExamples(trainDir));
+  const prepared = preparePromptExamples(promptInjectionExamples(rows));
+  const own = preparePromptExamples(ownPromptExamples(trainDir));
   const byRow = new Map(rows.map((row, i) => [row, prepared[i]!]));
   const rules = promptInjectionRules();
   return leaveOneSourceOut(rows, (train, test) => {

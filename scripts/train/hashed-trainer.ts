@@ -55,6 +55,12 @@ export interface HashedTrainOptions {
   extraSeeds: number[];
   /** Window length and step (characters of normalised text) written to the header; omitted for models read in other units (sentences). */
   window?: { size: number; stride: number };
+  /** Times each structural cue counts as a feature (written to the header; prepare the examples with the same number). */
+  cues?: number;
+  /** Written to the header: logit taken off the best window per natural log of the window count (scoring only). */
+  windowPenalty?: number;
+  /** Features scaled by 1/sqrt(max(count, featureFloor)) in training and (through the header) in scoring. */
+  featureFloor?: number;
 }
 
 export const DEFAULT_HASHED_OPTIONS: HashedTrainOptions = {
@@ -71,9 +77,9 @@ export const DEFAULT_HASHED_OPTIONS: HashedTrainOptions = {
 };
 
 /** Normalises and hashes each example's windows once. */
-export function prepareExamples(examples: readonly MultiLabelExample[], bits = DEFAULT_HASH_BITS, window = { size: WINDOW_SIZE, stride: WINDOW_STRIDE }): PreparedExample[] {
+export function prepareExamples(examples: readonly MultiLabelExample[], bits = DEFAULT_HASH_BITS, window = { size: WINDOW_SIZE, stride: WINDOW_STRIDE }, cues = 0): PreparedExample[] {
   return examples.map((example) => ({
-    windows: textWindows(modelText(example.text), window.size, window.stride).map((window) => Uint32Array.from(featureBuckets(window, bits))),
+    windows: textWindows(modelText(example.text), window.size, window.stride).map((window) => Uint32Array.from(featureBuckets(window, bits, [], cues))),
     labels: example.labels,
     weight: example.weight ?? 1,
   }));
@@ -85,10 +91,10 @@ function spread<T>(items: readonly T[], max: number): T[] {
   return Array.from({ length: max }, (_, i) => items[Math.round((i * (items.length - 1)) / (max - 1))] as T);
 }
 
-function windowMargin(weights: Float64Array, bias: number, buckets: Uint32Array): number {
+function windowMargin(weights: Float64Array, bias: number, buckets: Uint32Array, featureFloor: number): number {
   let sum = 0;
   for (const bucket of buckets) sum += weights[bucket] as number;
-  return buckets.length === 0 ? bias : bias + sum / Math.sqrt(buckets.length);
+  return buckets.length === 0 ? bias : bias + sum / Math.sqrt(Math.max(buckets.length, featureFloor));
 }
 
 /** Loss scale of each class under `balance` (see {@link ClassBalance}). */
@@ -116,10 +122,11 @@ export function trainLabel(examples: readonly PreparedExample[], label: number, 
   const classScale = classScales(training, settings.balance);
   const random = seededRandom(settings.seed);
   const order = training.map((_, i) => i);
+  const floor = settings.featureFloor ?? 0;
   const update = (buckets: Uint32Array, target: number, importance: number): void => {
     if (buckets.length === 0) return;
-    const scale = 1 / Math.sqrt(buckets.length);
-    const gradient = (sigmoid(windowMargin(weights, bias, buckets)) - target) * importance;
+    const scale = 1 / Math.sqrt(Math.max(buckets.length, floor));
+    const gradient = (sigmoid(windowMargin(weights, bias, buckets, floor)) - target) * importance;
     for (const bucket of buckets) {
       const g = gradient * scale + settings.l2 * (weights[bucket] as number);
       squares[bucket] = (squares[bucket] as number) + g * g;
@@ -137,7 +144,7 @@ export function trainLabel(examples: readonly PreparedExample[], label: number, 
         let best = example.windows[0] as Uint32Array;
         let bestMargin = -Infinity;
         for (const window of example.windows) {
-          const m = windowMargin(weights, bias, window);
+          const m = windowMargin(weights, bias, window, floor);
           if (m > bestMargin) [best, bestMargin] = [window, m];
         }
         update(best, 1, importance);
@@ -181,6 +188,9 @@ export function trainHashedModel(examples: readonly PreparedExample[], labels: s
     labels,
     bits: settings.bits,
     window: settings.window,
+    ...(settings.cues ? { cues: settings.cues } : {}),
+    ...(settings.windowPenalty ? { windowPenalty: settings.windowPenalty } : {}),
+    ...(settings.featureFloor ? { featureFloor: settings.featureFloor } : {}),
     biases: trained.map((t) => Math.round(t.bias * 1e6) / 1e6),
     trainedOn,
     created: trainingDate(),
@@ -194,7 +204,7 @@ export function trainHashedModel(examples: readonly PreparedExample[], labels: s
 export function predictPrepared(model: HashedModel, example: PreparedExample): number[] {
   return model.weights.map((weights, i) => {
     let best = 0;
-    for (const window of example.windows) best = Math.max(best, sigmoid(bucketMargin(weights, model.header.biases[i] ?? 0, window)));
+    for (const window of example.windows) best = Math.max(best, sigmoid(bucketMargin(weights, model.header.biases[i] ?? 0, window, model.header.featureFloor ?? 0)));
     return best;
   });
 }

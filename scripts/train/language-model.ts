@@ -6,7 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { forEachFeature, normaliseForLanguage, type Script } from '../../plugins/guardrails/lang-detector/language-features.js';
 import type { LanguageModelData, LanguageModelMeta } from '../../plugins/guardrails/lang-detector/language-model.js';
 import { seededRandom, shuffle } from './linear-trainer.js';
-import { ownLanguageRows } from './own-language-words.js';
+import { ownLanguageExamples } from './own-language-words.js';
 import { readJsonl } from './trust-safety-model.js';
 
 /** Languages the model separates, per script; every other supported language is named by its script alone. */
@@ -28,9 +28,11 @@ export interface LanguageTrainOptions {
   /** Models trained with seeds `seed`, `seed + 1`, … whose weights are averaged (less dependence on one order). */
   averageOf: number;
   seed: number;
+  /** Logit taken from a language per letter its alphabet lacks, at detection (written to the header). */
+  orthographyPenalty: number;
 }
 
-export const LANGUAGE_TRAIN_OPTIONS: LanguageTrainOptions = { buckets: 1 << 16, epochs: 6, learningRate: 0.4, cropsPerSentence: 4, wordWeight: 4, averageOf: 5, seed: 7 };
+export const LANGUAGE_TRAIN_OPTIONS: LanguageTrainOptions = { buckets: 1 << 16, epochs: 6, learningRate: 0.4, cropsPerSentence: 4, wordWeight: 4, averageOf: 5, seed: 7, orthographyPenalty: 2 };
 
 /** One corpus row. */
 export interface LanguageRow {
@@ -132,6 +134,7 @@ function trainOnce(rows: LanguageRow[], options: LanguageTrainOptions, trainedOn
     scriptLanguages: SCRIPT_LANGUAGES,
     buckets: options.buckets,
     ...(options.wordWeight === 1 ? {} : { wordWeight: options.wordWeight }),
+    ...(options.orthographyPenalty > 0 ? { orthographyPenalty: options.orthographyPenalty } : {}),
     scale: 1,
     bias: [...bias].map((b) => Math.round(b * 10_000) / 10_000),
     trainedOn,
@@ -155,11 +158,11 @@ export const TRAIN_DIR = fileURLToPath(new URL('../../../shared/data/guardrails/
 function main(): void {
   const dir = resolve(process.argv[2] ?? TRAIN_DIR);
   const rows = readJsonl<LanguageRow>(resolve(dir, 'language.jsonl'));
-  const own = ownLanguageRows();
+  const own = ownLanguageExamples();
   const started = performance.now();
   const trainedOn =
     `corpus train/language.jsonl (${rows.length} rows: UD treebanks and Tatoeba via LASER, 25 languages) and ${own.length} hand-written ` +
-    `common words (scripts/train/data/language-own-words.txt), ${LANGUAGE_TRAIN_OPTIONS.cropsPerSentence} seeded 1-4 word crops per sentence; ` +
+    `rows (common words and sentences, scripts/train/data/language-own-*.txt), ${LANGUAGE_TRAIN_OPTIONS.cropsPerSentence} seeded 1-4 word crops per sentence; ` +
     `softmax regression, ${JSON.stringify(LANGUAGE_TRAIN_OPTIONS)}`;
   const { meta, bytes } = quantise(trainLanguageModel([...rows, ...own], LANGUAGE_TRAIN_OPTIONS, trainedOn));
   const folder = new URL('../../plugins/guardrails/lang-detector/', import.meta.url);

@@ -22,8 +22,24 @@ export interface PromptInjectionRow {
 /** The model's outputs, in order. */
 export const PROMPT_INJECTION_LABELS = ['prompt_injection', 'jailbreak'];
 
+/** Times each structural cue of a window (plugins/guardrails/prompt-injection-detection/cues.ts) counts as a feature. */
+export const PROMPT_INJECTION_CUES = 16;
+
+/**
+ * Logit taken off a text's best window per natural log of its window count (see `windowPenalty` in hashed-model.ts),
+ * chosen on the training corpus's leave-one-source-out folds, not on the dev set.
+ */
+export const PROMPT_INJECTION_WINDOW_PENALTY = 0.25;
+
+/**
+ * Features are scaled by 1/sqrt(max(count, this)) (see `featureFloor` in hashed-model.ts): a window of a few words
+ * ("can you write code?") has so few n-grams that each one swung the score; chosen on the leave-one-source-out folds.
+ */
+export const PROMPT_INJECTION_FEATURE_FLOOR = 300;
+
 /** The settings the shipped model and the leave-one-source-out folds both use. */
-export const PROMPT_INJECTION_TRAIN_OPTIONS: Partial<HashedTrainOptions> = { epochs: 6, learningRate: 0.2, l2: 1e-6, seed: 7, maxWindows: 8, positiveWindows: 'max' };
+export const PROMPT_INJECTION_TRAIN_OPTIONS: Partial<HashedTrainOptions> = { epochs: 6, learningRate: 0.2, l2: 1e-6, seed: 7, maxWindows: 8, positiveWindows: 'max',
+  cues: PROMPT_INJECTION_CUES, windowPenalty: PROMPT_INJECTION_WINDOW_PENALTY, featureFloor: PROMPT_INJECTION_FEATURE_FLOOR };
 
 /** A source part (id tag) larger than this counts as this many rows in the loss, so no one source dominates. */
 export const TAG_CAP = 300;
@@ -97,7 +113,12 @@ export function ownPromptExamples(trainDir = DEFAULT_TRAIN_DIR): MultiLabelExamp
   ];
 }
 
-/** Trains on prepared examples with the shipped settings. */
+/** Normalises and hashes examples as the shipped model reads them (n-grams and structural cues). */
+export function preparePromptExamples(examples: readonly MultiLabelExample[]): PreparedExample[] {
+  return prepareExamples(examples, undefined, undefined, PROMPT_INJECTION_CUES);
+}
+
+/** Trains on prepared examples (from {@link preparePromptExamples}) with the shipped settings. */
 export function trainPromptInjection(prepared: readonly PreparedExample[], trainedOn: string, options: Partial<HashedTrainOptions> = {}): HashedModel {
   return trainHashedModel(prepared, PROMPT_INJECTION_LABELS, trainedOn, { ...PROMPT_INJECTION_TRAIN_OPTIONS, ...options });
 }
@@ -108,11 +129,11 @@ function main(): void {
   const rows = readRows<PromptInjectionRow>(resolve(trainDir, 'prompt-injection.jsonl'));
   const own = ownPromptExamples(trainDir);
   const model = trainPromptInjection(
-    prepareExamples([...promptInjectionExamples(rows), ...own]),
+    preparePromptExamples([...promptInjectionExamples(rows), ...own]),
     `train/prompt-injection.jsonl (${rows.length} rows; each id tag weighted to at most ${TAG_CAP} rows) + ` +
       `${own.length} rows at weight ${OWN_WEIGHT}: scripts/train/data/prompt-injection-own.jsonl, ${SYSTEM_PROMPT_COUNT} benign system prompts (system-prompt-examples.ts), ` +
       `role-play rows (roleplay-examples.ts), ${PROMPT_DOCUMENT_COUNT} prompt documents (prompt-document-examples.ts), ordinary paragraphs in 24 languages (train/language.jsonl), clean rows of train/tool-output.jsonl; logistic regression over hashed ` +
-      `character 2-5-grams and word 1-2-grams of the normalised text, 512-character windows; ${JSON.stringify(PROMPT_INJECTION_TRAIN_OPTIONS)}`,
+      `character 2-5-grams and word 1-2-grams of the normalised text and structural cues (cues.ts), 512-character windows, the best one less ${PROMPT_INJECTION_WINDOW_PENALTY} × ln(windows), features scaled by 1/sqrt(max(count, ${PROMPT_INJECTION_FEATURE_FLOOR})); ${JSON.stringify(PROMPT_INJECTION_TRAIN_OPTIONS)}`,
   );
   writeHashedModel(PROMPT_INJECTION_MODEL, model);
   console.log(`wrote ${PROMPT_INJECTION_MODEL}.{json,bin} in ${((performance.now() - started) / 1000).toFixed(1)} s`);

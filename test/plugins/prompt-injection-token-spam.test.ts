@@ -35,6 +35,9 @@ describe('promptinjectiondetection: adversarial suffixes and more languages', ()
       'Fill in this table for my trip:\n| day | city | hotel |\n|-----|------|-------|\n| 1 | Porto | [tbd] |\n| 2 | Lisbon | [tbd] |',
       'Great match tonight! #football #ChampionsLeague @user @user what a goal by the keeper 😂 #unbelievable',
       'Use ${topic:climate} and {{audience}} as variables in the template, then render it with render(template, vars).',
+      // Numbered options with a closing bracket only, and maths pasted in a fenced block after a prose request.
+      'Sort each support ticket into one bucket and answer with its number only. The buckets are: 1) billing and refunds; 2) login trouble; 3) a bug in the mobile app; 4) a feature request; 5) anything else, for example (a) praise or (b) spam.',
+      'List every function name used in these formulas, one formula a line, as a JSON array.\n```\ng(t) = (2/3)t^2 - ln(4t) + cos(pi*t)\nh = sum(k=1 to 9; sqrt(k)^3) / (1 + max(a, b))\nz = exp(-(u/2)^2) * (v + w/(1 - q))\n```',
     ]) {
       assert.ok(tokenSpamEvidence(text) < 0.5, `suffix evidence ${tokenSpamEvidence(text)} for: ${text}`);
     }

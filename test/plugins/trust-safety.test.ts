@@ -249,4 +249,17 @@ describe('trustsafety guardrail', () => {
     assert.ok(model.predict(padded) > 0.4, `padded ${model.predict(padded)}`);
     assert.ok(model.predict('The committee met on Tuesday to discuss the new budget for the library and the park. '.repeat(60)) < 0.3);
   });
+
+  it('12.3: a long text scores exactly the highest of its 40-word windows, each word hashed once', () => {
+    const model = loadUnsafeClassifier();
+    const words = 'you are a pathetic worthless maggot and everyone hates the committee met on tuesday to discuss budget library park idiot s t u p i d sh1t soooo #trash'.split(' ');
+    let seed = 7;
+    const next = (): number => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    for (const length of [101, 140, 187, 250, 999]) {
+      const tokens = Array.from({ length }, () => words[Math.floor(next() * words.length)]!);
+      let best = 0;
+      for (let start = 0; start < length - 20; start += 20) best = Math.max(best, model.predictTokens(tokens.slice(start, start + 40)));
+      assert.equal(model.predictTokens(tokens), best, `${length} words`);
+    }
+  });
 });

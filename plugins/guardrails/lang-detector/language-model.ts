@@ -2,6 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { endianness } from 'node:os';
 import { forEachFeature, normaliseForLanguage, SCRIPT_LANGUAGE, scriptCounts, type Script } from './language-features.js';
+import { absenceCosts, DISTINCTIVE_SHARE, foreignLetters, letterOwners } from './orthography.js';
 
 /** The model file header (JSON); the weights follow in `language-weights.bin`. */
 export interface LanguageModelMeta {
@@ -13,6 +14,8 @@ export interface LanguageModelMeta {
   buckets: number;
   /** How many times each whole word counts among a text's features (1 when absent). */
   wordWeight?: number;
+  /** Logit taken from a language per letter its alphabet lacks (see orthography.ts); 0 or absent: no such cue. */
+  orthographyPenalty?: number;
   /** Weights are stored as int16; real weight = stored × scale. */
   scale: number;
   bias: number[];
@@ -61,12 +64,13 @@ export function createLanguageModel(data: LanguageModelData): LanguageModel {
   const scale = weights instanceof Int16Array ? meta.scale : 1;
   const classIndex = new Map(meta.languages.map((lang, i) => [lang, i]));
   // Each script's classes are one contiguous range of the class order (the trainer writes them so).
-  const candidates = new Map<Script, { from: number; to: number }>();
+  const candidates = new Map<Script, { from: number; to: number; langs: string[]; owners: ReturnType<typeof letterOwners>; absence: boolean }>();
+  const penalty = meta.orthographyPenalty ?? 0;
   for (const [script, langs] of Object.entries(meta.scriptLanguages) as Array<[Script, string[]]>) {
     const ids = langs.map((lang) => classIndex.get(lang) ?? -1);
     const from = Math.min(...ids);
     if (ids.some((id, k) => id !== from + k)) throw new Error(`lang_detector: the classes of ${script} are not contiguous in the model file`);
-    candidates.set(script, { from, to: from + ids.length });
+    candidates.set(script, { from, to: from + ids.length, langs, owners: letterOwners(langs), absence: langs.some((lang) => DISTINCTIVE_SHARE[lang] !== undefined) });
   }
   const sums = new Float64Array(classes);
   let buckets = new Int32Array(8192);
@@ -101,10 +105,13 @@ export function createLanguageModel(data: LanguageModelData): LanguageModel {
     if (only !== undefined) return { lang: only, prob: round(share) };
     const range = candidates.get(script);
     if (range === undefined) return { lang: 'und', prob: 0 };
-    const normalised = normaliseForLanguage(text.length > SCAN_LIMIT ? text.slice(0, SCAN_LIMIT) : text);
+    const read = text.length > SCAN_LIMIT ? text.slice(0, SCAN_LIMIT) : text;
+    const normalised = normaliseForLanguage(read);
     count = 0;
     const n = forEachFeature(normalised, meta.buckets, collect, meta.wordWeight ?? 1);
     const { from, to } = range;
+    const foreign = penalty > 0 ? foreignLetters(normalised, read, range.langs, range.owners) : undefined;
+    const absent = penalty > 0 && range.absence ? absenceCosts(normalised, letterCount(normalised), range.langs, range.owners) : undefined;
     sums.fill(0);
     for (let i = 0; i < count; i += 1) {
       const row = (buckets[i] as number) * classes;
@@ -114,7 +121,7 @@ export function createLanguageModel(data: LanguageModelData): LanguageModel {
     let top = -Infinity;
     let topClass = from;
     for (let c = from; c < to; c += 1) {
-      const value = (meta.bias[c] as number) + (sums[c] as number) * norm;
+      const value = (meta.bias[c] as number) + (sums[c] as number) * norm - (foreign ? penalty * (foreign[c - from] as number) : 0) - (absent ? (absent[c - from] as number) : 0);
       sums[c] = value;
       if (value > top) {
         top = value;
@@ -142,6 +149,13 @@ export function createLanguageModel(data: LanguageModelData): LanguageModel {
       return { share: scored.share, probs };
     },
   };
+}
+
+/** Letters beyond ASCII of a normalised text (for Cyrillic, its Cyrillic letters; Latin names inside do not count). */
+function letterCount(normalised: string): number {
+  let count = 0;
+  for (let i = 0; i < normalised.length; i += 1) if (normalised.charCodeAt(i) > 0x7f) count += 1;
+  return count;
 }
 
 function round(value: number): number {

@@ -1,4 +1,5 @@
 // Hashed n-gram features of a normalised text (character 2- to 5-grams, word unigrams and bigrams), and the windows long texts are read in.
+import { windowCues } from './cues.js';
 import { foldView, plainView } from './normalise.js';
 
 /** Feature-space size of the shipped models: 2^18 buckets. */
@@ -12,6 +13,7 @@ const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
 const WORD_SEED = 0x9e3779b9;
 const BIGRAM_SEED = 0x85ebca6b;
+const CUE_SEED = 0xc2b2ae35;
 const WORD = /[\p{L}\p{N}]+/gu;
 
 /** A 32-bit finaliser (from murmur3): spreads FNV's low bits before masking. */
@@ -64,9 +66,10 @@ export function textWindows(text: string, size = WINDOW_SIZE, stride = WINDOW_ST
 
 /**
  * The hashed features of one normalised window, as bucket numbers in [0, 2^bits), one per occurrence: character
- * 2- to 5-grams (spaces and punctuation included, so "<|im_start|>" and "###" count), word unigrams and word bigrams.
+ * 2- to 5-grams (spaces and punctuation included, so "<|im_start|>" and "###" count), word unigrams and word bigrams,
+ * and, when `cueRepeat` is above 0, each structural cue of the window (see cues.ts) `cueRepeat` times.
  */
-export function featureBuckets(window: string, bits = DEFAULT_HASH_BITS, into: number[] = []): number[] {
+export function featureBuckets(window: string, bits = DEFAULT_HASH_BITS, into: number[] = [], cueRepeat = 0): number[] {
   const mask = (1 << bits) - 1;
   const n = window.length;
   for (let i = 0; i < n; i += 1) {
@@ -83,6 +86,12 @@ export function featureBuckets(window: string, bits = DEFAULT_HASH_BITS, into: n
     into.push(mix(word) & mask);
     if (previous !== 0) into.push(mix(Math.imul(previous, 31) ^ word ^ BIGRAM_SEED) & mask);
     previous = word;
+  }
+  if (cueRepeat > 0) {
+    for (const cue of windowCues(window)) {
+      const bucket = mix(fnv(cue, CUE_SEED)) & mask;
+      for (let k = 0; k < cueRepeat; k += 1) into.push(bucket);
+    }
   }
   return into;
 }

@@ -10,6 +10,15 @@ export interface HashedModelHeader {
   bits: number;
   /** Window length and step in characters of the normalised text (defaults: WINDOW_SIZE, WINDOW_STRIDE). */
   window?: { size: number; stride: number };
+  /** How many times each structural cue of a window (cues.ts) counts as a feature; absent or 0: no cues. */
+  cues?: number;
+  /**
+   * Logit taken off the best window per natural log of the window count: the highest of many windows of a long,
+   * harmless text is high by chance more often than the one window of a short text. Absent or 0: none.
+   */
+  windowPenalty?: number;
+  /** Features are scaled by 1/sqrt(max(count, featureFloor)): a very short text's few n-grams weigh less. Absent or 0: none. */
+  featureFloor?: number;
   biases: number[];
   /** Data, settings and date, for people reading the file. */
   trainedOn: string;
@@ -59,11 +68,11 @@ export function sigmoid(value: number): number {
 }
 
 /** Margin of one label on one window's buckets: bias + Σ w / sqrt(n). */
-export function bucketMargin(weights: Float32Array, bias: number, buckets: ArrayLike<number>): number {
+export function bucketMargin(weights: Float32Array, bias: number, buckets: ArrayLike<number>, featureFloor = 0): number {
   if (buckets.length === 0) return bias;
   let sum = 0;
   for (let i = 0; i < buckets.length; i += 1) sum += weights[buckets[i] as number] as number;
-  return bias + sum / Math.sqrt(buckets.length);
+  return bias + sum / Math.sqrt(Math.max(buckets.length, featureFloor));
 }
 
 /**
@@ -71,17 +80,19 @@ export function bucketMargin(weights: Float32Array, bias: number, buckets: Array
  * highest probability per label is kept, so one bad window in a long, harmless text decides.
  */
 export function scoreNormalised(model: HashedModel, normalised: string): number[] {
-  const best = model.header.labels.map(() => 0);
+  const best = model.header.labels.map(() => -Infinity);
   const buckets: number[] = [];
-  for (const window of textWindows(normalised, model.header.window?.size ?? WINDOW_SIZE, model.header.window?.stride ?? WINDOW_STRIDE)) {
+  const windows = textWindows(normalised, model.header.window?.size ?? WINDOW_SIZE, model.header.window?.stride ?? WINDOW_STRIDE);
+  for (const window of windows) {
     buckets.length = 0;
-    featureBuckets(window, model.header.bits, buckets);
+    featureBuckets(window, model.header.bits, buckets, model.header.cues ?? 0);
     model.weights.forEach((weights, i) => {
-      const probability = sigmoid(bucketMargin(weights, model.header.biases[i] ?? 0, buckets));
-      if (probability > (best[i] as number)) best[i] = probability;
+      const margin = bucketMargin(weights, model.header.biases[i] ?? 0, buckets, model.header.featureFloor ?? 0);
+      if (margin > (best[i] as number)) best[i] = margin;
     });
   }
-  return best;
+  const penalty = (model.header.windowPenalty ?? 0) * Math.log(windows.length);
+  return best.map((margin) => sigmoid(margin - penalty));
 }
 
 /** Probabilities of each label for a raw text: normalised, then scored in windows. */

@@ -17,13 +17,17 @@ const MIN_HEAD = 6;
 const MIN_TAIL = 8;
 const MAX_TAIL = 60;
 const HEAD_SPAN = 40;
+/** A fenced code block (fences at line starts): code the user pasted, not a suffix. */
+const CODE_FENCE = /(?:^|\n)[ \t]*```[^\n]*\n[\s\S]*?\n[ \t]*```[ \t]*(?=\n|$)/g;
+/** A list marker standing alone: "1)", "(2)", "b)", "iv)". Balanced by convention, and ordinary in prose. */
+const LIST_MARKER = /^\(?(?:\d{1,2}|[a-zA-Z]|[ivxIVX]{2,4})\)$/;
 /** Only the end of a text is read: suffix attacks sit there, and the work stays bounded. */
 const READ_CHARS = 4_000;
 
 /** True for a token that is not an ordinary word: bracketed, camel-joined, or with a mark between letters. */
 export function isJunkToken(token: string): boolean {
   const core = token.replace(EDGE_PUNCTUATION, '');
-  if (core === '') return false;
+  if (core === '' || LIST_MARKER.test(core)) return false;
   const symbol = SYMBOL.test(core);
   if (symbol) return LETTER.test(core) || core.length >= 2;
   if (CAMEL_JOIN.test(core) && !BRAND_CASE.test(core)) return true;
@@ -58,7 +62,12 @@ export function unbalancedMarks(text: string): number {
  */
 export function tokenSpamScore(text: string): number {
   // Only the last MAX_TAIL + HEAD_SPAN tokens can reach the score.
-  const tokens = text.slice(-READ_CHARS).split(/\s+/u).filter((t) => t !== '').slice(-(MAX_TAIL + HEAD_SPAN));
+  const tokens = text
+    .replace(CODE_FENCE, '\n')
+    .slice(-READ_CHARS)
+    .split(/\s+/u)
+    .filter((t) => t !== '')
+    .slice(-(MAX_TAIL + HEAD_SPAN));
   const n = tokens.length;
   if (n < MIN_HEAD + MIN_TAIL) return 0;
   const junk = tokens.map((t) => (isJunkToken(t) ? 1 : 0));
@@ -75,7 +84,7 @@ export function tokenSpamScore(text: string): number {
     if (contrast > best) [best, bestTail] = [contrast, k];
   }
   if (best <= 0) return 0;
-  const unbalanced = unbalancedMarks(tokens.slice(n - bestTail).join(' '));
+  const unbalanced = unbalancedMarks(tokens.slice(n - bestTail).filter((t) => !LIST_MARKER.test(t.replace(EDGE_PUNCTUATION, ''))).join(' '));
   const score = unbalanced >= 2 ? best + 0.1 * Math.min(unbalanced, 4) : best * 0.5;
   return Math.min(1, score);
 }

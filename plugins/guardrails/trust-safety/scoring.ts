@@ -70,14 +70,23 @@ export function withoutReportedQuotes(text: string): string {
   return outside !== text && REPORTING.test(outside.toLowerCase()) ? text.replace(QUOTED, ' "quote" ') : text;
 }
 
-/** Lower case, NFKC, invisible characters out, curly apostrophes straightened, spaces collapsed. */
+const INVISIBLE = /[\u200B-\u200F\u2060\uFEFF\u00AD]/;
+const INVISIBLE_ALL = new RegExp(INVISIBLE.source, 'g');
+const CURLY_APOSTROPHE = /[’‘`´]/;
+const CURLY_APOSTROPHE_ALL = new RegExp(CURLY_APOSTROPHE.source, 'g');
+/** A run of white space that is not one plain space: what collapsing changes. */
+const UNCOLLAPSED_SPACE = /\s\s|[^\S ]/;
+
+/**
+ * Lower case, NFKC, invisible characters out, curly apostrophes straightened, spaces collapsed. Each replacement
+ * runs only when its test finds something to replace (a global replacement that changes nothing still costs).
+ */
 export function normaliseForRules(text: string): string {
-  return text
-    .normalize('NFKC')
-    .toLowerCase()
-    .replace(/[\u200B-\u200F\u2060\uFEFF\u00AD]/g, '')
-    .replace(/[’‘`´]/g, "'")
-    .replace(/\s+/g, ' ');
+  let out = text.normalize('NFKC').toLowerCase();
+  if (INVISIBLE.test(out)) out = out.replace(INVISIBLE_ALL, '');
+  if (CURLY_APOSTROPHE.test(out)) out = out.replace(CURLY_APOSTROPHE_ALL, "'");
+  if (UNCOLLAPSED_SPACE.test(out)) out = out.replace(/\s+/g, ' ');
+  return out;
 }
 
 /** Rounds a score to 4 decimals and keeps it in [0, 1]. */

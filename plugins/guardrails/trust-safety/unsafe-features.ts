@@ -51,7 +51,26 @@ function deobfuscate(word: string): string {
   if (token[0] !== '@' && HAS_LEET.test(token) && LEET_WORD.test(token) && (token.match(LETTER)?.length ?? 0) >= 2) {
     token = token.replace(/[013457@$]/g, (c) => LEET[c] ?? c);
   }
-  return token.replace(REPEATED, '$1$1');
+  return hasTripleUnit(token) ? token.replace(REPEATED, '$1$1') : token;
+}
+
+/**
+ * False only when {@link REPEATED} cannot match: no three equal UTF-16 units in a row, and no surrogate (a letter
+ * outside the BMP, which the regular expression then checks). A cheap test before it.
+ */
+function hasTripleUnit(token: string): boolean {
+  for (let i = 0; i < token.length; i += 1) {
+    const code = token.charCodeAt(i);
+    if (code >= 0xd800 && code <= 0xdfff) return true;
+    if (i >= 2 && code === token.charCodeAt(i - 1) && code === token.charCodeAt(i - 2)) return true;
+  }
+  return false;
+}
+
+/** True when the token starts with an ASCII lower-case letter or digit, so it is no {@link MASK_RUN} (a cheap test before it). */
+function startsAlphanumeric(token: string): boolean {
+  const code = token.charCodeAt(0);
+  return (code >= 97 && code <= 122) || (code >= 48 && code <= 57);
 }
 
 /** Joins runs of three or more single letters ("f u c k", "i d i o t") into one word. */
@@ -64,7 +83,7 @@ function joinSpacedLetters(tokens: string[]): string[] {
     run = [];
   };
   for (const token of tokens) {
-    if (SINGLE_LETTER.test(token)) run.push(token);
+    if (token.length <= 2 && SINGLE_LETTER.test(token)) run.push(token);
     else {
       flush();
       out.push(token);
@@ -79,7 +98,7 @@ export function modelTokens(normalised: string): string[] {
   const tokens: string[] = [];
   for (const match of normalised.matchAll(TOKEN)) {
     const token = deobfuscate(match[0]);
-    if (MASK_RUN.test(token)) continue;
+    if (!startsAlphanumeric(token) && MASK_RUN.test(token)) continue;
     tokens.push(token);
     if (tokens.length >= MAX_TOKENS) break;
   }
@@ -124,18 +143,62 @@ export function unsafeFeatureBuckets(tokens: readonly string[], buckets: number,
     // A pair hashes the previous word's state on through a space and this word.
     if (t > 0) push(finish(fnv(token, Math.imul(previous ^ 32, FNV_PRIME)), 2, mask));
     previous = word;
-    if (token.length > MAX_WORD_FOR_CHARS) continue;
-    const length = token.length + 2;
-    for (let start = 0; start + MIN_CHARS <= length; start += 1) {
-      let hash = FNV_OFFSET;
-      const last = Math.min(length, start + MAX_CHARS);
-      for (let at = start; at < last; at += 1) {
-        const code = at === 0 || at === length - 1 ? 32 : token.charCodeAt(at - 1);
-        hash = Math.imul(hash ^ code, FNV_PRIME);
-        const size = at - start + 1;
-        if (size >= MIN_CHARS) push(finish(hash, 2 + size, mask));
-      }
-    }
+    pushCharGrams(token, mask, push);
   }
   return count;
+}
+
+/** Pushes the buckets of the character 2- to 5-grams of a space-padded word (none past {@link MAX_WORD_FOR_CHARS}). */
+function pushCharGrams(token: string, mask: number, push: (bucket: number) => void): void {
+  if (token.length > MAX_WORD_FOR_CHARS) return;
+  const length = token.length + 2;
+  for (let start = 0; start + MIN_CHARS <= length; start += 1) {
+    let hash = FNV_OFFSET;
+    const last = Math.min(length, start + MAX_CHARS);
+    for (let at = start; at < last; at += 1) {
+      const code = at === 0 || at === length - 1 ? 32 : token.charCodeAt(at - 1);
+      hash = Math.imul(hash ^ code, FNV_PRIME);
+      const size = at - start + 1;
+      if (size >= MIN_CHARS) push(finish(hash, 2 + size, mask));
+    }
+  }
+}
+
+/** The model's weights summed per word, for a text read in overlapping windows (see {@link wordFeatureSums}). */
+export interface WordFeatureSums {
+  /** The weight sum of each word's own features: the word and its character n-grams. */
+  own: Float64Array;
+  /** How many own features each word has. */
+  count: Int32Array;
+  /** The weight of the pair ending at each word (0 for the first word). */
+  pair: Float64Array;
+}
+
+/**
+ * The features of {@link unsafeFeatureBuckets} summed word by word: a window of words `[start, end)` has the
+ * features of its words' own sums and of the pairs ending at `start + 1` to `end - 1`, so overlapping windows
+ * need not hash a word twice. The sums are of the stored integer weights, so they equal a window's own sum exactly.
+ */
+export function wordFeatureSums(tokens: readonly string[], buckets: number, weights: ArrayLike<number>): WordFeatureSums {
+  const mask = buckets - 1;
+  const sums: WordFeatureSums = { own: new Float64Array(tokens.length), count: new Int32Array(tokens.length), pair: new Float64Array(tokens.length) };
+  let sum = 0;
+  let features = 0;
+  const add = (bucket: number): void => {
+    sum += weights[bucket] as number;
+    features += 1;
+  };
+  let previous = 0;
+  for (let t = 0; t < tokens.length; t += 1) {
+    const token = tokens[t] as string;
+    const word = fnv(token);
+    if (t > 0) sums.pair[t] = weights[finish(fnv(token, Math.imul(previous ^ 32, FNV_PRIME)), 2, mask)] as number;
+    previous = word;
+    sum = weights[finish(word, 1, mask)] as number;
+    features = 1;
+    pushCharGrams(token, mask, add);
+    sums.own[t] = sum;
+    sums.count[t] = features;
+  }
+  return sums;
 }

@@ -1,6 +1,6 @@
 // The trained unsafe-text model of trustsafety: logistic regression over hashed n-grams, int16 weights in unsafe-weights.bin.
 import { readFileSync } from 'node:fs';
-import { LONG_TEXT_WINDOW, modelTokens, normaliseForModel, unsafeFeatureBuckets, WINDOW_TOKENS } from './unsafe-features.js';
+import { LONG_TEXT_WINDOW, modelTokens, normaliseForModel, unsafeFeatureBuckets, WINDOW_TOKENS, wordFeatureSums } from './unsafe-features.js';
 
 /** The header file (unsafe-model.json). */
 export interface UnsafeModelMeta {
@@ -34,19 +34,37 @@ export function createUnsafeClassifier(data: UnsafeModelData): UnsafeClassifier 
   const scale = weights instanceof Int16Array ? meta.scale : 1;
   // One scratch buffer per classifier: evaluation is synchronous, so calls never overlap.
   const scratch = { ids: new Int32Array(4096) };
+  const probability = (sum: number, n: number): number => {
+    const margin = meta.bias + (n > 0 ? (sum * scale) / Math.sqrt(n) : 0);
+    return 1 / (1 + Math.exp(-margin));
+  };
   const predictWindow = (tokens: readonly string[]): number => {
     let sum = 0;
     const n = unsafeFeatureBuckets(tokens, meta.buckets, scratch);
     const ids = scratch.ids;
     for (let i = 0; i < n; i += 1) sum += weights[ids[i] as number] as number;
-    const margin = meta.bias + (n > 0 ? (sum * scale) / Math.sqrt(n) : 0);
-    return 1 / (1 + Math.exp(-margin));
+    return probability(sum, n);
   };
   const step = LONG_TEXT_WINDOW / 2;
   const predictTokens = (tokens: readonly string[]): number => {
     if (tokens.length <= WINDOW_TOKENS) return predictWindow(tokens);
+    // Each word is hashed once; a window adds up its words' sums (the same sums as predictWindow on the slice).
+    const { own, count, pair } = wordFeatureSums(tokens, meta.buckets, weights);
     let best = 0;
-    for (let start = 0; start < tokens.length - step; start += step) best = Math.max(best, predictWindow(tokens.slice(start, start + LONG_TEXT_WINDOW)));
+    for (let start = 0; start < tokens.length - step; start += step) {
+      const end = Math.min(tokens.length, start + LONG_TEXT_WINDOW);
+      let sum = 0;
+      let n = 0;
+      for (let t = start; t < end; t += 1) {
+        sum += own[t] as number;
+        n += count[t] as number;
+        if (t > start) {
+          sum += pair[t] as number;
+          n += 1;
+        }
+      }
+      best = Math.max(best, probability(sum, n));
+    }
     return best;
   };
   return { predictTokens, predict: (text) => predictTokens(modelTokens(normaliseForModel(text))) };

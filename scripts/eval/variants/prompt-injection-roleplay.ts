@@ -3,8 +3,8 @@
 import { resolve } from 'node:path';
 import { detect, promptInjectionRules } from '../../../plugins/guardrails/prompt-injection-detection/detector.js';
 import promptInjectionDetection from '../../../plugins/guardrails/prompt-injection-detection/index.js';
-import { prepareExamples, type MultiLabelExample } from '../../train/hashed-trainer.js';
-import { DEFAULT_TRAIN_DIR, OWN_WEIGHT, templateExamples, promptInjectionExamples, readRows, trainPromptInjection, type PromptInjectionRow } from '../../train/prompt-injection-model.js';
+import type { MultiLabelExample } from '../../train/hashed-trainer.js';
+import { DEFAULT_TRAIN_DIR, OWN_WEIGHT, templateExamples, promptInjectionExamples, preparePromptExamples, readRows, trainPromptInjection, type PromptInjectionRow } from '../../train/prompt-injection-model.js';
 import { foreignParagraphs, type LanguageRow } from '../../train/foreign-paragraphs.js';
 import { benignPromptDocuments } from '../../train/prompt-document-examples.js';
 import { rolePlayExamples } from '../../train/roleplay-examples.js';
@@ -26,8 +26,8 @@ if (args.includes('foreign')) {
   const paragraphs = foreignParagraphs(readRows<LanguageRow>(resolve(DEFAULT_TRAIN_DIR, 'language.jsonl')));
   extra.push(...paragraphs.map((text) => ({ text, labels: [false, false], weight: OWN_WEIGHT })));
 }
-const prepared = prepareExamples(promptInjectionExamples(rows));
-const own = prepareExamples(extra);
+const prepared = preparePromptExamples(promptInjectionExamples(rows));
+const own = preparePromptExamples(extra);
 const byRow = new Map(rows.map((row, i) => [row, prepared[i]!]));
 const rules = promptInjectionRules();
 const full = trainPromptInjection([...prepared, ...own], 'variant');

@@ -3,9 +3,9 @@
 import { resolve } from 'node:path';
 import { detect, GENERAL_RULE_IDS, selectRules } from '../../../plugins/guardrails/prompt-injection-detection/detector.js';
 import promptInjectionDetection from '../../../plugins/guardrails/prompt-injection-detection/index.js';
-import { prepareExamples, type MultiLabelExample } from '../../train/hashed-trainer.js';
+import type { MultiLabelExample } from '../../train/hashed-trainer.js';
 import { foreignParagraphs, type LanguageRow } from '../../train/foreign-paragraphs.js';
-import { DEFAULT_TRAIN_DIR, OWN_WEIGHT, templateExamples, promptInjectionExamples, readRows, trainPromptInjection, type PromptInjectionRow } from '../../train/prompt-injection-model.js';
+import { DEFAULT_TRAIN_DIR, OWN_WEIGHT, templateExamples, promptInjectionExamples, preparePromptExamples, readRows, trainPromptInjection, type PromptInjectionRow } from '../../train/prompt-injection-model.js';
 import { foldMetrics, leaveOneSourceOut, metricsAt, printSourceTable } from '../leave-one-source-out.js';
 
 const threshold = promptInjectionDetection.defaultThreshold;
@@ -26,8 +26,8 @@ function corpusExamples(): MultiLabelExample[] {
   for (const row of rows) perTag.set(row.id.replace(/-[^-]*$/, ''), (perTag.get(row.id.replace(/-[^-]*$/, '')) ?? 0) + 1);
   return examples.map((e, i) => ({ ...e, weight: Math.min(1, cap / (perTag.get(rows[i]!.id.replace(/-[^-]*$/, '')) ?? 1)) }));
 }
-const prepared = prepareExamples(corpusExamples());
-const own = prepareExamples(extra);
+const prepared = preparePromptExamples(corpusExamples());
+const own = preparePromptExamples(extra);
 const byRow = new Map(rows.map((row, i) => [row, prepared[i]!]));
 const rules = selectRules(GENERAL_RULE_IDS);
 const full = trainPromptInjection([...prepared, ...own], 'variant');
