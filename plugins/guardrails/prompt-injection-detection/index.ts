@@ -2,7 +2,7 @@
 import { defineGuardrail, type GuardrailPlugin } from '../../../src/plugins/plugin-api.js';
 import { detect, promptInjectionRules } from './detector.js';
 import { loadHashedModel, loadHashedModelSync, type HashedModel } from './hashed-model.js';
-import { DEFAULT_SCAN_LIMIT } from './normalise.js';
+import { INJECTION_OPTIONS_SCHEMA } from './options-schema.js';
 import { injectionVerdict, type InjectionResults } from './verdict.js';
 
 /** Options of promptinjectiondetection. */
@@ -53,14 +53,7 @@ export const promptInjectionDetection = defineGuardrail<PromptInjectionOptions, 
   description: 'Scores prompt injection (instruction override, prompt extraction, fake system messages, indirect injection) and jailbreaks with a trained n-gram model and general rules.',
   // Chosen on the dev set (never trained on): the highest F1 with at most 3% false positives on its safe prompts.
   defaultThreshold: 0.75,
-  optionsSchema: {
-    type: 'object',
-    additionalProperties: false,
-    properties: {
-      decode_payloads: { type: 'boolean', default: true },
-      scan_limit: { type: 'integer', minimum: 1000, maximum: 1_000_000, default: DEFAULT_SCAN_LIMIT },
-    },
-  },
+  optionsSchema: INJECTION_OPTIONS_SCHEMA,
   evaluate: function evaluatePromptInjection(text, { options, threshold }) {
     const verdict = (loaded: HashedModel): ReturnType<typeof injectionVerdict> =>
       injectionVerdict(detect(text, { decode: options.decode_payloads, scanLimit: options.scan_limit, rules: RULES, models: [loaded], suffixes: true }), threshold);

@@ -2,7 +2,7 @@
 import { defineGuardrail, type GuardrailPlugin } from '../../../src/plugins/plugin-api.js';
 import { loadHashedModel, loadHashedModelSync, type HashedModel } from '../prompt-injection-detection/hashed-model.js';
 import type { PromptInjectionOptions, PromptInjectionResults } from '../prompt-injection-detection/index.js';
-import { DEFAULT_SCAN_LIMIT } from '../prompt-injection-detection/normalise.js';
+import { INJECTION_OPTIONS_SCHEMA } from '../prompt-injection-detection/options-schema.js';
 import { injectionVerdict } from '../prompt-injection-detection/verdict.js';
 import { scoreToolOutput } from './score.js';
 import { TOOL_OUTPUT_RULES } from './tool-rules.js';
@@ -60,14 +60,7 @@ export function createToolInjectionDetection(settings: ToolInjectionPluginOption
     description: 'Scores instructions planted in tool output (web pages, e-mails, files, API results) with a trained n-gram model and general rules.',
     // Chosen on the dev set (never trained on): the highest recall with at most 5% false positives there; see MODEL.md.
     defaultThreshold: 0.8,
-    optionsSchema: {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        decode_payloads: { type: 'boolean', default: true },
-        scan_limit: { type: 'integer', minimum: 1000, maximum: 1_000_000, default: DEFAULT_SCAN_LIMIT },
-      },
-    },
+    optionsSchema: INJECTION_OPTIONS_SCHEMA,
     async setup() {
       if (settings.preload) await preloadToolInjectionModel();
     },

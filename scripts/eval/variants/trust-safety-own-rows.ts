@@ -2,7 +2,8 @@
 // Run: npx tsx scripts/eval/variants/trust-safety-own-rows.ts [variant ...]
 import { resolve } from 'node:path';
 import { auc } from '../ranking-auc.js';
-import { CATEGORIES, scoreTrustSafety, type UnsafeModel } from '../../../plugins/guardrails/trust-safety/scoring.js';
+import { CATEGORIES, scoreTrustSafety } from '../../../plugins/guardrails/trust-safety/scoring.js';
+import { memoisedUnsafeModel } from './memoised-unsafe-model.js';
 import { createUnsafeClassifier, loadUnsafeClassifier } from '../../../plugins/guardrails/trust-safety/unsafe-model.js';
 import { readJsonl, trainUnsafeModel, TRAIN_DIR, TRUST_SAFETY_TRAIN_OPTIONS, type TrustSafetyRow } from '../../train/trust-safety-model.js';
 
@@ -11,22 +12,9 @@ const corpus = readJsonl<TrustSafetyRow>(resolve(TRAIN_DIR, 'trust-safety.jsonl'
 const own = readJsonl<TrustSafetyRow>(new URL('../../train/data/trust-safety-own.jsonl', import.meta.url).pathname);
 
 
-/** A model whose token predictions are remembered (the sweep scores every row many times). */
-function cached(model: UnsafeModel & { predictTokens(tokens: readonly string[]): number }): UnsafeModel {
-  const memo = new Map<string, number>();
-  return {
-    predict: (text) => model.predict(text),
-    predictTokens: (tokens) => {
-      const key = tokens.join(' ');
-      let p = memo.get(key);
-      if (p === undefined) memo.set(key, (p = model.predictTokens(tokens)));
-      return p;
-    },
-  };
-}
 
 function report(name: string, raw: ReturnType<typeof loadUnsafeClassifier>): void {
-  const model = cached(raw);
+  const model = memoisedUnsafeModel(raw);
   const probabilities = dev.map((row) => raw.predict(row.text));
   const ranking = ['xstest', 'surge'].map((source) => {
     const rows = dev.map((row, i) => (row.id.startsWith(source) ? i : -1)).filter((i) => i >= 0);

@@ -2,26 +2,14 @@
 // Run: npx tsx scripts/eval/variants/trust-safety-tuning.ts
 import { resolve } from 'node:path';
 import { CATEGORIES, scoreTrustSafety, type UnsafeModel } from '../../../plugins/guardrails/trust-safety/scoring.js';
-import { createUnsafeClassifier, loadUnsafeClassifier, type UnsafeClassifier } from '../../../plugins/guardrails/trust-safety/unsafe-model.js';
+import { memoisedUnsafeModel } from './memoised-unsafe-model.js';
+import { createUnsafeClassifier, loadUnsafeClassifier } from '../../../plugins/guardrails/trust-safety/unsafe-model.js';
 import { readJsonl, readOwnRows, repositoryOf, trainUnsafeModel, TRAIN_DIR, TRUST_SAFETY_TRAIN_OPTIONS, type TrustSafetyRow } from '../../train/trust-safety-model.js';
 
 const dev = readJsonl<TrustSafetyRow>(resolve(TRAIN_DIR, '..', 'trust-safety.jsonl'));
 const corpus = readJsonl<TrustSafetyRow>(resolve(TRAIN_DIR, 'trust-safety.jsonl'));
 const own = readOwnRows();
 
-/** A model whose token predictions are remembered (the sweep scores every row many times). */
-function cached(model: UnsafeClassifier): UnsafeModel {
-  const memo = new Map<string, number>();
-  return {
-    predict: (text) => model.predict(text),
-    predictTokens: (tokens) => {
-      const key = tokens.join(' ');
-      let p = memo.get(key);
-      if (p === undefined) memo.set(key, (p = model.predictTokens(tokens)));
-      return p;
-    },
-  };
-}
 
 /** Recall and FPR of "any category flagged" over rows, each scored with its own model. */
 function figures(rows: ReadonlyArray<{ row: TrustSafetyRow; model: UnsafeModel }>, tuning: { floor: number; weight: number; request: number }): { recall: number; fpr: number; fp: number } {
@@ -39,11 +27,11 @@ function figures(rows: ReadonlyArray<{ row: TrustSafetyRow; model: UnsafeModel }
   return { recall: tp / positives, fpr: fp / (rows.length - positives), fp };
 }
 
-const shipped = cached(loadUnsafeClassifier());
+const shipped = memoisedUnsafeModel(loadUnsafeClassifier());
 const devRows = dev.map((row) => ({ row, model: shipped }));
 const losoRows: Array<{ row: TrustSafetyRow; model: UnsafeModel }> = [];
 for (const repository of [...new Set(corpus.map(repositoryOf))]) {
-  const model = cached(createUnsafeClassifier(trainUnsafeModel([...corpus.filter((row) => repositoryOf(row) !== repository), ...own], TRUST_SAFETY_TRAIN_OPTIONS)));
+  const model = memoisedUnsafeModel(createUnsafeClassifier(trainUnsafeModel([...corpus.filter((row) => repositoryOf(row) !== repository), ...own], TRUST_SAFETY_TRAIN_OPTIONS)));
   for (const row of corpus) if (repositoryOf(row) === repository) losoRows.push({ row, model });
 }
 console.log('| floor | weight | request | dev recall | dev FPR | LOSO recall | LOSO FPR |\n|---:|---:|---:|---:|---:|---:|---:|');
