@@ -163,9 +163,19 @@ export class ChroniclesRecorder {
       this.reportDrops();
       return;
     }
-    const { entry: bounded, sizes } = boundEntry(entry, this.maxFieldBytes);
+    let bounded: ChronicleEntry;
+    let sizes: Map<string, number>;
+    let json: string;
+    try {
+      ({ entry: bounded, sizes } = boundEntry(entry, this.maxFieldBytes));
+      json = JSON.stringify(bounded);
+    } catch (error) {
+      // Only a value JSON cannot hold (a cycle, a BigInt) gets here; the entry cannot be stored, and is reported.
+      this.onError(error as Error);
+      return;
+    }
     const list = this.pending.get(entry.application) ?? [];
-    list.push({ json: JSON.stringify(bounded), timestamp: bounded.timestamp, toolCalls: bounded.tool_invocations.length > 0, sizes, secrets });
+    list.push({ json, timestamp: bounded.timestamp, toolCalls: bounded.tool_invocations.length > 0, sizes, secrets });
     this.pending.set(entry.application, list);
     this.pendingCount++;
     this.schedule();

@@ -112,3 +112,25 @@ describe('Chronicles recorder on slow storage', () => {
     }
   });
 });
+
+describe('Chronicles recorder on an entry JSON cannot hold', () => {
+  it('reports it and never throws into the request; the entries around it are written', async () => {
+    const storage = new Storage(memoryStorage());
+    await storage.init();
+    const errors: string[] = [];
+    const recorder = new ChroniclesRecorder(storage, { flushIntervalMs: 60_000, onError: (error) => errors.push(error.message) });
+    try {
+      const cyclic: Record<string, unknown> = { role: 'user' };
+      cyclic.self = cyclic;
+      recorder.record(entry('before'));
+      assert.doesNotThrow(() => recorder.record({ ...entry('cyclic'), input: cyclic }));
+      assert.doesNotThrow(() => recorder.record({ ...entry('bigint'), usage: { total_tokens: 10n } as unknown as Record<string, unknown> }));
+      recorder.record(entry('after'));
+      await recorder.flush();
+      assert.deepEqual((await storage.readLog<ChronicleEntry>('chronicles/app')).map((e) => e.id), ['before', 'after']);
+      assert.equal(errors.length, 2);
+    } finally {
+      await recorder.close();
+    }
+  });
+});
