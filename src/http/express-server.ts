@@ -11,7 +11,7 @@ import type { Express } from 'express';
  * the app. V8 then moves both objects to new hidden classes and drops the prototypes' fast mode, so property reads
  * across the whole request (Express, Node's own `writeHead` and `end`, the gateway) miss their inline caches. When
  * the objects already have those prototypes, the call changes nothing. On the gateway's model route this costs
- * 35–40% less CPU per request (see BENCHMARKS.md). Behaviour is the same: the objects are what Express would have
+ * about 40% less CPU per request (see BENCHMARKS.md). Behaviour is the same: the objects are what Express would have
  * made of them. An app mounted inside this one (`app.use(subApp)`) still re-prototypes as usual within it.
  * @example
  * const app = express();
