@@ -3,6 +3,7 @@ import type { Request, RequestHandler } from 'express';
 import type { AdminKeyring, AdminPrincipal } from '../admin/admin-auth.js';
 import type { DeveloperKeyStore } from '../admin/developer-key-store.js';
 import { Errors } from '../errors/error-registry.js';
+import { requestRecordOf } from '../observability/request-record.js';
 
 /** Who made a request: an application (through a developer key) or an admin. */
 export type Caller = { kind: 'application'; application: string; keyId: string } | { kind: 'admin'; admin: AdminPrincipal };
@@ -39,7 +40,7 @@ export async function identifyCaller(
   developerKeys: DeveloperKeyStore,
   options: { keyring?: AdminKeyring; bearer?: boolean } = {},
 ): Promise<Caller> {
-  const cached = (req as Request & { [CALLER]?: Caller })[CALLER];
+  const cached = callerOf(req);
   if (cached) return cached;
   const key = presentedKey(req, options.bearer);
   if (key === undefined) throw Errors.missingApiKey([options.bearer ? 'X-Gateway-Apikey or Authorization' : 'X-Gateway-Apikey']);
@@ -51,13 +52,23 @@ export async function identifyCaller(
     if (admin) caller = { kind: 'admin', admin };
   }
   if (!caller) throw Errors.invalidApiKey([options.bearer ? 'X-Gateway-Apikey or Authorization' : 'X-Gateway-Apikey']);
-  (req as Request & { [CALLER]?: Caller })[CALLER] = caller;
+  keepCaller(req, caller);
   return caller;
+}
+
+/**
+ * Keeps the caller on the request: in the gateway's request record when its first step made one (one property per
+ * request, see request-record.ts), else on the request itself (routers mounted on their own).
+ */
+function keepCaller(req: Request, caller: Caller): void {
+  const record = requestRecordOf(req);
+  if (record) record.caller = caller;
+  else (req as Request & { [CALLER]?: Caller })[CALLER] = caller;
 }
 
 /** The caller already identified on this request, if any. */
 export function callerOf(req: Request): Caller | undefined {
-  return (req as Request & { [CALLER]?: Caller })[CALLER];
+  return (requestRecordOf(req)?.caller as Caller | undefined) ?? (req as Request & { [CALLER]?: Caller })[CALLER];
 }
 
 /**
@@ -74,7 +85,7 @@ export function requireDeveloperKey(developerKeys: DeveloperKeyStore): RequestHa
     const key = callerOf(req) ? undefined : presentedKey(req, true);
     const known = key === undefined ? undefined : developerKeys.peekIdentify(key)?.owner;
     if (known) {
-      (req as Request & { [CALLER]?: Caller })[CALLER] = { kind: 'application', application: known.application, keyId: known.keyId };
+      keepCaller(req, { kind: 'application', application: known.application, keyId: known.keyId });
       next();
       return;
     }

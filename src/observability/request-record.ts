@@ -29,6 +29,10 @@ export interface RequestRecord {
   started: number;
   /** Ends the request's observation at its answer's end; cleared once called. */
   finisher: RequestFinisher | undefined;
+  /** The identified caller (src/auth/caller-identity.ts keeps it here when the record exists). */
+  caller: unknown;
+  /** The model request's context (src/traffic/model-request-context.ts keeps it here when the record exists). */
+  model: unknown;
 }
 
 const RECORD = Symbol('gateway.request');
@@ -37,7 +41,7 @@ type RecordedRequest = Request & { [RECORD]?: RequestRecord };
 
 /** Creates the request's record with its id, and keeps it on the request. */
 export function createRequestRecord(req: Request, id: string): RequestRecord {
-  const record: RequestRecord = { id, trace: undefined, endpoint: undefined, started: 0, finisher: undefined };
+  const record: RequestRecord = { id, trace: undefined, endpoint: undefined, started: 0, finisher: undefined, caller: undefined, model: undefined };
   (req as RecordedRequest)[RECORD] = record;
   return record;
 }

@@ -6,6 +6,7 @@ import type { OutputGuard } from '../guardrails/pipeline/output-guard.js';
 import type { ModelEndpoint, ProviderPlugin } from '../plugins/plugin-types.js';
 import type { AbortFlag } from './attempt-timer.js';
 import type { AnswerFormat, RelayOutcome } from './response-relay.js';
+import { requestRecordOf } from '../observability/request-record.js';
 
 export type { ProviderRecord, RouteModel, RouteRecord } from '../records/request-records.js';
 
@@ -65,12 +66,17 @@ export interface ModelRequestContext {
 
 const CONTEXT = Symbol('gateway.model-request');
 
-/** Attaches the context to the request. */
+/**
+ * Attaches the context to the request: in the gateway's request record when its first step made one (one property
+ * per request, see request-record.ts), else on the request itself (routers mounted on their own).
+ */
 export function setModelContext(req: Request, context: ModelRequestContext): void {
-  (req as Request & { [CONTEXT]?: ModelRequestContext })[CONTEXT] = context;
+  const record = requestRecordOf(req);
+  if (record) record.model = context;
+  else (req as Request & { [CONTEXT]?: ModelRequestContext })[CONTEXT] = context;
 }
 
 /** The context of a model request, when the route resolver has run. */
 export function modelContextOf(req: Request): ModelRequestContext | undefined {
-  return (req as Request & { [CONTEXT]?: ModelRequestContext })[CONTEXT];
+  return (requestRecordOf(req)?.model as ModelRequestContext | undefined) ?? (req as Request & { [CONTEXT]?: ModelRequestContext })[CONTEXT];
 }

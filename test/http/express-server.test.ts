@@ -5,7 +5,9 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import OpenAI from 'openai';
 import { createExpressServer } from '../../src/index.js';
+import { chatBody } from '../helpers/traffic-fixture.js';
 import { createTrafficFixture, type TrafficFixture } from '../helpers/traffic-fixture.js';
+import request from 'supertest';
 import { TEST_KEYS } from '../helpers/test-gateway.js';
 
 async function listen(server: Server): Promise<string> {
@@ -69,6 +71,19 @@ describe('createExpressServer', () => {
     const routes = await fetch(`${base}/v1/admin/routes`, { headers: { 'x-api-key': TEST_KEYS.viewer } });
     assert.equal(routes.status, 200);
     assert.ok(arrived.length >= 5 && arrived.every(Boolean));
+  });
+
+  it('adds one property of its own to a model request (its record), so hosts on app.listen pay for one new hidden class, not one per step', async () => {
+    const app = express();
+    let seen: Record<symbol, unknown> | undefined;
+    app.use((req, _res, next) => {
+      seen = req as unknown as Record<symbol, unknown>;
+      next();
+    });
+    app.use(f.gateway.router);
+    await request(app).post('/v1/chat/completions').set('x-gateway-apikey', f.developerKey).set('x-gateway-route', 'chat').send(chatBody()).expect(200);
+    const own = Object.getOwnPropertySymbols(seen!).map((symbol) => symbol.description).filter((name) => name?.startsWith('gateway.'));
+    assert.deepEqual(own, ['gateway.request']);
   });
 
   it('keeps Express semantics for an app mounted inside the app: its own req.app inside, the outer one after', async () => {
