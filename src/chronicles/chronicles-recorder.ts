@@ -3,7 +3,7 @@ import type { LogRecord, WriteGuard } from '../storage/storage-adapter.js';
 import type { Storage } from '../storage/storage-facade.js';
 import type { ChronicleEntry } from './chronicle-entry.js';
 import { secretScrubber, type SecretScrubber } from '../secrets/secret-scrubber.js';
-import { boundEntry, DEFAULT_MAX_FIELD_BYTES, finishEntryText } from './entry-limits.js';
+import { boundedEntryJson, DEFAULT_MAX_FIELD_BYTES, finishEntryText } from './entry-limits.js';
 import { newestRecords, READ_BATCH, StalePositionError } from './log-pages.js';
 import { applyToGraph, emptyGraph, graphChanges, graphFromCounts, MAX_GRAPH_NODES, type UsageGraph } from './usage-graph.js';
 
@@ -163,19 +163,16 @@ export class ChroniclesRecorder {
       this.reportDrops();
       return;
     }
-    let bounded: ChronicleEntry;
-    let sizes: Map<string, number>;
-    let json: string;
+    let bounded: { json: string; sizes: Map<string, number> };
     try {
-      ({ entry: bounded, sizes } = boundEntry(entry, this.maxFieldBytes));
-      json = JSON.stringify(bounded);
+      bounded = boundedEntryJson(entry, this.maxFieldBytes);
     } catch (error) {
       // Only a value JSON cannot hold (a cycle, a BigInt) gets here; the entry cannot be stored, and is reported.
       this.onError(error as Error);
       return;
     }
     const list = this.pending.get(entry.application) ?? [];
-    list.push({ json, timestamp: bounded.timestamp, toolCalls: bounded.tool_invocations.length > 0, sizes, secrets });
+    list.push({ json: bounded.json, timestamp: entry.timestamp, toolCalls: entry.tool_invocations.length > 0, sizes: bounded.sizes, secrets });
     this.pending.set(entry.application, list);
     this.pendingCount++;
     this.schedule();

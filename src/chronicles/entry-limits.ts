@@ -80,10 +80,15 @@ function ownCopy(entry: ChronicleEntry): ChronicleEntry {
 /** The sizes of an entry with no field cut (never written to). */
 const NOTHING_CUT: Map<string, number> = new Map();
 
+/** True when a DLP check of the entry (or of one of its tool calls) holds transformed text to strip. */
+function hasDlpCheck(entry: ChronicleEntry): boolean {
+  const dlp = (checks: ChronicleEntry['guardrail_checks']): boolean => checks.some((check) => check.processor === DLP_PROCESSOR);
+  return dlp(entry.guardrail_checks) || entry.tool_invocations.some((invocation) => dlp(invocation.guardrail_checks));
+}
+
 /** True when a DLP check must be stripped of its text or a field is over `maxFieldBytes`. */
 function needsBounding(entry: ChronicleEntry, maxFieldBytes: number): boolean {
-  const dlp = (checks: ChronicleEntry['guardrail_checks']): boolean => checks.some((check) => check.processor === DLP_PROCESSOR);
-  if (dlp(entry.guardrail_checks) || entry.tool_invocations.some((invocation) => dlp(invocation.guardrail_checks))) return true;
+  if (hasDlpCheck(entry)) return true;
   let over = false;
   forEachField(entry, (owner, key) => {
     if (over) return;
@@ -136,6 +141,19 @@ export function finishEntry(entry: ChronicleEntry, sizes: Map<string, number>, m
   });
   if (truncated.length > 0) clean.truncated = truncated;
   return clean;
+}
+
+/**
+ * {@link boundEntry}, answering the bounded entry's JSON text. The usual entry is serialized once: when its whole text
+ * is within the cap, so is each field's (a field's text is part of it), and nothing needs measuring or cutting.
+ */
+export function boundedEntryJson(given: ChronicleEntry, maxFieldBytes: number): { json: string; sizes: Map<string, number> } {
+  if (!hasDlpCheck(given)) {
+    const json = JSON.stringify(given);
+    if (json.length * 3 <= maxFieldBytes) return { json, sizes: NOTHING_CUT }; // 3 bytes per UTF-16 unit at most
+  }
+  const { entry, sizes } = boundEntry(given, maxFieldBytes);
+  return { json: JSON.stringify(entry), sizes };
 }
 
 /**
