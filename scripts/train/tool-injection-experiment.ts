@@ -14,6 +14,8 @@ import { DEFAULT_TRAIN_DIR, readRows, type PromptInjectionRow } from './prompt-i
 import { EXTRA_ROWS, isToolInjection, toolTrainingSet, trainToolInjection, type ToolOutputRow } from './tool-injection-model.js';
 
 const THRESHOLDS = [0.7, 0.8, 0.85, 0.9, 0.95];
+/** The threshold chosen on the dev set (highest recall with FPR at most 5%), added to the LOSO lines. */
+let chosen = 0.8;
 
 const argument = (name: string): string | undefined => {
   const at = process.argv.indexOf(name);
@@ -24,7 +26,7 @@ const argument = (name: string): string | undefined => {
 function line(labels: readonly boolean[], scores: readonly number[]): string {
   const positives = labels.filter(Boolean).length;
   const negatives = labels.length - positives;
-  return THRESHOLDS.map((t) => {
+  return [chosen, ...THRESHOLDS].map((t) => {
     let tp = 0;
     let fp = 0;
     labels.forEach((label, i) => {
@@ -73,6 +75,9 @@ function main(): void {
     const all = dev.map((r) => score(model, r.text));
     CONFIGS.forEach((config, k) => {
       const scores = all.map((s) => s[k] as number);
+      const labels = dev.map(isToolInjection);
+      const negatives = labels.filter((l) => !l).length;
+      for (let t = 0.5; t < 0.995; t += 0.005) if (labels.filter((l, i) => !l && (scores[i] ?? 0) > t).length <= 0.05 * negatives) { chosen = Math.round(t * 1000) / 1000; break; }
       console.log(`dev ${config.join(':')} (${((performance.now() - started) / 1000).toFixed(0)} s) ${line(dev.map(isToolInjection), scores)}`);
       for (const tag of ['bipia_text', 'bipia_code', 'bipia_email_test', 'bipia_email_train', 'secretlint']) {
         const idx = dev.map((r, i) => (sourceOf(r, 'tag') === tag ? i : -1)).filter((i) => i >= 0);

@@ -41,6 +41,10 @@ export const TOOL_INJECTION_TRAIN_OPTIONS: Partial<HashedTrainOptions> = {
   // The mean of three models (seeds 7, 1007 and 2007): one shuffle moves the dev false-positive rate by several rows.
   extraSeeds: [1007, 2007],
   window: undefined,
+  // A window's summed weights are divided by sqrt(max(features, 200)), not sqrt(features): a short line ("- marketing
+  // campaign plans", "content: | personal journal") has too few n-grams for its score to mean much, so it stays near
+  // the bias. Leave-one-source-out (one seed): AgentDojo FPR 0.224 to 0.197, tldr 0.470 to 0.453, dev unchanged.
+  featureFloor: 200,
 };
 
 /** A source part (id tag) larger than this counts as this many rows (AgentDojo's 1,148 attacks sit in 37 records). */

@@ -56,7 +56,7 @@ export function scoreSegments(model: HashedModel, text: string): number[] {
     buckets.length = 0;
     toolFeatureBuckets(window, model.header.bits, buckets);
     for (let i = 0; i < model.weights.length; i += 1) {
-      const probability = sigmoid(bucketMargin(model.weights[i] as Float32Array, model.header.biases[i] ?? 0, buckets));
+      const probability = sigmoid(bucketMargin(model.weights[i] as Float32Array, model.header.biases[i] ?? 0, buckets, model.header.featureFloor ?? 0));
       if (probability > (best[i] as number)) best[i] = probability;
     }
   }
@@ -69,6 +69,6 @@ export function segmentMargins(model: HashedModel, text: string, label = 0): num
   return toolWindows(text).map((window) => {
     buckets.length = 0;
     toolFeatureBuckets(window, model.header.bits, buckets);
-    return bucketMargin(model.weights[label] as Float32Array, model.header.biases[label] ?? 0, buckets);
+    return bucketMargin(model.weights[label] as Float32Array, model.header.biases[label] ?? 0, buckets, model.header.featureFloor ?? 0);
   });
 }
