@@ -1,5 +1,6 @@
 // Hashed word, word-pair and character n-gram features of the trust-safety model (shared by the plugin and its trainer).
 import { finishFeatureHash } from '../shared/feature-hash.js';
+import { CLASS_INSULT, CLASS_OBSCENE, CLASS_WEAK_INSULT, wordClasses } from './word-classes.js';
 
 /** A token made only of one repeated non-letter (a DLP mask such as "********"): carries no meaning, so it is no feature. */
 const MASK_RUN = /^([^\p{L}\p{N}])\1+$/u;
@@ -116,9 +117,29 @@ function fnv(text: string, hash = FNV_OFFSET): number {
   return hash;
 }
 
+/** Feature kind of a word's lexicon class (kinds 1 to 7 are words, pairs and character n-grams). */
+const CLASS_KIND = 9;
+
+/**
+ * How many times a class feature is counted: as much as the 30 or so character n-grams of a word, so the one
+ * shared feature is not drowned by them (the model then reads a rare insult about as well as a common one).
+ */
+const CLASS_REPEAT = 16;
+/** Calls `push` with the bucket of each lexicon class of a word (see word-classes.ts), {@link CLASS_REPEAT} times; most words have none. */
+function pushWordClasses(token: string, mask: number, push: (bucket: number) => void): void {
+  const classes = wordClasses(token);
+  if (classes === 0) return;
+  for (let r = 0; r < CLASS_REPEAT; r += 1) {
+    if (classes & CLASS_INSULT) push(finish(CLASS_INSULT, CLASS_KIND, mask));
+    else if (classes & CLASS_WEAK_INSULT) push(finish(CLASS_WEAK_INSULT, CLASS_KIND, mask));
+    if (classes & CLASS_OBSCENE) push(finish(CLASS_OBSCENE, CLASS_KIND, mask));
+  }
+}
+
 /**
  * Writes the bucket of every feature of the tokens into `out` (grown when needed) and answers the feature count:
- * each word, each adjacent word pair, and the character 2- to 5-grams of each space-padded word. The n-grams that
+ * each word, its lexicon class (insult, weak insult, obscene: one shared feature each, so a rare abusive word
+ * counts like a common one), each adjacent word pair, and the character 2- to 5-grams of each space-padded word. The n-grams that
  * start at one position share one running hash, so a word costs about five steps per character.
  */
 export function unsafeFeatureBuckets(tokens: readonly string[], buckets: number, out: { ids: Int32Array }): number {
@@ -143,6 +164,7 @@ export function unsafeFeatureBuckets(tokens: readonly string[], buckets: number,
     // A pair hashes the previous word's state on through a space and this word.
     if (t > 0) push(finish(fnv(token, Math.imul(previous ^ 32, FNV_PRIME)), 2, mask));
     previous = word;
+    pushWordClasses(token, mask, push);
     pushCharGrams(token, mask, push);
   }
   return count;
@@ -196,6 +218,7 @@ export function wordFeatureSums(tokens: readonly string[], buckets: number, weig
     previous = word;
     sum = weights[finish(word, 1, mask)] as number;
     features = 1;
+    pushWordClasses(token, mask, add);
     pushCharGrams(token, mask, add);
     sums.own[t] = sum;
     sums.count[t] = features;
