@@ -62,8 +62,8 @@ const OBSCENE_PREFIXES = ['', 'mother', 'bull', 'horse', 'dip', 'dumb', 'jack', 
 /** Forms the suffixes make that are ordinary words. */
 const NOT_OBSCENE = new Set(['cumin', 'cocky', 'titer', 'tities', 'asses', 'assy', 'arsey', 'dicky', 'pricked', 'pricking', 'pricker', 'boobed', 'asshat']);
 
-/** Each word's classes (a bit set of the CLASS_ constants), built once. */
-const WORD_CLASSES = new Map<string, number>();
+/** Each listed word's classes (a bit set of the CLASS_ constants), built once; see also {@link openFormClasses}. */
+export const WORD_CLASSES = new Map<string, number>();
 for (const word of expandFragment(INSULT)) WORD_CLASSES.set(word, CLASS_INSULT);
 for (const word of expandFragment(WEAK_INSULT)) if (!WORD_CLASSES.has(word)) WORD_CLASSES.set(word, CLASS_WEAK_INSULT);
 for (const prefix of OBSCENE_PREFIXES) {
@@ -79,22 +79,23 @@ for (const word of ['asshat', 'asshats']) WORD_CLASSES.set(word, (WORD_CLASSES.g
 /** "[a-z]+tard" of the insult list: any longer word ending so, but not a food. */
 const TARD = /^[a-z]{2,}tard(?:s|ed)?$/;
 const TARD_FOODS = /^(?:mus|cus)tards?$/;
-/** Obscene roots that make any longer word obscene ("fucktard", "shitposting", "bitchass"); not "cunt" (Scunthorpe). */
-const OBSCENE_INSIDE = /fuck|shit|bitch|whore|slut|jizz|wank|twat/;
 /** A word masked with asterisks ("f*ck", "sh*t", "b**ch", "*ss"). */
 const MASKED = /^\p{L}+\*+\p{L}*$|^\*+\p{L}{2,}$/u;
 
 /**
  * The lexicon classes of one model token (lower case, deobfuscated): a bit set of {@link CLASS_INSULT},
- * {@link CLASS_WEAK_INSULT} and {@link CLASS_OBSCENE}; 0 for most words. A map lookup, then for an unknown word of
- * five letters or more one small regular expression.
+ * {@link CLASS_WEAK_INSULT} and {@link CLASS_OBSCENE}; 0 for most words.
  * @example
  * wordClasses('idiots'); // CLASS_INSULT
  */
 export function wordClasses(token: string): number {
-  const known = WORD_CLASSES.get(token);
-  if (known !== undefined) return known;
-  if (token.length >= 5 && OBSCENE_INSIDE.test(token)) return CLASS_OBSCENE;
-  if (token.includes('tard')) return TARD.test(token) && !TARD_FOODS.test(token) ? CLASS_INSULT : 0;
+  return WORD_CLASSES.get(token) ?? openFormClasses(token);
+}
+
+/** The classes of a word that is not in {@link WORD_CLASSES}: "[a-z]+tard" forms and masked words. */
+export function openFormClasses(token: string): number {
+  const last = token.charCodeAt(token.length - 1);
+  // "tard", "tards", "tarded" end in d or s; a masked word has an asterisk.
+  if ((last === 100 || last === 115) && token.length >= 6 && token.includes('tard')) return TARD.test(token) && !TARD_FOODS.test(token) ? CLASS_INSULT : 0;
   return token.includes('*') && MASKED.test(token) ? CLASS_OBSCENE : 0;
 }
