@@ -44,7 +44,7 @@ export function figures(rows: CachedRow[], p: number[], floor: number, weight: n
     let flagged = c.rulesFlag;
     const prob = p[i] as number;
     if (!flagged && prob > floor && c.factor > 0) {
-      const factor = c.factor < 0.99 && Math.abs(c.factor - 0.35) < 0.01 ? request : c.factor;
+      const factor = c.factor < 0.99 && Math.abs(c.factor - 0.35) < 0.001 ? request : c.factor;
       const evidence = factor * weight * ((prob - floor) / (1 - floor));
       flagged = 1 - (1 - c.targetScore) * (1 - evidence) > 0.5;
     }
