@@ -115,42 +115,44 @@ function atLeast(current: number, value: number): number {
  * without intent the same act stays near the threshold, and fiction or a factual question lowers it.
  */
 export function scoreCategoryRules(text: string): RuleScores {
-  const intent = HAS_INTENT.test(text);
-  const damp = damping(text, intent);
-  const act = (withIntent: number, without: number): number => (intent ? withIntent : without) * damp;
+  // The context tests (intent, damping, benign and lawful contexts) run only when a rule that reads them fires.
+  let intentFound: boolean | undefined;
+  let dampFactor: number | undefined;
+  const intent = (): boolean => (intentFound ??= HAS_INTENT.test(text));
+  const damp = (): number => (dampFactor ??= damping(text, intent()));
+  const act = (withIntent: number, without: number): number => (intent() ? withIntent : without) * damp();
   let violence = 0;
   let weapons = 0;
   let hate = 0;
   let crime = 0;
   let sexual = 0;
 
-  const benignViolence = BENIGN_VIOLENCE.test(text) ? 0.3 : 1;
-  if (VIOLENCE_TARGET.test(text) || TARGET_THEN_VERB.test(text) || VIOLENCE_BODY.test(text) || TARGET_INSIDE.test(text)) violence = atLeast(violence, act(0.88, 0.5) * benignViolence);
+  const benignViolence = (): number => (BENIGN_VIOLENCE.test(text) ? 0.3 : 1);
+  if (VIOLENCE_TARGET.test(text) || TARGET_THEN_VERB.test(text) || VIOLENCE_BODY.test(text) || TARGET_INSIDE.test(text)) violence = atLeast(violence, act(0.88, 0.5) * benignViolence());
   if (VIOLENT_NOUN_ACT.test(text)) violence = atLeast(violence, act(0.85, 0.6));
   if (SELF_HARM_RE.test(text)) violence = atLeast(violence, act(0.88, 0.6));
   if (BULLET.test(text)) violence = atLeast(violence, 0.8 * (FICTION.test(text) ? 0.5 : 1));
-  if (THREAT.test(text)) violence = atLeast(violence, 0.8 * benignViolence * (FICTION.test(text) ? 0.5 : 1));
+  if (THREAT.test(text)) violence = atLeast(violence, 0.8 * benignViolence() * (FICTION.test(text) ? 0.5 : 1));
   if (DEATH_WISH.test(text)) violence = atLeast(violence, 0.75 * (FICTION.test(text) ? 0.5 : 1));
   if (PROPERTY_HARM.test(text)) {
     violence = atLeast(violence, act(0.75, 0.45));
     crime = atLeast(crime, act(0.7, 0.4));
   }
 
-  const lawful = LAWFUL_WEAPON.test(text) ? 0.5 : 1;
-  if (WEAPON_MAKE.test(text)) weapons = atLeast(weapons, act(0.85, 0.5) * lawful);
+  if (WEAPON_MAKE.test(text)) weapons = atLeast(weapons, act(0.85, 0.5) * (LAWFUL_WEAPON.test(text) ? 0.5 : 1));
   if (WEAPON_RECIPE.test(text)) weapons = atLeast(weapons, 0.85 * (FICTION.test(text) ? 0.35 : 1));
   if (WEAPON_AT.test(text)) {
     weapons = atLeast(weapons, act(0.85, 0.6));
     violence = atLeast(violence, act(0.8, 0.5));
   }
-  if (weapons === 0 && WEAPON_WORD.test(text)) weapons = 0.15 * damp;
+  if (weapons === 0 && WEAPON_WORD.test(text)) weapons = 0.15 * damp();
   if (violence >= 0.5 && WEAPON_WORD.test(text)) weapons = atLeast(weapons, violence * 0.9);
 
   if ((CRIME_ACT.test(text) || BREAK_IN.test(text)) && !BENIGN_CRIME_IDIOM.test(text)) crime = atLeast(crime, act(0.82, 0.4));
   if (CRIME_EXTRA.test(text)) crime = atLeast(crime, act(0.85, 0.6));
   if (CRIME_COMMIT.test(text)) crime = atLeast(crime, act(0.88, 0.6));
   if (DRUG_GET.test(text) && !BENIGN_DRUG.test(text)) crime = atLeast(crime, act(0.8, 0.4));
-  if (PRIVACY.test(text)) crime = atLeast(crime, intent ? 0.75 : 0.6);
+  if (PRIVACY.test(text)) crime = atLeast(crime, intent() ? 0.75 : 0.6);
 
   if (GROUP_DISCRIMINATION.test(text) || INVERTED_DISCRIMINATION.test(text) || DISCRIMINATION_GROUP.test(text)) hate = atLeast(hate, 0.8 * (FICTION.test(text) ? 0.5 : 1));
   if (GROUP_VIOLENCE.test(text)) {
@@ -161,21 +163,21 @@ export function scoreCategoryRules(text: string): RuleScores {
   if (HATE_JOKES.test(text)) hate = atLeast(hate, 0.75);
   if (STEREOTYPE.test(text)) hate = atLeast(hate, 0.7);
 
-  if (CHILD_SEXUAL.test(text)) sexual = atLeast(sexual, FACTUAL.test(text) && !intent ? 0.4 : 0.92);
+  if (CHILD_SEXUAL.test(text)) sexual = atLeast(sexual, FACTUAL.test(text) && !intent() ? 0.4 : 0.92);
   if (GRAPHIC_REQUEST.test(text)) {
     if (GRAPHIC_SEXUAL.test(text)) sexual = atLeast(sexual, 0.65 * (FICTION.test(text) ? 0.5 : 1));
     else violence = atLeast(violence, 0.65 * (FICTION.test(text) ? 0.5 : 1));
   }
-  if (SEXUAL.test(text)) sexual = atLeast(sexual, 0.6 * (FACTUAL.test(text) && !intent ? 0.5 : 1));
+  if (SEXUAL.test(text)) sexual = atLeast(sexual, 0.6 * (FACTUAL.test(text) && !intent() ? 0.5 : 1));
   if (RAPE_INTENT.test(text)) {
     sexual = atLeast(sexual, act(0.9, 0.45));
     violence = atLeast(violence, act(0.88, 0.45));
   }
-  if (PROTECTIVE.test(text)) crime *= 0.5;
+  if (crime > 0 && PROTECTIVE.test(text)) crime *= 0.5;
   if ((hate > 0 || violence > 0) && isCounterSpeech(text)) {
     hate *= 0.5;
     violence *= 0.5;
   }
-  if (SEX_EDUCATION.test(text)) sexual *= 0.4;
+  if (sexual > 0 && SEX_EDUCATION.test(text)) sexual *= 0.4;
   return { violence, weapons, hate_speech: hate, crime, sexual };
 }
