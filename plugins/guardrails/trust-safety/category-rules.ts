@@ -87,6 +87,8 @@ const NEGATIVE_TRAIT = String.raw`(?:lazy|stupid|dumb|unintelligent|uneducated|i
  * that people from X are rude?", "X are all liars". Written from general knowledge of stereotyping questions.
  */
 const STEREOTYPE = re(String.raw`\b(?:why (?:are|do|does|is|can't|don't|won't|must)|aren't|isn't it true that|is it true that|don't you (?:think|agree) that|don't|do)\s+(?:all |most |so many |the )?${GENERAL_GROUP}\b[^.?!\n]{0,40}?\b${NEGATIVE_TRAIT}\b|\b(?:all|every(?: single)?) ${GENERAL_GROUP} (?:are|is)\s+(?:\w+\s+){0,2}?${NEGATIVE_TRAIT}\b|\b${GENERAL_GROUP} (?:are|is) (?:all|always|just|naturally|inherently|born) (?:so )?${NEGATIVE_TRAIT}\b`);
+/** The trait word every STEREOTYPE alternative ends in: a cheap test before STEREOTYPE's long one. */
+const NEGATIVE_TRAIT_WORD = re(String.raw`\b${NEGATIVE_TRAIT}\b`);
 
 /** Asking for gore or explicit detail: "describe a brutal murder scene", "explain sexual fetishes in detail". */
 const GRAPHIC_REQUEST = re(String.raw`\b(?:describe|depict|write|narrate|tell me about|talk about|explain|show me|give me)\s+(?:[\w'-]+\s+){0,4}?(?:graphic(?:ally)?|gory|gruesome|brutal|horrific|grisly|explicit(?:ly)?|in (?:graphic|vivid|gory|explicit) detail)\b|\b(?:describe|depict|explain|tell me about|talk about|list|what are)\s+(?:[\w'-]+\s+){0,3}?(?:sexual (?:positions?|fetish\w*|experiences?|fantas\w+|acts?)|adult (?:toys|content|videos|films|movies)|explicit (?:adult )?content|erotic \w+|sex toys|your sex life)\b`);
@@ -139,14 +141,16 @@ export function scoreCategoryRules(text: string): RuleScores {
     crime = atLeast(crime, act(0.7, 0.4));
   }
 
-  if (WEAPON_MAKE.test(text)) weapons = atLeast(weapons, act(0.85, 0.5) * (LAWFUL_WEAPON.test(text) ? 0.5 : 1));
-  if (WEAPON_RECIPE.test(text)) weapons = atLeast(weapons, 0.85 * (FICTION.test(text) ? 0.35 : 1));
-  if (WEAPON_AT.test(text)) {
+  // Every weapon rule names a weapon (WEAPON_WORD holds wherever one of them matches): one test decides whether they run.
+  const weaponNamed = WEAPON_WORD.test(text);
+  if (weaponNamed && WEAPON_MAKE.test(text)) weapons = atLeast(weapons, act(0.85, 0.5) * (LAWFUL_WEAPON.test(text) ? 0.5 : 1));
+  if (weaponNamed && WEAPON_RECIPE.test(text)) weapons = atLeast(weapons, 0.85 * (FICTION.test(text) ? 0.35 : 1));
+  if (weaponNamed && WEAPON_AT.test(text)) {
     weapons = atLeast(weapons, act(0.85, 0.6));
     violence = atLeast(violence, act(0.8, 0.5));
   }
-  if (weapons === 0 && WEAPON_WORD.test(text)) weapons = 0.15 * damp();
-  if (violence >= 0.5 && WEAPON_WORD.test(text)) weapons = atLeast(weapons, violence * 0.9);
+  if (weapons === 0 && weaponNamed) weapons = 0.15 * damp();
+  if (violence >= 0.5 && weaponNamed) weapons = atLeast(weapons, violence * 0.9);
 
   if ((CRIME_ACT.test(text) || BREAK_IN.test(text)) && !BENIGN_CRIME_IDIOM.test(text)) crime = atLeast(crime, act(0.82, 0.4));
   if (CRIME_EXTRA.test(text)) crime = atLeast(crime, act(0.85, 0.6));
@@ -161,7 +165,7 @@ export function scoreCategoryRules(text: string): RuleScores {
   }
   if (ATROCITY_DENIAL.test(text)) hate = atLeast(hate, 0.8);
   if (HATE_JOKES.test(text)) hate = atLeast(hate, 0.75);
-  if (STEREOTYPE.test(text)) hate = atLeast(hate, 0.7);
+  if (NEGATIVE_TRAIT_WORD.test(text) && STEREOTYPE.test(text)) hate = atLeast(hate, 0.7);
 
   if (CHILD_SEXUAL.test(text)) sexual = atLeast(sexual, FACTUAL.test(text) && !intent() ? 0.4 : 0.92);
   if (GRAPHIC_REQUEST.test(text)) {
