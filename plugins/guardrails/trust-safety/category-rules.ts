@@ -29,6 +29,8 @@ const TARGET_INSIDE = re(String.raw`\b(?:give|giving|put|land|landing|deliver|fi
 const BULLET = re(String.raw`\b(?:put|pump|fire|send|lodge) (?:a |some |two |\d+ )?(?:bullets?|rounds?|slugs?) (?:in|into|through)\b`);
 /** A threat: "I'll hurt you", "I'm going to break your legs". */
 const THREAT = re(String.raw`\b(?:i'?ll|i will|i'm gonna|im gonna|i am gonna|i'm going to|i am going to|we'll|we will|we're going to|gonna)\s+(?:[\w'-]+\s+){0,3}?${VIOLENT_VERB}\s+(?:[\w'-]+\s+){0,2}?(?:you|your|ya|u|ur|${PERSON})\b(?! (?:an?|the) (?:email|message|text|note|dm|line|call|link))`);
+/** A violent verb as a word: a cheap test before the rules that need one. */
+const VIOLENT_VERB_WORD = re(String.raw`\b${VIOLENT_VERB}\b`);
 /** Sports, games, outings: "beat my wife in checkers", "take my friend out for dinner". */
 const BENIGN_VIOLENCE = re(String.raw`\b(?:for|to|on) (?:a |the )?(?:dinner|lunch|date|drinks|walk|coffee|breakfast|movie|ride|shopping|spin|meal|trip)\b|\bin (?:a )?(?:checkers|chess|a game|cards|poker|tennis|a race|an argument|a debate|monopoly|scrabble|arm wrestling|ping pong|a match)\b`);
 const VIOLENT_NOUN_ACT = re(String.raw`\b(?:commit|committing|plan|planning|carry out|execute|stage|organi[sz]e|get away with|perform|engage in|set up|pull off|repeat|replicate|recreate)\s+(?:a |an |the |another |my |some )?(?:\w+ )?${VIOLENT_NOUN}`);
@@ -130,11 +132,13 @@ export function scoreCategoryRules(text: string): RuleScores {
   let sexual = 0;
 
   const benignViolence = (): number => (BENIGN_VIOLENCE.test(text) ? 0.3 : 1);
-  if (VIOLENCE_TARGET.test(text) || TARGET_THEN_VERB.test(text) || VIOLENCE_BODY.test(text) || TARGET_INSIDE.test(text)) violence = atLeast(violence, act(0.88, 0.5) * benignViolence());
+  // VIOLENCE_TARGET, TARGET_THEN_VERB and THREAT each need a violent verb (VIOLENT_VERB_WORD holds wherever they match).
+  const violentVerb = VIOLENT_VERB_WORD.test(text);
+  if ((violentVerb && (VIOLENCE_TARGET.test(text) || TARGET_THEN_VERB.test(text))) || VIOLENCE_BODY.test(text) || TARGET_INSIDE.test(text)) violence = atLeast(violence, act(0.88, 0.5) * benignViolence());
   if (VIOLENT_NOUN_ACT.test(text)) violence = atLeast(violence, act(0.85, 0.6));
   if (SELF_HARM_RE.test(text)) violence = atLeast(violence, act(0.88, 0.6));
   if (BULLET.test(text)) violence = atLeast(violence, 0.8 * (FICTION.test(text) ? 0.5 : 1));
-  if (THREAT.test(text)) violence = atLeast(violence, 0.8 * benignViolence() * (FICTION.test(text) ? 0.5 : 1));
+  if (violentVerb && THREAT.test(text)) violence = atLeast(violence, 0.8 * benignViolence() * (FICTION.test(text) ? 0.5 : 1));
   if (DEATH_WISH.test(text)) violence = atLeast(violence, 0.75 * (FICTION.test(text) ? 0.5 : 1));
   if (PROPERTY_HARM.test(text)) {
     violence = atLeast(violence, act(0.75, 0.45));
