@@ -1,10 +1,11 @@
-// promptinjectiondetection's text views: the linear-scan fast paths give exactly what their regular-expression definitions give, on seeded random text.
+// promptinjectiondetection's fast paths (text views, junk tokens): each gives exactly what its regular-expression definition gives, on seeded random text.
 import assert from 'node:assert/strict';
 import { detect, promptInjectionRules } from '../../plugins/guardrails/prompt-injection-detection/detector.js';
 import { maskBlobs, modelText } from '../../plugins/guardrails/prompt-injection-detection/hashed-features.js';
 import { scoreText } from '../../plugins/guardrails/prompt-injection-detection/hashed-model.js';
 import { promptInjectionModel } from '../../plugins/guardrails/prompt-injection-detection/index.js';
 import { decodePayloads, foldView, plainView, stripInvisible } from '../../plugins/guardrails/prompt-injection-detection/normalise.js';
+import { isJunkToken } from '../../plugins/guardrails/prompt-injection-detection/token-spam.js';
 
 /** A small seeded generator (mulberry32), so a failure reproduces. */
 function random(seed: number): () => number {
@@ -41,6 +42,13 @@ const reference = {
       const leet: Record<string, string> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '8': 'b', '9': 'g', '@': 'a', $: 's', '!': 'i', '|': 'l', '+': 't', '€': 'e' };
       return body.replace(/[0-9@$!|+€]/g, (c) => leet[c] ?? c) + tail;
     }),
+  junk: (token: string): boolean => {
+    const core = token.replace(/^[.,!?:;"'“”‘’]+|[.,!?:;"'“”‘’]+$/g, '');
+    if (core === '' || /^\(?(?:\d{1,2}|[a-zA-Z]|[ivxIVX]{2,4})\)$/.test(core)) return false;
+    if (/[{}[\]()<>\\`$|^~_=*#@%&+/]/.test(core)) return /\p{L}/u.test(core) || core.length >= 2;
+    if (/[a-z][A-Z]/.test(core) && !/^(?:[A-Z][a-z]+){2,3}$/.test(core)) return true;
+    return /[a-zA-Z][^\p{L}\p{N}_\s'’\-.,][a-zA-Z]/u.test(core);
+  },
   maskBlobs: (text: string): string => text.replace(/[a-z0-9+/=_-]{24,}/g, (run) => (/[0-9]/.test(run) ? ' blobtoken ' : run)),
 };
 
@@ -56,6 +64,19 @@ describe('promptinjectiondetection: text views', () => {
       const latin = plain.replace(/[аеéü]/g, 'x').replace(/[ .\-_*]/g, '');
       assert.equal(foldView(latin), reference.leet(latin), JSON.stringify(latin));
     }
+  });
+
+  it('judges 20,000 random tokens junk or not exactly as the definition does (the plain-word shortcut included)', () => {
+    const next = random(99);
+    const characters = [...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ', ...'.,!?:;', '"', "'", '(', ')', '{', '}', '[', ']', '_', '-', '<', '>', '$', '1', '9', 'é'];
+    for (let i = 0; i < 20_000; i += 1) {
+      let token = '';
+      const length = 1 + Math.floor(next() * 10);
+      // Mostly letters, so plain words, brand names and camel joins all occur.
+      for (let j = 0; j < length; j += 1) token += next() < 0.8 ? (characters[Math.floor(next() * 52)] as string) : (characters[Math.floor(next() * characters.length)] as string);
+      assert.equal(isJunkToken(token), reference.junk(token), JSON.stringify(token));
+    }
+    for (const token of ['Thanks.', 'update,', 'YouTube', 'introPub', 'iv)', 'a', 'ABC!?']) assert.equal(isJunkToken(token), reference.junk(token), token);
   });
 
   it('folds a leet word with an inner 2 or 6 as one word, as the definition does', () => {
