@@ -98,6 +98,8 @@ const GRAPHIC_SEXUAL = re(String.raw`\b(?:sex\w*|adult|erotic|porn\w*|nude|naked
 
 const SEXUAL = re(String.raw`\b${SEXUAL_TERM}\b`);
 const CHILD_SEXUAL = re(String.raw`\b(?:child porn\w*|cp links?|csam|kiddie porn|lolicon|shotacon)\b|\b${MINOR}\b[^.?!\n]{0,60}?\b(?:${SEXUAL_TERM}|sex|sexual\w*|molest\w*|groom\w*|touch(?:ed|ing)?|on the menu|naked|nude)\b|\b(?:sex|sexual\w*|molest\w*|groom\w*|fuck\w*|touch(?:ing)?|naked|nude)\b[^.?!\n]{0,40}?\b${MINOR}\b|\b(?:satisfy|act on|indulge|fulfil+)\s+(?:my\s+)?(?:pedophil\w*|paedophil\w*)|\bpedo(?:phile)?s?\b`);
+/** Something every CHILD_SEXUAL alternative needs (a minor, an abuse-material term, "pedo"): a cheap test before it. */
+const CHILD_SEXUAL_GATE = re(String.raw`\b${MINOR}\b|\b(?:child porn|cp links?|csam|kiddie porn|lolicon|shotacon|pedo)|p(?:ae|e)dophil`);
 const RAPE_INTENT = re(String.raw`\b(?:rape|raping|sexually assault|molest|grope|drug and rape)\b`);
 
 /** Multiplies intent-driven scores down for fiction and factual questions. */
@@ -132,7 +134,7 @@ export function scoreCategoryRules(text: string): RuleScores {
   let sexual = 0;
 
   const benignViolence = (): number => (BENIGN_VIOLENCE.test(text) ? 0.3 : 1);
-  // VIOLENCE_TARGET, TARGET_THEN_VERB and THREAT each need a violent verb (VIOLENT_VERB_WORD holds wherever they match).
+  // VIOLENCE_TARGET, TARGET_THEN_VERB, THREAT and GROUP_VIOLENCE each need a violent verb (VIOLENT_VERB_WORD holds wherever they match).
   const violentVerb = VIOLENT_VERB_WORD.test(text);
   if ((violentVerb && (VIOLENCE_TARGET.test(text) || TARGET_THEN_VERB.test(text))) || VIOLENCE_BODY.test(text) || TARGET_INSIDE.test(text)) violence = atLeast(violence, act(0.88, 0.5) * benignViolence());
   if (VIOLENT_NOUN_ACT.test(text)) violence = atLeast(violence, act(0.85, 0.6));
@@ -163,7 +165,7 @@ export function scoreCategoryRules(text: string): RuleScores {
   if (PRIVACY.test(text)) crime = atLeast(crime, intent() ? 0.75 : 0.6);
 
   if (GROUP_DISCRIMINATION.test(text) || INVERTED_DISCRIMINATION.test(text) || DISCRIMINATION_GROUP.test(text)) hate = atLeast(hate, 0.8 * (FICTION.test(text) ? 0.5 : 1));
-  if (GROUP_VIOLENCE.test(text)) {
+  if (violentVerb && GROUP_VIOLENCE.test(text)) {
     hate = atLeast(hate, act(0.9, 0.7));
     violence = atLeast(violence, act(0.88, 0.6));
   }
@@ -171,7 +173,7 @@ export function scoreCategoryRules(text: string): RuleScores {
   if (HATE_JOKES.test(text)) hate = atLeast(hate, 0.75);
   if (NEGATIVE_TRAIT_WORD.test(text) && STEREOTYPE.test(text)) hate = atLeast(hate, 0.7);
 
-  if (CHILD_SEXUAL.test(text)) sexual = atLeast(sexual, FACTUAL.test(text) && !intent() ? 0.4 : 0.92);
+  if (CHILD_SEXUAL_GATE.test(text) && CHILD_SEXUAL.test(text)) sexual = atLeast(sexual, FACTUAL.test(text) && !intent() ? 0.4 : 0.92);
   if (GRAPHIC_REQUEST.test(text)) {
     if (GRAPHIC_SEXUAL.test(text)) sexual = atLeast(sexual, 0.65 * (FICTION.test(text) ? 0.5 : 1));
     else violence = atLeast(violence, 0.65 * (FICTION.test(text) ? 0.5 : 1));
