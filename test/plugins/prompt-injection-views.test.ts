@@ -6,18 +6,8 @@ import { scoreText } from '../../plugins/guardrails/prompt-injection-detection/h
 import { promptInjectionModel } from '../../plugins/guardrails/prompt-injection-detection/index.js';
 import { decodePayloads, foldView, plainView, stripInvisible } from '../../plugins/guardrails/prompt-injection-detection/normalise.js';
 import { isJunkToken } from '../../plugins/guardrails/prompt-injection-detection/token-spam.js';
+import { seededRandom as random } from '../../scripts/train/linear-trainer.js';
 
-/** A small seeded generator (mulberry32), so a failure reproduces. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // Letters, every leet character (2 and 6 included, which have no letter), spaces of several kinds, line breaks,
 // homoglyphs, accents, Base64 and blob characters: the characters the fast paths decide on.
