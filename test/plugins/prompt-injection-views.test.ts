@@ -8,7 +8,6 @@ import { decodePayloads, foldView, plainView, stripInvisible } from '../../plugi
 import { isJunkToken } from '../../plugins/guardrails/prompt-injection-detection/token-spam.js';
 import { seededRandom as random } from '../../scripts/train/linear-trainer.js';
 
-
 // Letters, every leet character (2 and 6 included, which have no letter), spaces of several kinds, line breaks,
 // homoglyphs, accents, Base64 and blob characters: the characters the fast paths decide on.
 const ALPHABET = [...'abcdefghijklmnopqrstuvwxyzABCDEFXYZ0123456789@$!|+€', ' ', ' ', ' ', '  ', '\t', '\n', ' \n ', '\u00a0', 'а', 'е', 'é', 'ü', '/', '=', '_', '-', '.', '*', '%'];
