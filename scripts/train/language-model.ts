@@ -36,7 +36,7 @@ export interface LanguageTrainOptions {
   namesPrior: number;
 }
 
-export const LANGUAGE_TRAIN_OPTIONS: LanguageTrainOptions = { buckets: 1 << 16, epochs: 6, learningRate: 0.4, cropsPerSentence: 4, wordWeight: 4, averageOf: 5, seed: 7, orthographyPenalty: 2, capitalWeight: 0.5, namesPrior: 2 };
+export const LANGUAGE_TRAIN_OPTIONS: LanguageTrainOptions = { buckets: 1 << 16, epochs: 6, learningRate: 0.4, cropsPerSentence: 4, wordWeight: 4, averageOf: 5, seed: 7, orthographyPenalty: 2, capitalWeight: 0.4, namesPrior: 2 };
 
 /** One corpus row. */
 export interface LanguageRow {
