@@ -138,19 +138,21 @@ export function createLanguageModel(data: LanguageModelData): LanguageModel {
     const foreign = penalty > 0 ? foreignLetters(normalised, read, range.langs, range.owners) : undefined;
     const absent = penalty > 0 && range.absence ? absenceCosts(normalised, letterCount(normalised), range.langs, range.owners) : undefined;
     sums.fill(0);
-    for (let i = 0; i < count; i += 1) {
-      const row = (buckets[i] as number) * classes;
-      for (let c = from; c < to; c += 1) sums[c] = (sums[c] as number) + (weights[row + c] as number);
-    }
-    if (capitals !== undefined) {
-      // A capitalised word's features count capitalWeight times (their full sum is taken back in part), as does n.
+    if (capitals === undefined) {
+      for (let i = 0; i < count; i += 1) {
+        const row = (buckets[i] as number) * classes;
+        for (let c = from; c < to; c += 1) sums[c] = (sums[c] as number) + (weights[row + c] as number);
+      }
+    } else {
+      // A capitalised word's features count capitalWeight times each, in the sums and in n.
       for (let w = 0; w < words; w += 1) {
-        if (capitals[w] !== true) continue;
+        const start = wordStarts[w] as number;
         const end = w + 1 < words ? (wordStarts[w + 1] as number) : count;
-        n -= (1 - capitalWeight) * (end - (wordStarts[w] as number));
-        for (let i = wordStarts[w] as number; i < end; i += 1) {
+        const factor = capitals[w] === true ? capitalWeight : 1;
+        if (factor !== 1) n -= (1 - factor) * (end - start);
+        for (let i = start; i < end; i += 1) {
           const row = (buckets[i] as number) * classes;
-          for (let c = from; c < to; c += 1) sums[c] = (sums[c] as number) - (1 - capitalWeight) * (weights[row + c] as number);
+          for (let c = from; c < to; c += 1) sums[c] = (sums[c] as number) + (weights[row + c] as number) * factor;
         }
       }
     }
