@@ -27,7 +27,7 @@ function lexicon(tokens: string[], raw: string): string[] {
     if (INSULT_TOKEN.test(t)) out.push('<insult>');
     else if (WEAK_TOKEN.test(t)) out.push('<weak>');
   }
-  for (const w of obsceneWords(raw)) out.push('<obscene>');
+  out.push(...[...obsceneWords(raw)].map(() => '<obscene>'));
   return out;
 }
 const STRONG = new Set(['fuck', 'cunt', 'twat']);
