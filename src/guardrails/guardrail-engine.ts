@@ -65,7 +65,7 @@ export class GuardrailEngine implements GuardrailLookup {
   resolveOptions(name: string, options: Record<string, unknown> = {}, paramPrefix = ''): Record<string, unknown> {
     const registered = this.require(name);
     const { enabled: _enabled, threshold: _threshold, ...own } = options;
-    return registered.validateOptions(structuredClone(own), paramPrefix);
+    return registered.validateOptions(copyOptions(own), paramPrefix);
   }
 
   /** Evaluates `text` with the processor `name`. */
@@ -92,3 +92,41 @@ export class GuardrailEngine implements GuardrailLookup {
     return registered;
   }
 }
+
+/** Deepest nesting copied by hand; deeper (or odd) options go through structuredClone. */
+const MAX_COPY_DEPTH = 16;
+
+/**
+ * A copy of processor options for ajv's defaults to fill, so the caller's object is never changed. Options are JSON
+ * (plain objects, arrays, primitives), and copying those by hand costs a fraction of structuredClone's fixed price,
+ * paid on every evaluation; anything else (a class instance, a `__proto__` key, deep nesting) takes structuredClone.
+ */
+function copyOptions(options: Record<string, unknown>): Record<string, unknown> {
+  return (copyJson(options, 0) ?? structuredClone(options)) as Record<string, unknown>;
+}
+
+/** `value` copied when it is plain JSON data within MAX_COPY_DEPTH; undefined when it is not. */
+function copyJson(value: unknown, depth: number): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (depth >= MAX_COPY_DEPTH) return undefined;
+  if (Array.isArray(value)) {
+    const copy: unknown[] = [];
+    for (const item of value) {
+      const copied = copyJson(item, depth + 1);
+      if (copied === undefined && item !== undefined) return undefined;
+      copy.push(copied);
+    }
+    return copy;
+  }
+  if (Object.getPrototypeOf(value) !== Object.prototype) return undefined;
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    if (key === '__proto__') return undefined;
+    const item = (value as Record<string, unknown>)[key];
+    const copied = copyJson(item, depth + 1);
+    if (copied === undefined && item !== undefined) return undefined;
+    copy[key] = copied;
+  }
+  return copy;
+}
+

@@ -58,6 +58,18 @@ export interface DetectOptions {
   suffixes?: boolean;
 }
 
+/**
+ * What the models read for the plain view at `index` (as `modelText` makes it): when masking changes nothing, the
+ * folded view textViews already made (the next view; absent when folding changed nothing), so the text is folded once.
+ */
+function modelTextOfView(views: readonly GatedView[], index: number): string {
+  const plain = (views[index] as GatedView).text;
+  const masked = maskBlobs(plain);
+  if (masked !== plain) return foldView(masked);
+  const next = views[index + 1];
+  return next?.kind === 'folded' && next.decoded === views[index]?.decoded ? next.text : plain;
+}
+
 const round = (value: number): number => Math.round(Math.min(1, Math.max(0, value)) * 10_000) / 10_000;
 
 /**
@@ -71,16 +83,16 @@ export function detect(text: string, options: DetectOptions): Detection {
   const rules = scoreRules(views, options.rules);
   const model: Record<string, number> = {};
   // Each source text (the input, then each decoded payload) has one plain view; the models read it as modelText does.
-  for (const view of views) {
-    if (view.kind !== 'plain') continue;
-    const normalised = foldView(maskBlobs(view.text));
+  views.forEach((view, i) => {
+    if (view.kind !== 'plain') return;
+    const normalised = modelTextOfView(views, i);
     for (const m of options.models) {
       const scores = scoreNormalised(m, normalised);
       m.header.labels.forEach((label, k) => {
         model[label] = Math.max(model[label] ?? 0, scores[k] ?? 0);
       });
     }
-  }
+  });
   let ruleScore = rules.prompt_injection;
   if (TAG_CHARACTERS.test(text)) {
     ruleScore = 1 - (1 - ruleScore) * (1 - HIDDEN_TEXT_WEIGHT);

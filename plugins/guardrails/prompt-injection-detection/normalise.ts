@@ -29,7 +29,6 @@ const HOMOGLYPH_PATTERN = new RegExp(`[${Object.keys(HOMOGLYPHS).join('')}]`, 'g
 
 /** Leetspeak digits and symbols, applied only inside words that also hold letters. */
 const LEET: Record<string, string> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '8': 'b', '9': 'g', '@': 'a', $: 's', '!': 'i', '|': 'l', '+': 't', '€': 'e' };
-const LEET_WORD = /[a-z0-9@$!|+€]+/g;
 const LEET_CHAR = /[0-9@$!|+€]/g;
 
 /** Folds leetspeak in one token that mixes letters and leet characters; trailing "!", "|" and "+" stay punctuation. */
@@ -37,6 +36,38 @@ function unleetWord(word: string): string {
   if (!/[a-z]/.test(word) || !/[0-9@$!|+€]/.test(word)) return word;
   const [, body = word, tail = ''] = /^(.*?)([!|+]*)$/.exec(word) ?? [];
   return body.replace(LEET_CHAR, (c) => LEET[c] ?? c) + tail;
+}
+
+/** Character codes of LEET_CHAR's class: every digit (2 and 6 have no letter, and stay) and @ $ ! | + €. */
+const LEET_CODES = new Set([...'0123456789@$!|+€'].map((char) => char.charCodeAt(0)));
+
+/**
+ * `text.replace(/[a-z0-9@$!|+€]+/g, unleetWord)` in one linear scan: only the runs that hold both a letter and a
+ * leet character are rebuilt, so ordinary prose (digits alone, words alone) is returned as it is.
+ */
+function foldLeetWords(text: string): string {
+  let out = '';
+  let copied = 0;
+  let start = -1;
+  let letter = false;
+  let leet = false;
+  for (let i = 0; i <= text.length; i += 1) {
+    const code = i < text.length ? text.charCodeAt(i) : -1;
+    const isLetter = code >= 97 && code <= 122;
+    const isLeet = !isLetter && LEET_CODES.has(code);
+    if (isLetter || isLeet) {
+      if (start < 0) [start, letter, leet] = [i, false, false];
+      letter ||= isLetter;
+      leet ||= isLeet;
+      continue;
+    }
+    if (start >= 0 && letter && leet) {
+      out += text.slice(copied, start) + unleetWord(text.slice(start, i));
+      copied = i;
+    }
+    start = -1;
+  }
+  return copied === 0 ? text : out + text.slice(copied);
 }
 
 /** Words spelt out one letter at a time: "i g n o r e", "i.g.n.o.r.e", "i-g-n-o-r-e". */
@@ -66,17 +97,21 @@ export function stripInvisible(text: string): string {
 
 /** NFKC (full-width, ligatures, mathematical letters), invisible characters out, lower case, single spaces, line breaks kept. */
 export function plainView(text: string): string {
-  return stripInvisible(text.normalize('NFKC'))
-    .toLowerCase()
-    .replace(/[^\S\n]+/g, ' ')
-    .replace(/ ?\n[\s]*/g, '\n');
+  let plain = stripInvisible(text.normalize('NFKC')).toLowerCase();
+  // Each replacement runs only when it has something to change: a global replacement that changes nothing still costs.
+  if (UNSINGLE_SPACE.test(plain)) plain = plain.replace(/[^\S\n]+/g, ' ');
+  if (plain.includes('\n')) plain = plain.replace(/ ?\n[\s]*/g, '\n');
+  return plain;
 }
+
+/** White space other than a single plain space between non-spaces: what collapsing to single spaces changes. */
+const UNSINGLE_SPACE = /[^\S\n ]| {2}/;
 
 /** Homoglyphs, leetspeak and letter-by-letter spelling folded back to plain Latin words. */
 export function foldView(plain: string): string {
   const latin = plain.replace(HOMOGLYPH_PATTERN, (char) => HOMOGLYPHS[char] ?? char);
   const unaccented = latin.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
-  const unleet = unaccented.replace(LEET_WORD, unleetWord);
+  const unleet = foldLeetWords(unaccented);
   return unleet.replace(SPACED_LETTERS, (run) => run.replace(/[ .\-_*]/g, ''));
 }
 
@@ -100,12 +135,25 @@ function looksLikeText(decoded: string): boolean {
 
 /** Decodes Base64 runs that hold readable text. */
 function decodeBase64Runs(text: string, into: string[]): void {
+  if (!hasBase64Run(text)) return;
   for (const match of text.matchAll(BASE64_RUN)) {
     const run = match[0];
     if (!/[A-Z]/.test(run) || !/[a-z0-9]/.test(run)) continue;
     const decoded = Buffer.from(run.replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('utf8');
     if (looksLikeText(decoded)) into.push(decoded);
   }
+}
+
+/** True when `text` has 16 characters of BASE64_RUN's alphabet in a row: one linear scan before the regular expression. */
+function hasBase64Run(text: string): boolean {
+  let run = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    const inAlphabet = (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 43 || c === 47 || c === 95 || c === 45;
+    run = inAlphabet ? run + 1 : 0;
+    if (run >= 16) return true;
+  }
+  return false;
 }
 
 /** Decodes hex runs that hold readable text. */

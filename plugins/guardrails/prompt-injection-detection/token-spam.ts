@@ -26,12 +26,37 @@ const READ_CHARS = 4_000;
 
 /** True for a token that is not an ordinary word: bracketed, camel-joined, or with a mark between letters. */
 export function isJunkToken(token: string): boolean {
+  if (isPlainWord(token)) return false;
   const core = token.replace(EDGE_PUNCTUATION, '');
   if (core === '' || LIST_MARKER.test(core)) return false;
   const symbol = SYMBOL.test(core);
   if (symbol) return LETTER.test(core) || core.length >= 2;
   if (CAMEL_JOIN.test(core) && !BRAND_CASE.test(core)) return true;
   return INNER_MARK.test(core);
+}
+
+/**
+ * True for an ASCII word, perhaps followed by sentence punctuation (". , ! ? : ;"), with no lower-case letter before a
+ * capital: such a token has no symbol, no camel join and no inner mark, so it is never junk. Most prose is these.
+ */
+function isPlainWord(token: string): boolean {
+  let i = 0;
+  let lowerBefore = false;
+  for (; i < token.length; i += 1) {
+    const c = token.charCodeAt(i);
+    const lower = c >= 97 && c <= 122;
+    const upper = c >= 65 && c <= 90;
+    if (!lower && !upper) break;
+    if (upper && lowerBefore) return false;
+    lowerBefore = lower;
+  }
+  if (i === 0) return false;
+  for (; i < token.length; i += 1) {
+    const c = token.charCodeAt(i);
+    // . , ! ? : ;
+    if (c !== 46 && c !== 44 && c !== 33 && c !== 63 && c !== 58 && c !== 59) return false;
+  }
+  return true;
 }
 
 const CLOSES: Record<string, string> = { ')': '(', ']': '[', '}': '{' };

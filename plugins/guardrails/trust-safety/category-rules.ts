@@ -29,6 +29,8 @@ const TARGET_INSIDE = re(String.raw`\b(?:give|giving|put|land|landing|deliver|fi
 const BULLET = re(String.raw`\b(?:put|pump|fire|send|lodge) (?:a |some |two |\d+ )?(?:bullets?|rounds?|slugs?) (?:in|into|through)\b`);
 /** A threat: "I'll hurt you", "I'm going to break your legs". */
 const THREAT = re(String.raw`\b(?:i'?ll|i will|i'm gonna|im gonna|i am gonna|i'm going to|i am going to|we'll|we will|we're going to|gonna)\s+(?:[\w'-]+\s+){0,3}?${VIOLENT_VERB}\s+(?:[\w'-]+\s+){0,2}?(?:you|your|ya|u|ur|${PERSON})\b(?! (?:an?|the) (?:email|message|text|note|dm|line|call|link))`);
+/** A violent verb as a word: a cheap test before the rules that need one. */
+const VIOLENT_VERB_WORD = re(String.raw`\b${VIOLENT_VERB}\b`);
 /** Sports, games, outings: "beat my wife in checkers", "take my friend out for dinner". */
 const BENIGN_VIOLENCE = re(String.raw`\b(?:for|to|on) (?:a |the )?(?:dinner|lunch|date|drinks|walk|coffee|breakfast|movie|ride|shopping|spin|meal|trip)\b|\bin (?:a )?(?:checkers|chess|a game|cards|poker|tennis|a race|an argument|a debate|monopoly|scrabble|arm wrestling|ping pong|a match)\b`);
 const VIOLENT_NOUN_ACT = re(String.raw`\b(?:commit|committing|plan|planning|carry out|execute|stage|organi[sz]e|get away with|perform|engage in|set up|pull off|repeat|replicate|recreate)\s+(?:a |an |the |another |my |some )?(?:\w+ )?${VIOLENT_NOUN}`);
@@ -87,6 +89,8 @@ const NEGATIVE_TRAIT = String.raw`(?:lazy|stupid|dumb|unintelligent|uneducated|i
  * that people from X are rude?", "X are all liars". Written from general knowledge of stereotyping questions.
  */
 const STEREOTYPE = re(String.raw`\b(?:why (?:are|do|does|is|can't|don't|won't|must)|aren't|isn't it true that|is it true that|don't you (?:think|agree) that|don't|do)\s+(?:all |most |so many |the )?${GENERAL_GROUP}\b[^.?!\n]{0,40}?\b${NEGATIVE_TRAIT}\b|\b(?:all|every(?: single)?) ${GENERAL_GROUP} (?:are|is)\s+(?:\w+\s+){0,2}?${NEGATIVE_TRAIT}\b|\b${GENERAL_GROUP} (?:are|is) (?:all|always|just|naturally|inherently|born) (?:so )?${NEGATIVE_TRAIT}\b`);
+/** The trait word every STEREOTYPE alternative ends in: a cheap test before STEREOTYPE's long one. */
+const NEGATIVE_TRAIT_WORD = re(String.raw`\b${NEGATIVE_TRAIT}\b`);
 
 /** Asking for gore or explicit detail: "describe a brutal murder scene", "explain sexual fetishes in detail". */
 const GRAPHIC_REQUEST = re(String.raw`\b(?:describe|depict|write|narrate|tell me about|talk about|explain|show me|give me)\s+(?:[\w'-]+\s+){0,4}?(?:graphic(?:ally)?|gory|gruesome|brutal|horrific|grisly|explicit(?:ly)?|in (?:graphic|vivid|gory|explicit) detail)\b|\b(?:describe|depict|explain|tell me about|talk about|list|what are)\s+(?:[\w'-]+\s+){0,3}?(?:sexual (?:positions?|fetish\w*|experiences?|fantas\w+|acts?)|adult (?:toys|content|videos|films|movies)|explicit (?:adult )?content|erotic \w+|sex toys|your sex life)\b`);
@@ -94,6 +98,8 @@ const GRAPHIC_SEXUAL = re(String.raw`\b(?:sex\w*|adult|erotic|porn\w*|nude|naked
 
 const SEXUAL = re(String.raw`\b${SEXUAL_TERM}\b`);
 const CHILD_SEXUAL = re(String.raw`\b(?:child porn\w*|cp links?|csam|kiddie porn|lolicon|shotacon)\b|\b${MINOR}\b[^.?!\n]{0,60}?\b(?:${SEXUAL_TERM}|sex|sexual\w*|molest\w*|groom\w*|touch(?:ed|ing)?|on the menu|naked|nude)\b|\b(?:sex|sexual\w*|molest\w*|groom\w*|fuck\w*|touch(?:ing)?|naked|nude)\b[^.?!\n]{0,40}?\b${MINOR}\b|\b(?:satisfy|act on|indulge|fulfil+)\s+(?:my\s+)?(?:pedophil\w*|paedophil\w*)|\bpedo(?:phile)?s?\b`);
+/** Something every CHILD_SEXUAL alternative needs (a minor, an abuse-material term, "pedo"): a cheap test before it. */
+const CHILD_SEXUAL_GATE = re(String.raw`\b${MINOR}\b|\b(?:child porn|cp links?|csam|kiddie porn|lolicon|shotacon|pedo)|p(?:ae|e)dophil`);
 const RAPE_INTENT = re(String.raw`\b(?:rape|raping|sexually assault|molest|grope|drug and rape)\b`);
 
 /** Multiplies intent-driven scores down for fiction and factual questions. */
@@ -115,67 +121,73 @@ function atLeast(current: number, value: number): number {
  * without intent the same act stays near the threshold, and fiction or a factual question lowers it.
  */
 export function scoreCategoryRules(text: string): RuleScores {
-  const intent = HAS_INTENT.test(text);
-  const damp = damping(text, intent);
-  const act = (withIntent: number, without: number): number => (intent ? withIntent : without) * damp;
+  // The context tests (intent, damping, benign and lawful contexts) run only when a rule that reads them fires.
+  let intentFound: boolean | undefined;
+  let dampFactor: number | undefined;
+  const intent = (): boolean => (intentFound ??= HAS_INTENT.test(text));
+  const damp = (): number => (dampFactor ??= damping(text, intent()));
+  const act = (withIntent: number, without: number): number => (intent() ? withIntent : without) * damp();
   let violence = 0;
   let weapons = 0;
   let hate = 0;
   let crime = 0;
   let sexual = 0;
 
-  const benignViolence = BENIGN_VIOLENCE.test(text) ? 0.3 : 1;
-  if (VIOLENCE_TARGET.test(text) || TARGET_THEN_VERB.test(text) || VIOLENCE_BODY.test(text) || TARGET_INSIDE.test(text)) violence = atLeast(violence, act(0.88, 0.5) * benignViolence);
+  const benignViolence = (): number => (BENIGN_VIOLENCE.test(text) ? 0.3 : 1);
+  // VIOLENCE_TARGET, TARGET_THEN_VERB, THREAT and GROUP_VIOLENCE each need a violent verb (VIOLENT_VERB_WORD holds wherever they match).
+  const violentVerb = VIOLENT_VERB_WORD.test(text);
+  if ((violentVerb && (VIOLENCE_TARGET.test(text) || TARGET_THEN_VERB.test(text))) || VIOLENCE_BODY.test(text) || TARGET_INSIDE.test(text)) violence = atLeast(violence, act(0.88, 0.5) * benignViolence());
   if (VIOLENT_NOUN_ACT.test(text)) violence = atLeast(violence, act(0.85, 0.6));
   if (SELF_HARM_RE.test(text)) violence = atLeast(violence, act(0.88, 0.6));
   if (BULLET.test(text)) violence = atLeast(violence, 0.8 * (FICTION.test(text) ? 0.5 : 1));
-  if (THREAT.test(text)) violence = atLeast(violence, 0.8 * benignViolence * (FICTION.test(text) ? 0.5 : 1));
+  if (violentVerb && THREAT.test(text)) violence = atLeast(violence, 0.8 * benignViolence() * (FICTION.test(text) ? 0.5 : 1));
   if (DEATH_WISH.test(text)) violence = atLeast(violence, 0.75 * (FICTION.test(text) ? 0.5 : 1));
   if (PROPERTY_HARM.test(text)) {
     violence = atLeast(violence, act(0.75, 0.45));
     crime = atLeast(crime, act(0.7, 0.4));
   }
 
-  const lawful = LAWFUL_WEAPON.test(text) ? 0.5 : 1;
-  if (WEAPON_MAKE.test(text)) weapons = atLeast(weapons, act(0.85, 0.5) * lawful);
-  if (WEAPON_RECIPE.test(text)) weapons = atLeast(weapons, 0.85 * (FICTION.test(text) ? 0.35 : 1));
-  if (WEAPON_AT.test(text)) {
+  // Every weapon rule names a weapon (WEAPON_WORD holds wherever one of them matches): one test decides whether they run.
+  const weaponNamed = WEAPON_WORD.test(text);
+  if (weaponNamed && WEAPON_MAKE.test(text)) weapons = atLeast(weapons, act(0.85, 0.5) * (LAWFUL_WEAPON.test(text) ? 0.5 : 1));
+  if (weaponNamed && WEAPON_RECIPE.test(text)) weapons = atLeast(weapons, 0.85 * (FICTION.test(text) ? 0.35 : 1));
+  if (weaponNamed && WEAPON_AT.test(text)) {
     weapons = atLeast(weapons, act(0.85, 0.6));
     violence = atLeast(violence, act(0.8, 0.5));
   }
-  if (weapons === 0 && WEAPON_WORD.test(text)) weapons = 0.15 * damp;
-  if (violence >= 0.5 && WEAPON_WORD.test(text)) weapons = atLeast(weapons, violence * 0.9);
+  if (weapons === 0 && weaponNamed) weapons = 0.15 * damp();
+  if (violence >= 0.5 && weaponNamed) weapons = atLeast(weapons, violence * 0.9);
 
   if ((CRIME_ACT.test(text) || BREAK_IN.test(text)) && !BENIGN_CRIME_IDIOM.test(text)) crime = atLeast(crime, act(0.82, 0.4));
   if (CRIME_EXTRA.test(text)) crime = atLeast(crime, act(0.85, 0.6));
   if (CRIME_COMMIT.test(text)) crime = atLeast(crime, act(0.88, 0.6));
   if (DRUG_GET.test(text) && !BENIGN_DRUG.test(text)) crime = atLeast(crime, act(0.8, 0.4));
-  if (PRIVACY.test(text)) crime = atLeast(crime, intent ? 0.75 : 0.6);
+  if (PRIVACY.test(text)) crime = atLeast(crime, intent() ? 0.75 : 0.6);
 
   if (GROUP_DISCRIMINATION.test(text) || INVERTED_DISCRIMINATION.test(text) || DISCRIMINATION_GROUP.test(text)) hate = atLeast(hate, 0.8 * (FICTION.test(text) ? 0.5 : 1));
-  if (GROUP_VIOLENCE.test(text)) {
+  if (violentVerb && GROUP_VIOLENCE.test(text)) {
     hate = atLeast(hate, act(0.9, 0.7));
     violence = atLeast(violence, act(0.88, 0.6));
   }
   if (ATROCITY_DENIAL.test(text)) hate = atLeast(hate, 0.8);
   if (HATE_JOKES.test(text)) hate = atLeast(hate, 0.75);
-  if (STEREOTYPE.test(text)) hate = atLeast(hate, 0.7);
+  if (NEGATIVE_TRAIT_WORD.test(text) && STEREOTYPE.test(text)) hate = atLeast(hate, 0.7);
 
-  if (CHILD_SEXUAL.test(text)) sexual = atLeast(sexual, FACTUAL.test(text) && !intent ? 0.4 : 0.92);
+  if (CHILD_SEXUAL_GATE.test(text) && CHILD_SEXUAL.test(text)) sexual = atLeast(sexual, FACTUAL.test(text) && !intent() ? 0.4 : 0.92);
   if (GRAPHIC_REQUEST.test(text)) {
     if (GRAPHIC_SEXUAL.test(text)) sexual = atLeast(sexual, 0.65 * (FICTION.test(text) ? 0.5 : 1));
     else violence = atLeast(violence, 0.65 * (FICTION.test(text) ? 0.5 : 1));
   }
-  if (SEXUAL.test(text)) sexual = atLeast(sexual, 0.6 * (FACTUAL.test(text) && !intent ? 0.5 : 1));
+  if (SEXUAL.test(text)) sexual = atLeast(sexual, 0.6 * (FACTUAL.test(text) && !intent() ? 0.5 : 1));
   if (RAPE_INTENT.test(text)) {
     sexual = atLeast(sexual, act(0.9, 0.45));
     violence = atLeast(violence, act(0.88, 0.45));
   }
-  if (PROTECTIVE.test(text)) crime *= 0.5;
+  if (crime > 0 && PROTECTIVE.test(text)) crime *= 0.5;
   if ((hate > 0 || violence > 0) && isCounterSpeech(text)) {
     hate *= 0.5;
     violence *= 0.5;
   }
-  if (SEX_EDUCATION.test(text)) sexual *= 0.4;
+  if (sexual > 0 && SEX_EDUCATION.test(text)) sexual *= 0.4;
   return { violence, weapons, hate_speech: hate, crime, sexual };
 }

@@ -1,6 +1,7 @@
 // Profanity and abusive language: the obscenity package finds obscene words (leetspeak and look-alikes too), insult rules add abuse.
 import { englishDataset, englishRecommendedTransformers, RegExpMatcher } from 'obscenity';
 import { INSULT, WEAK_INSULT } from './lexicon.js';
+import { asciiTransformer } from './obscenity-ascii-transform.js';
 
 /** What the profanity check adds to the categories. */
 export interface ProfanityScores {
@@ -58,7 +59,9 @@ export function buildProfanityMatcher(): void {
     const combined = new RegExp(terms.map((term) => `(?:${term.regExp.source})`).join('|'), 's');
     const apply = internals.applyTransformers.bind(matcher);
     const transformers = internals.blacklistMatcherTransformers;
-    anyTerm = (raw) => combined.test(apply(raw, transformers)[1]);
+    // ASCII texts (most) skip obscenity's generic per-character pass; the text they give is the same (see the test).
+    const fast = asciiTransformer(englishRecommendedTransformers.blacklistMatcherTransformers);
+    anyTerm = (raw) => combined.test(fast?.(raw) ?? apply(raw, transformers)[1]);
   }
 }
 

@@ -110,7 +110,6 @@ export function scoreTrustSafety(sent: string, model?: UnsafeModel, tuning: { fl
   // Insults in counter-speech ("I never said that X are stupid") are the view the writer rejects.
   const counter = isCounterSpeech(normalised);
   if (counter) profane.profanity *= COUNTER_SPEECH_FACTOR;
-  const homonym = SLUR_HOMONYM.test(normalised);
   const scores: CategoryScores = {
     violence: rules.violence,
     weapons: rules.weapons,
@@ -133,7 +132,7 @@ export function scoreTrustSafety(sent: string, model?: UnsafeModel, tuning: { fl
       }
       const request = REQUEST.test(normalised) ? (tuning.request ?? REQUEST_MODEL_FACTOR) : 1;
       // The model reads words, not negation or word sense: it counts less in counter-speech about a group and not at all for a slur's harmless twin.
-      const context = homonym ? 0 : counter ? COUNTER_SPEECH_FACTOR : 1;
+      const context = SLUR_HOMONYM.test(normalised) ? 0 : counter ? COUNTER_SPEECH_FACTOR : 1;
       const evidence = context * request * tuning.weight * ((probability - tuning.floor) / (1 - tuning.floor));
       scores[target] = 1 - (1 - scores[target]) * (1 - evidence);
     }
