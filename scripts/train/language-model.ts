@@ -30,9 +30,13 @@ export interface LanguageTrainOptions {
   seed: number;
   /** Logit taken from a language per letter its alphabet lacks, at detection (written to the header). */
   orthographyPenalty: number;
+  /** Weight, at detection, of the features of a capitalised word that does not open the text (a name; header). */
+  capitalWeight: number;
+  /** Logits added to English, at detection, for a text of capitalised ASCII words only (names, titles; header). */
+  namesPrior: number;
 }
 
-export const LANGUAGE_TRAIN_OPTIONS: LanguageTrainOptions = { buckets: 1 << 16, epochs: 6, learningRate: 0.4, cropsPerSentence: 4, wordWeight: 4, averageOf: 5, seed: 7, orthographyPenalty: 2 };
+export const LANGUAGE_TRAIN_OPTIONS: LanguageTrainOptions = { buckets: 1 << 16, epochs: 6, learningRate: 0.4, cropsPerSentence: 4, wordWeight: 4, averageOf: 5, seed: 7, orthographyPenalty: 2, capitalWeight: 0.4, namesPrior: 2 };
 
 /** One corpus row. */
 export interface LanguageRow {
@@ -135,6 +139,8 @@ function trainOnce(rows: LanguageRow[], options: LanguageTrainOptions, trainedOn
     buckets: options.buckets,
     ...(options.wordWeight === 1 ? {} : { wordWeight: options.wordWeight }),
     ...(options.orthographyPenalty > 0 ? { orthographyPenalty: options.orthographyPenalty } : {}),
+    ...(options.capitalWeight === 1 ? {} : { capitalWeight: options.capitalWeight }),
+    ...(options.namesPrior === 0 ? {} : { namesPrior: options.namesPrior }),
     scale: 1,
     bias: [...bias].map((b) => Math.round(b * 10_000) / 10_000),
     trainedOn,

@@ -2,6 +2,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import { Errors } from '../errors/error-registry.js';
+import { keepWithRequest, keptWithRequest } from '../observability/request-record.js';
 
 /** Admin roles, weakest first. `viewer` may only read; `admin` may change everything but route policies. */
 export type AdminRole = 'viewer' | 'admin' | 'super_admin';
@@ -63,14 +64,14 @@ export function requireAdminKey(keyring: AdminKeyring): RequestHandler {
       next(Errors.invalidApiKey(['x-api-key']));
       return;
     }
-    (req as Request & { [ADMIN]?: AdminPrincipal })[ADMIN] = principal;
+    keepWithRequest(req, 'admin', ADMIN, principal);
     next();
   };
 }
 
 /** The principal authenticated on this request. */
 export function adminOf(req: Request): AdminPrincipal {
-  const principal = (req as Request & { [ADMIN]?: AdminPrincipal })[ADMIN];
+  const principal = keptWithRequest<AdminPrincipal>(req, 'admin', ADMIN);
   if (!principal) throw Errors.missingApiKey(['x-api-key']);
   return principal;
 }

@@ -3,7 +3,7 @@ import type { Request, RequestHandler } from 'express';
 import type { AdminKeyring, AdminPrincipal } from '../admin/admin-auth.js';
 import type { DeveloperKeyStore } from '../admin/developer-key-store.js';
 import { Errors } from '../errors/error-registry.js';
-import { requestRecordOf } from '../observability/request-record.js';
+import { keepWithRequest, keptWithRequest } from '../observability/request-record.js';
 
 /** Who made a request: an application (through a developer key) or an admin. */
 export type Caller = { kind: 'application'; application: string; keyId: string } | { kind: 'admin'; admin: AdminPrincipal };
@@ -61,14 +61,12 @@ export async function identifyCaller(
  * request, see request-record.ts), else on the request itself (routers mounted on their own).
  */
 function keepCaller(req: Request, caller: Caller): void {
-  const record = requestRecordOf(req);
-  if (record) record.caller = caller;
-  else (req as Request & { [CALLER]?: Caller })[CALLER] = caller;
+  keepWithRequest(req, 'caller', CALLER, caller);
 }
 
 /** The caller already identified on this request, if any. */
 export function callerOf(req: Request): Caller | undefined {
-  return (requestRecordOf(req)?.caller as Caller | undefined) ?? (req as Request & { [CALLER]?: Caller })[CALLER];
+  return keptWithRequest<Caller>(req, 'caller', CALLER);
 }
 
 /**

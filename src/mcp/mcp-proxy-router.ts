@@ -19,6 +19,7 @@ import type { RegistryRecord } from './registry-records.js';
 import type { RegistryService } from './registry-service.js';
 import type { ToolObserver } from '../observability/observer-types.js';
 import { requestTraceOf } from '../observability/gateway-tracing.js';
+import { keepWithRequest, keptWithRequest } from '../observability/request-record.js';
 import { forEachSseEvent, resolveLimits, formatSseEvent, readBoundedBody, UpstreamBodyError, type McpProxyLimits } from './upstream-body.js';
 
 /** What the proxy needs. */
@@ -45,7 +46,7 @@ interface Target {
   secrets: string[];
 }
 const TARGET = Symbol('gateway.mcp-target');
-const targetOf = (req: Request): Target => (req as Request & { [TARGET]: Target })[TARGET];
+const targetOf = (req: Request): Target => keptWithRequest<Target>(req, 'mcp', TARGET) as Target;
 
 function upstreamHeaders(req: Request, token: string | undefined, observer: ToolObserver | undefined): Record<string, string> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
@@ -74,7 +75,7 @@ export function mcpProxyRouter(deps: McpProxyDeps): Router {
     const registry = await deps.service.registry(String(req.params.name));
     const token = deps.service.token(registry);
     const secrets = [presentedKey(req, true), token].filter((value): value is string => typeof value === 'string');
-    (req as Request & { [TARGET]: Target })[TARGET] = { registry, token, application: caller.application, secrets };
+    keepWithRequest(req, 'mcp', TARGET, { registry, token, application: caller.application, secrets } satisfies Target);
     next();
   };
 

@@ -33,7 +33,14 @@ export interface RequestRecord {
   caller: unknown;
   /** The model request's context (src/traffic/model-request-context.ts keeps it here when the record exists). */
   model: unknown;
+  /** An MCP request's target registry (src/mcp/mcp-proxy-router.ts). */
+  mcp: unknown;
+  /** An admin request's principal (src/admin/admin-auth.ts). */
+  admin: unknown;
 }
+
+/** The record's fields that later steps fill. */
+export type RecordSlot = 'caller' | 'model' | 'mcp' | 'admin';
 
 const RECORD = Symbol('gateway.request');
 
@@ -41,7 +48,7 @@ type RecordedRequest = Request & { [RECORD]?: RequestRecord };
 
 /** Creates the request's record with its id, and keeps it on the request. */
 export function createRequestRecord(req: Request, id: string): RequestRecord {
-  const record: RequestRecord = { id, trace: undefined, endpoint: undefined, started: 0, finisher: undefined, caller: undefined, model: undefined };
+  const record: RequestRecord = { id, trace: undefined, endpoint: undefined, started: 0, finisher: undefined, caller: undefined, model: undefined, mcp: undefined, admin: undefined };
   (req as RecordedRequest)[RECORD] = record;
   return record;
 }
@@ -49,4 +56,19 @@ export function createRequestRecord(req: Request, id: string): RequestRecord {
 /** The request's record, once the gateway's first step has seen it. */
 export function requestRecordOf(req: Request): RequestRecord | undefined {
   return (req as RecordedRequest)[RECORD];
+}
+
+/**
+ * Keeps a later step's value with the request: in the record's `slot` when the gateway's first step made a record
+ * (one property per request), else on the request itself under `fallback` (routers mounted on their own).
+ */
+export function keepWithRequest(req: Request, slot: RecordSlot, fallback: symbol, value: unknown): void {
+  const record = requestRecordOf(req);
+  if (record) record[slot] = value;
+  else (req as Request & Record<symbol, unknown>)[fallback] = value;
+}
+
+/** The value {@link keepWithRequest} kept, if any. */
+export function keptWithRequest<T>(req: Request, slot: RecordSlot, fallback: symbol): T | undefined {
+  return ((requestRecordOf(req)?.[slot] ?? (req as Request & Record<symbol, unknown>)[fallback]) as T | undefined);
 }

@@ -6,7 +6,7 @@ import type { OutputGuard } from '../guardrails/pipeline/output-guard.js';
 import type { ModelEndpoint, ProviderPlugin } from '../plugins/plugin-types.js';
 import type { AbortFlag } from './attempt-timer.js';
 import type { AnswerFormat, RelayOutcome } from './response-relay.js';
-import { requestRecordOf } from '../observability/request-record.js';
+import { keepWithRequest, keptWithRequest } from '../observability/request-record.js';
 
 export type { ProviderRecord, RouteModel, RouteRecord } from '../records/request-records.js';
 
@@ -71,12 +71,10 @@ const CONTEXT = Symbol('gateway.model-request');
  * per request, see request-record.ts), else on the request itself (routers mounted on their own).
  */
 export function setModelContext(req: Request, context: ModelRequestContext): void {
-  const record = requestRecordOf(req);
-  if (record) record.model = context;
-  else (req as Request & { [CONTEXT]?: ModelRequestContext })[CONTEXT] = context;
+  keepWithRequest(req, 'model', CONTEXT, context);
 }
 
 /** The context of a model request, when the route resolver has run. */
 export function modelContextOf(req: Request): ModelRequestContext | undefined {
-  return (requestRecordOf(req)?.model as ModelRequestContext | undefined) ?? (req as Request & { [CONTEXT]?: ModelRequestContext })[CONTEXT];
+  return keptWithRequest<ModelRequestContext>(req, 'model', CONTEXT);
 }

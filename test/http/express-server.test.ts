@@ -73,7 +73,7 @@ describe('createExpressServer', () => {
     assert.ok(arrived.length >= 5 && arrived.every(Boolean));
   });
 
-  it('adds one property of its own to a model request (its record), so hosts on app.listen pay for one new hidden class, not one per step', async () => {
+  it('adds one property of its own to a model or admin request (its record), so hosts on app.listen pay for one new hidden class, not one per step', async () => {
     const app = express();
     let seen: Record<symbol, unknown> | undefined;
     app.use((req, _res, next) => {
@@ -84,6 +84,10 @@ describe('createExpressServer', () => {
     await request(app).post('/v1/chat/completions').set('x-gateway-apikey', f.developerKey).set('x-gateway-route', 'chat').send(chatBody()).expect(200);
     const own = Object.getOwnPropertySymbols(seen!).map((symbol) => symbol.description).filter((name) => name?.startsWith('gateway.'));
     assert.deepEqual(own, ['gateway.request']);
+    // An admin request keeps its principal in the same record.
+    await request(app).get('/v1/admin/routes').set('x-api-key', TEST_KEYS.viewer).expect(200);
+    const adminOwn = Object.getOwnPropertySymbols(seen!).map((symbol) => symbol.description).filter((name) => name?.startsWith('gateway.'));
+    assert.deepEqual(adminOwn, ['gateway.request']);
   });
 
   it('keeps Express semantics for an app mounted inside the app: its own req.app inside, the outer one after', async () => {

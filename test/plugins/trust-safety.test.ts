@@ -7,6 +7,7 @@ import trustSafety from '../../plugins/guardrails/trust-safety/index.js';
 import { obsceneWords } from '../../plugins/guardrails/trust-safety/profanity-check.js';
 import { modelTokens } from '../../plugins/guardrails/trust-safety/unsafe-features.js';
 import { loadUnsafeClassifier } from '../../plugins/guardrails/trust-safety/unsafe-model.js';
+import { CLASS_INSULT, CLASS_OBSCENE, CLASS_WEAK_INSULT, expandFragment, wordClasses } from '../../plugins/guardrails/trust-safety/word-classes.js';
 import { GuardrailEngine, type GuardrailOutcome } from '../../src/index.js';
 import { TEST_KEYS } from '../helpers/test-gateway.js';
 import { chatBody, createTrafficFixture } from '../helpers/traffic-fixture.js';
@@ -239,6 +240,19 @@ describe('trustsafety guardrail', () => {
     assert.deepEqual(modelTokens('#l00ser sh1t nitwit$ soooo s t u p i d'), ['looser', 'shit', 'nitwits', 'soo', 'stupid']);
     // Numbers, words with other digits, mentions and masks are left alone.
     assert.deepEqual(modelTokens('covid19 in 2020 on b2b @user1 ****'), ['covid19', 'in', '2020', 'on', 'b2b', '@user1']);
+  });
+
+  it('12.3: the model reads insults, weak insults and obscene words as shared lexicon classes, ordinary words as none', () => {
+    assert.deepEqual(expandFragment('(?:idiots?|dumb(?:ass(?:es)?)?|piece of (?:shit|crap))'), ['idiots', 'idiot', 'dumbasses', 'dumbass', 'dumb']);
+    assert.equal(wordClasses('morons'), CLASS_INSULT);
+    assert.equal(wordClasses('libtards'), CLASS_INSULT);
+    assert.equal(wordClasses('grifter'), CLASS_WEAK_INSULT);
+    assert.equal(wordClasses('bitch'), CLASS_INSULT | CLASS_OBSCENE);
+    for (const word of ['fucking', 'bullshit', 'motherfucker', 'f*ck', 'sh**']) assert.equal(wordClasses(word), CLASS_OBSCENE, word);
+    for (const word of ['the', 'mustard', 'cumin', 'standard', 'class', 'c', '****']) assert.equal(wordClasses(word), 0, word);
+    // The features count a listed word's class: an unseen insult ("numbskulls") scores above an ordinary word in its place.
+    const model = loadUnsafeClassifier();
+    assert.ok(model.predict('you numbskulls') > model.predict('you students'));
   });
 
   it('12.3: the model reads a long text in windows, so padding does not dilute one abusive sentence', () => {

@@ -68,7 +68,15 @@ export const MAX_NGRAM = 5;
 /** Words longer than this add only their shorter n-grams' share: they are cut (URLs, hashes, long compounds). */
 const MAX_WORD = 24;
 
-/** Lower case, NFC, everything but letters and combining marks turned to spaces. */
+/** NFC, everything but letters and combining marks turned to spaces (single), case kept. */
+export function normaliseCasedForLanguage(text: string): string {
+  return text
+    .normalize('NFC')
+    .replace(/[^\p{L}\p{M}\u200c\u200d]+/gu, ' ')
+    .trim();
+}
+
+/** Lower case, NFC, everything but letters and combining marks turned to spaces (the same as lower-casing {@link normaliseCasedForLanguage}). */
 export function normaliseForLanguage(text: string): string {
   return text
     .normalize('NFC')
@@ -83,9 +91,9 @@ const finish = finishFeatureHash;
  * Calls `visit(bucket)` for each hashed feature of a normalised text: every character n-gram (1 to
  * {@link MAX_NGRAM} characters) of each space-padded word, and each whole word (`wordWeight` times, so a known word
  * counts as much as several of its n-grams). The n-grams that start at one position share one running hash. Answers
- * the number of features.
+ * the number of features. `startWord`, when given, is called before each word's features (to weigh words apart).
  */
-export function forEachFeature(normalised: string, buckets: number, visit: (bucket: number) => void, wordWeight = 1): number {
+export function forEachFeature(normalised: string, buckets: number, visit: (bucket: number) => void, wordWeight = 1, startWord?: () => void): number {
   const mask = buckets - 1;
   let count = 0;
   for (const word of normalised.split(' ')) {
@@ -94,6 +102,7 @@ export function forEachFeature(normalised: string, buckets: number, visit: (buck
     const charAt = (at: number): number => (at === 0 || at === length - 1 ? 32 : word.charCodeAt(at - 1));
     let whole = 0x811c9dc5;
     for (let at = 0; at < length; at += 1) whole = Math.imul(whole ^ charAt(at), 0x01000193);
+    if (startWord !== undefined) startWord();
     const wordBucket = finish(whole, 0, mask);
     for (let k = 0; k < wordWeight; k += 1) visit(wordBucket);
     count += wordWeight;

@@ -1,7 +1,8 @@
 // The trained language model: a script step, then softmax regression over hashed character n-grams for Latin, Cyrillic and Arabic script.
 import { readFile } from 'node:fs/promises';
 import { endianness } from 'node:os';
-import { forEachFeature, normaliseForLanguage, SCRIPT_LANGUAGE, scriptCounts, type Script } from './language-features.js';
+import { forEachFeature, normaliseCasedForLanguage, SCRIPT_LANGUAGE, scriptCounts, type Script } from './language-features.js';
+import { capitalisedWords, cyrillicLatinI, namesOnly } from './text-cues.js';
 import { absenceCosts, DISTINCTIVE_SHARE, foreignLetters, letterOwners } from './orthography.js';
 
 /** The model file header (JSON); the weights follow in `language-weights.bin`. */
@@ -16,6 +17,10 @@ export interface LanguageModelMeta {
   wordWeight?: number;
   /** Logit taken from a language per letter its alphabet lacks (see orthography.ts); 0 or absent: no such cue. */
   orthographyPenalty?: number;
+  /** Weight of the features of a capitalised word that does not open the text (a name; see text-cues.ts); 1 or absent: no cue. */
+  capitalWeight?: number;
+  /** Logits added to English for a text of capitalised ASCII words only (names, titles, headers; see text-cues.ts). */
+  namesPrior?: number;
   /** Weights are stored as int16; real weight = stored × scale. */
   scale: number;
   bias: number[];
@@ -72,6 +77,9 @@ export function createLanguageModel(data: LanguageModelData): LanguageModel {
     if (ids.some((id, k) => id !== from + k)) throw new Error(`lang_detector: the classes of ${script} are not contiguous in the model file`);
     candidates.set(script, { from, to: from + ids.length, langs, owners: letterOwners(langs), absence: langs.some((lang) => DISTINCTIVE_SHARE[lang] !== undefined) });
   }
+  const capitalWeight = meta.capitalWeight ?? 1;
+  const namesPrior = meta.namesPrior ?? 0;
+  const englishClass = classIndex.get('en') ?? -1;
   const sums = new Float64Array(classes);
   let buckets = new Int32Array(8192);
   let count = 0;
@@ -83,6 +91,18 @@ export function createLanguageModel(data: LanguageModelData): LanguageModel {
     }
     buckets[count] = bucket;
     count += 1;
+  };
+  // Capitalised words: where each word's features start in `buckets`, so a flagged word's features can weigh less.
+  let wordStarts = new Int32Array(1024);
+  let words = 0;
+  const startWord = (): void => {
+    if (words === wordStarts.length) {
+      const grown = new Int32Array(wordStarts.length * 2);
+      grown.set(wordStarts);
+      wordStarts = grown;
+    }
+    wordStarts[words] = count;
+    words += 1;
   };
   /** Scores `text` into `sums` (softmax numerators relative to the top, in [from, to)), or answers a fixed guess. */
   const score = (text: string): LanguageGuess | { from: number; to: number; share: number; z: number; topClass: number } => {
@@ -105,23 +125,42 @@ export function createLanguageModel(data: LanguageModelData): LanguageModel {
     if (only !== undefined) return { lang: only, prob: round(share) };
     const range = candidates.get(script);
     if (range === undefined) return { lang: 'und', prob: 0 };
-    const read = text.length > SCAN_LIMIT ? text.slice(0, SCAN_LIMIT) : text;
-    const normalised = normaliseForLanguage(read);
-    count = 0;
-    const n = forEachFeature(normalised, meta.buckets, collect, meta.wordWeight ?? 1);
+    let read = text.length > SCAN_LIMIT ? text.slice(0, SCAN_LIMIT) : text;
+    if (script === 'cyrillic') read = cyrillicLatinI(read);
+    const cased = normaliseCasedForLanguage(read);
+    const normalised = cased.toLowerCase();
     const { from, to } = range;
+    const names = namesPrior !== 0 && englishClass >= from && englishClass < to && namesOnly(cased);
+    const capitals = capitalWeight !== 1 && !names ? capitalisedWords(cased, normalised) : undefined;
+    count = 0;
+    words = 0;
+    let n = forEachFeature(normalised, meta.buckets, collect, meta.wordWeight ?? 1, capitals !== undefined ? startWord : undefined);
     const foreign = penalty > 0 ? foreignLetters(normalised, read, range.langs, range.owners) : undefined;
     const absent = penalty > 0 && range.absence ? absenceCosts(normalised, letterCount(normalised), range.langs, range.owners) : undefined;
     sums.fill(0);
-    for (let i = 0; i < count; i += 1) {
-      const row = (buckets[i] as number) * classes;
-      for (let c = from; c < to; c += 1) sums[c] = (sums[c] as number) + (weights[row + c] as number);
+    if (capitals === undefined) {
+      for (let i = 0; i < count; i += 1) {
+        const row = (buckets[i] as number) * classes;
+        for (let c = from; c < to; c += 1) sums[c] = (sums[c] as number) + (weights[row + c] as number);
+      }
+    } else {
+      // A capitalised word's features count capitalWeight times each, in the sums and in n.
+      for (let w = 0; w < words; w += 1) {
+        const start = wordStarts[w] as number;
+        const end = w + 1 < words ? (wordStarts[w + 1] as number) : count;
+        const factor = capitals[w] === true ? capitalWeight : 1;
+        if (factor !== 1) n -= (1 - factor) * (end - start);
+        for (let i = start; i < end; i += 1) {
+          const row = (buckets[i] as number) * classes;
+          for (let c = from; c < to; c += 1) sums[c] = (sums[c] as number) + (weights[row + c] as number) * factor;
+        }
+      }
     }
     const norm = n > 0 ? scale / Math.sqrt(n) : 0;
     let top = -Infinity;
     let topClass = from;
     for (let c = from; c < to; c += 1) {
-      const value = (meta.bias[c] as number) + (sums[c] as number) * norm - (foreign ? penalty * (foreign[c - from] as number) : 0) - (absent ? (absent[c - from] as number) : 0);
+      const value = (meta.bias[c] as number) + (sums[c] as number) * norm - (foreign ? penalty * (foreign[c - from] as number) : 0) - (absent ? (absent[c - from] as number) : 0) + (names && c === englishClass ? namesPrior : 0);
       sums[c] = value;
       if (value > top) {
         top = value;

@@ -22,7 +22,8 @@ export const LANGUAGE_LETTERS: Record<string, string> = {
   sv: 'åäöé',
   cs: 'áčďéěíňóřšťúůýž',
   ru: 'ёыэъ',
-  uk: 'іїєґ\'',
+  // ~ stands for the Ukrainian word forms of UKRAINIAN_FORMS (no letter of a text is ~).
+  uk: 'іїєґ\'~',
   // Yeh and kaf are typed in their Arabic or Persian form in both languages (keyboards differ): only ة and پ چ ژ گ tell.
   ar: 'ة',
   fa: 'پچژگ',
@@ -39,6 +40,12 @@ export const ABSENCE_CAP = 1;
 
 /** Apostrophes written inside a word; between two Cyrillic letters only Ukrainian uses one (Russian writes ъ). */
 const CYRILLIC_APOSTROPHE = /[\u0400-\u04ff]['\u2019\u02bc][\u0400-\u04ff]/u;
+
+/**
+ * Word forms only Ukrainian writes, counted as one Ukrainian letter: "ськ" (Ukrainian -ський, -ська, -ського; Russian
+ * writes -ский) and a word ending in -ити (the Ukrainian infinitive, робити, говорити; Russian writes -ить).
+ */
+const UKRAINIAN_FORMS = /ськ|ити(?![\u0400-\u04ff])/u;
 
 /** Counts of distinct foreign letters are capped: a long text that quotes a few names is still read by its n-grams. */
 export const FOREIGN_CAP = 3;
@@ -61,7 +68,8 @@ export function letterOwners(languages: string[]): Map<string, Set<number>> {
 
 /**
  * Answers, for each of `languages`, how many distinct letters of `normalised` it does not write (capped at
- * {@link FOREIGN_CAP}); `raw` is scanned for an apostrophe inside a Cyrillic word, which counts as a Ukrainian letter.
+ * {@link FOREIGN_CAP}); `raw` is scanned for an apostrophe inside a Cyrillic word, which counts as a Ukrainian letter,
+ * and `normalised` for the word forms of UKRAINIAN_FORMS, which count as another.
  * @example
  * foreignLetters('não sei', 'não sei', ['es', 'pt'], letterOwners(['es', 'pt'])) // → [1, 0]
  */
@@ -81,6 +89,7 @@ export function foreignLetters(normalised: string, raw: string, languages: strin
     add(letter);
   }
   if (owners.has("'") && CYRILLIC_APOSTROPHE.test(raw)) add("'");
+  if (owners.has('~') && UKRAINIAN_FORMS.test(normalised)) add('~');
   return counts.map((count) => Math.min(count, FOREIGN_CAP));
 }
 

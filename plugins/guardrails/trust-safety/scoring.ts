@@ -25,6 +25,8 @@ const CUE_MINIMUM = 0.1;
 
 /** How much insults and the model count in counter-speech or negated harm. */
 const COUNTER_SPEECH_FACTOR = 0.6;
+/** How much the model's evidence counts there (it reads the harmful words, not the negation around them). */
+const COUNTER_SPEECH_MODEL_FACTOR = 0.5;
 /**
  * A slur's harmless twin, told by its context: a dog (bitch), a cigarette (fag), a meatball or firewood (faggot), a
  * sea wall (dyke), a garden tool (hoe). obscenity still finds the word; the model, which cannot tell the senses, adds nothing.
@@ -132,7 +134,7 @@ export function scoreTrustSafety(sent: string, model?: UnsafeModel, tuning: { fl
       }
       const request = REQUEST.test(normalised) ? (tuning.request ?? REQUEST_MODEL_FACTOR) : 1;
       // The model reads words, not negation or word sense: it counts less in counter-speech about a group and not at all for a slur's harmless twin.
-      const context = SLUR_HOMONYM.test(normalised) ? 0 : counter ? COUNTER_SPEECH_FACTOR : 1;
+      const context = SLUR_HOMONYM.test(normalised) ? 0 : counter ? COUNTER_SPEECH_MODEL_FACTOR : 1;
       const evidence = context * request * tuning.weight * ((probability - tuning.floor) / (1 - tuning.floor));
       scores[target] = 1 - (1 - scores[target]) * (1 - evidence);
     }

@@ -1,5 +1,6 @@
 // Hashed word, word-pair and character n-gram features of the trust-safety model (shared by the plugin and its trainer).
 import { finishFeatureHash } from '../shared/feature-hash.js';
+import { CLASS_INSULT, CLASS_OBSCENE, CLASS_WEAK_INSULT, openFormClasses, WORD_CLASSES } from './word-classes.js';
 
 /** A token made only of one repeated non-letter (a DLP mask such as "********"): carries no meaning, so it is no feature. */
 const MASK_RUN = /^([^\p{L}\p{N}])\1+$/u;
@@ -116,9 +117,54 @@ function fnv(text: string, hash = FNV_OFFSET): number {
   return hash;
 }
 
+/** Feature kind of a word's lexicon class (kinds 1 to 7 are words, pairs and character n-grams). */
+const CLASS_KIND = 9;
+/**
+ * How many times a class feature is counted: about as often as the 30 or so character n-grams of a word, so the one
+ * shared feature is not drowned by them (the model then reads a rare insult about as well as a common one).
+ */
+const CLASS_REPEAT = 16;
+
+/**
+ * The lexicon classes of word-classes.ts by the FNV hash of the word (which the features compute anyway), in an
+ * open-addressing table: one or two array reads per word instead of a string lookup. A 32-bit collision of an
+ * ordinary word with one of the ~1,800 listed ones is about one in two million words, and always the same.
+ */
+const CLASS_SLOTS = 1 << 15;
+const classKeys = new Int32Array(CLASS_SLOTS);
+const classValues = new Uint8Array(CLASS_SLOTS);
+for (const [word, classes] of WORD_CLASSES) {
+  const hash = fnv(word) | 0;
+  let slot = hash & (CLASS_SLOTS - 1);
+  while (classValues[slot] !== 0 && classKeys[slot] !== hash) slot = (slot + 1) & (CLASS_SLOTS - 1);
+  classKeys[slot] = hash;
+  classValues[slot] = classes;
+}
+
+/** The classes of a word from its FNV hash, or from its open forms when it is not listed. */
+function classesOf(word: number, token: string): number {
+  const hash = word | 0;
+  for (let slot = hash & (CLASS_SLOTS - 1); classValues[slot] !== 0; slot = (slot + 1) & (CLASS_SLOTS - 1)) {
+    if (classKeys[slot] === hash) return classValues[slot] as number;
+  }
+  return openFormClasses(token);
+}
+
+/** Calls `push` with the bucket of each lexicon class of a word, {@link CLASS_REPEAT} times; most words have none. */
+function pushWordClasses(word: number, token: string, mask: number, push: (bucket: number) => void): void {
+  const classes = classesOf(word, token);
+  if (classes === 0) return;
+  for (let r = 0; r < CLASS_REPEAT; r += 1) {
+    if (classes & CLASS_INSULT) push(finish(CLASS_INSULT, CLASS_KIND, mask));
+    else if (classes & CLASS_WEAK_INSULT) push(finish(CLASS_WEAK_INSULT, CLASS_KIND, mask));
+    if (classes & CLASS_OBSCENE) push(finish(CLASS_OBSCENE, CLASS_KIND, mask));
+  }
+}
+
 /**
  * Writes the bucket of every feature of the tokens into `out` (grown when needed) and answers the feature count:
- * each word, each adjacent word pair, and the character 2- to 5-grams of each space-padded word. The n-grams that
+ * each word, its lexicon class (insult, weak insult, obscene: one shared feature each, so a rare abusive word
+ * counts like a common one), each adjacent word pair, and the character 2- to 5-grams of each space-padded word. The n-grams that
  * start at one position share one running hash, so a word costs about five steps per character.
  */
 export function unsafeFeatureBuckets(tokens: readonly string[], buckets: number, out: { ids: Int32Array }): number {
@@ -143,6 +189,7 @@ export function unsafeFeatureBuckets(tokens: readonly string[], buckets: number,
     // A pair hashes the previous word's state on through a space and this word.
     if (t > 0) push(finish(fnv(token, Math.imul(previous ^ 32, FNV_PRIME)), 2, mask));
     previous = word;
+    pushWordClasses(word, token, mask, push);
     pushCharGrams(token, mask, push);
   }
   return count;
@@ -196,6 +243,7 @@ export function wordFeatureSums(tokens: readonly string[], buckets: number, weig
     previous = word;
     sum = weights[finish(word, 1, mask)] as number;
     features = 1;
+    pushWordClasses(word, token, mask, add);
     pushCharGrams(token, mask, add);
     sums.own[t] = sum;
     sums.count[t] = features;
