@@ -13,7 +13,9 @@ const devRows = readRows<PromptInjectionRow>(resolve(DEFAULT_TRAIN_DIR, '..', 'p
 const tagWeights = JSON.parse(process.env.PI_TAGW ?? '{}') as Record<string, number>;
 const options = JSON.parse(process.env.PI_OPTS ?? '{}') as Record<string, unknown>;
 const prepared = preparePromptExamples(promptInjectionExamples(rows)).map((example, i) => ({ ...example, weight: example.weight * (tagWeights[sourceOf(rows[i]!, 'tag')] ?? 1) }));
-const own = preparePromptExamples(ownPromptExamples());
+const extraRows = (process.env.PI_EXTRA ?? '').split(',').filter(Boolean);
+const extra = (await Promise.all(extraRows.map(async (name) => ((await import(`./prompt-injection-extra-${name}.js`)) as { rows: () => Array<{ text: string; labels: boolean[]; weight: number }> }).rows()))).flat();
+const own = preparePromptExamples([...ownPromptExamples(), ...extra]);
 const rules = promptInjectionRules();
 const repos = [...new Set(rows.map((row) => sourceOf(row)))].filter((repo) => !only || only.some((o) => repo.includes(o)));
 const result: unknown[] = [];
