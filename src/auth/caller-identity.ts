@@ -52,16 +52,8 @@ export async function identifyCaller(
     if (admin) caller = { kind: 'admin', admin };
   }
   if (!caller) throw Errors.invalidApiKey([options.bearer ? 'X-Gateway-Apikey or Authorization' : 'X-Gateway-Apikey']);
-  keepCaller(req, caller);
-  return caller;
-}
-
-/**
- * Keeps the caller on the request: in the gateway's request record when its first step made one (one property per
- * request, see request-record.ts), else on the request itself (routers mounted on their own).
- */
-function keepCaller(req: Request, caller: Caller): void {
   keepWithRequest(req, 'caller', CALLER, caller);
+  return caller;
 }
 
 /** The caller already identified on this request, if any. */
@@ -83,7 +75,7 @@ export function requireDeveloperKey(developerKeys: DeveloperKeyStore): RequestHa
     const key = callerOf(req) ? undefined : presentedKey(req, true);
     const known = key === undefined ? undefined : developerKeys.peekIdentify(key)?.owner;
     if (known) {
-      keepCaller(req, { kind: 'application', application: known.application, keyId: known.keyId });
+      keepWithRequest(req, 'caller', CALLER, { kind: 'application', application: known.application, keyId: known.keyId });
       next();
       return;
     }

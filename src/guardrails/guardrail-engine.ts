@@ -129,4 +129,3 @@ function copyJson(value: unknown, depth: number): unknown {
   }
   return copy;
 }
-
