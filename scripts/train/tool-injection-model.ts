@@ -11,9 +11,8 @@ import { ownBenignTexts, ownInstructions, plantInto } from './tool-injection-aug
 import { genreTexts, plantedBlocks } from './tool-injection-genres.js';
 import { foreignHumanTexts, foreignInstructions } from './tool-injection-multilingual.js';
 import { DEFAULT_HASH_BITS } from '../../plugins/guardrails/prompt-injection-detection/hashed-features.js';
-import { toolFeatureBuckets } from '../../plugins/guardrails/tool-injection-detection/concepts.js';
 import type { HashedModel } from '../../plugins/guardrails/prompt-injection-detection/hashed-model.js';
-import { toolWindows } from '../../plugins/guardrails/tool-injection-detection/segments.js';
+import { toolWindowBuckets, toolWindows } from '../../plugins/guardrails/tool-injection-detection/segments.js';
 
 /** One row of train/tool-output.jsonl (the dev set has the same format, with more families). */
 export interface ToolOutputRow {
@@ -96,16 +95,17 @@ export function isToolInjection(row: ToolOutputRow): boolean {
   return row.labels.attack && row.labels.family === 'prompt_injection';
 }
 
-const bucketsOf = (window: string): Uint32Array => Uint32Array.from(toolFeatureBuckets(window, DEFAULT_HASH_BITS));
+const bucketsOf = (text: string): Array<[string, Uint32Array]> => toolWindowBuckets(text, DEFAULT_HASH_BITS).map(([window, buckets]) => [window, Uint32Array.from(buckets)]);
 
 /** A positive example of the windows of `text` that its clean host does not have (where the instruction sits). */
 function diffExample(text: string, host: string, weight: number, jailbreak = false): PreparedExample {
   const clean = new Set(toolWindows(host));
-  const windows = toolWindows(text).filter((w) => !clean.has(w));
-  return { windows: (windows.length > 0 ? windows : toolWindows(text)).map(bucketsOf), labels: [true, jailbreak], weight };
+  const all = bucketsOf(text);
+  const windows = all.filter(([w]) => !clean.has(w));
+  return { windows: (windows.length > 0 ? windows : all).map(([, b]) => b), labels: [true, jailbreak], weight };
 }
 
-const example = (text: string, positive: boolean, weight: number): PreparedExample => ({ windows: toolWindows(text).map(bucketsOf), labels: [positive, false], weight });
+const example = (text: string, positive: boolean, weight: number): PreparedExample => ({ windows: bucketsOf(text).map(([, b]) => b), labels: [positive, false], weight });
 
 /** A jailbreak template cut to at most MAX_JAILBREAK characters, at a sentence end where there is one. */
 function cutJailbreak(text: string): string {
@@ -208,7 +208,7 @@ function main(): void {
       `UD paragraphs in 24 languages from train/language.jsonl (negatives), and ${2 * OWN_TOOL_COUNT} template rows ` +
       `(scripts/train/tool-injection-augment.ts: ordinary e-mails, how-tos and pages; planted instructions; weight ${OWN_TOOL_WEIGHT}), ` +
       `own rows in other languages ${JSON.stringify(EXTRA_ROWS)} (tool-injection-multilingual.ts: planted instructions and requests to a human in 22 languages), ` +
-      `logistic regression over hashed character 2-5-grams and word 1-2-grams of the normalised text plus cross-language concept tokens (concepts.ts), read per sentence or line; ${JSON.stringify(TOOL_INJECTION_TRAIN_OPTIONS)}`,
+      `logistic regression over hashed character 2-5-grams and word 1-2-grams of the normalised text plus cross-language concept tokens (concepts.ts) and a reference-page feature on every window of a command reference (reference-page.ts), read per sentence or line; ${JSON.stringify(TOOL_INJECTION_TRAIN_OPTIONS)}`,
   );
   writeHashedModel(TOOL_INJECTION_MODEL, model);
   console.log(`wrote ${TOOL_INJECTION_MODEL}.{json,bin} in ${((performance.now() - started) / 1000).toFixed(1)} s`);

@@ -8,6 +8,7 @@ import toolInjectionDetection, { toolInjectionModel } from '../../plugins/guardr
 import { loadHashedModel } from '../../plugins/guardrails/prompt-injection-detection/hashed-model.js';
 import { scoreSegments } from '../../plugins/guardrails/tool-injection-detection/segments.js';
 import { conceptWords } from '../../plugins/guardrails/tool-injection-detection/concepts.js';
+import { isReferencePage } from '../../plugins/guardrails/tool-injection-detection/reference-page.js';
 import { modelText } from '../../plugins/guardrails/prompt-injection-detection/hashed-features.js';
 import { toolDevFigures } from '../../scripts/eval/tool-output-eval.js';
 import { GuardrailEngine } from '../../src/index.js';
@@ -99,6 +100,16 @@ describe('toolinjectiondetection guardrail', () => {
       assert.equal(conceptWords(modelText(translated)), english, translated);
     }
     assert.equal(conceptWords(modelText('The museum opens at nine and closes at five.')), '');
+  });
+
+  it('12.2: knows a command reference page by its structure, and not an e-mail with a list', () => {
+    const page = '# rsync\n\n> Transfer files to or from a remote host.\n\n- Copy a directory to a remote host:\n\n`rsync -a {{path/to/dir}} {{host}}:{{path}}`\n\n- Show the progress while copying:\n\n`rsync -a --info=progress2 {{source}} {{target}}`\n';
+    const help = 'usage: fetch [options] <url>\n-o, --output <file>  write to a file\n-q, --quiet  print nothing\n- Download a page and save it:\n`fetch -o page.html {{url}}`';
+    const email = 'Hi team,\nAgenda for Monday:\n- Budget review: Ana\n- Hiring plan: Liam\nPlease send your slides by Friday.\nThanks, Mei';
+    assert.equal(isReferencePage(modelText(page)), true);
+    assert.equal(isReferencePage(modelText(help)), true);
+    assert.equal(isReferencePage(modelText(email)), false);
+    assert.equal(isReferencePage(modelText(PLANTED)), false);
   });
 
   it('12.6: the shipped weights are under 5 MB and load in under 200 ms', async () => {

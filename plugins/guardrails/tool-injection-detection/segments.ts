@@ -1,6 +1,7 @@
 // Cuts tool output into sentences and lines, and scores each one with the tool-injection model.
 import { modelText, textWindows } from '../prompt-injection-detection/hashed-features.js';
 import { toolFeatureBuckets } from './concepts.js';
+import { documentBuckets } from './reference-page.js';
 import { bucketMargin, sigmoid, type HashedModel } from '../prompt-injection-detection/hashed-model.js';
 
 /** Segments shorter than this join the next one ("Hi Ana," is not a sentence on its own). */
@@ -48,13 +49,23 @@ export function toolWindows(text: string): string[] {
   return segmentWindows(modelText(text));
 }
 
+/** Every window of a raw tool output with its feature buckets (n-grams, concept tokens and the document-level feature of reference-page.ts). */
+export function toolWindowBuckets(text: string, bits: number): Array<[window: string, buckets: number[]]> {
+  const normalised = modelText(text);
+  const document = documentBuckets(normalised, bits);
+  return segmentWindows(normalised).map((window) => [window, [...toolFeatureBuckets(window, bits), ...document]]);
+}
+
 /** The highest probability of each of the model's labels over the windows of `text` (0 for a text with none). */
 export function scoreSegments(model: HashedModel, text: string): number[] {
   const best = model.weights.map(() => 0);
   const buckets: number[] = [];
-  for (const window of toolWindows(text)) {
+  const normalised = modelText(text);
+  const document = documentBuckets(normalised, model.header.bits);
+  for (const window of segmentWindows(normalised)) {
     buckets.length = 0;
     toolFeatureBuckets(window, model.header.bits, buckets);
+    buckets.push(...document);
     for (let i = 0; i < model.weights.length; i += 1) {
       const probability = sigmoid(bucketMargin(model.weights[i] as Float32Array, model.header.biases[i] ?? 0, buckets, model.header.featureFloor ?? 0));
       if (probability > (best[i] as number)) best[i] = probability;
@@ -66,9 +77,12 @@ export function scoreSegments(model: HashedModel, text: string): number[] {
 /** The margin (log-odds) of label `label` for each window of `text`, in order. */
 export function segmentMargins(model: HashedModel, text: string, label = 0): number[] {
   const buckets: number[] = [];
-  return toolWindows(text).map((window) => {
+  const normalised = modelText(text);
+  const document = documentBuckets(normalised, model.header.bits);
+  return segmentWindows(normalised).map((window) => {
     buckets.length = 0;
     toolFeatureBuckets(window, model.header.bits, buckets);
+    buckets.push(...document);
     return bucketMargin(model.weights[label] as Float32Array, model.header.biases[label] ?? 0, buckets, model.header.featureFloor ?? 0);
   });
 }
