@@ -31,7 +31,7 @@ const CUE_MINIMUM = 0.1;
 /** How much insults and the model count in counter-speech or negated harm. */
 const COUNTER_SPEECH_FACTOR = 0.6;
 /** How much the model's evidence counts there (it reads the harmful words, not the negation around them). */
-const COUNTER_SPEECH_MODEL_FACTOR = 0.5;
+const COUNTER_SPEECH_MODEL_FACTOR = 0.4;
 /**
  * A slur's harmless twin, told by its context: a dog (bitch), a cigarette (fag), a meatball or firewood (faggot), a
  * sea wall (dyke), a garden tool (hoe). obscenity still finds the word; the model, which cannot tell the senses, adds nothing.
