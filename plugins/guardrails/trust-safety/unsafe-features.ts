@@ -229,24 +229,54 @@ export interface WordFeatureSums {
 export function wordFeatureSums(tokens: readonly string[], buckets: number, weights: ArrayLike<number>): WordFeatureSums {
   const mask = buckets - 1;
   const sums: WordFeatureSums = { own: new Float64Array(tokens.length), count: new Int32Array(tokens.length), pair: new Float64Array(tokens.length) };
-  let sum = 0;
-  let features = 0;
-  const add = (bucket: number): void => {
-    sum += weights[bucket] as number;
-    features += 1;
-  };
+  // The class features' weights, added in the order pushWordClasses lists them (so float weights sum the same too).
+  const insult = weights[finish(CLASS_INSULT, CLASS_KIND, mask)] as number;
+  const weakInsult = weights[finish(CLASS_WEAK_INSULT, CLASS_KIND, mask)] as number;
+  const obscene = weights[finish(CLASS_OBSCENE, CLASS_KIND, mask)] as number;
   let previous = 0;
   for (let t = 0; t < tokens.length; t += 1) {
     const token = tokens[t] as string;
     const word = fnv(token);
     if (t > 0) sums.pair[t] = weights[finish(fnv(token, Math.imul(previous ^ 32, FNV_PRIME)), 2, mask)] as number;
     previous = word;
-    sum = weights[finish(word, 1, mask)] as number;
-    features = 1;
-    pushWordClasses(word, token, mask, add);
-    pushCharGrams(token, mask, add);
+    let sum = weights[finish(word, 1, mask)] as number;
+    let features = 1;
+    const classes = classesOf(word, token);
+    for (let r = 0; classes !== 0 && r < CLASS_REPEAT; r += 1) {
+      if (classes & CLASS_INSULT) sum += insult;
+      else if (classes & CLASS_WEAK_INSULT) sum += weakInsult;
+      if (classes & CLASS_OBSCENE) sum += obscene;
+      features += (classes & (CLASS_INSULT | CLASS_WEAK_INSULT) ? 1 : 0) + (classes & CLASS_OBSCENE ? 1 : 0);
+    }
+    if (token.length <= MAX_WORD_FOR_CHARS) {
+      sum = addCharGramWeights(token, mask, weights, sum);
+      features += charGramCount(token.length + 2);
+    }
     sums.own[t] = sum;
     sums.count[t] = features;
   }
   return sums;
+}
+
+/** `sum` plus the weights of a space-padded word's character n-grams, added in the order {@link pushCharGrams} lists them. */
+function addCharGramWeights(token: string, mask: number, weights: ArrayLike<number>, sum: number): number {
+  const length = token.length + 2;
+  for (let start = 0; start + MIN_CHARS <= length; start += 1) {
+    let hash = FNV_OFFSET;
+    const last = Math.min(length, start + MAX_CHARS);
+    for (let at = start; at < last; at += 1) {
+      const code = at === 0 || at === length - 1 ? 32 : token.charCodeAt(at - 1);
+      hash = Math.imul(hash ^ code, FNV_PRIME);
+      const size = at - start + 1;
+      if (size >= MIN_CHARS) sum += weights[finish(hash, 2 + size, mask)] as number;
+    }
+  }
+  return sum;
+}
+
+/** How many character n-grams ({@link MIN_CHARS} to {@link MAX_CHARS}) a padded word of `length` characters has. */
+function charGramCount(length: number): number {
+  let count = 0;
+  for (let start = 0; start + MIN_CHARS <= length; start += 1) count += Math.min(length, start + MAX_CHARS) - start - MIN_CHARS + 1;
+  return count;
 }
