@@ -1,6 +1,6 @@
 // promptinjectiondetection's model scoring: summing the n-gram weights as they are hashed gives, bit for bit, the sums of the listed features.
 import assert from 'node:assert/strict';
-import { featureBuckets, modelText, textWindows } from '../../plugins/guardrails/prompt-injection-detection/hashed-features.js';
+import { featureBuckets, modelText, textWindows, wordAndCueBuckets } from '../../plugins/guardrails/prompt-injection-detection/hashed-features.js';
 import { bucketMargin, scoreNormalised, sigmoid, type HashedModel } from '../../plugins/guardrails/prompt-injection-detection/hashed-model.js';
 import { promptInjectionModel } from '../../plugins/guardrails/prompt-injection-detection/index.js';
 import { seededRandom as random } from '../../scripts/train/linear-trainer.js';
@@ -31,7 +31,41 @@ function randomText(next: () => number, maxWords: number): string {
   return text;
 }
 
+/** The definition of the word features: WORD's matches, FNV-1a from the word seed, then the bigram of each pair. */
+function wordBucketsByRegex(window: string, mask: number): number[] {
+  const mix = (value: number): number => {
+    let h = value >>> 0;
+    h ^= h >>> 16;
+    h = Math.imul(h, 0x7feb352d);
+    h ^= h >>> 15;
+    h = Math.imul(h, 0x846ca68b);
+    h ^= h >>> 16;
+    return h >>> 0;
+  };
+  const out: number[] = [];
+  let previous = 0;
+  for (const [word] of window.matchAll(/[\p{L}\p{N}]+/gu)) {
+    let h = (0x811c9dc5 ^ 0x9e3779b9) >>> 0;
+    for (let i = 0; i < word.length; i += 1) h = Math.imul(h ^ word.charCodeAt(i), 0x01000193);
+    const hash = h >>> 0;
+    out.push(mix(hash) & mask);
+    if (previous !== 0) out.push(mix(Math.imul(previous, 31) ^ hash ^ 0x85ebca6b) & mask);
+    previous = hash;
+  }
+  return out;
+}
+
 describe('promptinjectiondetection: model scoring', () => {
+  it('reads words in ASCII text without the regular expression, exactly as it reads them', () => {
+    const next = random(3);
+    for (let k = 0; k < 2000; k += 1) {
+      let text = '';
+      const length = Math.floor(next() * 80);
+      for (let i = 0; i < length; i += 1) text += String.fromCharCode(next() < 0.05 ? 128 + Math.floor(next() * 900) : Math.floor(next() * 128));
+      assert.deepEqual(wordAndCueBuckets(text, (1 << 18) - 1), wordBucketsByRegex(text, (1 << 18) - 1), JSON.stringify(text));
+    }
+  });
+
   it('scores short and long texts exactly as the listed features do (shipped model, two labels)', () => {
     const model = promptInjectionModel();
     const next = random(11);

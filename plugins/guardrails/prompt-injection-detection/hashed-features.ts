@@ -30,6 +30,12 @@ function mix(value: number): number {
   return h >>> 0;
 }
 
+/** True when every character of `text` is ASCII. */
+function isAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i += 1) if (text.charCodeAt(i) > 127) return false;
+  return true;
+}
+
 /** FNV-1a of a whole string, from a seed. */
 function fnv(text: string, seed: number): number {
   let h = (FNV_OFFSET ^ seed) >>> 0;
@@ -145,11 +151,28 @@ function addCharGramWeightsOfTwo(window: string, mask: number, first: Float32Arr
 /** The word, word-bigram and cue buckets of one window, which follow its character n-grams in {@link featureBuckets}. */
 export function wordAndCueBuckets(window: string, mask: number, into: number[] = [], cueRepeat = 0): number[] {
   let previous = 0;
-  for (const match of window.matchAll(WORD)) {
-    const word = fnv(match[0], WORD_SEED);
+  const pushWord = (word: number): void => {
     into.push(mix(word) & mask);
     if (previous !== 0) into.push(mix(Math.imul(previous, 31) ^ word ^ BIGRAM_SEED) & mask);
     previous = word;
+  };
+  if (isAscii(window)) {
+    // In ASCII, WORD's letters and digits are [A-Za-z0-9]: hash each run as it is read, without match objects.
+    let hash = 0;
+    let inWord = false;
+    for (let i = 0; i <= window.length; i += 1) {
+      const c = i < window.length ? window.charCodeAt(i) : 0;
+      if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57) || (c >= 65 && c <= 90)) {
+        if (!inWord) hash = (FNV_OFFSET ^ WORD_SEED) >>> 0;
+        hash = Math.imul(hash ^ c, FNV_PRIME);
+        inWord = true;
+      } else if (inWord) {
+        pushWord(hash >>> 0);
+        inWord = false;
+      }
+    }
+  } else {
+    for (const match of window.matchAll(WORD)) pushWord(fnv(match[0], WORD_SEED));
   }
   if (cueRepeat > 0) {
     for (const cue of windowCues(window)) {
