@@ -97,13 +97,49 @@ function joinSpacedLetters(tokens: string[]): string[] {
 /** The word tokens of a normalised text, without DLP mask runs, with obfuscated spellings undone (see {@link deobfuscate}). */
 export function modelTokens(normalised: string): string[] {
   const tokens: string[] = [];
-  for (const match of normalised.matchAll(TOKEN)) {
-    const token = deobfuscate(match[0]);
-    if (!startsAlphanumeric(token) && MASK_RUN.test(token)) continue;
-    tokens.push(token);
-    if (tokens.length >= MAX_TOKENS) break;
-  }
+  const add = (raw: string): boolean => {
+    const token = deobfuscate(raw);
+    if (startsAlphanumeric(token) || !MASK_RUN.test(token)) tokens.push(token);
+    return tokens.length < MAX_TOKENS;
+  };
+  if (isAscii(normalised)) asciiTokens(normalised, add);
+  else for (const match of normalised.matchAll(TOKEN)) if (!add(match[0])) break;
   return joinSpacedLetters(tokens);
+}
+
+/** True when every character of `text` is ASCII. */
+function isAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i += 1) if (text.charCodeAt(i) > 127) return false;
+  return true;
+}
+
+/** A character of {@link TOKEN}'s main run, in ASCII: a letter, a digit, or * @ $ #. */
+function isTokenCode(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || c === 42 || c === 64 || c === 36 || c === 35;
+}
+
+/** A letter, in ASCII. */
+function isLetterCode(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
+}
+
+/** {@link TOKEN}'s matches in an ASCII text, read with one scan (a run, then an apostrophe and letters if they follow), each given to `add` until it answers false. */
+export function asciiTokens(text: string, add: (token: string) => boolean): void {
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    if (!isTokenCode(text.charCodeAt(i))) {
+      i += 1;
+      continue;
+    }
+    const start = i;
+    while (i < n && isTokenCode(text.charCodeAt(i))) i += 1;
+    if (i + 1 < n && text.charCodeAt(i) === 39 && isLetterCode(text.charCodeAt(i + 1))) {
+      i += 2;
+      while (i < n && isLetterCode(text.charCodeAt(i))) i += 1;
+    }
+    if (!add(text.slice(start, i))) return;
+  }
 }
 
 const finish = finishFeatureHash;
