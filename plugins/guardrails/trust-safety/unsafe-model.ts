@@ -56,7 +56,7 @@ export function createUnsafeClassifier(data: UnsafeModelData): UnsafeClassifier 
         sum += (own[t] as number) + (pair[t] as number);
         n += (count[t] as number) + (t > 0 ? 1 : 0);
       }
-      return probability(sum, n);
+      return 1 / (1 + Math.exp(-marginOf(sum, n)));
     }
     let sum = 0;
     const n = unsafeFeatureBuckets(tokens, meta.buckets, scratch);
