@@ -12,7 +12,11 @@ export const JAPANESE_ONLY_KANJI =
   '壌嬢譲醸粋酔穂瀬斉摂専銭繊荘捜挿巣騒増蔵臓対帯滝択団弾遅鋳庁徴聴鎮稲闘徳弐悩脳覇拝髪抜晩塀歩舗豊毎満黙訳' +
   '揺謡頼覧両猟緑涙塁霊齢暦歴戻働込峠畑畠枠匂栃躾辻凪榊笹麿雫';
 
-const JAPANESE_ONLY = new Set(JAPANESE_ONLY_KANJI);
+/** First code point of the CJK Unified Ideographs block, where every listed kanji lies. */
+const HAN_START = 0x4e00;
+/** One flag per code point of U+4E00–U+9FFF: 1 for a kanji of {@link JAPANESE_ONLY_KANJI} (an array lookup per character, no string). */
+const JAPANESE_ONLY = new Uint8Array(0x9fff - HAN_START + 1);
+for (const kanji of JAPANESE_ONLY_KANJI) JAPANESE_ONLY[(kanji.codePointAt(0) as number) - HAN_START] = 1;
 
 /**
  * True when `text` holds a kanji only Japanese writes (see {@link JAPANESE_ONLY_KANJI}); reads at most `limit` characters.
@@ -24,7 +28,7 @@ export function hasJapaneseOnlyKanji(text: string, limit: number): boolean {
   const end = Math.min(text.length, limit);
   for (let i = 0; i < end; i += 1) {
     const code = text.charCodeAt(i);
-    if (code >= 0x4e00 && code <= 0x9fff && JAPANESE_ONLY.has(text[i] as string)) return true;
+    if (code >= HAN_START && code <= 0x9fff && JAPANESE_ONLY[code - HAN_START] === 1) return true;
   }
   return false;
 }
