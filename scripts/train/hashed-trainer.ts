@@ -61,8 +61,6 @@ export interface HashedTrainOptions {
   windowPenalty?: number;
   /** Features scaled by 1/sqrt(max(count, featureFloor)) in training and (through the header) in scoring. */
   featureFloor?: number;
-  /** Written to the header: word pairs one word apart are features (prepare the examples with the same setting). */
-  skipBigrams?: boolean;
 }
 
 export const DEFAULT_HASHED_OPTIONS: HashedTrainOptions = {
@@ -79,9 +77,9 @@ export const DEFAULT_HASHED_OPTIONS: HashedTrainOptions = {
 };
 
 /** Normalises and hashes each example's windows once. */
-export function prepareExamples(examples: readonly MultiLabelExample[], bits = DEFAULT_HASH_BITS, window = { size: WINDOW_SIZE, stride: WINDOW_STRIDE }, cues = 0, skipBigrams = false): PreparedExample[] {
+export function prepareExamples(examples: readonly MultiLabelExample[], bits = DEFAULT_HASH_BITS, window = { size: WINDOW_SIZE, stride: WINDOW_STRIDE }, cues = 0): PreparedExample[] {
   return examples.map((example) => ({
-    windows: textWindows(modelText(example.text), window.size, window.stride).map((window) => Uint32Array.from(featureBuckets(window, bits, [], cues, skipBigrams))),
+    windows: textWindows(modelText(example.text), window.size, window.stride).map((window) => Uint32Array.from(featureBuckets(window, bits, [], cues))),
     labels: example.labels,
     weight: example.weight ?? 1,
   }));
@@ -193,7 +191,6 @@ export function trainHashedModel(examples: readonly PreparedExample[], labels: s
     ...(settings.cues ? { cues: settings.cues } : {}),
     ...(settings.windowPenalty ? { windowPenalty: settings.windowPenalty } : {}),
     ...(settings.featureFloor ? { featureFloor: settings.featureFloor } : {}),
-    ...(settings.skipBigrams ? { skipBigrams: true } : {}),
     biases: trained.map((t) => Math.round(t.bias * 1e6) / 1e6),
     trainedOn,
     created: trainingDate(),

@@ -40,12 +40,9 @@ export const PROMPT_INJECTION_FEATURE_FLOOR = 300;
 /** Feature-space size: 2^bits buckets per output. */
 export const PROMPT_INJECTION_BITS = 18;
 
-/** Whether word pairs one word apart are features beside the word bigrams (see `featureBuckets`). */
-export const PROMPT_INJECTION_SKIP_BIGRAMS = false;
-
 /** The settings the shipped model and the leave-one-source-out folds both use. */
 export const PROMPT_INJECTION_TRAIN_OPTIONS: Partial<HashedTrainOptions> = { bits: PROMPT_INJECTION_BITS, epochs: 6, learningRate: 0.2, l2: 1e-6, seed: 7, maxWindows: 8, positiveWindows: 'max',
-  cues: PROMPT_INJECTION_CUES, windowPenalty: PROMPT_INJECTION_WINDOW_PENALTY, featureFloor: PROMPT_INJECTION_FEATURE_FLOOR, skipBigrams: PROMPT_INJECTION_SKIP_BIGRAMS };
+  cues: PROMPT_INJECTION_CUES, windowPenalty: PROMPT_INJECTION_WINDOW_PENALTY, featureFloor: PROMPT_INJECTION_FEATURE_FLOOR };
 
 /** A source part (id tag) larger than this counts as this many rows in the loss, so no one source dominates. */
 export const TAG_CAP = 300;
@@ -121,7 +118,7 @@ export function ownPromptExamples(trainDir = DEFAULT_TRAIN_DIR): MultiLabelExamp
 
 /** Normalises and hashes examples as the shipped model reads them (n-grams and structural cues). */
 export function preparePromptExamples(examples: readonly MultiLabelExample[]): PreparedExample[] {
-  return prepareExamples(examples, PROMPT_INJECTION_BITS, undefined, PROMPT_INJECTION_CUES, PROMPT_INJECTION_SKIP_BIGRAMS);
+  return prepareExamples(examples, PROMPT_INJECTION_BITS, undefined, PROMPT_INJECTION_CUES);
 }
 
 /** Trains on prepared examples (from {@link preparePromptExamples}) with the shipped settings. */

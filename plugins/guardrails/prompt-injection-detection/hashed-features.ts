@@ -14,7 +14,6 @@ const FNV_PRIME = 0x01000193;
 const WORD_SEED = 0x9e3779b9;
 const BIGRAM_SEED = 0x85ebca6b;
 const CUE_SEED = 0xc2b2ae35;
-const SKIP_SEED = 0x27d4eb2f;
 const WORD = /[\p{L}\p{N}]+/gu;
 
 /** A 32-bit finaliser (from murmur3): spreads FNV's low bits before masking. */
@@ -80,10 +79,9 @@ export function textWindows(text: string, size = WINDOW_SIZE, stride = WINDOW_ST
 /**
  * The hashed features of one normalised window, as bucket numbers in [0, 2^bits), one per occurrence: character
  * 2- to 5-grams (spaces and punctuation included, so "<|im_start|>" and "###" count), word unigrams and word bigrams,
- * and, when `cueRepeat` is above 0, each structural cue of the window (see cues.ts) `cueRepeat` times; with
- * `skipBigrams`, also each pair of words one word apart ("ignore … instructions").
+ * and, when `cueRepeat` is above 0, each structural cue of the window (see cues.ts) `cueRepeat` times.
  */
-export function featureBuckets(window: string, bits = DEFAULT_HASH_BITS, into: number[] = [], cueRepeat = 0, skipBigrams = false): number[] {
+export function featureBuckets(window: string, bits = DEFAULT_HASH_BITS, into: number[] = [], cueRepeat = 0): number[] {
   const mask = (1 << bits) - 1;
   const n = window.length;
   for (let i = 0; i < n; i += 1) {
@@ -95,13 +93,10 @@ export function featureBuckets(window: string, bits = DEFAULT_HASH_BITS, into: n
     }
   }
   let previous = 0;
-  let beforePrevious = 0;
   for (const match of window.matchAll(WORD)) {
     const word = fnv(match[0], WORD_SEED);
     into.push(mix(word) & mask);
     if (previous !== 0) into.push(mix(Math.imul(previous, 31) ^ word ^ BIGRAM_SEED) & mask);
-    if (skipBigrams && beforePrevious !== 0) into.push(mix(Math.imul(beforePrevious, 37) ^ word ^ SKIP_SEED) & mask);
-    beforePrevious = previous;
     previous = word;
   }
   if (cueRepeat > 0) {

@@ -19,8 +19,6 @@ export interface HashedModelHeader {
   windowPenalty?: number;
   /** Features are scaled by 1/sqrt(max(count, featureFloor)): a very short text's few n-grams weigh less. Absent or 0: none. */
   featureFloor?: number;
-  /** Word pairs one word apart count as features too (see `featureBuckets`). Absent: none. */
-  skipBigrams?: boolean;
   biases: number[];
   /** Data, settings and date, for people reading the file. */
   trainedOn: string;
@@ -87,7 +85,7 @@ export function scoreNormalised(model: HashedModel, normalised: string): number[
   const windows = textWindows(normalised, model.header.window?.size ?? WINDOW_SIZE, model.header.window?.stride ?? WINDOW_STRIDE);
   for (const window of windows) {
     buckets.length = 0;
-    featureBuckets(window, model.header.bits, buckets, model.header.cues ?? 0, model.header.skipBigrams === true);
+    featureBuckets(window, model.header.bits, buckets, model.header.cues ?? 0);
     model.weights.forEach((weights, i) => {
       const margin = bucketMargin(weights, model.header.biases[i] ?? 0, buckets, model.header.featureFloor ?? 0);
       if (margin > (best[i] as number)) best[i] = margin;

@@ -1,5 +1,5 @@
 // Exploration, not part of eval:guardrails: leave-one-source-out for promptinjectiondetection, writing every held-out row's per-window margins (both heads), rule and suffix scores, for offline aggregation studies.
-// Run: [PI_OPTS='{"bits":19}'] [PI_BITS=19] npx tsx scripts/eval/variants/prompt-injection-windows.ts <out.json> [fold=<repo>,...] [dev]
+// Run: [PI_OPTS='{"epochs":3}'] [PI_BITS=19] npx tsx scripts/eval/variants/prompt-injection-windows.ts <out.json> [fold=<repo>,...] [dev]
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { detect, promptInjectionRules } from '../../../plugins/guardrails/prompt-injection-detection/detector.js';
@@ -15,8 +15,7 @@ const bits = Number(process.env.PI_BITS ?? 18);
 const rows = readRows<PromptInjectionRow>(resolve(DEFAULT_TRAIN_DIR, 'prompt-injection.jsonl'));
 const devRows = readRows<PromptInjectionRow>(resolve(DEFAULT_TRAIN_DIR, '..', 'prompt-injection.jsonl'));
 const options: Record<string, unknown> = { ...(JSON.parse(process.env.PI_OPTS ?? '{}') as Record<string, unknown>), bits };
-const skips = options.skipBigrams === true;
-const prepare = (examples: Parameters<typeof prepareExamples>[0]) => prepareExamples(examples, bits, undefined, PROMPT_INJECTION_CUES, skips);
+const prepare = (examples: Parameters<typeof prepareExamples>[0]) => prepareExamples(examples, bits, undefined, PROMPT_INJECTION_CUES);
 const prepared = prepare(promptInjectionExamples(rows));
 const own = prepare(ownPromptExamples());
 const rules = promptInjectionRules();
@@ -28,7 +27,7 @@ const r4 = (x: number): number => Math.round(x * 1e4) / 1e4;
 function windowMargins(model: HashedModel, text: string): number[][] {
   const windows = textWindows(modelText(text), model.header.window?.size, model.header.window?.stride);
   return model.weights.map((weights, k) =>
-    windows.map((w) => r4(bucketMargin(weights, model.header.biases[k] ?? 0, featureBuckets(w, model.header.bits, [], model.header.cues ?? 0, model.header.skipBigrams === true), model.header.featureFloor ?? 0))),
+    windows.map((w) => r4(bucketMargin(weights, model.header.biases[k] ?? 0, featureBuckets(w, model.header.bits, [], model.header.cues ?? 0), model.header.featureFloor ?? 0))),
   );
 }
 
