@@ -9,6 +9,9 @@ export const DEFAULT_HASH_BITS = 18;
 export const WINDOW_SIZE = 512;
 export const WINDOW_STRIDE = 384;
 
+/** Longest character n-gram: 2- to 5-grams start at each position. */
+const MAX_GRAM = 5;
+
 const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
 const WORD_SEED = 0x9e3779b9;
@@ -25,6 +28,12 @@ function mix(value: number): number {
   h = Math.imul(h, 0x846ca68b);
   h ^= h >>> 16;
   return h >>> 0;
+}
+
+/** True when every character of `text` is ASCII. */
+function isAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i += 1) if (text.charCodeAt(i) > 127) return false;
+  return true;
 }
 
 /** FNV-1a of a whole string, from a seed. */
@@ -86,18 +95,84 @@ export function featureBuckets(window: string, bits = DEFAULT_HASH_BITS, into: n
   const n = window.length;
   for (let i = 0; i < n; i += 1) {
     let h = Math.imul(FNV_OFFSET ^ window.charCodeAt(i), FNV_PRIME);
-    const last = Math.min(n, i + 5);
+    const last = Math.min(n, i + MAX_GRAM);
     for (let j = i + 1; j < last; j += 1) {
       h = Math.imul(h ^ window.charCodeAt(j), FNV_PRIME);
       into.push(mix(h + j - i) & mask);
     }
   }
+  return wordAndCueBuckets(window, mask, into, cueRepeat);
+}
+
+/**
+ * Adds the weights of a window's character n-grams (the first part of {@link featureBuckets}, in the same order) to
+ * `sums`, one sum per weight vector, without listing the buckets; answers how many n-grams there were. Scoring a
+ * window this way gives the same sums, bit for bit, as summing the listed buckets, at a fraction of the cost.
+ */
+export function addCharGramWeights(window: string, mask: number, weights: readonly Float32Array[], sums: Float64Array): number {
+  if (weights.length === 2) return addCharGramWeightsOfTwo(window, mask, weights[0] as Float32Array, weights[1] as Float32Array, sums);
+  const n = window.length;
+  let count = 0;
+  for (let i = 0; i < n; i += 1) {
+    let h = Math.imul(FNV_OFFSET ^ window.charCodeAt(i), FNV_PRIME);
+    const last = Math.min(n, i + MAX_GRAM);
+    for (let j = i + 1; j < last; j += 1) {
+      h = Math.imul(h ^ window.charCodeAt(j), FNV_PRIME);
+      const bucket = mix(h + j - i) & mask;
+      for (let l = 0; l < weights.length; l += 1) sums[l] = (sums[l] as number) + ((weights[l] as Float32Array)[bucket] as number);
+      count += 1;
+    }
+  }
+  return count;
+}
+
+/** {@link addCharGramWeights} for the usual two weight vectors (prompt_injection and jailbreak), with both sums in registers. */
+function addCharGramWeightsOfTwo(window: string, mask: number, first: Float32Array, second: Float32Array, sums: Float64Array): number {
+  const n = window.length;
+  let count = 0;
+  let a = sums[0] as number;
+  let b = sums[1] as number;
+  for (let i = 0; i < n; i += 1) {
+    let h = Math.imul(FNV_OFFSET ^ window.charCodeAt(i), FNV_PRIME);
+    const last = Math.min(n, i + MAX_GRAM);
+    for (let j = i + 1; j < last; j += 1) {
+      h = Math.imul(h ^ window.charCodeAt(j), FNV_PRIME);
+      const bucket = mix(h + j - i) & mask;
+      a += first[bucket] as number;
+      b += second[bucket] as number;
+      count += 1;
+    }
+  }
+  sums[0] = a;
+  sums[1] = b;
+  return count;
+}
+
+/** The word, word-bigram and cue buckets of one window, which follow its character n-grams in {@link featureBuckets}. */
+export function wordAndCueBuckets(window: string, mask: number, into: number[] = [], cueRepeat = 0): number[] {
   let previous = 0;
-  for (const match of window.matchAll(WORD)) {
-    const word = fnv(match[0], WORD_SEED);
+  const pushWord = (word: number): void => {
     into.push(mix(word) & mask);
     if (previous !== 0) into.push(mix(Math.imul(previous, 31) ^ word ^ BIGRAM_SEED) & mask);
     previous = word;
+  };
+  if (isAscii(window)) {
+    // In ASCII, WORD's letters and digits are [A-Za-z0-9]: hash each run as it is read, without match objects.
+    let hash = 0;
+    let inWord = false;
+    for (let i = 0; i <= window.length; i += 1) {
+      const c = i < window.length ? window.charCodeAt(i) : 0;
+      if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57) || (c >= 65 && c <= 90)) {
+        if (!inWord) hash = (FNV_OFFSET ^ WORD_SEED) >>> 0;
+        hash = Math.imul(hash ^ c, FNV_PRIME);
+        inWord = true;
+      } else if (inWord) {
+        pushWord(hash >>> 0);
+        inWord = false;
+      }
+    }
+  } else {
+    for (const match of window.matchAll(WORD)) pushWord(fnv(match[0], WORD_SEED));
   }
   if (cueRepeat > 0) {
     for (const cue of windowCues(window)) {

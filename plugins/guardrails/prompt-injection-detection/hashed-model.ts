@@ -1,7 +1,7 @@
 // A shipped logistic-regression model over hashed n-grams: a JSON header and a Float32 weights file, scored per window.
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { featureBuckets, modelText, textWindows, WINDOW_SIZE, WINDOW_STRIDE } from './hashed-features.js';
+import { addCharGramWeights, modelText, textWindows, WINDOW_SIZE, WINDOW_STRIDE, wordAndCueBuckets } from './hashed-features.js';
 
 /** The JSON header beside the weights: what the model predicts and how it was made. */
 export interface HashedModelHeader {
@@ -80,18 +80,29 @@ export function bucketMargin(weights: Float32Array, bias: number, buckets: Array
  * highest probability per label is kept, so one bad window in a long, harmless text decides.
  */
 export function scoreNormalised(model: HashedModel, normalised: string): number[] {
-  const best = model.header.labels.map(() => -Infinity);
-  const buckets: number[] = [];
-  const windows = textWindows(normalised, model.header.window?.size ?? WINDOW_SIZE, model.header.window?.stride ?? WINDOW_STRIDE);
+  const { header, weights } = model;
+  const best = header.labels.map(() => -Infinity);
+  const mask = (1 << header.bits) - 1;
+  const sums = new Float64Array(weights.length);
+  const words: number[] = [];
+  const windows = textWindows(normalised, header.window?.size ?? WINDOW_SIZE, header.window?.stride ?? WINDOW_STRIDE);
   for (const window of windows) {
-    buckets.length = 0;
-    featureBuckets(window, model.header.bits, buckets, model.header.cues ?? 0);
-    model.weights.forEach((weights, i) => {
-      const margin = bucketMargin(weights, model.header.biases[i] ?? 0, buckets, model.header.featureFloor ?? 0);
-      if (margin > (best[i] as number)) best[i] = margin;
-    });
+    // The same sums as bucketMargin over featureBuckets(window): the n-grams' weights, then the words' and cues', in order.
+    sums.fill(0);
+    const grams = addCharGramWeights(window, mask, weights, sums);
+    words.length = 0;
+    wordAndCueBuckets(window, mask, words, header.cues ?? 0);
+    for (let l = 0; l < weights.length; l += 1) {
+      const vector = weights[l] as Float32Array;
+      let sum = sums[l] as number;
+      for (let k = 0; k < words.length; k += 1) sum += vector[words[k] as number] as number;
+      const count = grams + words.length;
+      const bias = header.biases[l] ?? 0;
+      const margin = count === 0 ? bias : bias + sum / Math.sqrt(Math.max(count, header.featureFloor ?? 0));
+      if (margin > (best[l] as number)) best[l] = margin;
+    }
   }
-  const penalty = (model.header.windowPenalty ?? 0) * Math.log(windows.length);
+  const penalty = (header.windowPenalty ?? 0) * Math.log(windows.length);
   return best.map((margin) => sigmoid(margin - penalty));
 }
 

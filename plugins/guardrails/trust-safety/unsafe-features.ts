@@ -97,13 +97,49 @@ function joinSpacedLetters(tokens: string[]): string[] {
 /** The word tokens of a normalised text, without DLP mask runs, with obfuscated spellings undone (see {@link deobfuscate}). */
 export function modelTokens(normalised: string): string[] {
   const tokens: string[] = [];
-  for (const match of normalised.matchAll(TOKEN)) {
-    const token = deobfuscate(match[0]);
-    if (!startsAlphanumeric(token) && MASK_RUN.test(token)) continue;
-    tokens.push(token);
-    if (tokens.length >= MAX_TOKENS) break;
-  }
+  const add = (raw: string): boolean => {
+    const token = deobfuscate(raw);
+    if (startsAlphanumeric(token) || !MASK_RUN.test(token)) tokens.push(token);
+    return tokens.length < MAX_TOKENS;
+  };
+  if (isAscii(normalised)) asciiTokens(normalised, add);
+  else for (const match of normalised.matchAll(TOKEN)) if (!add(match[0])) break;
   return joinSpacedLetters(tokens);
+}
+
+/** True when every character of `text` is ASCII. */
+function isAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i += 1) if (text.charCodeAt(i) > 127) return false;
+  return true;
+}
+
+/** A character of {@link TOKEN}'s main run, in ASCII: a letter, a digit, or * @ $ #. */
+function isTokenCode(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || c === 42 || c === 64 || c === 36 || c === 35;
+}
+
+/** A letter, in ASCII. */
+function isLetterCode(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
+}
+
+/** {@link TOKEN}'s matches in an ASCII text, read with one scan (a run, then an apostrophe and letters if they follow), each given to `add` until it answers false. */
+export function asciiTokens(text: string, add: (token: string) => boolean): void {
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    if (!isTokenCode(text.charCodeAt(i))) {
+      i += 1;
+      continue;
+    }
+    const start = i;
+    while (i < n && isTokenCode(text.charCodeAt(i))) i += 1;
+    if (i + 1 < n && text.charCodeAt(i) === 39 && isLetterCode(text.charCodeAt(i + 1))) {
+      i += 2;
+      while (i < n && isLetterCode(text.charCodeAt(i))) i += 1;
+    }
+    if (!add(text.slice(start, i))) return;
+  }
 }
 
 const finish = finishFeatureHash;
@@ -229,24 +265,54 @@ export interface WordFeatureSums {
 export function wordFeatureSums(tokens: readonly string[], buckets: number, weights: ArrayLike<number>): WordFeatureSums {
   const mask = buckets - 1;
   const sums: WordFeatureSums = { own: new Float64Array(tokens.length), count: new Int32Array(tokens.length), pair: new Float64Array(tokens.length) };
-  let sum = 0;
-  let features = 0;
-  const add = (bucket: number): void => {
-    sum += weights[bucket] as number;
-    features += 1;
-  };
+  // The class features' weights, added in the order pushWordClasses lists them (so float weights sum the same too).
+  const insult = weights[finish(CLASS_INSULT, CLASS_KIND, mask)] as number;
+  const weakInsult = weights[finish(CLASS_WEAK_INSULT, CLASS_KIND, mask)] as number;
+  const obscene = weights[finish(CLASS_OBSCENE, CLASS_KIND, mask)] as number;
   let previous = 0;
   for (let t = 0; t < tokens.length; t += 1) {
     const token = tokens[t] as string;
     const word = fnv(token);
     if (t > 0) sums.pair[t] = weights[finish(fnv(token, Math.imul(previous ^ 32, FNV_PRIME)), 2, mask)] as number;
     previous = word;
-    sum = weights[finish(word, 1, mask)] as number;
-    features = 1;
-    pushWordClasses(word, token, mask, add);
-    pushCharGrams(token, mask, add);
+    let sum = weights[finish(word, 1, mask)] as number;
+    let features = 1;
+    const classes = classesOf(word, token);
+    for (let r = 0; classes !== 0 && r < CLASS_REPEAT; r += 1) {
+      if (classes & CLASS_INSULT) sum += insult;
+      else if (classes & CLASS_WEAK_INSULT) sum += weakInsult;
+      if (classes & CLASS_OBSCENE) sum += obscene;
+      features += (classes & (CLASS_INSULT | CLASS_WEAK_INSULT) ? 1 : 0) + (classes & CLASS_OBSCENE ? 1 : 0);
+    }
+    if (token.length <= MAX_WORD_FOR_CHARS) {
+      sum = addCharGramWeights(token, mask, weights, sum);
+      features += charGramCount(token.length + 2);
+    }
     sums.own[t] = sum;
     sums.count[t] = features;
   }
   return sums;
+}
+
+/** `sum` plus the weights of a space-padded word's character n-grams, added in the order {@link pushCharGrams} lists them. */
+function addCharGramWeights(token: string, mask: number, weights: ArrayLike<number>, sum: number): number {
+  const length = token.length + 2;
+  for (let start = 0; start + MIN_CHARS <= length; start += 1) {
+    let hash = FNV_OFFSET;
+    const last = Math.min(length, start + MAX_CHARS);
+    for (let at = start; at < last; at += 1) {
+      const code = at === 0 || at === length - 1 ? 32 : token.charCodeAt(at - 1);
+      hash = Math.imul(hash ^ code, FNV_PRIME);
+      const size = at - start + 1;
+      if (size >= MIN_CHARS) sum += weights[finish(hash, 2 + size, mask)] as number;
+    }
+  }
+  return sum;
+}
+
+/** How many character n-grams ({@link MIN_CHARS} to {@link MAX_CHARS}) a padded word of `length` characters has. */
+function charGramCount(length: number): number {
+  let count = 0;
+  for (let start = 0; start + MIN_CHARS <= length; start += 1) count += Math.min(length, start + MAX_CHARS) - start - MIN_CHARS + 1;
+  return count;
 }

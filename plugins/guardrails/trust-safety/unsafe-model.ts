@@ -31,7 +31,8 @@ export interface UnsafeClassifier {
 /** Builds a classifier from model data. */
 export function createUnsafeClassifier(data: UnsafeModelData): UnsafeClassifier {
   const { meta, weights } = data;
-  const scale = weights instanceof Int16Array ? meta.scale : 1;
+  const integerWeights = weights instanceof Int16Array;
+  const scale = integerWeights ? meta.scale : 1;
   // One scratch buffer per classifier: evaluation is synchronous, so calls never overlap.
   const scratch = { ids: new Int32Array(4096) };
   const probability = (sum: number, n: number): number => {
@@ -39,6 +40,17 @@ export function createUnsafeClassifier(data: UnsafeModelData): UnsafeClassifier 
     return 1 / (1 + Math.exp(-margin));
   };
   const predictWindow = (tokens: readonly string[]): number => {
+    if (integerWeights) {
+      // Integer weights sum exactly in any order: add up each word's sums rather than list every feature.
+      const { own, count, pair } = wordFeatureSums(tokens, meta.buckets, weights);
+      let sum = 0;
+      let n = 0;
+      for (let t = 0; t < tokens.length; t += 1) {
+        sum += (own[t] as number) + (pair[t] as number);
+        n += (count[t] as number) + (t > 0 ? 1 : 0);
+      }
+      return probability(sum, n);
+    }
     let sum = 0;
     const n = unsafeFeatureBuckets(tokens, meta.buckets, scratch);
     const ids = scratch.ids;
