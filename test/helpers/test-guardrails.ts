@@ -21,16 +21,28 @@ export const brokenGuardrail = defineGuardrail({
   },
 });
 
+/** When each slow guardrail call started and ended (ms, `performance.now()`), newest last: tests read overlaps from it. */
+export const slowCalls: Array<{ name: string; started: number; ended: number }> = [];
+
+/** A guardrail that answers after `delay_ms` (default 300) without flagging, and notes its call in {@link slowCalls}. */
+function slowGuardrailNamed(name: string): GuardrailPlugin<{ delay_ms: number }, { waited: number }> {
+  return defineGuardrail<{ delay_ms: number }, { waited: number }>({
+    name,
+    defaultThreshold: 0.5,
+    optionsSchema: { type: 'object', properties: { delay_ms: { type: 'integer', default: 300 } } },
+    async evaluate(_text, { options }) {
+      const started = performance.now();
+      await new Promise((resolve) => setTimeout(resolve, options.delay_ms));
+      slowCalls.push({ name, started, ended: performance.now() });
+      return { results: { waited: options.delay_ms }, flagged: false };
+    },
+  });
+}
+
 /** Answers after `delay_ms` (default 300) without flagging. */
-export const slowGuardrail = defineGuardrail<{ delay_ms: number }, { waited: number }>({
-  name: 'slow_guardrail',
-  defaultThreshold: 0.5,
-  optionsSchema: { type: 'object', properties: { delay_ms: { type: 'integer', default: 300 } } },
-  async evaluate(_text, { options }) {
-    await new Promise((resolve) => setTimeout(resolve, options.delay_ms));
-    return { results: { waited: options.delay_ms }, flagged: false };
-  },
-});
+export const slowGuardrail = slowGuardrailNamed('slow_guardrail');
+/** A second slow guardrail, so a test can see two run at once. */
+export const otherSlowGuardrail = slowGuardrailNamed('slow_guardrail_b');
 
 /** Every test guardrail, for `createGateway({ plugins })`. */
-export const TEST_GUARDRAILS: Array<GuardrailPlugin<object, unknown>> = [bannedWords, brokenGuardrail, slowGuardrail];
+export const TEST_GUARDRAILS: Array<GuardrailPlugin<object, unknown>> = [bannedWords, brokenGuardrail, slowGuardrail, otherSlowGuardrail];

@@ -1,5 +1,6 @@
 // dlp_cloud: every info type, checksums, strategies, threshold mapping and UTF-8/code point offsets, through a real GuardrailEngine.
 import assert from 'node:assert/strict';
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import dlpCloud, { INFO_TYPES, minLikelihoodForThreshold, type PiiFinding } from '../../plugins/guardrails/dlp-cloud/index.js';
 import { GuardrailEngine, isGatewayError, type GuardrailOutcome } from '../../src/index.js';
 
@@ -84,6 +85,17 @@ describe('dlp_cloud guardrail', () => {
       assert.deepEqual(await quotes('IBAN DE89370400440532013001', { info_types: ['IBAN_CODE'] }), []);
       assert.deepEqual(await quotes('IBAN DE8937040044053201300', { info_types: ['IBAN_CODE'] }), []);
       assert.deepEqual(await quotes('IBAN DE89370400440532013000', { info_types: ['IBAN_CODE'] }), [['IBAN_CODE', 'DE89370400440532013000']]);
+    });
+
+    it('never finds a valid US or Canadian number that starts with 0 (so those parses are skipped for one)', () => {
+      let seed = 7;
+      const digit = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % 10;
+      for (let k = 0; k < 3000; k += 1) {
+        let number = '0';
+        const length = 6 + (k % 10);
+        for (let i = 0; i < length; i += 1) number += (i % 4 === 3 ? ' ' : '') + String(digit());
+        for (const country of ['US', 'CA'] as const) assert.equal(parsePhoneNumberFromString(number, country)?.isValid() ?? false, false, `${country} ${number}`);
+      }
     });
 
     it('does not take dates, version strings, placeholders or SSNs with invalid areas for PII', async () => {

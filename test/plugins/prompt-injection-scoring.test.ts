@@ -1,6 +1,6 @@
 // promptinjectiondetection's model scoring: summing the n-gram weights as they are hashed gives, bit for bit, the sums of the listed features.
 import assert from 'node:assert/strict';
-import { featureBuckets, modelText, textWindows, wordAndCueBuckets } from '../../plugins/guardrails/prompt-injection-detection/hashed-features.js';
+import { featureBuckets, mix, modelText, textWindows, wordAndCueBuckets } from '../../plugins/guardrails/prompt-injection-detection/hashed-features.js';
 import { bucketMargin, scoreNormalised, sigmoid, type HashedModel } from '../../plugins/guardrails/prompt-injection-detection/hashed-model.js';
 import { promptInjectionModel } from '../../plugins/guardrails/prompt-injection-detection/index.js';
 import { seededRandom as random } from '../../scripts/train/linear-trainer.js';
@@ -31,17 +31,8 @@ function randomText(next: () => number, maxWords: number): string {
   return text;
 }
 
-/** The definition of the word features: WORD's matches, FNV-1a from the word seed, then the bigram of each pair. */
+/** The definition of the word features: WORD's matches, FNV-1a from the word seed, mixed, then the bigram of each pair. */
 function wordBucketsByRegex(window: string, mask: number): number[] {
-  const mix = (value: number): number => {
-    let h = value >>> 0;
-    h ^= h >>> 16;
-    h = Math.imul(h, 0x7feb352d);
-    h ^= h >>> 15;
-    h = Math.imul(h, 0x846ca68b);
-    h ^= h >>> 16;
-    return h >>> 0;
-  };
   const out: number[] = [];
   let previous = 0;
   for (const [word] of window.matchAll(/[\p{L}\p{N}]+/gu)) {

@@ -6,7 +6,7 @@ import { englishDataset, englishRecommendedTransformers, RegExpMatcher } from 'o
 import trustSafety from '../../plugins/guardrails/trust-safety/index.js';
 import { obsceneWords } from '../../plugins/guardrails/trust-safety/profanity-check.js';
 import { modelTokens } from '../../plugins/guardrails/trust-safety/unsafe-features.js';
-import { loadUnsafeClassifier } from '../../plugins/guardrails/trust-safety/unsafe-model.js';
+import { loadUnsafeClassifier, WINDOW_DISCOUNT, WINDOW_DISCOUNT_CAP } from '../../plugins/guardrails/trust-safety/unsafe-model.js';
 import { CLASS_INSULT, CLASS_OBSCENE, CLASS_WEAK_INSULT, expandFragment, wordClasses } from '../../plugins/guardrails/trust-safety/word-classes.js';
 import { GuardrailEngine, type GuardrailOutcome } from '../../src/index.js';
 import { TEST_KEYS } from '../helpers/test-gateway.js';
@@ -264,16 +264,22 @@ describe('trustsafety guardrail', () => {
     assert.ok(model.predict('The committee met on Tuesday to discuss the new budget for the library and the park. '.repeat(60)) < 0.3);
   });
 
-  it('12.3: a long text scores exactly the highest of its 40-word windows, each word hashed once', () => {
+  it('12.3: a long text scores the highest of its 40-word windows less a log-odds discount for their number, each word hashed once', () => {
     const model = loadUnsafeClassifier();
+    const logit = (p: number): number => Math.log(p / (1 - p));
     const words = 'you are a pathetic worthless maggot and everyone hates the committee met on tuesday to discuss budget library park idiot s t u p i d sh1t soooo #trash'.split(' ');
     let seed = 7;
     const next = (): number => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
     for (const length of [101, 140, 187, 250, 999]) {
       const tokens = Array.from({ length }, () => words[Math.floor(next() * words.length)]!);
       let best = 0;
-      for (let start = 0; start < length - 20; start += 20) best = Math.max(best, model.predictTokens(tokens.slice(start, start + 40)));
-      assert.equal(model.predictTokens(tokens), best, `${length} words`);
+      let windows = 0;
+      for (let start = 0; start < length - 20; start += 20) {
+        best = Math.max(best, model.predictTokens(tokens.slice(start, start + 40)));
+        windows += 1;
+      }
+      const expected = 1 / (1 + Math.exp(-(logit(best) - WINDOW_DISCOUNT * Math.log(Math.min(windows, WINDOW_DISCOUNT_CAP)))));
+      assert.ok(Math.abs(model.predictTokens(tokens) - expected) < 1e-9, `${length} words`);
     }
   });
 });

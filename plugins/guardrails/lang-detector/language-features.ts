@@ -52,14 +52,40 @@ export function scriptOf(code: number): Script | undefined {
 
 /** Letters counted per script; Han and kana count double, since one of them carries about as much as a short word. */
 export function scriptCounts(text: string, limit: number): Map<Script, number> {
-  const counts = new Map<Script, number>();
+  // Counted in an array, then handed over as a Map in the order each script first occurred (ties go to the first).
+  const tally = new Map<Script, number>();
+  let latin = 0;
+  let latinAt = -1;
   const end = Math.min(text.length, limit);
   for (let i = 0; i < end; i += 1) {
-    const script = scriptOf(text.charCodeAt(i));
+    const code = text.charCodeAt(i);
+    // ASCII: scriptOf takes only A-Z and a-z as Latin, and those are letters.
+    if (code < 0x80) {
+      if ((code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a)) {
+        if (latinAt < 0) latinAt = tally.size;
+        latin += 1;
+      }
+      continue;
+    }
+    const script = scriptOf(code);
     if (script === undefined) continue;
-    if (script === 'latin' && !/\p{L}/u.test(text[i] as string)) continue;
-    counts.set(script, (counts.get(script) ?? 0) + (script === 'han' || script === 'kana' ? 2 : 1));
+    if (script === 'latin') {
+      if (!/\p{L}/u.test(text[i] as string)) continue;
+      if (latinAt < 0) latinAt = tally.size;
+      latin += 1;
+      continue;
+    }
+    tally.set(script, (tally.get(script) ?? 0) + (script === 'han' || script === 'kana' ? 2 : 1));
   }
+  if (latin === 0) return tally;
+  const counts = new Map<Script, number>();
+  let k = 0;
+  for (const [script, count] of tally) {
+    if (k === latinAt) counts.set('latin', latin);
+    counts.set(script, count);
+    k += 1;
+  }
+  if (!counts.has('latin')) counts.set('latin', latin);
   return counts;
 }
 
@@ -87,6 +113,11 @@ export function normaliseForLanguage(text: string): string {
 
 const finish = finishFeatureHash;
 
+/** The character at `at` of `word` padded with a space on each side to `length` characters (a cut word's end pad included). */
+function paddedCharAt(word: string, length: number, at: number): number {
+  return at === 0 || at === length - 1 ? 32 : word.charCodeAt(at - 1);
+}
+
 /**
  * Calls `visit(bucket)` for each hashed feature of a normalised text: every character n-gram (1 to
  * {@link MAX_NGRAM} characters) of each space-padded word, and each whole word (`wordWeight` times, so a known word
@@ -99,9 +130,8 @@ export function forEachFeature(normalised: string, buckets: number, visit: (buck
   for (const word of normalised.split(' ')) {
     if (word === '') continue;
     const length = Math.min(word.length, MAX_WORD) + 2;
-    const charAt = (at: number): number => (at === 0 || at === length - 1 ? 32 : word.charCodeAt(at - 1));
     let whole = 0x811c9dc5;
-    for (let at = 0; at < length; at += 1) whole = Math.imul(whole ^ charAt(at), 0x01000193);
+    for (let at = 0; at < length; at += 1) whole = Math.imul(whole ^ paddedCharAt(word, length, at), 0x01000193);
     if (startWord !== undefined) startWord();
     const wordBucket = finish(whole, 0, mask);
     for (let k = 0; k < wordWeight; k += 1) visit(wordBucket);
@@ -110,7 +140,7 @@ export function forEachFeature(normalised: string, buckets: number, visit: (buck
       let hash = 0x811c9dc5;
       const last = Math.min(length, start + MAX_NGRAM);
       for (let at = start; at < last; at += 1) {
-        const code = charAt(at);
+        const code = paddedCharAt(word, length, at);
         hash = Math.imul(hash ^ code, 0x01000193);
         // A lone space is no feature.
         if (at === start && code === 32) continue;

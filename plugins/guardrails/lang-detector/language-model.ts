@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { endianness } from 'node:os';
 import { forEachFeature, normaliseCasedForLanguage, SCRIPT_LANGUAGE, scriptCounts, type Script } from './language-features.js';
 import { capitalisedWords, cyrillicLatinI, namesOnly } from './text-cues.js';
+import { hasJapaneseOnlyKanji } from './japanese-kanji.js';
 import { absenceCosts, DISTINCTIVE_SHARE, foreignLetters, letterOwners } from './orthography.js';
 
 /** The model file header (JSON); the weights follow in `language-weights.bin`. */
@@ -118,8 +119,8 @@ export function createLanguageModel(data: LanguageModelData): LanguageModel {
       }
     }
     if (script === undefined || best < MIN_LETTERS) return { lang: 'und', prob: 0 };
-    // Han with any kana beside it is Japanese: Japanese writes its content words in Han.
-    if (script === 'han' && (counts.get('kana') ?? 0) > 0) script = 'kana';
+    // Han with any kana beside it is Japanese: Japanese writes its content words in Han; so is Han with a kanji only Japanese writes.
+    if (script === 'han' && ((counts.get('kana') ?? 0) > 0 || hasJapaneseOnlyKanji(text, SCAN_LIMIT))) script = 'kana';
     const share = best / total;
     const only = SCRIPT_LANGUAGE[script];
     if (only !== undefined) return { lang: only, prob: round(share) };

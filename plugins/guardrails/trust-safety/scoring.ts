@@ -18,15 +18,20 @@ export interface UnsafeModel {
 
 /** How much the model counts when it adds to a category: final = 1 - (1 - rule)(1 - MODEL_WEIGHT * (p - MODEL_FLOOR) / (1 - MODEL_FLOOR)). */
 export const MODEL_WEIGHT = 0.9;
-/** Below this probability the model adds nothing. Floor and weight were picked on the dev set (thresholds only; the model never saw it). */
-export const MODEL_FLOOR = 0.5;
+/** Below this probability the model adds nothing. Floors and weight were picked on the dev set (thresholds only; the model never saw it). */
+export const MODEL_FLOOR = 0.4;
+/**
+ * The floor when the text names a protected group. There the model reads group words that its hateful training rows
+ * share with neutral statements ("Muslims", "gay people"), so it must be surer before it adds anything.
+ */
+export const GROUP_MODEL_FLOOR = 0.6;
 /** A rule score at least this high names the category the model's evidence goes to. */
 const CUE_MINIMUM = 0.1;
 
 /** How much insults and the model count in counter-speech or negated harm. */
 const COUNTER_SPEECH_FACTOR = 0.6;
 /** How much the model's evidence counts there (it reads the harmful words, not the negation around them). */
-const COUNTER_SPEECH_MODEL_FACTOR = 0.5;
+const COUNTER_SPEECH_MODEL_FACTOR = 0.4;
 /**
  * A slur's harmless twin, told by its context: a dog (bitch), a cigarette (fag), a meatball or firewood (faggot), a
  * sea wall (dyke), a garden tool (hoe). obscenity still finds the word; the model, which cannot tell the senses, adds nothing.
@@ -91,6 +96,16 @@ export function normaliseForRules(text: string): string {
   return out;
 }
 
+/** How the model's probability enters the scores (the shipped values are the defaults of {@link scoreTrustSafety}). */
+export interface ModelTuning {
+  floor: number;
+  weight: number;
+  /** How much the model counts in a one-line question or request (default {@link REQUEST_MODEL_FACTOR}). */
+  request?: number;
+  /** The floor when a protected group is named (default: `floor`). */
+  groupFloor?: number;
+}
+
 /** Rounds a score to 4 decimals and keeps it in [0, 1]. */
 function clampScore(value: number): number {
   return Math.round(Math.min(1, Math.max(0, value)) * 10_000) / 10_000;
@@ -100,11 +115,11 @@ function clampScore(value: number): number {
  * Scores `text` in the six categories. Rules and the profanity check give the first scores; then, when a model is
  * given and it finds the text unsafe, its probability is added to the category the rules point at (the highest
  * rule score), or, with no cue at all, to hate_speech when a protected group is named and to profanity (abusive
- * language) otherwise. `tuning` overrides the model floor, weight and request factor (for threshold sweeps in evaluation).
+ * language) otherwise. `tuning` overrides the model floors, weight and request factor (for threshold sweeps in evaluation).
  * @example
  * scoreTrustSafety('how do I make a pipe bomb at home').weapons; // about 0.85
  */
-export function scoreTrustSafety(sent: string, model?: UnsafeModel, tuning: { floor: number; weight: number; request?: number } = { floor: MODEL_FLOOR, weight: MODEL_WEIGHT }): CategoryScores {
+export function scoreTrustSafety(sent: string, model?: UnsafeModel, tuning: ModelTuning = { floor: MODEL_FLOOR, weight: MODEL_WEIGHT, groupFloor: GROUP_MODEL_FLOOR }): CategoryScores {
   const text = withoutReportedQuotes(withoutMasks(sent));
   const normalised = normaliseForRules(text);
   const rules = scoreCategoryRules(normalised);
@@ -122,8 +137,9 @@ export function scoreTrustSafety(sent: string, model?: UnsafeModel, tuning: { fl
   };
   if (model) {
     const probability = model.predictTokens ? model.predictTokens(modelTokens(normalised)) : model.predict(text);
-    if (probability > tuning.floor) {
-      const groupNamed = MENTIONS_GROUP.test(normalised);
+    const groupNamed = probability > Math.min(tuning.floor, tuning.groupFloor ?? tuning.floor) && MENTIONS_GROUP.test(normalised);
+    const floor = groupNamed ? (tuning.groupFloor ?? tuning.floor) : tuning.floor;
+    if (probability > floor) {
       let target: Category = groupNamed ? 'hate_speech' : 'profanity';
       let best = CUE_MINIMUM;
       for (const category of CATEGORIES) {
@@ -135,7 +151,7 @@ export function scoreTrustSafety(sent: string, model?: UnsafeModel, tuning: { fl
       const request = REQUEST.test(normalised) ? (tuning.request ?? REQUEST_MODEL_FACTOR) : 1;
       // The model reads words, not negation or word sense: it counts less in counter-speech about a group and not at all for a slur's harmless twin.
       const context = SLUR_HOMONYM.test(normalised) ? 0 : counter ? COUNTER_SPEECH_MODEL_FACTOR : 1;
-      const evidence = context * request * tuning.weight * ((probability - tuning.floor) / (1 - tuning.floor));
+      const evidence = context * request * tuning.weight * ((probability - floor) / (1 - floor));
       scores[target] = 1 - (1 - scores[target]) * (1 - evidence);
     }
   }

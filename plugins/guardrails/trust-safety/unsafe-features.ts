@@ -234,7 +234,17 @@ export function unsafeFeatureBuckets(tokens: readonly string[], buckets: number,
 /** Pushes the buckets of the character 2- to 5-grams of a space-padded word (none past {@link MAX_WORD_FOR_CHARS}). */
 function pushCharGrams(token: string, mask: number, push: (bucket: number) => void): void {
   if (token.length > MAX_WORD_FOR_CHARS) return;
+  const count = charGramBuckets(token, mask);
+  for (let i = 0; i < count; i += 1) push(gramScratch[i] as number);
+}
+
+/** The buckets of the last {@link charGramBuckets} call: a word of at most MAX_WORD_FOR_CHARS characters has at most 4 per character. */
+const gramScratch = new Int32Array((MAX_WORD_FOR_CHARS + 2) * (MAX_CHARS - 1));
+
+/** Writes the buckets of a space-padded word's character 2- to 5-grams, in order, into {@link gramScratch}; answers how many. */
+function charGramBuckets(token: string, mask: number): number {
   const length = token.length + 2;
+  let count = 0;
   for (let start = 0; start + MIN_CHARS <= length; start += 1) {
     let hash = FNV_OFFSET;
     const last = Math.min(length, start + MAX_CHARS);
@@ -242,9 +252,13 @@ function pushCharGrams(token: string, mask: number, push: (bucket: number) => vo
       const code = at === 0 || at === length - 1 ? 32 : token.charCodeAt(at - 1);
       hash = Math.imul(hash ^ code, FNV_PRIME);
       const size = at - start + 1;
-      if (size >= MIN_CHARS) push(finish(hash, 2 + size, mask));
+      if (size >= MIN_CHARS) {
+        gramScratch[count] = finish(hash, 2 + size, mask);
+        count += 1;
+      }
     }
   }
+  return count;
 }
 
 /** The model's weights summed per word, for a text read in overlapping windows (see {@link wordFeatureSums}). */
@@ -285,34 +299,12 @@ export function wordFeatureSums(tokens: readonly string[], buckets: number, weig
       features += (classes & (CLASS_INSULT | CLASS_WEAK_INSULT) ? 1 : 0) + (classes & CLASS_OBSCENE ? 1 : 0);
     }
     if (token.length <= MAX_WORD_FOR_CHARS) {
-      sum = addCharGramWeights(token, mask, weights, sum);
-      features += charGramCount(token.length + 2);
+      const grams = charGramBuckets(token, mask);
+      for (let i = 0; i < grams; i += 1) sum += weights[gramScratch[i] as number] as number;
+      features += grams;
     }
     sums.own[t] = sum;
     sums.count[t] = features;
   }
   return sums;
-}
-
-/** `sum` plus the weights of a space-padded word's character n-grams, added in the order {@link pushCharGrams} lists them. */
-function addCharGramWeights(token: string, mask: number, weights: ArrayLike<number>, sum: number): number {
-  const length = token.length + 2;
-  for (let start = 0; start + MIN_CHARS <= length; start += 1) {
-    let hash = FNV_OFFSET;
-    const last = Math.min(length, start + MAX_CHARS);
-    for (let at = start; at < last; at += 1) {
-      const code = at === 0 || at === length - 1 ? 32 : token.charCodeAt(at - 1);
-      hash = Math.imul(hash ^ code, FNV_PRIME);
-      const size = at - start + 1;
-      if (size >= MIN_CHARS) sum += weights[finish(hash, 2 + size, mask)] as number;
-    }
-  }
-  return sum;
-}
-
-/** How many character n-grams ({@link MIN_CHARS} to {@link MAX_CHARS}) a padded word of `length` characters has. */
-function charGramCount(length: number): number {
-  let count = 0;
-  for (let start = 0; start + MIN_CHARS <= length; start += 1) count += Math.min(length, start + MAX_CHARS) - start - MIN_CHARS + 1;
-  return count;
 }

@@ -2,7 +2,8 @@
 // Run: npx tsx scripts/eval/variants/trust-safety-harness.ts [variant ...]
 import { resolve } from 'node:path';
 import { auc } from '../ranking-auc.js';
-import { CATEGORIES, normaliseForRules, scoreTrustSafety, withoutMasks, withoutReportedQuotes, type UnsafeModel } from '../../../plugins/guardrails/trust-safety/scoring.js';
+import { GROUP } from '../../../plugins/guardrails/trust-safety/lexicon.js';
+import { CATEGORIES, GROUP_MODEL_FLOOR, MODEL_FLOOR, MODEL_WEIGHT, normaliseForRules, scoreTrustSafety, withoutMasks, withoutReportedQuotes, type UnsafeModel } from '../../../plugins/guardrails/trust-safety/scoring.js';
 import { modelTokens, TRAIN_TOKENS, unsafeFeatureBuckets } from '../../../plugins/guardrails/trust-safety/unsafe-features.js';
 import { trainHashedLogistic } from '../../train/hashed-logistic.js';
 import { createUnsafeClassifier, type UnsafeModelData } from '../../../plugins/guardrails/trust-safety/unsafe-model.js';
@@ -15,8 +16,11 @@ export interface CachedRow {
   rulesFlag: boolean;
   targetScore: number;
   factor: number;
+  /** A protected group is named (the model's floor is then `groupFloor`). */
+  group: boolean;
 }
 
+const MENTIONS_GROUP = new RegExp(String.raw`\b${GROUP}\b`);
 const ONE: UnsafeModel = { predict: () => 1, predictTokens: () => 1 };
 
 /** Caches the rule side of the scoring for each row. */
@@ -32,17 +36,19 @@ export function cacheRows(rows: TrustSafetyRow[]): CachedRow[] {
         factor = 1 - (1 - full[category]) / (1 - base[category]);
       }
     }
-    const tokens = modelTokens(normaliseForRules(withoutReportedQuotes(withoutMasks(row.text))));
-    return { row, tokens, rulesFlag: CATEGORIES.some((category) => base[category] > 0.5), targetScore: target, factor };
+    const normalised = normaliseForRules(withoutReportedQuotes(withoutMasks(row.text)));
+    const tokens = modelTokens(normalised);
+    return { row, tokens, rulesFlag: CATEGORIES.some((category) => base[category] > 0.5), targetScore: target, factor, group: MENTIONS_GROUP.test(normalised) };
   });
 }
 
 /** Recall and FPR of rows given model probabilities. */
-export function figures(rows: CachedRow[], p: number[], floor: number, weight: number, request = 0.35): { recall: number; fpr: number } {
+export function figures(rows: CachedRow[], p: number[], floorAll: number, weight: number, request = 0.35, groupFloor = floorAll): { recall: number; fpr: number } {
   let tp = 0, fp = 0, pos = 0, neg = 0;
   rows.forEach((c, i) => {
     let flagged = c.rulesFlag;
     const prob = p[i] as number;
+    const floor = c.group ? groupFloor : floorAll;
     if (!flagged && prob > floor && c.factor > 0) {
       const factor = c.factor < 0.99 && Math.abs(c.factor - 0.35) < 0.001 ? request : c.factor;
       const evidence = factor * weight * ((prob - floor) / (1 - floor));
@@ -79,8 +85,8 @@ export function report(name: string, train: Trainer, extra: TrustSafetyRow[] = o
   const surge = devCached.map((c, i) => (c.row.id.startsWith('surge') ? i : -1)).filter((i) => i >= 0);
   const surgeAuc = auc(surge.map((i) => dev[i]!.labels.unsafe), surge.map((i) => devP[i]!));
   const losoAuc = auc(corpus.map((r) => r.labels.unsafe), losoP);
-  const shippedDev = figures(devCached, devP, 0.5, 0.9);
-  const shippedLoso = figures(corpusCached, losoP, 0.5, 0.9);
+  const shippedDev = figures(devCached, devP, MODEL_FLOOR, MODEL_WEIGHT, 0.35, GROUP_MODEL_FLOOR);
+  const shippedLoso = figures(corpusCached, losoP, MODEL_FLOOR, MODEL_WEIGHT, 0.35, GROUP_MODEL_FLOOR);
   let best = { recall: 0, fpr: 0, floor: 0, weight: 0, loso: { recall: 0, fpr: 0 } };
   for (const floor of [0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6]) {
     for (const weight of [0.7, 0.8, 0.9, 1.0]) {
@@ -91,10 +97,10 @@ export function report(name: string, train: Trainer, extra: TrustSafetyRow[] = o
   }
   const perSource = repositories.map((repository) => {
     const idx = corpusCached.map((c, i) => (repositoryOf(c.row) === repository ? i : -1)).filter((i) => i >= 0);
-    const f = figures(idx.map((i) => corpusCached[i]!), idx.map((i) => losoP[i]!), 0.5, 0.9);
+    const f = figures(idx.map((i) => corpusCached[i]!), idx.map((i) => losoP[i]!), MODEL_FLOOR, MODEL_WEIGHT, 0.35, GROUP_MODEL_FLOOR);
     return `${repository.split('/')[1]!.slice(0, 10)} ${f3(f.recall)}/${f3(f.fpr)}`;
   });
-  console.log(`${name}: surgeAUC ${f3(surgeAuc)} losoAUC ${f3(losoAuc)} | shipped 0.5/0.9 dev ${f3(shippedDev.recall)}/${f3(shippedDev.fpr)} LOSO ${f3(shippedLoso.recall)}/${f3(shippedLoso.fpr)} | best ${best.floor}/${best.weight} dev ${f3(best.recall)}/${f3(best.fpr)} LOSO ${f3(best.loso.recall)}/${f3(best.loso.fpr)} | ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  console.log(`${name}: surgeAUC ${f3(surgeAuc)} losoAUC ${f3(losoAuc)} | shipped ${MODEL_FLOOR}/${MODEL_WEIGHT} (group ${GROUP_MODEL_FLOOR}) dev ${f3(shippedDev.recall)}/${f3(shippedDev.fpr)} LOSO ${f3(shippedLoso.recall)}/${f3(shippedLoso.fpr)} | best ${best.floor}/${best.weight} dev ${f3(best.recall)}/${f3(best.fpr)} LOSO ${f3(best.loso.recall)}/${f3(best.loso.fpr)} | ${((performance.now() - started) / 1000).toFixed(0)} s`);
   console.log(`   ${perSource.join(' | ')}`);
 }
 

@@ -49,7 +49,10 @@ function phoneValidity(candidate: string, budget: { parses: number }): 'internat
     const international = number.startsWith('00') ? `+${number.slice(2)}` : number;
     return parsePhoneNumberFromString(international)?.isValid() ? 'international' : 'none';
   }
+  // North American numbers never start with 0 (area codes start with 2 to 9): a leading 0 skips the US and Canada parses.
+  const leadingZero = number.charCodeAt(number.search(/\d/)) === 48;
   for (const country of NATIONAL_COUNTRIES) {
+    if (leadingZero && (country === 'US' || country === 'CA')) continue;
     if (budget.parses-- <= 0) return 'none';
     if (parsePhoneNumberFromString(number, country)?.isValid()) return country === 'US' || country === 'CA' ? 'nanp' : 'national';
   }
