@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import { detect, promptInjectionRules } from '../../../plugins/guardrails/prompt-injection-detection/detector.js';
 import { DEFAULT_TRAIN_DIR, ownPromptExamples, promptInjectionExamples, preparePromptExamples, readRows, trainPromptInjection, type PromptInjectionRow } from '../../train/prompt-injection-model.js';
 import { sourceOf } from '../leave-one-source-out.js';
+import { scoreFolds } from './prompt-injection-folds.js';
 
 const [out = 'loso.json', ...args] = process.argv.slice(2);
 const only = args.find((a) => a.startsWith('fold='))?.slice(5).split(',');
@@ -17,23 +18,11 @@ const extraRows = (process.env.PI_EXTRA ?? '').split(',').filter(Boolean);
 const extra = (await Promise.all(extraRows.map(async (name) => ((await import(`./prompt-injection-extra-${name}.js`)) as { rows: () => Array<{ text: string; labels: boolean[]; weight: number }> }).rows()))).flat();
 const own = preparePromptExamples([...ownPromptExamples(), ...extra]);
 const rules = promptInjectionRules();
-const repos = [...new Set(rows.map((row) => sourceOf(row)))].filter((repo) => !only || only.some((o) => repo.includes(o)));
-const result: unknown[] = [];
 const penalties = (process.env.PI_PENALTIES ?? '').split(',').filter(Boolean).map(Number);
 const score = (row: PromptInjectionRow, model: ReturnType<typeof trainPromptInjection>, fold: string) => {
   const d = detect(row.text, { decode: true, rules, models: [model], suffixes: true });
   const variants = Object.fromEntries(penalties.map((p) => [p, detect(row.text, { decode: true, rules, models: [{ ...model, header: { ...model.header, windowPenalty: p } }], suffixes: true }).prompt_injection]));
   return { fold, id: row.id, pi: row.labels.prompt_injection, jb: row.labels.jailbreak, s: d.prompt_injection, sj: d.jailbreak, m: d.model, r: d.rules.prompt_injection, matched: d.rules.matched, len: row.text.length, variants };
 };
-for (const repo of repos) {
-  const started = performance.now();
-  const train = prepared.filter((_, i) => sourceOf(rows[i]!) !== repo);
-  const model = trainPromptInjection([...train, ...own], 'fold', options);
-  for (const row of rows) if (sourceOf(row) === repo) result.push(score(row, model, repo));
-  console.error(`${repo}: ${((performance.now() - started) / 1000).toFixed(1)} s`);
-}
-if (args.includes('dev')) {
-  const model = trainPromptInjection([...prepared, ...own], 'full', options);
-  for (const row of devRows) result.push(score(row, model, 'dev'));
-}
+const result = scoreFolds({ rows, prepared, own, devRows, options, only, withDev: args.includes('dev') }, score);
 writeFileSync(out, JSON.stringify(result));

@@ -6,8 +6,8 @@ import { detect, promptInjectionRules } from '../../../plugins/guardrails/prompt
 import { featureBuckets, modelText, textWindows } from '../../../plugins/guardrails/prompt-injection-detection/hashed-features.js';
 import { bucketMargin, type HashedModel } from '../../../plugins/guardrails/prompt-injection-detection/hashed-model.js';
 import { prepareExamples } from '../../train/hashed-trainer.js';
-import { DEFAULT_TRAIN_DIR, ownPromptExamples, PROMPT_INJECTION_CUES, promptInjectionExamples, readRows, trainPromptInjection, type PromptInjectionRow } from '../../train/prompt-injection-model.js';
-import { sourceOf } from '../leave-one-source-out.js';
+import { DEFAULT_TRAIN_DIR, ownPromptExamples, PROMPT_INJECTION_CUES, promptInjectionExamples, readRows, type PromptInjectionRow } from '../../train/prompt-injection-model.js';
+import { scoreFolds } from './prompt-injection-folds.js';
 
 const [out = 'windows.json', ...args] = process.argv.slice(2);
 const only = args.find((a) => a.startsWith('fold='))?.slice(5).split(',');
@@ -19,8 +19,6 @@ const prepare = (examples: Parameters<typeof prepareExamples>[0]) => prepareExam
 const prepared = prepare(promptInjectionExamples(rows));
 const own = prepare(ownPromptExamples());
 const rules = promptInjectionRules();
-const repos = [...new Set(rows.map((row) => sourceOf(row)))].filter((repo) => !only || only.some((o) => repo.includes(o)));
-const result: unknown[] = [];
 const r4 = (x: number): number => Math.round(x * 1e4) / 1e4;
 
 /** Margins of every window of the text, per head (the plugin keeps the highest). */
@@ -35,15 +33,5 @@ const score = (row: PromptInjectionRow, model: HashedModel, fold: string) => {
   const d = detect(row.text, { decode: true, rules, models: [model], suffixes: true });
   return { fold, id: row.id, pi: row.labels.prompt_injection, jb: row.labels.jailbreak, s: d.prompt_injection, sj: d.jailbreak, m: d.model, r: d.rules.prompt_injection, matched: d.rules.matched, len: row.text.length, w: windowMargins(model, row.text) };
 };
-for (const repo of repos) {
-  const started = performance.now();
-  const train = prepared.filter((_, i) => sourceOf(rows[i]!) !== repo);
-  const model = trainPromptInjection([...train, ...own], 'fold', options);
-  for (const row of rows) if (sourceOf(row) === repo) result.push(score(row, model, repo));
-  console.error(`${repo}: ${((performance.now() - started) / 1000).toFixed(1)} s`);
-}
-if (args.includes('dev')) {
-  const model = trainPromptInjection([...prepared, ...own], 'full', options);
-  for (const row of devRows) result.push(score(row, model, 'dev'));
-}
+const result = scoreFolds({ rows, prepared, own, devRows, options, only, withDev: args.includes('dev') }, score);
 writeFileSync(out, JSON.stringify(result));
