@@ -69,10 +69,14 @@ export function sigmoid(value: number): number {
 
 /** Margin of one label on one window's buckets: bias + Σ w / sqrt(n). */
 export function bucketMargin(weights: Float32Array, bias: number, buckets: ArrayLike<number>, featureFloor = 0): number {
-  if (buckets.length === 0) return bias;
   let sum = 0;
   for (let i = 0; i < buckets.length; i += 1) sum += weights[buckets[i] as number] as number;
-  return bias + sum / Math.sqrt(Math.max(buckets.length, featureFloor));
+  return marginOfSum(bias, sum, buckets.length, featureFloor);
+}
+
+/** The margin of a window whose `count` features' weights add up to `sum`: bias + sum / sqrt(max(count, floor)); the bias alone without features. */
+function marginOfSum(bias: number, sum: number, count: number, featureFloor: number): number {
+  return count === 0 ? bias : bias + sum / Math.sqrt(Math.max(count, featureFloor));
 }
 
 /**
@@ -96,9 +100,7 @@ export function scoreNormalised(model: HashedModel, normalised: string): number[
       const vector = weights[l] as Float32Array;
       let sum = sums[l] as number;
       for (let k = 0; k < words.length; k += 1) sum += vector[words[k] as number] as number;
-      const count = grams + words.length;
-      const bias = header.biases[l] ?? 0;
-      const margin = count === 0 ? bias : bias + sum / Math.sqrt(Math.max(count, header.featureFloor ?? 0));
+      const margin = marginOfSum(header.biases[l] ?? 0, sum, grams + words.length, header.featureFloor ?? 0);
       if (margin > (best[l] as number)) best[l] = margin;
     }
   }
