@@ -36,8 +36,8 @@ function isAscii(text: string): boolean {
   return true;
 }
 
-/** FNV-1a of a whole string, from a seed. */
-function fnv(text: string, seed: number): number {
+/** FNV-1a of a whole string, from a seed (0: plain FNV-1a). */
+export function fnv(text: string, seed: number): number {
   let h = (FNV_OFFSET ^ seed) >>> 0;
   for (let i = 0; i < text.length; i += 1) h = Math.imul(h ^ text.charCodeAt(i), FNV_PRIME);
   return h >>> 0;

@@ -1,4 +1,6 @@
 // Recognises a reference page (command documentation, option lists) from its line structure: a document-level token the tool model reads beside each sentence.
+import { fnv } from '../prompt-injection-detection/hashed-features.js';
+
 /** A line that is code: wrapped in backticks, a shell prompt, a `{{placeholder}}`, or an option (`-v, --verbose …`). */
 const CODE_LINE = /^`[^`]+`$|^\$ |\{\{|^-{1,2}[a-z0-9][\w-]*(?:,|=|\s|$)/;
 /** A list item that introduces what follows ("- list all running containers:"). */
@@ -19,16 +21,21 @@ const MIN_SHARE = 0.6;
 const BUCKETS = 48;
 const REPEAT = 2;
 
-/** FNV-1a of `document:reference-page:<k>` for k < BUCKETS, masked to the model's bits. */
-function referenceBuckets(bits: number): number[] {
-  const out: number[] = [];
-  for (let k = 0; k < BUCKETS; k += 1) {
-    let h = 0x811c9dc5;
-    for (const c of `document:reference-page:${k}`) h = Math.imul(h ^ c.charCodeAt(0), 0x01000193);
-    const bucket = (h >>> 0) & ((1 << bits) - 1);
-    for (let r = 0; r < REPEAT; r += 1) out.push(bucket);
+/** The feature's buckets per model size, built once: FNV-1a of `document:reference-page:<k>` for k < BUCKETS, masked, each REPEAT times. */
+const referenceBucketsByBits = new Map<number, readonly number[]>();
+
+function referenceBuckets(bits: number): readonly number[] {
+  let buckets = referenceBucketsByBits.get(bits);
+  if (!buckets) {
+    const out: number[] = [];
+    for (let k = 0; k < BUCKETS; k += 1) {
+      const bucket = fnv(`document:reference-page:${k}`, 0) & ((1 << bits) - 1);
+      for (let r = 0; r < REPEAT; r += 1) out.push(bucket);
+    }
+    buckets = out;
+    referenceBucketsByBits.set(bits, buckets);
   }
-  return out;
+  return buckets;
 }
 
 /**
@@ -55,6 +62,6 @@ export function isReferencePage(normalised: string): boolean {
 }
 
 /** The document-level feature buckets of a normalised text (none for most texts), added to each of its windows. */
-export function documentBuckets(normalised: string, bits: number): number[] {
+export function documentBuckets(normalised: string, bits: number): readonly number[] {
   return isReferencePage(normalised) ? referenceBuckets(bits) : [];
 }
