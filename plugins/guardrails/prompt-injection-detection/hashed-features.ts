@@ -1,6 +1,10 @@
 // Hashed n-gram features of a normalised text (character 2- to 5-grams, word unigrams and bigrams), and the windows long texts are read in.
 import { windowCues } from './cues.js';
 import { foldView, plainView } from './normalise.js';
+import { isSelfGateWord } from './self-reference.js';
+import { fnv, FNV_OFFSET, FNV_PRIME, WORD_SEED } from './word-hash.js';
+
+export { fnv };
 
 /** Feature-space size of the shipped models: 2^18 buckets. */
 export const DEFAULT_HASH_BITS = 18;
@@ -12,9 +16,6 @@ export const WINDOW_STRIDE = 384;
 /** Longest character n-gram: 2- to 5-grams start at each position. */
 const MAX_GRAM = 5;
 
-const FNV_OFFSET = 0x811c9dc5;
-const FNV_PRIME = 0x01000193;
-const WORD_SEED = 0x9e3779b9;
 const BIGRAM_SEED = 0x85ebca6b;
 const CUE_SEED = 0xc2b2ae35;
 const WORD = /[\p{L}\p{N}]+/gu;
@@ -34,13 +35,6 @@ export function mix(value: number): number {
 function isAscii(text: string): boolean {
   for (let i = 0; i < text.length; i += 1) if (text.charCodeAt(i) > 127) return false;
   return true;
-}
-
-/** FNV-1a of a whole string, from a seed (0: plain FNV-1a). */
-export function fnv(text: string, seed: number): number {
-  let h = (FNV_OFFSET ^ seed) >>> 0;
-  for (let i = 0; i < text.length; i += 1) h = Math.imul(h ^ text.charCodeAt(i), FNV_PRIME);
-  return h >>> 0;
 }
 
 /**
@@ -164,12 +158,17 @@ function addCharGramWeightsOfTwo(window: string, mask: number, first: Float32Arr
 /** The word, word-bigram and cue buckets of one window, which follow its character n-grams in {@link featureBuckets}. */
 export function wordAndCueBuckets(window: string, mask: number, into: number[] = [], cueRepeat = 0): number[] {
   let previous = 0;
+  // Whether a word of the window opens the self-reference cue's costlier patterns (see self-reference.ts): known here
+  // for the price of a table lookup per word, so the cue does not read the window again.
+  let selfGate = false;
   const pushWord = (word: number): void => {
     into.push(mix(word) & mask);
     if (previous !== 0) into.push(mix(Math.imul(previous, 31) ^ word ^ BIGRAM_SEED) & mask);
     previous = word;
+    if (cueRepeat > 0 && !selfGate) selfGate = isSelfGateWord(word);
   };
-  if (isAscii(window)) {
+  const ascii = isAscii(window);
+  if (ascii) {
     // In ASCII, WORD's letters and digits are [A-Za-z0-9]: hash each run as it is read, without match objects.
     let hash = 0;
     let inWord = false;
@@ -188,7 +187,7 @@ export function wordAndCueBuckets(window: string, mask: number, into: number[] =
     for (const match of window.matchAll(WORD)) pushWord(fnv(match[0], WORD_SEED));
   }
   if (cueRepeat > 0) {
-    for (const cue of windowCues(window)) {
+    for (const cue of windowCues(window, { selfGate, ascii })) {
       const bucket = mix(fnv(cue, CUE_SEED)) & mask;
       for (let k = 0; k < cueRepeat; k += 1) into.push(bucket);
     }
