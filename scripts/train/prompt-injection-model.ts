@@ -144,7 +144,7 @@ function main(): void {
     `train/prompt-injection.jsonl (${rows.length} rows; each id tag weighted to at most ${TAG_CAP} rows) + ` +
       `${own.length} rows at weight ${OWN_WEIGHT}: scripts/train/data/prompt-injection-own.jsonl, ${SYSTEM_PROMPT_COUNT} benign system prompts (system-prompt-examples.ts), ` +
       `role-play rows (roleplay-examples.ts), ${PROMPT_DOCUMENT_COUNT} prompt documents (prompt-document-examples.ts), ordinary paragraphs in 24 languages (train/language.jsonl), clean rows of train/tool-output.jsonl; logistic regression over hashed ` +
-      `character 2-5-grams and word 1-2-grams of the normalised text and structural cues (cues.ts), 512-character windows, the best one less ${PROMPT_INJECTION_WINDOW_PENALTY} × ln(windows), features scaled by 1/sqrt(max(count, ${PROMPT_INJECTION_FEATURE_FLOOR})), every negative window its own negative; ${JSON.stringify(PROMPT_INJECTION_TRAIN_OPTIONS)}`,
+      `character 2-5-grams and word 1-2-grams of the normalised text and structural cues (cues.ts, with the reader-self cue of self-reference.ts in 21 languages), 512-character windows, the best one less ${PROMPT_INJECTION_WINDOW_PENALTY} × ln(windows), features scaled by 1/sqrt(max(count, ${PROMPT_INJECTION_FEATURE_FLOOR})), every negative window its own negative; ${JSON.stringify(PROMPT_INJECTION_TRAIN_OPTIONS)}`,
   );
   writeHashedModel(PROMPT_INJECTION_MODEL, model);
   console.log(`wrote ${PROMPT_INJECTION_MODEL}.{json,bin} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
