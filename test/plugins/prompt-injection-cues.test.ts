@@ -1,7 +1,8 @@
 // promptinjectiondetection's structural cues (which attack families they name, that ordinary prompts fire few of them, that they reach the features only when asked) and the header's scoring settings (feature floor, window penalty).
 import assert from 'node:assert/strict';
 import { windowCues } from '../../plugins/guardrails/prompt-injection-detection/cues.js';
-import { featureBuckets, modelText, wordAndCueBuckets } from '../../plugins/guardrails/prompt-injection-detection/hashed-features.js';
+import { featureBuckets, mix, modelText, wordAndCueBuckets } from '../../plugins/guardrails/prompt-injection-detection/hashed-features.js';
+import { wordHash } from '../../plugins/guardrails/prompt-injection-detection/word-hash.js';
 import { bucketMargin, scoreNormalised, sigmoid, type HashedModel } from '../../plugins/guardrails/prompt-injection-detection/hashed-model.js';
 
 const cues = (text: string): string[] => windowCues(modelText(text));
@@ -47,6 +48,12 @@ describe('promptinjectiondetection: structural cues', () => {
     }
     for (const text of ['How do I reset my password?', 'Your instructions are to greet each customer politely.', 'Write a story about your day.', 'Tu casa es muy bonita.', 'Je suis content de te voir.']) {
       assert.ok(!cues(text).includes('self'), `${text}: ${cues(text).join(', ')}`);
+    }
+  });
+
+  it('hashes a word as the features do (word-hash.ts keeps its own copy of their constants)', () => {
+    for (const word of ['password', 'contrasena', 'hasło', '密码', 'x', 'instruksimu']) {
+      assert.equal(mix(wordHash(word)) & 0x3ffff, wordAndCueBuckets(word, 0x3ffff)[0], word);
     }
   });
 

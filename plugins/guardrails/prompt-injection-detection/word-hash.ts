@@ -1,18 +1,13 @@
-// FNV-1a, as the hashed features use it for words: shared by hashed-features.ts and the word gate of self-reference.ts.
+// A word's hash as the hashed features compute it (FNV-1a from the word seed), for the word gate of self-reference.ts; hashed-features.ts keeps its own copy of the constants for speed, and a test checks both agree.
 
-export const FNV_OFFSET = 0x811c9dc5;
-export const FNV_PRIME = 0x01000193;
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
 /** Seed of a word's hash (before its bucket is taken). */
-export const WORD_SEED = 0x9e3779b9;
-
-/** FNV-1a of a whole string, from a seed (0: plain FNV-1a). */
-export function fnv(text: string, seed: number): number {
-  let h = (FNV_OFFSET ^ seed) >>> 0;
-  for (let i = 0; i < text.length; i += 1) h = Math.imul(h ^ text.charCodeAt(i), FNV_PRIME);
-  return h >>> 0;
-}
+const WORD_SEED = 0x9e3779b9;
 
 /** The hash the features give a word (a run of letters and digits of a normalised window), before its bucket is taken. */
 export function wordHash(word: string): number {
-  return fnv(word, WORD_SEED);
+  let h = (FNV_OFFSET ^ WORD_SEED) >>> 0;
+  for (let i = 0; i < word.length; i += 1) h = Math.imul(h ^ word.charCodeAt(i), FNV_PRIME);
+  return h >>> 0;
 }
