@@ -112,14 +112,15 @@ describe('toolinjectiondetection guardrail', () => {
     assert.equal(isReferencePage(modelText(PLANTED)), false);
   });
 
-  it('12.2: a text\'s best sentence is discounted by ln(sentence count): one chance request among many sentences counts for less than a planted one in a short record', () => {
+  it('12.2: a text\'s best sentence is discounted in proportion to ln(sentence count): one chance request among many sentences counts for less than a planted one in a short record', () => {
     const model = toolInjectionModel();
-    assert.equal(model.header.windowPenalty, 1);
+    const penalty = model.header.windowPenalty ?? 0;
+    assert.ok(penalty > 0, 'the shipped header has a window-count discount');
     const long = 'Quarterly report for the Leeds office.\nRevenue grew four percent on the last quarter.\nHeadcount stayed at 41 people.\nPlease send me your comments on the draft by Friday.\nThe new warehouse opens in March.\nParking permits are renewed in April.';
     for (const text of [long, PLANTED]) {
       const margins = segmentMargins(model, text);
       const [score = 0] = scoreSegments(model, text);
-      assert.ok(Math.abs(score - sigmoid(Math.max(...margins) - Math.log(margins.length))) < 1e-9, text);
+      assert.ok(Math.abs(score - sigmoid(Math.max(...margins) - penalty * Math.log(margins.length))) < 1e-9, text);
     }
     // The same sentence alone is not discounted.
     const alone = 'Please send me your comments on the draft by Friday.';
