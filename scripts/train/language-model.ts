@@ -34,6 +34,10 @@ export interface LanguageTrainOptions {
   capitalWeight: number;
   /** Logits added to English, at detection, for a text of capitalised ASCII words only (names, titles; header). */
   namesPrior: number;
+  /** L2 penalty on the weights a text touches, applied with each update (0 or absent: none). */
+  l2?: number;
+  /** Share of a text's features left out at random in each epoch (0 or absent: none). */
+  dropout?: number;
 }
 
 export const LANGUAGE_TRAIN_OPTIONS: LanguageTrainOptions = { buckets: 1 << 16, epochs: 6, learningRate: 0.4, cropsPerSentence: 4, wordWeight: 4, averageOf: 5, seed: 7, orthographyPenalty: 2, capitalWeight: 0.4, namesPrior: 2 };
@@ -107,9 +111,12 @@ function trainOnce(rows: LanguageRow[], options: LanguageTrainOptions, trainedOn
   const biasSquares = new Float64Array(classes).fill(1e-6);
   const scores = new Float64Array(classes);
   const order = examples.map((_, i) => i);
+  const l2 = options.l2 ?? 0;
+  const dropout = options.dropout ?? 0;
   for (let epoch = 0; epoch < options.epochs; epoch += 1) {
     for (const i of shuffle(order, random)) {
-      const example = examples[i] as (typeof examples)[number];
+      const full = examples[i] as (typeof examples)[number];
+      const example = dropout > 0 ? dropFeatures(full, dropout, random) : full;
       let top = -Infinity;
       for (const c of example.group) {
         let sum = bias[c] as number;
@@ -124,7 +131,7 @@ function trainOnce(rows: LanguageRow[], options: LanguageTrainOptions, trainedOn
         if (Math.abs(error) < 1e-4) continue;
         example.buckets.forEach((bucket, k) => {
           const at = bucket * classes + c;
-          const g = error * (example.values[k] as number);
+          const g = error * (example.values[k] as number) + l2 * (weights[at] as number);
           squares[at] = (squares[at] as number) + g * g;
           weights[at] = (weights[at] as number) - (options.learningRate * g) / Math.sqrt(squares[at] as number);
         });
@@ -146,6 +153,18 @@ function trainOnce(rows: LanguageRow[], options: LanguageTrainOptions, trainedOn
     trainedOn,
   };
   return { meta, weights };
+}
+
+/** A copy of a training example without a random share of its features, the rest rescaled to the same total. */
+function dropFeatures<T extends { buckets: number[]; values: number[] }>(example: T, share: number, random: () => number): T {
+  const buckets: number[] = [];
+  const values: number[] = [];
+  for (let k = 0; k < example.buckets.length; k += 1) {
+    if (random() < share) continue;
+    buckets.push(example.buckets[k] as number);
+    values.push((example.values[k] as number) / (1 - share));
+  }
+  return { ...example, buckets, values };
 }
 
 /** Int16 weights with one scale, as shipped (the largest weight maps to 32767). */
