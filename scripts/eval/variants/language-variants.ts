@@ -1,12 +1,13 @@
 // lang_detector variant check: trains the full model and both leave-one-source-out fold models with option overrides, then scores dev and folds per language.
-// Run: VARIANT='{"l2":1e-6}' npx tsx scripts/eval/variants/language-variants.ts   (env: FOLDS=full,ud,tatoeba; CACHE=name keeps models in /tmp)
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+// Run: VARIANT='{"l2":0.001}' npx tsx scripts/eval/variants/language-variants.ts   (env: FOLDS=full,ud,tatoeba; CACHE=name keeps models in /tmp/lang;
+//   META='{"namesPrior":3}' overrides header fields at detection; PSEUDO=1 adds the self-labelled machine-translated rows, see language-self-labels.ts)
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createLanguageModel, type LanguageModel, type LanguageModelData, type LanguageModelMeta } from '../../../plugins/guardrails/lang-detector/language-model.js';
 import { LANGUAGE_TRAIN_OPTIONS, quantise, trainLanguageModel, TRAIN_DIR, type LanguageRow, type LanguageTrainOptions } from '../../train/language-model.js';
 import { ownLanguageExamples } from '../../train/own-language-words.js';
 import { readJsonl } from '../eval-data.js';
-import { pseudoLabelledRows } from '../../train/language-pseudo-labels.js';
+import { pseudoLabelledRows } from './language-self-labels.js';
 import { shortTexts } from '../short-texts.js';
 
 const isTreebank = (row: LanguageRow): boolean => row.source.startsWith('UniversalDependencies/');
@@ -17,6 +18,7 @@ function model(name: string, rows: LanguageRow[], options: LanguageTrainOptions)
   const cache = process.env.CACHE ? `/tmp/lang/variant-${process.env.CACHE}-${name}` : undefined;
   let meta: LanguageModelMeta;
   let weights: Int16Array;
+  if (cache !== undefined) mkdirSync('/tmp/lang', { recursive: true });
   if (cache !== undefined && existsSync(`${cache}.json`)) {
     meta = JSON.parse(readFileSync(`${cache}.json`, 'utf8')) as LanguageModelMeta;
     const bytes = readFileSync(`${cache}.bin`);

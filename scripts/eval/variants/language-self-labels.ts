@@ -1,8 +1,8 @@
-// Self-training rows for lang_detector: the corpus's machine-translated prompts (CyberSecEval "_ml" rows of train/), labelled by a model trained without them.
+// Self-training rows for lang_detector experiments (not shipped): the corpus's machine-translated prompts (CyberSecEval "_ml" rows of train/), labelled by a model trained without them.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { LanguageModel } from '../../plugins/guardrails/lang-detector/language-model.js';
-import type { LanguageRow } from './language-model.js';
+import type { LanguageModel } from '../../../plugins/guardrails/lang-detector/language-model.js';
+import type { LanguageRow } from '../../train/language-model.js';
 
 /** Files of train/ that hold machine-translated rows (ids `cse_*_ml-<n>`; their language is not labelled). */
 const FILES = ['prompt-injection.jsonl', 'tool-output.jsonl'];
@@ -43,10 +43,24 @@ export function machineTranslatedTexts(dir: string): Array<{ id: string; text: s
  */
 export function pseudoLabelledRows(labeller: LanguageModel, dir: string): LanguageRow[] {
   const rows: LanguageRow[] = [];
+  const templates = new Set<string>();
   for (const row of machineTranslatedTexts(dir)) {
     const guess = labeller.detect(row.text);
     if (guess.prob < PSEUDO_MIN_PROB || UNTRUSTED.has(guess.lang) || guess.lang === 'und') continue;
-    rows.push({ id: row.id, text: row.text, labels: { lang: guess.lang }, source: `self-labelled:${row.source}` });
+    // One row per template (the same translated sentence with other names and dates), and without the names.
+    const text = withoutNames(row.text);
+    const key = `${guess.lang} ${text.split(/\s+/).slice(0, 4).join(' ').toLowerCase()}`;
+    if (templates.has(key)) continue;
+    templates.add(key);
+    rows.push({ id: row.id, text, labels: { lang: guess.lang }, source: `self-labelled:${row.source}` });
   }
   return rows;
+}
+
+/** The text without its capitalised words that do not open a sentence (names: "John Doe", "Nueva York"). */
+export function withoutNames(text: string): string {
+  return text
+    .split(/\s+/)
+    .filter((word, i, words) => i === 0 || !/^\p{Lu}/u.test(word) || /[.!?:]$/.test(words[i - 1] as string))
+    .join(' ');
 }
