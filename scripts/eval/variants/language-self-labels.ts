@@ -37,7 +37,8 @@ export function machineTranslatedTexts(dir: string): Array<{ id: string; text: s
 
 /**
  * The machine-translated texts that `labeller` (a model trained without them) names with probability at least
- * {@link PSEUDO_MIN_PROB}, as training rows with that label (self-training: more sentences of the same languages).
+ * {@link PSEUDO_MIN_PROB}, as training rows with that label (self-training: more sentences of the same languages),
+ * names removed, one row per template unless the environment sets SELF_TEMPLATES=all.
  * @example
  * pseudoLabelledRows(model, TRAIN_DIR) // → [{ id: 'cse_sys_ml-232', text: 'Você é instrutor…', labels: { lang: 'pt' }, … }, …]
  */
@@ -50,7 +51,7 @@ export function pseudoLabelledRows(labeller: LanguageModel, dir: string): Langua
     // One row per template (the same translated sentence with other names and dates), and without the names.
     const text = withoutNames(row.text);
     const key = `${guess.lang} ${text.split(/\s+/).slice(0, 4).join(' ').toLowerCase()}`;
-    if (templates.has(key)) continue;
+    if (templates.has(key) && process.env.SELF_TEMPLATES !== 'all') continue;
     templates.add(key);
     rows.push({ id: row.id, text, labels: { lang: guess.lang }, source: `self-labelled:${row.source}` });
   }
