@@ -1,7 +1,7 @@
 // model_sanitizer: strict Base64 input, the Model Armor result shape, each filter, thresholds and partial invocations.
 import assert from 'node:assert/strict';
 import dlpCloud from '../../plugins/guardrails/dlp-cloud/index.js';
-import modelSanitizer, { matchesCsam, uriRisks, type ModelSanitizerResults } from '../../plugins/guardrails/model-sanitizer/index.js';
+import modelSanitizer, { decodeBase64Text, matchesCsam, uriRisks, type ModelSanitizerResults } from '../../plugins/guardrails/model-sanitizer/index.js';
 import promptInjectionDetection from '../../plugins/guardrails/prompt-injection-detection/index.js';
 import trustSafety from '../../plugins/guardrails/trust-safety/index.js';
 import { defineGuardrail, GuardrailEngine, isGatewayError, type GuardrailOutcome, type GuardrailPlugin } from '../../src/index.js';
@@ -94,6 +94,45 @@ describe('model_sanitizer guardrail', () => {
     it('rejects non-canonical Base64 (padding bits set) and content that is not UTF-8', async () => {
       await rejectsInput('aGVsbG9=');
       await rejectsInput(Buffer.from([0xff, 0xfe, 0x41, 0xc3]).toString('base64'));
+    });
+
+    it('decodes and rejects exactly as the strict definition does, over 30,000 seeded near-Base64 strings', () => {
+      // The definition: RFC 4648's pattern, then decoding and re-encoding gives the same string, then UTF-8.
+      const strict = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+      const reference = (text: string): string => {
+        if (!strict.test(text)) return 'error: not Base64';
+        const bytes = Buffer.from(text, 'base64');
+        if (bytes.toString('base64') !== text) return 'error: padding bits';
+        try {
+          return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+        } catch {
+          return 'error: not UTF-8';
+        }
+      };
+      const actual = (text: string): string => {
+        try {
+          return decodeBase64Text(text);
+        } catch (error) {
+          assert.ok(isGatewayError(error) && error.param === 'input.text');
+          const message = error.message;
+          return message.includes('UTF-8') ? 'error: not UTF-8' : message.includes('padding bits') ? 'error: padding bits' : 'error: not Base64';
+        }
+      };
+      const alphabet = 'AQgw+/=-_ \nZz09';
+      let seed = 12345;
+      const next = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+      const pick = (): string => alphabet[next() % alphabet.length] as string;
+      let decoded = 0;
+      for (let i = 0; i < 30000; i++) {
+        const canonical = Buffer.from(Array.from({ length: next() % 9 }, () => next() % 128 + (i % 5 === 0 ? 128 : 0))).toString('base64');
+        // A third each: canonical encodings, the same with about one character in six changed, random strings.
+        const text =
+          i % 3 === 0 ? canonical : i % 3 === 1 ? [...canonical].map((c) => (next() % 6 === 0 ? pick() : c)).join('') : Array.from({ length: next() % 13 }, pick).join('');
+        const expected = reference(text);
+        assert.equal(actual(text), expected, JSON.stringify(text));
+        if (!expected.startsWith('error:')) decoded++;
+      }
+      assert.ok(decoded > 5000, `${decoded} decoded`);
     });
 
     it('accepts empty content and decodes UTF-8, keeping a byte-order mark for byte offsets', async () => {

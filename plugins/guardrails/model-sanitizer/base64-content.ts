@@ -14,16 +14,14 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  * decodeBase64Text('aGVsbG8=') // → 'hello'
  */
 export function decodeBase64Text(encoded: string): string {
-  if (!BASE64.test(encoded)) {
-    throw Errors.validation(['input.text must be valid Base64 (RFC 4648, standard alphabet, padded, no whitespace).'], {
-      param: 'input.text',
-    });
-  }
+  // Re-encoding the decoded bytes gives back the input exactly when the input is canonical, strict Base64 (Buffer's
+  // decoder itself is lenient), so the pattern only runs to say which rule a rejected input broke.
   const bytes = Buffer.from(encoded, 'base64');
   if (bytes.toString('base64') !== encoded) {
-    throw Errors.validation(['input.text must be valid Base64: its padding bits are not zero (not a canonical encoding).'], {
-      param: 'input.text',
-    });
+    const message = BASE64.test(encoded)
+      ? 'input.text must be valid Base64: its padding bits are not zero (not a canonical encoding).'
+      : 'input.text must be valid Base64 (RFC 4648, standard alphabet, padded, no whitespace).';
+    throw Errors.validation([message], { param: 'input.text' });
   }
   try {
     return utf8.decode(bytes);
