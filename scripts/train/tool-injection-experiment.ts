@@ -1,5 +1,5 @@
 // Quick comparison of toolinjectiondetection training variants: dev-set and leave-one-source-out figures at several thresholds, without writing weights.
-// Run: [CONTEXT=0:0,1:-2] tsx scripts/train/tool-injection-experiment.ts [--seeds 1] [--seed 7] [--folds agentdojo,tldr] [--no-dev] [--tags] [--extra '{"genres":1500}']
+// Run: [CONTEXT=0:0,1:-2] tsx scripts/train/tool-injection-experiment.ts [--seeds 1] [--seed 7] [--penalty 1] [--folds agentdojo,tldr] [--no-dev] [--tags] [--extra '{"genres":1500}']
 import { resolve } from 'node:path';
 import { DEFAULT_SCAN_LIMIT } from '../../plugins/guardrails/prompt-injection-detection/normalise.js';
 import { scoreToolOutput } from '../../plugins/guardrails/tool-injection-detection/score.js';
@@ -61,7 +61,7 @@ function main(): void {
   const trainDir = resolve(DEFAULT_TRAIN_DIR);
   const seeds = Number(argument('--seeds') ?? 3);
   const base = Number(argument('--seed') ?? 7);
-  const options = { seed: base, extraSeeds: seeds === 1 ? [] : [base + 1000, base + 2000] };
+  const options = { seed: base, extraSeeds: seeds === 1 ? [] : [base + 1000, base + 2000], ...(argument('--penalty') !== undefined ? { windowPenalty: Number(argument('--penalty')) } : {}) };
   const only = argument('--folds')?.split(',');
   const extra = { ...EXTRA_ROWS, ...(JSON.parse(argument('--extra') ?? '{}') as object) };
   console.log(`extra rows ${JSON.stringify(extra)}, seeds ${seeds}`);

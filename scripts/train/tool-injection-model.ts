@@ -44,6 +44,11 @@ export const TOOL_INJECTION_TRAIN_OPTIONS: Partial<HashedTrainOptions> = {
   // campaign plans", "content: | personal journal") has too few n-grams for its score to mean much, so it stays near
   // the bias. Leave-one-source-out (one seed): AgentDojo FPR 0.224 to 0.197, tldr 0.470 to 0.453, dev unchanged.
   featureFloor: 200,
+  // Scoring only (written to the header): the best window's log-odds less 0.7 × ln(window count), a correction for the
+  // highest of many sentences (2026-11-25, seventh session). Chosen on the leave-one-source-out folds with the
+  // threshold set on dev: 1 (the value for exponential tails) cut more false positives but put dev recall at 5% FPR
+  // under 0.80 for two other base seeds (0.768, 0.792); 0.7 keeps it at 0.840 for base seeds 7, 8 and 9.
+  windowPenalty: 0.7,
 };
 
 /** A source part (id tag) larger than this counts as this many rows (AgentDojo's 1,148 attacks sit in 37 records). */

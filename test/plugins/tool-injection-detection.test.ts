@@ -5,8 +5,8 @@ import { promisify } from 'node:util';
 import { readFileSync, statSync } from 'node:fs';
 import request from 'supertest';
 import toolInjectionDetection, { toolInjectionModel } from '../../plugins/guardrails/tool-injection-detection/index.js';
-import { loadHashedModel } from '../../plugins/guardrails/prompt-injection-detection/hashed-model.js';
-import { scoreSegments } from '../../plugins/guardrails/tool-injection-detection/segments.js';
+import { loadHashedModel, sigmoid } from '../../plugins/guardrails/prompt-injection-detection/hashed-model.js';
+import { scoreSegments, segmentMargins } from '../../plugins/guardrails/tool-injection-detection/segments.js';
 import { conceptWords } from '../../plugins/guardrails/tool-injection-detection/concepts.js';
 import { isReferencePage } from '../../plugins/guardrails/tool-injection-detection/reference-page.js';
 import { modelText } from '../../plugins/guardrails/prompt-injection-detection/hashed-features.js';
@@ -110,6 +110,22 @@ describe('toolinjectiondetection guardrail', () => {
     assert.equal(isReferencePage(modelText(help)), true);
     assert.equal(isReferencePage(modelText(email)), false);
     assert.equal(isReferencePage(modelText(PLANTED)), false);
+  });
+
+  it('12.2: a text\'s best sentence is discounted in proportion to ln(sentence count): one chance request among many sentences counts for less than a planted one in a short record', () => {
+    const model = toolInjectionModel();
+    const penalty = model.header.windowPenalty ?? 0;
+    assert.ok(penalty > 0, 'the shipped header has a window-count discount');
+    const long = 'Quarterly report for the Leeds office.\nRevenue grew four percent on the last quarter.\nHeadcount stayed at 41 people.\nPlease send me your comments on the draft by Friday.\nThe new warehouse opens in March.\nParking permits are renewed in April.';
+    for (const text of [long, PLANTED]) {
+      const margins = segmentMargins(model, text);
+      const [score = 0] = scoreSegments(model, text);
+      assert.ok(Math.abs(score - sigmoid(Math.max(...margins) - penalty * Math.log(margins.length))) < 1e-9, text);
+    }
+    // The same sentence alone is not discounted.
+    const alone = 'Please send me your comments on the draft by Friday.';
+    assert.ok(Math.abs((scoreSegments(model, alone)[0] ?? 0) - sigmoid(Math.max(...segmentMargins(model, alone)))) < 1e-9);
+    assert.equal(scoreSegments(model, '').every((score) => score === 0), true);
   });
 
   it('12.6: the shipped weights are under 5 MB and load in under 200 ms', async () => {

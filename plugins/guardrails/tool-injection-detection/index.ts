@@ -59,7 +59,7 @@ export function createToolInjectionDetection(settings: ToolInjectionPluginOption
     name: 'toolinjectiondetection',
     description: 'Scores instructions planted in tool output (web pages, e-mails, files, API results) with a trained n-gram model and general rules.',
     // Chosen on the dev set (never trained on): the highest recall with at most 5% false positives there; see MODEL.md.
-    defaultThreshold: 0.85,
+    defaultThreshold: 0.6,
     optionsSchema: INJECTION_OPTIONS_SCHEMA,
     async setup() {
       if (settings.preload) await preloadToolInjectionModel();

@@ -56,22 +56,30 @@ export function toolWindowBuckets(text: string, bits: number): Array<[window: st
   return segmentWindows(normalised).map((window) => [window, [...toolFeatureBuckets(window, bits), ...document]]);
 }
 
-/** The highest probability of each of the model's labels over the windows of `text` (0 for a text with none). */
+/**
+ * The highest probability of each of the model's labels over the windows of `text` (0 for a text with none), less
+ * the header's `windowPenalty` in log-odds per natural log of the window count: a clean text of many sentences has
+ * more chances for one of them to read like a request by chance (for log-odds with exponential tails the highest of n
+ * grows by about ln n), while a planted instruction stands out whatever the length.
+ */
 export function scoreSegments(model: HashedModel, text: string): number[] {
-  const best = model.weights.map(() => 0);
+  const best = model.weights.map(() => -Infinity);
   const buckets: number[] = [];
   const normalised = modelText(text);
   const document = documentBuckets(normalised, model.header.bits);
-  for (const window of segmentWindows(normalised)) {
+  const windows = segmentWindows(normalised);
+  if (windows.length === 0) return model.weights.map(() => 0);
+  for (const window of windows) {
     buckets.length = 0;
     toolFeatureBuckets(window, model.header.bits, buckets);
     buckets.push(...document);
     for (let i = 0; i < model.weights.length; i += 1) {
-      const probability = sigmoid(bucketMargin(model.weights[i] as Float32Array, model.header.biases[i] ?? 0, buckets, model.header.featureFloor ?? 0));
-      if (probability > (best[i] as number)) best[i] = probability;
+      const margin = bucketMargin(model.weights[i] as Float32Array, model.header.biases[i] ?? 0, buckets, model.header.featureFloor ?? 0);
+      if (margin > (best[i] as number)) best[i] = margin;
     }
   }
-  return best;
+  const penalty = (model.header.windowPenalty ?? 0) * Math.log(windows.length);
+  return best.map((margin) => sigmoid(margin - penalty));
 }
 
 /** The margin (log-odds) of label `label` for each window of `text`, in order. */
