@@ -3,7 +3,8 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { forEachFeature, normaliseForLanguage, type Script } from '../../plugins/guardrails/lang-detector/language-features.js';
+import { forEachFeature, normaliseCasedForLanguage, normaliseForLanguage, type Script } from '../../plugins/guardrails/lang-detector/language-features.js';
+import { capitalisedWords } from '../../plugins/guardrails/lang-detector/text-cues.js';
 import type { LanguageModelData, LanguageModelMeta } from '../../plugins/guardrails/lang-detector/language-model.js';
 import { seededRandom, shuffle } from './linear-trainer.js';
 import { ownLanguageExamples } from './own-language-words.js';
@@ -34,6 +35,19 @@ export interface LanguageTrainOptions {
   capitalWeight: number;
   /** Logits added to English, at detection, for a text of capitalised ASCII words only (names, titles; header). */
   namesPrior: number;
+  /** L2 penalty on the weights a text touches, applied with each update (0 or absent: none). */
+  l2?: number;
+  /** Shortest and longest crop in words (1 and 4 when absent). */
+  cropMin?: number;
+  cropMax?: number;
+  /** Weigh capitalised words (names) by `capitalWeight` in training too, as at detection. */
+  capitalsInTraining?: boolean;
+  /** Label smoothing: the share of each text's target spread evenly over its script's languages (0 or absent: none). */
+  labelSmoothing?: number;
+  /** Average the weights at the end of each epoch from this one (0-based) on, instead of taking the last (absent: the last). */
+  averageFrom?: number;
+  /** Share of a text's features left out at random in each epoch (0 or absent: none). */
+  dropout?: number;
 }
 
 export const LANGUAGE_TRAIN_OPTIONS: LanguageTrainOptions = { buckets: 1 << 16, epochs: 6, learningRate: 0.4, cropsPerSentence: 4, wordWeight: 4, averageOf: 5, seed: 7, orthographyPenalty: 2, capitalWeight: 0.4, namesPrior: 2 };
@@ -59,7 +73,7 @@ function trainingTexts(rows: LanguageRow[], options: LanguageTrainOptions, rando
     const list = words(row.text);
     if (list.length < 3) continue;
     for (let k = 0; k < options.cropsPerSentence; k += 1) {
-      const size = 1 + Math.floor(random() * 4);
+      const size = (options.cropMin ?? 1) + Math.floor(random() * ((options.cropMax ?? 4) - (options.cropMin ?? 1) + 1));
       const start = Math.floor(random() * Math.max(1, list.length - size + 1));
       out.push({ text: list.slice(start, start + size).join(' '), lang: row.labels.lang });
     }
@@ -97,7 +111,7 @@ function trainOnce(rows: LanguageRow[], options: LanguageTrainOptions, trainedOn
   const texts = trainingTexts(rows.filter((row) => classIndex.has(row.labels.lang)), options, random);
   const examples = texts.map(({ text, lang }) => {
     const counts = new Map<number, number>();
-    const n = forEachFeature(normaliseForLanguage(text), options.buckets, (bucket) => counts.set(bucket, (counts.get(bucket) ?? 0) + 1), options.wordWeight);
+    const n = options.capitalsInTraining === true ? weighedFeatures(text, options, counts) : forEachFeature(normaliseForLanguage(text), options.buckets, (bucket) => counts.set(bucket, (counts.get(bucket) ?? 0) + 1), options.wordWeight);
     const scale = n > 0 ? 1 / Math.sqrt(n) : 0;
     return { buckets: [...counts.keys()], values: [...counts.values()].map((count) => count * scale), label: classIndex.get(lang) as number, group: groupOf.get(lang) as number[] };
   });
@@ -107,9 +121,17 @@ function trainOnce(rows: LanguageRow[], options: LanguageTrainOptions, trainedOn
   const biasSquares = new Float64Array(classes).fill(1e-6);
   const scores = new Float64Array(classes);
   const order = examples.map((_, i) => i);
+  const l2 = options.l2 ?? 0;
+  const dropout = options.dropout ?? 0;
+  const smoothing = options.labelSmoothing ?? 0;
+  const averageFrom = options.averageFrom;
+  const averaged = new Float32Array(averageFrom === undefined ? 0 : weights.length);
+  const averagedBias = new Float64Array(classes);
+  let snapshots = 0;
   for (let epoch = 0; epoch < options.epochs; epoch += 1) {
     for (const i of shuffle(order, random)) {
-      const example = examples[i] as (typeof examples)[number];
+      const full = examples[i] as (typeof examples)[number];
+      const example = dropout > 0 ? dropFeatures(full, dropout, random) : full;
       let top = -Infinity;
       for (const c of example.group) {
         let sum = bias[c] as number;
@@ -120,11 +142,12 @@ function trainOnce(rows: LanguageRow[], options: LanguageTrainOptions, trainedOn
       let z = 0;
       for (const c of example.group) z += Math.exp((scores[c] as number) - top);
       for (const c of example.group) {
-        const error = Math.exp((scores[c] as number) - top) / z - (c === example.label ? 1 : 0);
+        const target = smoothing > 0 ? (c === example.label ? 1 - smoothing : 0) + smoothing / example.group.length : c === example.label ? 1 : 0;
+        const error = Math.exp((scores[c] as number) - top) / z - target;
         if (Math.abs(error) < 1e-4) continue;
         example.buckets.forEach((bucket, k) => {
           const at = bucket * classes + c;
-          const g = error * (example.values[k] as number);
+          const g = error * (example.values[k] as number) + l2 * (weights[at] as number);
           squares[at] = (squares[at] as number) + g * g;
           weights[at] = (weights[at] as number) - (options.learningRate * g) / Math.sqrt(squares[at] as number);
         });
@@ -132,6 +155,15 @@ function trainOnce(rows: LanguageRow[], options: LanguageTrainOptions, trainedOn
         bias[c] = (bias[c] as number) - (options.learningRate * error) / Math.sqrt(biasSquares[c] as number);
       }
     }
+    if (averageFrom !== undefined && epoch >= averageFrom) {
+      for (let at = 0; at < weights.length; at += 1) averaged[at] = (averaged[at] as number) + (weights[at] as number);
+      for (let c = 0; c < classes; c += 1) averagedBias[c] = (averagedBias[c] as number) + (bias[c] as number);
+      snapshots += 1;
+    }
+  }
+  if (snapshots > 0) {
+    for (let at = 0; at < weights.length; at += 1) weights[at] = (averaged[at] as number) / snapshots;
+    for (let c = 0; c < classes; c += 1) bias[c] = (averagedBias[c] as number) / snapshots;
   }
   const meta: LanguageModelMeta = {
     languages,
@@ -146,6 +178,32 @@ function trainOnce(rows: LanguageRow[], options: LanguageTrainOptions, trainedOn
     trainedOn,
   };
   return { meta, weights };
+}
+
+/** Counts a text's features into `counts` as detection weighs them (a capitalised word that is not the first counts `capitalWeight` times); answers their total weight. */
+function weighedFeatures(text: string, options: LanguageTrainOptions, counts: Map<number, number>): number {
+  const cased = normaliseCasedForLanguage(text);
+  const lower = cased.toLowerCase();
+  const flags = options.capitalWeight !== 1 ? capitalisedWords(cased, lower) : undefined;
+  if (flags === undefined) return forEachFeature(lower, options.buckets, (bucket) => counts.set(bucket, (counts.get(bucket) ?? 0) + 1), options.wordWeight);
+  let n = 0;
+  lower.split(' ').forEach((word, i) => {
+    const factor = flags[i] === true ? options.capitalWeight : 1;
+    n += factor * forEachFeature(word, options.buckets, (bucket) => counts.set(bucket, (counts.get(bucket) ?? 0) + factor), options.wordWeight);
+  });
+  return n;
+}
+
+/** A copy of a training example without a random share of its features, the rest rescaled to the same total. */
+function dropFeatures<T extends { buckets: number[]; values: number[] }>(example: T, share: number, random: () => number): T {
+  const buckets: number[] = [];
+  const values: number[] = [];
+  for (let k = 0; k < example.buckets.length; k += 1) {
+    if (random() < share) continue;
+    buckets.push(example.buckets[k] as number);
+    values.push((example.values[k] as number) / (1 - share));
+  }
+  return { ...example, buckets, values };
 }
 
 /** Int16 weights with one scale, as shipped (the largest weight maps to 32767). */
