@@ -54,18 +54,27 @@ export function unsafeFeatures(text: string, buckets: number): number[] {
 }
 
 /**
+ * The source-balancing weight of each row: (rows per group on average / rows in its group)^power, where a group is one
+ * repository's rows of one class, so every group weighs about the same in total.
+ */
+export function sourceBalance(rows: TrustSafetyRow[], power = 0.5): (row: TrustSafetyRow) => number {
+  const keyOf = (row: TrustSafetyRow): string => `${repositoryOf(row)}|${row.labels.unsafe}`;
+  const groupSize = new Map<string, number>();
+  for (const row of rows) groupSize.set(keyOf(row), (groupSize.get(keyOf(row)) ?? 0) + 1);
+  const average = rows.length / Math.max(1, groupSize.size);
+  return (row) => (average / (groupSize.get(keyOf(row)) as number)) ** power;
+}
+
+/**
  * Trains on corpus rows. With `balanceSources`, each repository and class within it weighs the same in total, so
  * the two largest sources (Stormfront, OLID) do not decide alone what "unsafe" means.
  */
 export function trainUnsafeModel(rows: TrustSafetyRow[], options = TRUST_SAFETY_TRAIN_OPTIONS, trainedOn = ''): UnsafeModelData {
-  const groupSize = new Map<string, number>();
-  const keyOf = (row: TrustSafetyRow): string => `${repositoryOf(row)}|${row.labels.unsafe}`;
-  for (const row of rows) groupSize.set(keyOf(row), (groupSize.get(keyOf(row)) ?? 0) + 1);
-  const average = rows.length / Math.max(1, groupSize.size);
+  const balance = sourceBalance(rows, options.balancePower);
   const examples: HashedExample[] = rows.map((row) => ({
     buckets: unsafeFeatures(row.text, options.buckets),
     label: row.labels.unsafe,
-    weight: options.balanceSources ? (average / (groupSize.get(keyOf(row)) as number)) ** (options.balancePower ?? 0.5) : 1,
+    weight: options.balanceSources ? balance(row) : 1,
   }));
   const { bias, weights } = trainHashedLogistic(examples, options);
   return { meta: { buckets: options.buckets, scale: 1, bias: Math.round(bias * 10_000) / 10_000, trainedOn }, weights };

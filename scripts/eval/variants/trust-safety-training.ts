@@ -7,7 +7,7 @@ import { createUnsafeClassifier } from '../../../plugins/guardrails/trust-safety
 import { modelTokens, normaliseForModel, TRAIN_TOKENS, unsafeFeatureBuckets } from '../../../plugins/guardrails/trust-safety/unsafe-features.js';
 import { trainHashedLogistic, type HashedExample } from '../../train/hashed-logistic.js';
 import { seededRandom } from '../../train/linear-trainer.js';
-import { readJsonl, readOwnRows, repositoryOf, TRAIN_DIR, TRUST_SAFETY_TRAIN_OPTIONS, type TrustSafetyRow } from '../../train/trust-safety-model.js';
+import { readJsonl, readOwnRows, sourceBalance, TRAIN_DIR, TRUST_SAFETY_TRAIN_OPTIONS, type TrustSafetyRow } from '../../train/trust-safety-model.js';
 
 const options = TRUST_SAFETY_TRAIN_OPTIONS;
 const tokenCache = new Map<string, string[]>();
@@ -23,13 +23,10 @@ const tokensOf = (text: string): string[] => {
 /** The shipped trainer's source balancing, with `copies` turning one row into weighted token lists. */
 function trainer(copies: (row: TrustSafetyRow, tokens: string[]) => { tokens: string[]; weight: number }[]): Trainer {
   return (rows) => {
-    const groupSize = new Map<string, number>();
-    const keyOf = (row: TrustSafetyRow): string => `${repositoryOf(row)}|${row.labels.unsafe}`;
-    for (const row of rows) groupSize.set(keyOf(row), (groupSize.get(keyOf(row)) ?? 0) + 1);
-    const average = rows.length / Math.max(1, groupSize.size);
+    const balanceOf = sourceBalance(rows);
     const out = { ids: new Int32Array(1024) };
     const examples: HashedExample[] = rows.flatMap((row) => {
-      const balance = (average / (groupSize.get(keyOf(row)) as number)) ** 0.5;
+      const balance = balanceOf(row);
       return copies(row, tokensOf(row.text)).map((copy) => {
         const n = unsafeFeatureBuckets(copy.tokens, options.buckets, out);
         return { buckets: [...out.ids.subarray(0, n)], label: row.labels.unsafe, weight: balance * copy.weight };
