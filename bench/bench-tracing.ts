@@ -6,15 +6,16 @@ import type { SpanExporter } from '@opentelemetry/sdk-trace-node';
  * Registers a NodeTracerProvider whose exporter discards every batch. `contextManager`: as the example server registers
  * it (`none`: the gateway passes parents explicitly), or the SDK's default AsyncLocalStorage one (`default`), whose
  * async hooks run on every promise once the batch processor's first export has called `context.with`. With
- * `hooksOnly` (the gateway's tracing off), that call is made at once, so what is measured is those hooks alone.
+ * `hooksOnly` (the gateway's tracing off), that call is made at once, so what is measured is those hooks alone. With
+ * `simple`, a SimpleSpanProcessor hands each span to the exporter as it ends instead of keeping a batch.
  */
-export async function registerDiscardingTracer(contextManager: 'none' | 'default', hooksOnly = false): Promise<void> {
-  const { NodeTracerProvider, BatchSpanProcessor } = await import('@opentelemetry/sdk-trace-node');
+export async function registerDiscardingTracer(contextManager: 'none' | 'default', hooksOnly = false, simple = false): Promise<void> {
+  const { NodeTracerProvider, BatchSpanProcessor, SimpleSpanProcessor } = await import('@opentelemetry/sdk-trace-node');
   const exporter: SpanExporter = {
     export: (_spans, done) => done({ code: 0 }), // ExportResultCode.SUCCESS
     shutdown: () => Promise.resolve(),
   };
-  new NodeTracerProvider({ spanProcessors: [new BatchSpanProcessor(exporter)] }).register(contextManager === 'none' ? { contextManager: null } : {});
+  new NodeTracerProvider({ spanProcessors: [simple ? new SimpleSpanProcessor(exporter) : new BatchSpanProcessor(exporter)] }).register(contextManager === 'none' ? { contextManager: null } : {});
   if (hooksOnly) {
     const { context } = await import('@opentelemetry/api');
     context.with(context.active(), () => undefined);

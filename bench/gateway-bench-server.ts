@@ -31,6 +31,7 @@ const redisUrl = process.env.BENCH_REDIS;
 //   off        metrics off, tracing off
 //   on         metrics, and the OTel Node SDK registered as the example server registers it (no context manager)
 //   on-als     metrics, and the SDK with its default AsyncLocalStorage context manager
+//   on-simple  as `on`, with a SimpleSpanProcessor instead of the batch processor
 //   metrics    metrics, tracing on with no SDK (the default); metrics-only: metrics, `tracing: false`
 //   sdk / sdk-als: the SDK alone, without / with the context manager
 //   sdk-hooks  tracing off, the SDK's context manager registered and its async hooks switched on
@@ -38,9 +39,10 @@ const redisUrl = process.env.BENCH_REDIS;
 // BENCH_DEFAULT_METRICS=false leaves Node's default process metrics out.
 const observability = process.env.BENCH_OBSERVABILITY ?? '';
 if (['on', 'sdk'].includes(observability)) await registerDiscardingTracer('none');
+if (observability === 'on-simple') await registerDiscardingTracer('none', false, true);
 if (['on-als', 'sdk-als', 'sdk-hooks'].includes(observability)) await registerDiscardingTracer('default', observability === 'sdk-hooks');
 if (observability === 'bare') await registerBareTracer();
-const metricsOn = ['on', 'on-als', 'metrics', 'metrics-only', 'bare'].includes(observability);
+const metricsOn = ['on', 'on-simple', 'on-als', 'metrics', 'metrics-only', 'bare'].includes(observability);
 const gateway = createGateway({
   ...(metricsOn ? { metrics: { defaultMetrics: process.env.BENCH_DEFAULT_METRICS !== 'false' } } : {}),
   ...(['off', 'sdk-hooks', 'metrics-only'].includes(observability) ? { tracing: false } : {}),

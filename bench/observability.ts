@@ -13,6 +13,7 @@ const MODES: Record<string, string> = {
   off: 'metrics and tracing off',
   on: 'metrics and tracing on (OTel Node SDK, registered as the example server does)',
   'on-als': "metrics and tracing on (OTel Node SDK with its default AsyncLocalStorage context manager)",
+  'on-simple': 'metrics and tracing on (OTel Node SDK with a SimpleSpanProcessor: each span exported, and dropped, as it ends)',
   metrics: 'metrics on, tracing on with no SDK (the default)',
   'metrics-only': 'metrics on, tracing off',
   sdk: 'tracing on (OTel Node SDK), metrics off',
