@@ -188,8 +188,8 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   const messages = part(
     messagesRouter({
       ...resolverDeps,
-      watch: chronicleWatcher(recorder, logger),
-      after: [rateLimitHandler(limits), guardrailPolicyHandler(pipelineDeps), proxyHandler(proxyDeps)],
+      watch: chronicleWatcher(recorder, logger, meter),
+      after: [rateLimitHandler(limits), usage.admitHandler(), guardrailPolicyHandler(pipelineDeps), proxyHandler(proxyDeps)],
     }),
   );
   const models = part(modelsRouter({ services, catalog: new ModelCatalog(storage, plugins), logger }));
