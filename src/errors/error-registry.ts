@@ -90,6 +90,13 @@ export function createError(code: string, template: string, statusCode: number, 
   return Object.assign(factory, { code, statusCode });
 }
 
+/** A resource kind with its indefinite article, for the start of a message: `A route`, `An application`, `An API key`. */
+function withArticle(kind: string): string {
+  return `${/^[aeiouAEIOU]|^[FHLMNRSX][A-Z]/.test(kind) ? 'An' : 'A'} ${kind}`;
+}
+
+const alreadyExists = createError('already_exists', '%s named %s already exists.', 409, 'conflict_error');
+
 /** Every coded error of the gateway. */
 export const Errors = {
   // Request shape
@@ -109,7 +116,10 @@ export const Errors = {
   forbiddenRole: createError('insufficient_role', 'This operation needs the role %s; the key has the role %s.', 403, 'permission_error'),
   // Resources
   notFound: createError('not_found', 'No %s named %s exists.', 404, 'not_found_error'),
-  alreadyExists: createError('already_exists', 'A %s named %s already exists.', 409, 'conflict_error'),
+  alreadyExists: Object.assign(
+    (args: Array<string | number> = [], options?: GatewayErrorOptions) => alreadyExists([withArticle(String(args[0] ?? '')), ...args.slice(1)], options),
+    { code: alreadyExists.code, statusCode: alreadyExists.statusCode },
+  ) as ErrorFactory,
   nameMismatch: createError('name_mismatch', 'The body names %s, but the path names %s.', 400, 'invalid_request_error'),
   // Plugins and configuration
   pluginDuplicate: createError('plugin_duplicate', 'A plugin named %s is already registered.', 500, 'configuration_error'),

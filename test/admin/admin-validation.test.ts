@@ -145,6 +145,8 @@ describe('admin API input validation', () => {
         const res = await post(c, c.duplicateAt).send(c.duplicate).expect(409);
         assert.equal(res.body.error.code, 'already_exists');
         assert.equal(res.body.error.type, 'conflict_error');
+        const article = /^[aeiouAEIOU]/.test(c.resource) ? 'An' : 'A';
+        assert.match(res.body.error.message, new RegExp(`^${article} ${c.resource} named \\S+ already exists\\.$`));
       });
     });
   }
