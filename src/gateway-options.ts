@@ -110,7 +110,7 @@ export interface Gateway {
   chronicles: Router;
   /** The route resolver: developer key, body, route and candidate providers for the model endpoints. */
   routes: Router;
-  /** The per-route rate limiter (needs `routes` before it). */
+  /** The per-route rate limiter, then budgets and per-minute limits of the application and developer key (needs `routes` before it). */
   rateLimiter: Router;
   /** The guardrail pipeline: input checks before the provider call, output checks armed for the proxy (needs `routes` before it). */
   guardrailPipeline: Router;

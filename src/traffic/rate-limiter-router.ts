@@ -1,4 +1,4 @@
-// The rate limiter router: refuses requests past a route's settings.rate_limit with 429 and Retry-After, at once.
+// The rate limiter router: refuses requests past a route's settings.rate_limit with 429 and Retry-After, at once; then, given, the budgets step.
 import { Router, type RequestHandler } from 'express';
 import { errorMiddleware, type GatewayLogger } from '../errors/error-middleware.js';
 import { Errors } from '../errors/error-registry.js';
@@ -27,10 +27,13 @@ export function rateLimitHandler(limits: RouteRateLimits): RequestHandler {
   };
 }
 
-/** Creates the rate limiter router; it acts on requests the route resolver has resolved. */
-export function rateLimiterRouter(limits: RouteRateLimits, logger?: GatewayLogger): Router {
+/**
+ * Creates the rate limiter router; it acts on requests the route resolver has resolved. `admit`, when given, runs
+ * after the route's rate limit: the gateway passes its budgets and per-minute limits step, as `gateway.router` runs it.
+ */
+export function rateLimiterRouter(limits: RouteRateLimits, logger?: GatewayLogger, admit?: RequestHandler): Router {
   const router = Router();
-  router.post(Object.values(ENDPOINT_PATHS), rateLimitHandler(limits));
+  router.post(Object.values(ENDPOINT_PATHS), admit ? [rateLimitHandler(limits), admit] : rateLimitHandler(limits));
   router.use(Object.values(ENDPOINT_PATHS), errorMiddleware(logger));
   return router;
 }
