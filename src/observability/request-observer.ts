@@ -4,6 +4,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { requestSecrets } from '../chronicles/chronicle-entry.js';
 import type { GatewayError } from '../errors/error-registry.js';
 import { chunkText } from '../guardrails/pipeline/message-text.js';
+import { MESSAGES_PATH } from '../messages/messages-router.js';
 import { RESPONSES_PATH } from '../responses/responses-router.js';
 import { scrubSecrets } from '../secrets/secret-scrubber.js';
 import { ENDPOINT_PATHS, endpointPathKey } from '../traffic/model-endpoints.js';
@@ -17,7 +18,7 @@ import { requestRecordOf, type RequestFinisher, type RequestRecord, type Request
 import { usageOf } from './usage-of.js';
 
 /** The endpoint label of each model path. */
-const MODEL_ENDPOINTS = new Map<string, string>([...Object.entries(ENDPOINT_PATHS).map(([name, path]) => [path, name] as [string, string]), [RESPONSES_PATH, 'responses']]);
+const MODEL_ENDPOINTS = new Map<string, string>([...Object.entries(ENDPOINT_PATHS).map(([name, path]) => [path, name] as [string, string]), [RESPONSES_PATH, 'responses'], [MESSAGES_PATH, 'messages']]);
 
 /** A low-cardinality span name: the model endpoint's path, the MCP registry route, or the method alone. */
 function spanName(method: string, path: string): string {
