@@ -1,6 +1,6 @@
 // Mounts the gateway into an existing Express app beside the app's own routes, one router at a time.
 import express from 'express';
-import { createGateway, errorMiddleware, memoryStorage } from '../src/index.js';
+import { createExpressServer, createGateway, errorMiddleware, memoryStorage } from '../src/index.js';
 
 const gateway = createGateway({
   storage: memoryStorage(),
@@ -17,7 +17,8 @@ app.use(gateway.admin);
 app.use(errorMiddleware());
 
 const port = Number(process.env.PORT ?? 3000);
-const server = app.listen(port, () => console.log(`app with the gateway admin API on http://127.0.0.1:${port}`));
+// createExpressServer rather than app.listen: requests are born with the app's prototypes (see README "Mounting in an existing app").
+const server = createExpressServer(app).listen(port, '127.0.0.1', () => console.log(`app with the gateway admin API on http://127.0.0.1:${port}`));
 process.on('SIGTERM', () => {
   server.close();
   void gateway.close();
