@@ -1,4 +1,4 @@
-// The trained unsafe-text model of trustsafety: logistic regression over hashed n-grams, int16 weights in unsafe-weights.bin.
+// The trained unsafe-text model of trustsafety: logistic regression over hashed n-grams (int16 weights in unsafe-weights.bin), with a word-vector part for texts read whole.
 import { readFileSync } from 'node:fs';
 import { LONG_TEXT_WINDOW, modelTokens, normaliseForModel, unsafeFeatureBuckets, WINDOW_TOKENS, wordFeatureSums } from './unsafe-features.js';
 import { createVectorScorer, readVectorTable, type VectorModelData, type VectorModelMeta } from './vector-model.js';
@@ -18,7 +18,7 @@ export interface UnsafeModelMeta {
 export interface UnsafeModelData {
   meta: UnsafeModelMeta;
   weights: Float32Array | Int16Array;
-  /** The word-vector part, whose margin is added to each window's (vector-model.ts). */
+  /** The word-vector part, whose margin is added to that of a text read whole (vector-model.ts). */
   vectors?: VectorModelData;
 }
 

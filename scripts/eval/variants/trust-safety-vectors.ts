@@ -74,7 +74,7 @@ function exampleOf(row: TrustSafetyRow, weight: number): Example {
 }
 
 /** A trained model: hashed weights, bias, dense weights u (times KAPPA), and an optional dense second model. */
-interface Model { bias: number; weights: Float32Array; u: Float32Array; kappa: number; second?: (x: Float32Array) => number; mix: number }
+interface Model { bias: number; weights: Float32Array; u: Float32Array; kappa: number; second?: (x: Float32Array) => number; secondTokens?: (tokens: readonly string[], start: number, end: number) => number; mix: number }
 
 /** The shipped AdaGrad logistic regression with `kappa` × the dense features beside the hashed ones (kappa 0: the shipped model). */
 function trainJoint(rows: TrustSafetyRow[], kappa: number): Model {
@@ -175,6 +175,113 @@ function trainMlp(rows: TrustSafetyRow[], hidden: number): (x: Float32Array) => 
   return (x) => forward(x);
 }
 
+/** A token's unit vector (no SIF weight), or null. */
+const rawCache = new Map<string, Float32Array | null>();
+function rawVector(token: string): Float32Array | null {
+  let v = rawCache.get(token);
+  if (v !== undefined) return v;
+  if (!rankOf.has(token)) v = null;
+  else {
+    v = new Float32Array(D);
+    vectors.addTo(token, v);
+  }
+  rawCache.set(token, v);
+  return v;
+}
+/** The distinct unit vectors of tokens [start, end). */
+function wordVectorsOf(tokens: readonly string[], start = 0, end = tokens.length): Float32Array[] {
+  const seen = new Set<string>();
+  const out: Float32Array[] = [];
+  for (let t = start; t < end; t += 1) {
+    const token = tokens[t] as string;
+    if (seen.has(token)) continue;
+    seen.add(token);
+    const v = rawVector(token);
+    if (v) out.push(v);
+  }
+  return out;
+}
+
+/**
+ * Tanh units over the SIF mean (W·x) plus, per unit, the max over the window's words of U·v(w): one strong word is
+ * not diluted by many harmless ones. Foldable into a per-word table of 2H projections.
+ */
+function trainMaxMlp(rows: TrustSafetyRow[], hidden: number): (tokens: readonly string[], start: number, end: number) => number {
+  const balance = sourceBalance(rows);
+  const examples = rows.map((row) => {
+    const e = exampleOf(row, balance(row));
+    return { ...e, words: wordVectorsOf(modelTokens(normaliseForModel(row.text)).slice(0, TRAIN_TOKENS)) };
+  });
+  const random = seededRandom(11);
+  const H = hidden;
+  const W = new Float32Array(H * D).map(() => (random() - 0.5) * 0.2);
+  const U = new Float32Array(H * D).map(() => (random() - 0.5) * 0.2);
+  const gW = new Float32Array(H * D).fill(1e-6);
+  const gU = new Float32Array(H * D).fill(1e-6);
+  const b = new Float32Array(H);
+  const gb = new Float32Array(H).fill(1e-6);
+  const v = new Float32Array(H).map(() => (random() - 0.5) * 0.2);
+  const gv = new Float32Array(H).fill(1e-6);
+  let c = 0;
+  let gc = 1e-6;
+  const rate = 0.05;
+  const h = new Float32Array(H);
+  const arg = new Int32Array(H);
+  const forward = (x: Float32Array, words: Float32Array[]): number => {
+    let z = c;
+    for (let k = 0; k < H; k += 1) {
+      let s = b[k] as number;
+      for (let d = 0; d < D; d += 1) s += (W[k * D + d] as number) * (x[d] as number);
+      let best = words.length > 0 ? -Infinity : 0;
+      arg[k] = -1;
+      for (let w = 0; w < words.length; w += 1) {
+        const vec = words[w] as Float32Array;
+        let p = 0;
+        for (let d = 0; d < D; d += 1) p += (U[k * D + d] as number) * (vec[d] as number);
+        if (p > best) { best = p; arg[k] = w; }
+      }
+      h[k] = Math.tanh(s + best);
+      z += (v[k] as number) * (h[k] as number);
+    }
+    return z;
+  };
+  const pos = examples.reduce((s, e) => s + e.y * e.w, 0);
+  const neg = examples.reduce((s, e) => s + (1 - e.y) * e.w, 0);
+  const cw = [(pos + neg) / (2 * neg), (pos + neg) / (2 * pos)];
+  const order = examples.map((_, i) => i);
+  for (let epoch = 0; epoch < EPOCHS_V; epoch += 1) {
+    for (const i of shuffle(order, random)) {
+      const e = examples[i] as (typeof examples)[number];
+      const g = (1 / (1 + Math.exp(-forward(e.x, e.words))) - e.y) * e.w * (cw[e.y] as number);
+      gc += g * g;
+      c -= (rate * g) / Math.sqrt(gc);
+      for (let k = 0; k < H; k += 1) {
+        const a = h[k] as number;
+        const gvk = g * a;
+        const gh = g * (v[k] as number) * (1 - a * a);
+        gv[k] = (gv[k] as number) + gvk * gvk;
+        v[k] = (v[k] as number) - (rate * gvk) / Math.sqrt(gv[k] as number);
+        gb[k] = (gb[k] as number) + gh * gh;
+        b[k] = (b[k] as number) - (rate * gh) / Math.sqrt(gb[k] as number);
+        const word = arg[k] as number;
+        const vec = word >= 0 ? (e.words[word] as Float32Array) : undefined;
+        for (let d = 0; d < D; d += 1) {
+          const at = k * D + d;
+          const gw = gh * (e.x[d] as number) + 1e-5 * (W[at] as number);
+          gW[at] = (gW[at] as number) + gw * gw;
+          W[at] = (W[at] as number) - (rate * gw) / Math.sqrt(gW[at] as number);
+          if (vec) {
+            const gu = gh * (vec[d] as number) + 1e-5 * (U[at] as number);
+            gU[at] = (gU[at] as number) + gu * gu;
+            U[at] = (U[at] as number) - (rate * gu) / Math.sqrt(gU[at] as number);
+          }
+        }
+      }
+    }
+  }
+  return (tokens, start, end) => forward(dense(tokens, start, end), wordVectorsOf(tokens, start, end));
+}
+
 /** The margins of the linear part and of the second model for each window of tokens as scored (one window up to WINDOW_TOKENS words). */
 function windowMargins(model: Model, tokens: readonly string[]): [number, number][] {
   const { own: ownSums, count, pair } = wordFeatureSums(tokens, TRUST_SAFETY_TRAIN_OPTIONS.buckets, model.weights);
@@ -196,6 +303,7 @@ function windowMargins(model: Model, tokens: readonly string[]): [number, number
       if (model.kappa > 0) for (let d = 0; d < D; d += 1) m += (model.u[d] as number) * (x[d] as number) * model.kappa;
       if (model.second) second = model.second(x);
     }
+    if (model.secondTokens) second = model.secondTokens(tokens, start, end);
     return [m, second];
   };
   if (tokens.length <= WINDOW_TOKENS) return [windowMargin(0, tokens.length)];
@@ -218,6 +326,7 @@ function train(rows: TrustSafetyRow[]): Model {
   if (VARIANT === 'baseline') return trainJoint(rows, 0);
   if (VARIANT === 'joint') return trainJoint(rows, KAPPA);
   if (VARIANT === 'mix') return { ...trainJoint(rows, 0), second: trainMlp(rows, MLP_H), mix: MIX };
+  if (VARIANT === 'maxmix') return { ...trainJoint(rows, 0), secondTokens: trainMaxMlp(rows, MLP_H), mix: MIX };
   if (VARIANT === 'alone') return { ...trainJoint(rows, 0), second: trainMlp(rows, MLP_H), mix: 1 };
   throw new Error(`unknown variant ${VARIANT}`);
 }
