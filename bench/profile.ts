@@ -10,6 +10,8 @@ import { measureCpuPerRequest } from './fixed-count.js';
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 20_000);
 const ROUTE = process.env.BENCH_ROUTE ?? 'custom';
 const TOP = Number(process.env.PROFILE_TOP ?? 40);
+/** BENCH_PROMPT=1k: the 1 KB prompt of `npm run bench`'s prompt rows instead of "Say hello.". */
+const PROMPT = process.env.BENCH_PROMPT === '1k' ? 'Please summarise the following meeting notes for the team. '.repeat(17).slice(0, 1024) : 'Say hello.';
 
 interface ProfileNode {
   id: number;
@@ -74,7 +76,7 @@ buildBenchGateway();
 const upstream = await start(['--import', 'tsx', 'bench/fake-upstream-server.ts']);
 const profileDir = mkdtempSync(join(tmpdir(), 'gateway-profile-'));
 const gateway = await start(['--cpu-prof', '--cpu-prof-dir', profileDir, BENCH_GATEWAY, `http://127.0.0.1:${String(upstream.info.port)}`]);
-const body = JSON.stringify({ model: 'bench-model', messages: [{ role: 'user', content: 'Say hello.' }], max_tokens: 16 });
+const body = JSON.stringify({ model: 'bench-model', messages: [{ role: 'user', content: PROMPT }], max_tokens: 16 });
 const result = await measureCpuPerRequest(
   {
     origin: `http://127.0.0.1:${String(gateway.info.port)}`,

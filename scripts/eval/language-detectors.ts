@@ -1,6 +1,6 @@
 // Compares lang_detector's model with maintained detectors on the dev set: accuracy, resident memory and load time, each in a fresh process.
-// Run: npx tsx scripts/eval/language-detectors.ts <node_modules folder holding eld, tinyld and franc>
-// The other detectors are not dependencies: install them in a scratch folder (npm i eld@2.1.0 tinyld@1.3.4 franc@6.2.0).
+// Run: npx tsx scripts/eval/language-detectors.ts <node_modules folder holding eld, tinyld, franc and fasttext.wasm.js>
+// The other detectors are not dependencies: install them in a scratch folder (npm i eld@2.1.0 tinyld@1.3.4 franc@6.2.0 fasttext.wasm.js@1.0.0).
 import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -19,6 +19,23 @@ const FROM_639_3 = new Map(Object.entries(LANGUAGES).map(([two, three]) => [thre
 
 /** Weight of tinyld's log-probability when added to the model's (picked on the dev set, see MODEL.md). */
 const TINYLD_WEIGHT = 0.5;
+/** Weight of fastText's log-probability when added to the model's (picked on the dev set, see MODEL.md). */
+const FASTTEXT_WEIGHT = 0.25;
+
+/** fastText's lid.176 (fasttext.wasm.js): every label's probability for one line of text. */
+async function fastText(pkg: (path: string) => Promise<any>): Promise<(text: string) => Map<string, number>> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const { getLIDModel } = await pkg('fasttext.wasm.js/dist/main/node.mjs');
+  const model = await (await getLIDModel()).load();
+  return (text) => {
+    const vector = model.predict(text.replace(/\s+/g, ' '), -1, 0);
+    const out = new Map<string, number>();
+    for (let i = 0; i < vector.size(); i += 1) {
+      const [p, label] = vector.get(i) as [number, string];
+      out.set(label.replace('__label__', ''), p);
+    }
+    return out;
+  };
+}
 
 type Detect = (text: string) => string;
 
@@ -43,6 +60,31 @@ async function load(name: string, modules: string): Promise<Detect> {
         let top = -Infinity;
         for (const [lang, p] of scores.probs) {
           const value = Math.log(p + 1e-9) + TINYLD_WEIGHT * Math.log((other.get(lang) ?? 0) / total + 1e-3);
+          if (value > top) [top, best] = [value, lang];
+        }
+        return best;
+      };
+    }
+    case 'fastText lid.176, only the 25': {
+      const ft = await fastText(pkg);
+      return (text) => {
+        let best = 'und';
+        let top = 0;
+        for (const [lang, p] of ft(text)) if (LANGUAGES[lang] !== undefined && p > top) [top, best] = [p, lang];
+        return best;
+      };
+    }
+    case 'lang_detector+fastText': {
+      const [model, ft] = await Promise.all([ours(), fastText(pkg)]);
+      return (text) => {
+        const scores = model.scores(text);
+        if (scores.fixed) return scores.fixed.lang;
+        const other = ft(text);
+        const total = [...scores.probs.keys()].reduce((sum, lang) => sum + (other.get(lang) ?? 0), 0) || 1;
+        let best = '';
+        let top = -Infinity;
+        for (const [lang, p] of scores.probs) {
+          const value = Math.log(p + 1e-9) + FASTTEXT_WEIGHT * Math.log((other.get(lang) ?? 0) / total + 1e-4);
           if (value > top) [top, best] = [value, lang];
         }
         return best;
@@ -83,7 +125,7 @@ async function child(name: string, modules: string): Promise<void> {
   process.stdout.write(JSON.stringify({ name, sentences: accuracy(dev), short: accuracy(short), rssMb, loadMs }));
 }
 
-const DETECTORS = ['lang_detector', 'lang_detector+tinyld', 'eld medium', 'tinyld, only the 25', 'tinyld light, only the 25', 'tinyld heavy, only the 25', 'franc, only the 25'];
+const DETECTORS = ['lang_detector', 'lang_detector+tinyld', 'lang_detector+fastText', 'fastText lid.176, only the 25', 'eld medium', 'tinyld, only the 25', 'tinyld light, only the 25', 'tinyld heavy, only the 25', 'franc, only the 25'];
 
 async function main(): Promise<void> {
   const [mode, name, modulesArg] = process.argv.slice(2);

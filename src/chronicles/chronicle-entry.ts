@@ -3,50 +3,14 @@ import type { Request, Response } from 'express';
 import { callerOf, DEVELOPER_KEY_HEADER } from '../auth/caller-identity.js';
 import type { GatewayError } from '../errors/error-registry.js';
 import { answerText, chunkText } from '../guardrails/pipeline/message-text.js';
-import type { GuardrailCheck, ToolInvocation } from '../records/request-records.js';
-import type { AttemptRecord, ModelRequestContext } from '../traffic/model-request-context.js';
+import type { ChronicleEntry, ToolInvocation } from '../records/request-records.js';
+import type { ModelRequestContext } from '../traffic/model-request-context.js';
 import { traceIdOf } from '../observability/gateway-tracing.js';
 import { requestIdOf } from '../observability/request-id.js';
 import { answerUsage, streamUsage } from '../usage/usage-extractor.js';
 import { isoTimestamp } from './iso-timestamp.js';
 
-export type { ToolInvocation } from '../records/request-records.js';
-
-/** A request log entry. */
-export interface ChronicleEntry {
-  id: string;
-  timestamp: string;
-  application: string;
-  kind: 'model' | 'tool';
-  endpoint: string;
-  route: string | null;
-  provider: string | null;
-  model: string | null;
-  status: number;
-  latency_ms: number;
-  stream: boolean;
-  attempts: AttemptRecord[];
-  input: unknown;
-  output: string | null;
-  usage: Record<string, unknown> | null;
-  /** What the answer cost, from the price table (see src/usage); null without usage or without a price. */
-  cost?: { usd: number; input_usd: number; output_usd: number; cached_input_usd: number } | null;
-  guardrail_checks: GuardrailCheck[];
-  tool_invocations: ToolInvocation[];
-  error: { code: string; message: string; type: string } | null;
-  /** A stream an output guardrail cut: the characters the client received (they are `output`) and the error it ended with. */
-  stream_cut?: { after_chars: number; code: string };
-  /** The gateway's request id (`x-request-id`), for model requests. */
-  request_id?: string;
-  /** The OpenTelemetry trace id of the request, when a tracer is registered. */
-  trace_id?: string;
-  /** Model calls made by a Responses tool loop. */
-  rounds?: number;
-  /** On routes with a response cache: `hit` when the cache answered (no provider was called), else `miss`. */
-  cache?: 'hit' | 'miss';
-  /** The fields cut to the recorder's `maxFieldBytes`, with their sizes before the cut (see entry-limits.ts). */
-  truncated?: Array<{ field: string; bytes: number }>;
-}
+export type { ChronicleEntry, ToolInvocation } from '../records/request-records.js';
 
 /** The output text and usage of a relayed answer, parsed after it was sent. */
 function outputOf(context: ModelRequestContext | undefined): { output: string | null; usage: Record<string, unknown> | null } {

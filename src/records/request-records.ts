@@ -18,6 +18,15 @@ export interface GuardrailCheck {
   latency_ms: number;
 }
 
+/** One upstream attempt, as recorded in answers' headers and in Chronicles. */
+export interface AttemptRecord {
+  provider: string;
+  model: string;
+  status: number | null;
+  error?: string;
+  latency_ms: number;
+}
+
 /** One tool call made through a registry, as the request log records it (filled by the MCP proxy). */
 export interface ToolInvocation {
   tool: string;
@@ -60,4 +69,40 @@ export interface RouteRecord {
     team?: Record<string, unknown>;
     policy?: Record<string, unknown> & { enabled?: boolean };
   };
+}
+
+/** A request log entry. */
+export interface ChronicleEntry {
+  id: string;
+  timestamp: string;
+  application: string;
+  kind: 'model' | 'tool';
+  endpoint: string;
+  route: string | null;
+  provider: string | null;
+  model: string | null;
+  status: number;
+  latency_ms: number;
+  stream: boolean;
+  attempts: AttemptRecord[];
+  input: unknown;
+  output: string | null;
+  usage: Record<string, unknown> | null;
+  /** What the answer cost, from the price table (see src/usage); null without usage or without a price. */
+  cost?: { usd: number; input_usd: number; output_usd: number; cached_input_usd: number } | null;
+  guardrail_checks: GuardrailCheck[];
+  tool_invocations: ToolInvocation[];
+  error: { code: string; message: string; type: string } | null;
+  /** A stream an output guardrail cut: the characters the client received (they are `output`) and the error it ended with. */
+  stream_cut?: { after_chars: number; code: string };
+  /** The gateway's request id (`x-request-id`), for model requests. */
+  request_id?: string;
+  /** The OpenTelemetry trace id of the request, when a tracer is registered. */
+  trace_id?: string;
+  /** Model calls made by a Responses tool loop. */
+  rounds?: number;
+  /** On routes with a response cache: `hit` when the cache answered (no provider was called), else `miss`. */
+  cache?: 'hit' | 'miss';
+  /** The fields cut to the recorder's `maxFieldBytes`, with their sizes before the cut (see entry-limits.ts). */
+  truncated?: Array<{ field: string; bytes: number }>;
 }

@@ -1,7 +1,9 @@
 // The state of one model request as it passes the route resolver, rate limiter, guardrail pipeline and proxy.
 import type { Context } from '@opentelemetry/api';
 import type { Request } from 'express';
-import type { GuardrailCheck, ProviderRecord, RouteModel, RouteRecord, ToolInvocation } from '../records/request-records.js';
+import type { AttemptRecord, GuardrailCheck, ProviderRecord, RouteModel, RouteRecord, ToolInvocation } from '../records/request-records.js';
+
+export type { AttemptRecord } from '../records/request-records.js';
 import type { OutputGuard } from '../guardrails/pipeline/output-guard.js';
 import type { ModelEndpoint, ProviderPlugin } from '../plugins/plugin-types.js';
 import type { AbortFlag } from './attempt-timer.js';
@@ -18,15 +20,6 @@ export interface Candidate {
   model: string;
   /** The route's model configuration; absent on unified routes. */
   routeModel?: RouteModel;
-}
-
-/** One upstream attempt, as recorded in answers' headers and in Chronicles. */
-export interface AttemptRecord {
-  provider: string;
-  model: string;
-  status: number | null;
-  error?: string;
-  latency_ms: number;
 }
 
 /** Everything the gateway knows about one model request. */

@@ -1,6 +1,7 @@
 // lang_detector variant check: trains the full model and both leave-one-source-out fold models with option overrides, then scores dev and folds per language.
 // Run: VARIANT='{"l2":0.001}' npx tsx scripts/eval/variants/language-variants.ts   (env: FOLDS=full,ud,tatoeba; CACHE=name keeps models in /tmp/lang;
-//   META='{"namesPrior":3}' overrides header fields at detection; PSEUDO=1 adds the self-labelled machine-translated rows, see language-self-labels.ts)
+//   META='{"namesPrior":3}' overrides header fields at detection; PSEUDO=1 adds the self-labelled machine-translated rows, see language-self-labels.ts;
+//   BIAS_SCALE=0.5 scales the class biases at detection; DICT=2000 adds that many spelling-dictionary stems per language (DICT_FORMS=1: inflected forms too), see language-dictionary-words.ts)
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createLanguageModel, type LanguageModel, type LanguageModelData, type LanguageModelMeta } from '../../../plugins/guardrails/lang-detector/language-model.js';
@@ -8,6 +9,7 @@ import { LANGUAGE_TRAIN_OPTIONS, quantise, trainLanguageModel, TRAIN_DIR, type L
 import { ownLanguageExamples } from '../../train/own-language-words.js';
 import { readJsonl } from '../eval-data.js';
 import { pseudoLabelledRows } from './language-self-labels.js';
+import { dictionaryRows } from './language-dictionary-words.js';
 import { shortTexts } from '../short-texts.js';
 
 const isTreebank = (row: LanguageRow): boolean => row.source.startsWith('UniversalDependencies/');
@@ -33,6 +35,8 @@ function model(name: string, rows: LanguageRow[], options: LanguageTrainOptions)
     }
   }
   const overrides = JSON.parse(process.env.META ?? '{}') as Partial<LanguageModelMeta>;
+  // BIAS_SCALE=0.5: every class bias times that factor at detection (0: a uniform prior over the script's languages).
+  if (process.env.BIAS_SCALE) overrides.bias = meta.bias.map((b) => b * Number(process.env.BIAS_SCALE));
   const data: LanguageModelData = { meta: { ...meta, ...overrides }, weights };
   return createLanguageModel(data);
 }
@@ -58,7 +62,9 @@ async function main(): Promise<void> {
   const options: LanguageTrainOptions = { ...LANGUAGE_TRAIN_OPTIONS, ...(JSON.parse(process.env.VARIANT ?? '{}') as Partial<LanguageTrainOptions>) };
   const folds = (process.env.FOLDS ?? 'full,ud,tatoeba').split(',');
   const corpus = (await readJsonl<{ lang: string }>(resolve(TRAIN_DIR), 'language.jsonl')) as LanguageRow[];
-  const own = ownLanguageExamples();
+  // DICT=<n>: n seeded stems of each language's spelling dictionary as one-word rows (see language-dictionary-words.ts).
+  const dict = process.env.DICT ? dictionaryRows(process.env.DICT_MODULES ?? '/tmp/lang-scratch/node_modules', Number(process.env.DICT), process.env.DICT_LANGS?.split(',')) : [];
+  const own = [...ownLanguageExamples(), ...dict];
   // PSEUDO=1: add the machine-translated rows labelled by the cached base model of the same fold (CACHE=base run first).
   const pseudo = (name: string): LanguageRow[] => {
     if (!process.env.PSEUDO) return [];
