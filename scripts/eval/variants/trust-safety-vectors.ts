@@ -16,6 +16,7 @@ const MLP_H = Number(process.env.MLP_H ?? 16);
 const MIX = Number(process.env.MIX ?? 0.5);
 const EPOCHS_V = Number(process.env.EPOCHS_V ?? 10);
 const UNIT = process.env.UNIT === '1';
+const MLP_SEED = Number(process.env.MLP_SEED ?? 11);
 const DENSE_LR = Number(process.env.DENSE_LR ?? TRUST_SAFETY_TRAIN_OPTIONS.learningRate);
 
 const vectors = await loadWordVectors();
@@ -123,7 +124,7 @@ function trainJoint(rows: TrustSafetyRow[], kappa: number): Model {
 function trainMlp(rows: TrustSafetyRow[], hidden: number): (x: Float32Array) => number {
   const balance = sourceBalance(rows);
   const examples = rows.map((row) => exampleOf(row, balance(row)));
-  const random = seededRandom(11);
+  const random = seededRandom(MLP_SEED);
   const H = Math.max(1, hidden);
   const W = new Float32Array(H * D).map(() => (random() - 0.5) * 0.2);
   const gW = new Float32Array(H * D).fill(1e-6);
@@ -333,7 +334,7 @@ function train(rows: TrustSafetyRow[]): Model {
 
 const f3 = (x: number): string => x.toFixed(3);
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-const CACHE = `/tmp/ts-vectors-${VARIANT}-k${KAPPA}-s${SIF}-u${UNIT}-h${MLP_H}-e${EPOCHS_V}.json`;
+const CACHE = `/tmp/ts-vectors-${VARIANT}-k${KAPPA}-s${SIF}-u${UNIT}-h${MLP_H}-e${EPOCHS_V}${MLP_SEED === 11 ? '' : `-seed${MLP_SEED}`}.json`;
 const started = performance.now();
 let devW: [number, number][][];
 let losoW: [number, number][][];
