@@ -6,6 +6,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { modelTokens, normaliseForModel, unsafeFeatureBuckets, TRAIN_TOKENS } from '../../plugins/guardrails/trust-safety/unsafe-features.js';
 import type { UnsafeModelData } from '../../plugins/guardrails/trust-safety/unsafe-model.js';
 import { quantiseWeights, trainHashedLogistic, type HashedExample, type HashedTrainOptions } from './hashed-logistic.js';
+import { trainVectorModel, VECTOR_TRAIN_OPTIONS, type VectorTrainOptions } from './trust-safety-vectors.js';
+import { vectorTableBytes } from '../../plugins/guardrails/trust-safety/vector-model.js';
 
 /** The settings of the shipped model (and of every leave-one-source-out model in the eval). */
 export const TRUST_SAFETY_TRAIN_OPTIONS: UnsafeTrainOptions = {
@@ -15,6 +17,7 @@ export const TRUST_SAFETY_TRAIN_OPTIONS: UnsafeTrainOptions = {
   l2: 1e-6,
   seed: 7,
   balanceSources: true,
+  vectors: VECTOR_TRAIN_OPTIONS,
 };
 
 /** Training settings of the unsafe-text model. */
@@ -23,6 +26,8 @@ export interface UnsafeTrainOptions extends HashedTrainOptions {
   balanceSources: boolean;
   /** 0.5 (the default) is the square root: a middle way between one weight per row and one weight per group. */
   balancePower?: number;
+  /** The word-vector part's settings (trust-safety-vectors.ts); absent: a linear model alone. */
+  vectors?: VectorTrainOptions;
 }
 
 /** One corpus or dev-set row. */
@@ -77,7 +82,12 @@ export function trainUnsafeModel(rows: TrustSafetyRow[], options = TRUST_SAFETY_
     weight: options.balanceSources ? balance(row) : 1,
   }));
   const { bias, weights } = trainHashedLogistic(examples, options);
-  return { meta: { buckets: options.buckets, scale: 1, bias: Math.round(bias * 10_000) / 10_000, trainedOn }, weights };
+  const model: UnsafeModelData = { meta: { buckets: options.buckets, scale: 1, bias: Math.round(bias * 10_000) / 10_000, trainedOn }, weights };
+  if (options.vectors) {
+    const vectorExamples = rows.map((row, i) => ({ text: row.text, label: row.labels.unsafe, weight: examples[i]?.weight ?? 1 }));
+    model.vectors = trainVectorModel(vectorExamples, options.vectors, `the same rows; a ${options.vectors.hidden}-unit tanh network over the SIF-weighted mean of GloVe 6B 100d vectors (plugins/guardrails/shared/word-vectors.*), ${JSON.stringify(options.vectors)}`);
+  }
+  return model;
 }
 
 /** The corpus folder: ../shared/data/guardrails/train beside the repository. */
@@ -101,8 +111,9 @@ function main(): void {
   const model = trainUnsafeModel(rows, TRUST_SAFETY_TRAIN_OPTIONS, trainedOn);
   const { scale, bytes } = quantiseWeights(model.weights as Float32Array);
   const folder = new URL('../../plugins/guardrails/trust-safety/', import.meta.url);
-  writeFileSync(new URL('unsafe-model.json', folder), `${JSON.stringify({ ...model.meta, scale }, null, 1)}\n`);
+  writeFileSync(new URL('unsafe-model.json', folder), `${JSON.stringify({ ...model.meta, scale, ...(model.vectors ? { vectors: model.vectors.meta } : {}) }, null, 1)}\n`);
   writeFileSync(new URL('unsafe-weights.bin', folder), bytes);
+  if (model.vectors) writeFileSync(new URL('unsafe-vectors.bin', folder), vectorTableBytes(model.vectors));
   console.log(`trained in ${((performance.now() - started) / 1000).toFixed(1)} s; wrote ${bytes.length} bytes of weights`);
 }
 

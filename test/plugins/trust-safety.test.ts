@@ -6,7 +6,7 @@ import { englishDataset, englishRecommendedTransformers, RegExpMatcher } from 'o
 import trustSafety from '../../plugins/guardrails/trust-safety/index.js';
 import { obsceneWords } from '../../plugins/guardrails/trust-safety/profanity-check.js';
 import { modelTokens } from '../../plugins/guardrails/trust-safety/unsafe-features.js';
-import { loadUnsafeClassifier, WINDOW_DISCOUNT, WINDOW_DISCOUNT_CAP } from '../../plugins/guardrails/trust-safety/unsafe-model.js';
+import { createUnsafeClassifier, loadUnsafeClassifier, WINDOW_DISCOUNT, WINDOW_DISCOUNT_CAP, type UnsafeModelMeta } from '../../plugins/guardrails/trust-safety/unsafe-model.js';
 import { CLASS_INSULT, CLASS_OBSCENE, CLASS_WEAK_INSULT, expandFragment, wordClasses } from '../../plugins/guardrails/trust-safety/word-classes.js';
 import { GuardrailEngine, type GuardrailOutcome } from '../../src/index.js';
 import { TEST_KEYS } from '../helpers/test-gateway.js';
@@ -264,8 +264,12 @@ describe('trustsafety guardrail', () => {
     assert.ok(model.predict('The committee met on Tuesday to discuss the new budget for the library and the park. '.repeat(60)) < 0.3);
   });
 
-  it('12.3: a long text scores the highest of its 40-word windows less a log-odds discount for their number, each word hashed once', () => {
+  it('12.3: a long text scores the highest of its 40-word windows (read by the linear model alone) less a log-odds discount for their number, each word hashed once', () => {
     const model = loadUnsafeClassifier();
+    // The windows of a long text are read without the word-vector part (vector-model.ts).
+    const folder = new URL('../../plugins/guardrails/trust-safety/', import.meta.url);
+    const meta = JSON.parse(readFileSync(new URL('unsafe-model.json', folder), 'utf8')) as UnsafeModelMeta;
+    const linear = createUnsafeClassifier({ meta, weights: new Int16Array(Uint8Array.from(readFileSync(new URL('unsafe-weights.bin', folder))).buffer) });
     const logit = (p: number): number => Math.log(p / (1 - p));
     const words = 'you are a pathetic worthless maggot and everyone hates the committee met on tuesday to discuss budget library park idiot s t u p i d sh1t soooo #trash'.split(' ');
     let seed = 7;
@@ -275,7 +279,7 @@ describe('trustsafety guardrail', () => {
       let best = 0;
       let windows = 0;
       for (let start = 0; start < length - 20; start += 20) {
-        best = Math.max(best, model.predictTokens(tokens.slice(start, start + 40)));
+        best = Math.max(best, linear.predictTokens(tokens.slice(start, start + 40)));
         windows += 1;
       }
       const expected = 1 / (1 + Math.exp(-(logit(best) - WINDOW_DISCOUNT * Math.log(Math.min(windows, WINDOW_DISCOUNT_CAP)))));

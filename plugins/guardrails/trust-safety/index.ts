@@ -16,7 +16,7 @@ export interface TrustSafetyResults {
   category_scores: CategoryScores;
 }
 
-/** The shipped model (unsafe-model.json and unsafe-weights.bin, 512 KB; see MODEL.md), loaded once, never downloaded. */
+/** The shipped model (unsafe-model.json, unsafe-weights.bin 512 KB and unsafe-vectors.bin 1.1 MB; see MODEL.md), loaded once, never downloaded. */
 let classifier: UnsafeClassifier | undefined;
 
 /** Loads the model and builds the obscenity matcher once. */

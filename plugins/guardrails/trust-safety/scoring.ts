@@ -24,7 +24,7 @@ export const MODEL_FLOOR = 0.4;
  * The floor when the text names a protected group. There the model reads group words that its hateful training rows
  * share with neutral statements ("Muslims", "gay people"), so it must be surer before it adds anything.
  */
-export const GROUP_MODEL_FLOOR = 0.6;
+export const GROUP_MODEL_FLOOR = 0.7;
 /** A rule score at least this high names the category the model's evidence goes to. */
 const CUE_MINIMUM = 0.1;
 

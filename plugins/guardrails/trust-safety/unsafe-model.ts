@@ -1,6 +1,7 @@
-// The trained unsafe-text model of trustsafety: logistic regression over hashed n-grams, int16 weights in unsafe-weights.bin.
+// The trained unsafe-text model of trustsafety: logistic regression over hashed n-grams (int16 weights in unsafe-weights.bin), with a word-vector part for texts read whole.
 import { readFileSync } from 'node:fs';
 import { LONG_TEXT_WINDOW, modelTokens, normaliseForModel, unsafeFeatureBuckets, WINDOW_TOKENS, wordFeatureSums } from './unsafe-features.js';
+import { createVectorScorer, readVectorTable, type VectorModelData, type VectorModelMeta } from './vector-model.js';
 
 /** The header file (unsafe-model.json). */
 export interface UnsafeModelMeta {
@@ -9,12 +10,16 @@ export interface UnsafeModelMeta {
   scale: number;
   bias: number;
   trainedOn: string;
+  /** The word-vector part's header (vector-model.ts), when the model has one; its table is unsafe-vectors.bin. */
+  vectors?: VectorModelMeta;
 }
 
 /** Model data as trained (float weights) or as shipped (int16). */
 export interface UnsafeModelData {
   meta: UnsafeModelMeta;
   weights: Float32Array | Int16Array;
+  /** The word-vector part, whose margin is added to that of a text read whole (vector-model.ts). */
+  vectors?: VectorModelData;
 }
 
 /** Answers the probability that a text is unsafe. */
@@ -24,6 +29,8 @@ export interface UnsafeClassifier {
    * The same, on tokens already made by `modelTokens(normaliseForModel(text))`. Over {@link WINDOW_TOKENS} words,
    * the highest probability of {@link LONG_TEXT_WINDOW}-word windows overlapping by half, so abuse at the end of a
    * long text still counts, less {@link WINDOW_DISCOUNT} × ln(windows, at most {@link WINDOW_DISCOUNT_CAP}) in log-odds.
+   * A text read whole adds the word-vector part (when the model has one); the windows of a long text are read by the
+   * linear model alone, since a window's mean word vector is mostly its harmless words and would dilute one insult.
    */
   predictTokens(tokens: readonly string[]): number;
 }
@@ -45,8 +52,12 @@ export function createUnsafeClassifier(data: UnsafeModelData): UnsafeClassifier 
   const scale = integerWeights ? meta.scale : 1;
   // One scratch buffer per classifier: evaluation is synchronous, so calls never overlap.
   const scratch = { ids: new Int32Array(4096) };
+  const vectors = data.vectors ? createVectorScorer(data.vectors) : undefined;
+  const linearScale = data.vectors ? data.vectors.meta.linearScale : 1;
   const marginOf = (sum: number, n: number): number => meta.bias + (n > 0 ? (sum * scale) / Math.sqrt(n) : 0);
   const predictWindow = (tokens: readonly string[]): number => {
+    // A text read whole: linearScale × the linear margin + the vector part's margin (vector-model.ts).
+    const mixed = (linear: number): number => (vectors ? linearScale * linear + vectors.margin(vectors.rowsOf(tokens), 0, tokens.length) : linear);
     if (integerWeights) {
       // Integer weights sum exactly in any order: add up each word's sums rather than list every feature.
       const { own, count, pair } = wordFeatureSums(tokens, meta.buckets, weights);
@@ -56,13 +67,13 @@ export function createUnsafeClassifier(data: UnsafeModelData): UnsafeClassifier 
         sum += (own[t] as number) + (pair[t] as number);
         n += (count[t] as number) + (t > 0 ? 1 : 0);
       }
-      return 1 / (1 + Math.exp(-marginOf(sum, n)));
+      return 1 / (1 + Math.exp(-mixed(marginOf(sum, n))));
     }
     let sum = 0;
     const n = unsafeFeatureBuckets(tokens, meta.buckets, scratch);
     const ids = scratch.ids;
     for (let i = 0; i < n; i += 1) sum += weights[ids[i] as number] as number;
-    return 1 / (1 + Math.exp(-marginOf(sum, n)));
+    return 1 / (1 + Math.exp(-mixed(marginOf(sum, n))));
   };
   const step = LONG_TEXT_WINDOW / 2;
   const predictTokens = (tokens: readonly string[]): number => {
@@ -98,5 +109,6 @@ export function loadUnsafeClassifier(folder: URL = new URL('./', import.meta.url
   const weights = new Int16Array(bytes.byteLength / 2);
   for (let i = 0; i < weights.length; i += 1) weights[i] = bytes.readInt16LE(i * 2);
   if (weights.length !== meta.buckets) throw new Error('trustsafety: unsafe-weights.bin does not match unsafe-model.json');
-  return createUnsafeClassifier({ meta, weights });
+  const vectors = meta.vectors ? readVectorTable(new URL('unsafe-vectors.bin', folder), meta.vectors) : undefined;
+  return createUnsafeClassifier(vectors ? { meta, weights, vectors } : { meta, weights });
 }
