@@ -1,9 +1,12 @@
-// Benchmark reference: the smallest Express + undici proxy (no auth, routing, retries or headers), to show this machine's floor.
+// Benchmark reference: the smallest Express + undici proxy (no auth, routing, retries or headers), in the two shapes a naive proxy takes.
 import express from 'express';
 import { Agent, request } from 'undici';
 
 const upstream = process.argv[2];
-if (!upstream) throw new Error('usage: reference-proxy-server.ts <upstream base URL>');
+// `json` (the default): express.json() in, res.json() out, so the answer is parsed, serialised and given an ETag, as
+// most Express proxies written by hand do. `end`: the answer's bytes are passed on with res.end, a lighter floor.
+const answerShape = process.argv[3] ?? 'json';
+if (!upstream || !['json', 'end'].includes(answerShape)) throw new Error('usage: reference-proxy-server.js <upstream base URL> [json|end]');
 const agent = new Agent({ pipelining: 1, connections: 256 });
 const app = express();
 app.disable('x-powered-by');
@@ -14,6 +17,10 @@ app.post('/v1/chat/completions', express.json(), async (req, res) => {
     body: JSON.stringify(req.body),
     dispatcher: agent,
   });
+  if (answerShape === 'json') {
+    res.status(answer.statusCode).json(await answer.body.json());
+    return;
+  }
   const body = Buffer.from(await answer.body.arrayBuffer());
   res.status(answer.statusCode).type('application/json').end(body);
 });

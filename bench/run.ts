@@ -2,7 +2,7 @@
 // CPU time per request (the steady figure), req/s, added p50 at one connection, streaming and memory.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { BENCH_GATEWAY, buildBenchGateway } from './build-gateway.js';
+import { BENCH_EXPRESS_REFERENCE, BENCH_GATEWAY, BENCH_NODE_REFERENCE, buildBenchGateway } from './build-gateway.js';
 import { measureCpuPerRequest, type CpuResult } from './fixed-count.js';
 import { sampleToolCalls } from './mcp-tool-call-bench.js';
 import { sampleLatency, type LoadResult, type LoadTarget } from './load-sampler.js';
@@ -52,14 +52,22 @@ interface Row {
 }
 const fmt = (n: number, digits = 3): string => n.toFixed(digits);
 
+/** The two reference rows every gateway row is compared with: bare Express with res.json(), and bare node:http. */
+const EXPRESS_REFERENCE = 'reference: bare Express + express.json() + res.json() + undici proxy';
+const NODE_REFERENCE = 'reference: bare node:http + undici proxy';
+
 function print(rows: Row[]): void {
-  console.log(`\n| scenario | CPU µs/request | req/s at ${CONNECTIONS} conns | p50 ms at 1 conn | added p50 ms | RSS after, MB | errors | note |`);
-  console.log('|---|---:|---:|---:|---:|---:|---:|---|');
+  const cpuOf = (name: string): number | undefined => rows.find((row) => row.scenario === name)?.cpu?.cpuPerRequestUs;
+  const express = cpuOf(EXPRESS_REFERENCE);
+  const node = cpuOf(NODE_REFERENCE);
+  const ratio = (cpu: CpuResult | undefined, reference: number | undefined): string => (cpu && reference ? fmt(cpu.cpuPerRequestUs / reference, 2) : '-');
+  console.log(`\n| scenario | CPU µs/request | × bare Express (res.json) | × bare node:http | req/s at ${CONNECTIONS} conns | p50 ms at 1 conn | added p50 ms | RSS after, MB | errors | note |`);
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---|');
   for (const { scenario, cpu, latency, directP50, note } of rows) {
     const added = latency && directP50 !== undefined ? fmt(latency.p50 - directP50) : '-';
     const errors = (cpu?.errors ?? 0) + (latency?.errors ?? 0);
     console.log(
-      `| ${scenario} | ${cpu ? cpu.cpuPerRequestUs.toFixed(0) : '-'} | ${cpu ? cpu.rps.toFixed(0) : '-'} | ${latency ? fmt(latency.p50) : '-'} | ${added} | ${cpu ? cpu.rssMb.toFixed(0) : '-'} | ${errors} | ${note ?? ''} |`,
+      `| ${scenario} | ${cpu ? cpu.cpuPerRequestUs.toFixed(0) : '-'} | ${ratio(cpu, express)} | ${ratio(cpu, node)} | ${cpu ? cpu.rps.toFixed(0) : '-'} | ${latency ? fmt(latency.p50) : '-'} | ${added} | ${cpu ? cpu.rssMb.toFixed(0) : '-'} | ${errors} | ${note ?? ''} |`,
     );
   }
 }
@@ -77,8 +85,10 @@ const gatewayPid = gateway.child.pid!;
 const gatewayOrigin = `http://127.0.0.1:${String(gateway.info.port)}`;
 const developerKey = String(gateway.info.key);
 const guardedKey = String(gateway.info.guardedKey);
-const expressRef = await withTsx('bench/reference-proxy-server.ts', [upstreamOrigin]);
-const nodeRef = await withTsx('bench/reference-node-http-server.ts', [upstreamOrigin]);
+// The references run compiled on plain node too, as the gateway does.
+const expressRef = await startChild([], BENCH_EXPRESS_REFERENCE, [upstreamOrigin, 'json']);
+const expressEndRef = await startChild([], BENCH_EXPRESS_REFERENCE, [upstreamOrigin, 'end']);
+const nodeRef = await startChild([], BENCH_NODE_REFERENCE, [upstreamOrigin]);
 const origin = (child: Child): string => `http://127.0.0.1:${String(child.info.port)}`;
 
 const target = (base: string, body: string, headers: Record<string, string> = {}): LoadTarget => ({
@@ -107,8 +117,9 @@ async function scenario(name: string, pid: number, load: LoadTarget, options: { 
 try {
   const idleRss = await processRssMb(gatewayPid);
   await scenario('direct (the fake upstream alone)', upstream.child.pid!, target(upstreamOrigin, chat(false)));
-  await scenario('reference: bare node:http + undici proxy', nodeRef.child.pid!, target(origin(nodeRef), chat(false)));
-  await scenario('reference: bare Express + express.json() + undici proxy', expressRef.child.pid!, target(origin(expressRef), chat(false)));
+  await scenario(NODE_REFERENCE, nodeRef.child.pid!, target(origin(nodeRef), chat(false)));
+  await scenario(EXPRESS_REFERENCE, expressRef.child.pid!, target(origin(expressRef), chat(false)));
+  await scenario('reference: bare Express + express.json() + res.end(bytes) + undici proxy', expressEndRef.child.pid!, target(origin(expressEndRef), chat(false)));
   await scenario('gateway: custom route, no policy', gatewayPid, viaGateway('custom'));
   await scenario('gateway: unified route, no policy', gatewayPid, viaGateway('unified'));
   const plain1k = await scenario('gateway: unified route, 1 KB prompt, no policy', gatewayPid, viaGateway('unified', developerKey, chat1k));
@@ -152,5 +163,5 @@ try {
       `latency: hrtime per request at 1 connection for ${DURATION_MS} ms, added p50 against a direct run measured just before. The gateway runs compiled (no tsx).`,
   );
 } finally {
-  for (const child of [upstream, gateway, expressRef, nodeRef, mcpServer]) child.child.kill('SIGTERM');
+  for (const child of [upstream, gateway, expressRef, expressEndRef, nodeRef, mcpServer]) child.child.kill('SIGTERM');
 }

@@ -1,6 +1,6 @@
 // Sends requests to providers over undici keep-alive pools, with per-attempt timeouts and client-abort propagation.
 import { Readable } from 'node:stream';
-import { Agent, request, type Dispatcher } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import type { UpstreamRequest } from '../plugins/plugin-types.js';
 import type { UpstreamSignal } from './attempt-timer.js';
 
@@ -37,9 +37,20 @@ function encodeForm(headers: Record<string, string>, form: FormData): { headers:
   return { headers: { ...headers, 'content-type': encoded.headers.get('content-type')! }, body: Readable.fromWeb(encoded.body! as import('node:stream/web').ReadableStream) };
 }
 
+/** An upstream URL as the pool sees it: the origin that picks the pool, and the path with its query. */
+interface UpstreamTarget {
+  origin: string;
+  path: string;
+}
+
+/** How many distinct upstream URLs keep their parsed form (they come from admin configuration and model names). */
+const PARSED_URLS_KEPT = 1024;
+
 /** The keep-alive client every upstream request goes through. */
 export class UpstreamClient {
   private readonly agent: Agent;
+  /** Parsed upstream URLs: undici's `request(url)` would build a URL object for every request. */
+  private readonly targets = new Map<string, UpstreamTarget>();
 
   constructor(options: UpstreamClientOptions = {}) {
     this.agent = new Agent({
@@ -55,14 +66,22 @@ export class UpstreamClient {
    */
   async send(upstream: UpstreamRequest, signal: AbortSignal | UpstreamSignal): Promise<UpstreamResponse> {
     const { headers, body } = typeof upstream.body === 'string' ? { headers: upstream.headers, body: upstream.body } : encodeForm(upstream.headers, upstream.body);
-    const response = await request(upstream.url, {
-      method: upstream.method,
-      headers,
-      body,
-      signal: signal as AbortSignal,
-      dispatcher: this.agent,
-    });
+    const { origin, path } = this.targetOf(upstream.url);
+    const response = await this.agent.request({ origin, path, method: upstream.method as Dispatcher.HttpMethod, headers, body, signal: signal as AbortSignal });
     return { status: response.statusCode, headers: response.headers, body: response.body };
+  }
+
+  /** The origin and path of an upstream URL, parsed once (as undici's `request(url)` does) and kept, within a bound. */
+  private targetOf(url: string): UpstreamTarget {
+    let target = this.targets.get(url);
+    if (target === undefined) {
+      const parsed = new URL(url);
+      if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new TypeError('Invalid URL protocol: the URL must start with `http:` or `https:`.');
+      target = { origin: parsed.origin, path: `${parsed.pathname}${parsed.search}` };
+      if (this.targets.size >= PARSED_URLS_KEPT) this.targets.clear();
+      this.targets.set(url, target);
+    }
+    return target;
   }
 
   /** Closes every pooled connection. */
