@@ -171,7 +171,7 @@ export function responsesRouter(deps: ResponsesRouterDeps): Router {
       res.end();
     }
   };
-  const stored = { store: deps.store, developerKeys: deps.services.developerKeys, secrets: deps.secrets, logger: deps.logger };
+  const stored = { store: deps.store, developerKeys: deps.services.developerKeys, storage: deps.services.storage, secrets: deps.secrets, logger: deps.logger };
   const router = Router();
   router.get(`${RESPONSES_PATH}/:id`, retrieveResponseHandler(stored));
   router.post(RESPONSES_PATH, requireDeveloperKey(deps.services.developerKeys), jsonBody({ limitBytes: deps.bodyLimitBytes, maxDepth: deps.maxJsonDepth }), handle);
