@@ -164,7 +164,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   const cacheDeps = { store: createResponseCacheStore(options, redis), logger };
   const responseCache = mount(responseCacheRouter(cacheDeps));
   const client = new UpstreamClient(options.upstream);
-  const mcp = part(mcpProxyRouter({ service: registries, developerKeys: services.developerKeys, engine: guardrails, recorder, client, logger, limits: options.mcp, observer }));
+  const mcp = part(mcpProxyRouter({ service: registries, developerKeys: services.developerKeys, storage, engine: guardrails, recorder, client, logger, limits: options.mcp, observer }));
   const proxyDeps = {
     client,
     keys: services.providerKeys,

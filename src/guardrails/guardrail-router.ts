@@ -4,6 +4,7 @@ import type { AdminKeyring } from '../admin/admin-auth.js';
 import type { AdminServices } from '../admin/admin-services.js';
 import { policyKey } from '../admin/applications-router.js';
 import { DEFAULT_APPLICATION_POLICY, type GuardrailPolicy } from '../admin/policy-validation.js';
+import { requireEnabledApplication } from '../auth/application-gate.js';
 import { callerOf, identifyCaller, type Caller } from '../auth/caller-identity.js';
 import { errorMiddleware, type GatewayLogger } from '../errors/error-middleware.js';
 import { Errors } from '../errors/error-registry.js';
@@ -69,7 +70,8 @@ export function guardrailRouter(options: GuardrailRouterOptions): Router {
   router.post(
     '/v1/guardrail/:processor/apply',
     async function authenticateGuardrailCaller(req, _res, next) {
-      await identifyCaller(req, services.developerKeys, { keyring });
+      const caller = await identifyCaller(req, services.developerKeys, { keyring });
+      if (caller.kind === 'application') await requireEnabledApplication(services.storage, caller.application);
       next();
     },
     jsonBody({ limitBytes: maxTextBytes * 2 + 64 * 1024, maxDepth: options.maxJsonDepth }),

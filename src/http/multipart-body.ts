@@ -43,7 +43,8 @@ export function multipartBody(options: MultipartBodyOptions): RequestHandler {
     } catch (error) {
       throw Errors.validation([`The multipart body cannot be read: ${(error as Error).message}.`], { cause: error });
     }
-    const fields: Record<string, string | string[]> = {};
+    // No prototype: a field named `toString`, `constructor` or `__proto__` is a field like any other.
+    const fields: Record<string, string | string[]> = Object.create(null) as Record<string, string | string[]>;
     let file: { path: string; filename: string; mimeType: string } | undefined;
     const writes: Array<Promise<unknown>> = [];
     const done = new Promise<void>((resolve, reject) => {

@@ -1,6 +1,7 @@
 // The MCP registry proxy at /v1/mcp/:name: Streamable HTTP to the tool server, with the registry's token, tool states and policies.
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { DeveloperKeyStore } from '../admin/developer-key-store.js';
+import { requireEnabledApplication } from '../auth/application-gate.js';
 import { identifyCaller, presentedKey } from '../auth/caller-identity.js';
 import type { ChroniclesRecorder } from '../chronicles/chronicles-recorder.js';
 import { errorMiddleware, type GatewayLogger } from '../errors/error-middleware.js';
@@ -18,6 +19,7 @@ import { mcpPassthrough } from './mcp-passthrough.js';
 import type { RegistryRecord } from './registry-records.js';
 import type { RegistryService } from './registry-service.js';
 import type { ToolObserver } from '../observability/observer-types.js';
+import type { Storage } from '../storage/storage-facade.js';
 import { requestTraceOf } from '../observability/gateway-tracing.js';
 import { keepWithRequest, keptWithRequest } from '../observability/request-record.js';
 import { forEachSseEvent, resolveLimits, formatSseEvent, readBoundedBody, UpstreamBodyError, type McpProxyLimits } from './upstream-body.js';
@@ -26,6 +28,8 @@ import { forEachSseEvent, resolveLimits, formatSseEvent, readBoundedBody, Upstre
 export interface McpProxyDeps {
   service: RegistryService;
   developerKeys: DeveloperKeyStore;
+  /** Where the caller's application is looked up (a disabled one is refused, 403). */
+  storage: Storage;
   engine: GuardrailEngine;
   recorder: ChroniclesRecorder;
   client: UpstreamClient;
@@ -72,6 +76,7 @@ export function mcpProxyRouter(deps: McpProxyDeps): Router {
   const resolveTarget: RequestHandler = async function resolveRegistryTarget(req, _res, next) {
     const caller = await identifyCaller(req, deps.developerKeys, { bearer: true });
     if (caller.kind !== 'application') throw Errors.invalidApiKey(['Authorization']);
+    await requireEnabledApplication(deps.storage, caller.application);
     const registry = await deps.service.registry(String(req.params.name));
     const token = deps.service.token(registry);
     const secrets = [presentedKey(req, true), token].filter((value): value is string => typeof value === 'string');

@@ -1,5 +1,6 @@
 // An inbound Anthropic Messages request, checked and translated into the OpenAI chat body every route and provider takes.
 import { Errors } from '../errors/error-registry.js';
+import { MODEL_NAME_SCHEMA } from '../traffic/model-endpoints.js';
 import { compileValidator } from '../validation/schema-validator.js';
 import { openaiImageUrl, openaiTool, openaiToolChoice } from '../../plugins/providers/anthropic/mapping.js';
 
@@ -24,7 +25,7 @@ const validateMessages = compileValidator<MessagesRequest>({
   type: 'object',
   required: ['model', 'max_tokens', 'messages'],
   properties: {
-    model: { type: 'string', minLength: 1 },
+    model: MODEL_NAME_SCHEMA,
     max_tokens: { type: 'integer', minimum: 1 },
     messages: {
       type: 'array',

@@ -1,6 +1,7 @@
 // GET /v1/models and GET /v1/models/:id: what the caller's developer key may name as `model`, in OpenAI's list shape.
 import { Router, type Request } from 'express';
 import type { AdminServices } from '../admin/admin-services.js';
+import { requireEnabledApplication } from '../auth/application-gate.js';
 import { identifyCaller } from '../auth/caller-identity.js';
 import { errorMiddleware, type GatewayLogger } from '../errors/error-middleware.js';
 import { Errors } from '../errors/error-registry.js';
@@ -20,8 +21,7 @@ export interface ModelsRouterDeps {
 async function authorise(req: Request, services: AdminServices): Promise<void> {
   const caller = await identifyCaller(req, services.developerKeys, { bearer: true });
   if (caller.kind !== 'application') throw Errors.invalidApiKey(['X-Gateway-Apikey or Authorization']);
-  const application = await services.storage.getCached<{ enabled?: boolean }>(`applications/${caller.application}`);
-  if (!application || application.enabled === false) throw Errors.applicationDisabled([caller.application]);
+  await requireEnabledApplication(services.storage, caller.application);
 }
 
 /**

@@ -48,14 +48,17 @@ export class GatewayTracing {
 
   /**
    * Starts the SERVER span of a gateway request, as a child of the client's trace context when its headers carry one
-   * (read by the registered propagator: `traceparent`, `tracestate` and `baggage` with the SDK's default). `path` is
+   * (read by the registered propagator: `traceparent` and `tracestate` with the SDK's default; a client's `baggage`
+   * is dropped, so it never goes upstream). `path` is
    * `req.path` when the caller has read it already (each read of a request property has a cost: see RequestRecord).
    * Returns undefined when no SDK is registered (the span has no valid context): the request then runs untraced.
    * The caller keeps the trace in the request's record; children name it as their parent explicitly, so the gateway
    * never switches the active context (which would turn on the context manager's async hooks for every promise).
    */
   startRequest(req: Request, path: string | undefined, nameOf: (method: string, path: string) => string): RequestTrace | undefined {
-    const parent = propagation.extract(ROOT_CONTEXT, req.headers);
+    const extracted = propagation.extract(ROOT_CONTEXT, req.headers);
+    // The client's baggage is its own: it is not passed on to providers and tool servers, only the trace context is.
+    const parent = propagation.getBaggage(extracted) === undefined ? extracted : propagation.deleteBaggage(extracted);
     const span = this.tracer.startSpan('request', SERVER_SPAN, parent);
     if (span.isRecording()) {
       const method = req.method;

@@ -10,6 +10,7 @@ import { mountPrefix, publicBaseUrl } from '../http/public-base-url.js';
 import { setGatewayHeaders } from '../traffic/gateway-headers.js';
 import type { ModelRequestContext } from '../traffic/model-request-context.js';
 import { resolveModelRequest, type ResolutionDeps } from '../traffic/model-request-resolution.js';
+import { MODEL_NAME_SCHEMA } from '../traffic/model-endpoints.js';
 import { enforceRouteRate } from '../traffic/rate-limiter-router.js';
 import { compileValidator } from '../validation/schema-validator.js';
 import { targetsOf } from './mcp-server-targets.js';
@@ -26,7 +27,7 @@ const validateRequest = compileValidator<ResponsesRequest>({
   type: 'object',
   required: ['model', 'input'],
   properties: {
-    model: { type: 'string', minLength: 1 },
+    model: MODEL_NAME_SCHEMA,
     input: { type: ['string', 'array'] },
     instructions: { type: 'string' },
     temperature: { type: 'number', minimum: 0, maximum: 2 },
@@ -171,7 +172,7 @@ export function responsesRouter(deps: ResponsesRouterDeps): Router {
       res.end();
     }
   };
-  const stored = { store: deps.store, developerKeys: deps.services.developerKeys, secrets: deps.secrets, logger: deps.logger };
+  const stored = { store: deps.store, developerKeys: deps.services.developerKeys, storage: deps.services.storage, secrets: deps.secrets, logger: deps.logger };
   const router = Router();
   router.get(`${RESPONSES_PATH}/:id`, retrieveResponseHandler(stored));
   router.post(RESPONSES_PATH, requireDeveloperKey(deps.services.developerKeys), jsonBody({ limitBytes: deps.bodyLimitBytes, maxDepth: deps.maxJsonDepth }), handle);

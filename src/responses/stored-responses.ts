@@ -1,11 +1,13 @@
 // GET /v1/responses/:id: finished responses kept for their own application, with known secrets scrubbed before they are stored.
 import type { Request, RequestHandler } from 'express';
 import type { DeveloperKeyStore } from '../admin/developer-key-store.js';
+import { requireEnabledApplication } from '../auth/application-gate.js';
 import { identifyCaller } from '../auth/caller-identity.js';
 import { requestSecrets } from '../chronicles/chronicle-entry.js';
 import type { GatewayLogger } from '../errors/error-middleware.js';
 import { Errors } from '../errors/error-registry.js';
 import { scrubSecretsDeep } from '../secrets/secret-scrubber.js';
+import type { Storage } from '../storage/storage-facade.js';
 import type { ResponseStateStore } from './response-store.js';
 import type { ResponsesRequest } from './responses-types.js';
 
@@ -13,6 +15,8 @@ import type { ResponsesRequest } from './responses-types.js';
 export interface StoredResponsesDeps {
   store: ResponseStateStore;
   developerKeys: DeveloperKeyStore;
+  /** Where the caller's application is looked up (a disabled one is refused). */
+  storage: Storage;
   /** Every stored provider key and registry token, scrubbed from the response before it is kept. */
   secrets?: () => Promise<string[]>;
   logger?: GatewayLogger;
@@ -40,12 +44,14 @@ export async function keepResponse(deps: StoredResponsesDeps, req: Request, requ
 
 /**
  * The GET /v1/responses/:id handler: the stored response of the caller's application; 404 `not_found` when it is
- * unknown, expired, was not stored, or belongs to another application (never 403, so ids of others are not disclosed).
+ * unknown, expired, was not stored, or belongs to another application (never 403, so ids of others are not disclosed);
+ * 403 `application_disabled` when the caller's application is disabled.
  */
 export function retrieveResponseHandler(deps: StoredResponsesDeps): RequestHandler {
   return async function retrieveResponse(req, res) {
     const caller = await identifyCaller(req, deps.developerKeys, { bearer: true });
     if (caller.kind !== 'application') throw Errors.invalidApiKey(['X-Gateway-Apikey or Authorization']);
+    await requireEnabledApplication(deps.storage, caller.application);
     const id = String((req.params as { id: string }).id);
     const response = await deps.store.loadObject(id, caller.application);
     if (!response) throw Errors.notFound(['response', JSON.stringify(id.slice(0, 200))]);

@@ -12,7 +12,7 @@ import { RAW_ANSWER_ENDPOINTS } from './model-endpoints.js';
 import { relayRaw } from './raw-relay.js';
 import { isRetryable, parseRetryAfter, retryDelay, shouldFallBack, type AttemptFailure, type RetryTiming } from './retry-policy.js';
 import { classifyUpstreamError, type UpstreamClient } from './upstream-client.js';
-import { MAX_ERROR_BODY_BYTES, upstreamError } from './upstream-error.js';
+import { maskProviderKey, MAX_ERROR_BODY_BYTES, upstreamError, withoutProviderKey } from './upstream-error.js';
 import type { AttemptEnd, ProxyObserver } from '../observability/observer-types.js';
 import { withStreamUsage } from '../usage/stream-usage.js';
 
@@ -124,11 +124,14 @@ async function attempt(deps: FallbackProxyDeps, context: ModelRequestContext, ca
       finish({ kind: 'timeout' }, null, 'timeout');
       return { ok: false, error: Errors.upstreamTimeout([candidate.provider.name, timeoutMs]), failure: { kind } };
     }
+    // Messages built from an upstream's answer (or an adapter's failure) may echo the key: it is masked.
+    const key = providerContext.apiKey?.value;
     if ((error as GatewayError).code === 'upstream_invalid_response') {
-      finish({ kind: 'invalid_response' }, 502, (error as GatewayError).message);
-      return { ok: false, error: error as GatewayError, failure: { kind: 'network' } };
+      const invalid = withoutProviderKey(error as GatewayError, key);
+      finish({ kind: 'invalid_response' }, 502, invalid.message);
+      return { ok: false, error: invalid, failure: { kind: 'network' } };
     }
-    const message = (error as Error).message ?? String(error);
+    const message = maskProviderKey((error as Error).message ?? String(error), key);
     finish({ kind }, null, kind === 'aborted' ? 'client disconnected' : message);
     return { ok: false, error: Errors.upstreamUnreachable([candidate.provider.name, message]), failure: { kind: 'network' } };
   } finally {

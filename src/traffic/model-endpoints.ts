@@ -28,8 +28,17 @@ export const RAW_ANSWER_ENDPOINTS: ReadonlySet<ModelEndpoint> = new Set(['images
 /** Endpoints whose answers carry model text that output checks can read. */
 export const TEXT_ANSWER_ENDPOINTS: ReadonlySet<ModelEndpoint> = new Set(['chat', 'completions']);
 
+/** The longest model name accepted, in characters. */
+export const MAX_MODEL_NAME_LENGTH = 512;
+
+/**
+ * The JSON Schema of a request's `model`: a name goes into upstream bodies and paths, answer headers, logs, spans and
+ * usage totals, so it is bounded and holds no control characters (400 otherwise, naming the field, never echoing it).
+ */
+export const MODEL_NAME_SCHEMA = { type: 'string', minLength: 1, maxLength: MAX_MODEL_NAME_LENGTH, pattern: '^[^\\u0000-\\u001f\\u007f]*$' } as const;
+
 const common = {
-  model: { type: 'string', minLength: 1 },
+  model: MODEL_NAME_SCHEMA,
   stream: { type: 'boolean' },
 };
 

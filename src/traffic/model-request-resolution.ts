@@ -7,6 +7,7 @@ import { Errors } from '../errors/error-registry.js';
 import { routeOfModel } from '../models/route-model-id.js';
 import type { ModelEndpoint } from '../plugins/plugin-types.js';
 import { AbortFlag } from './attempt-timer.js';
+import { headerValue } from './gateway-headers.js';
 import { requestTraceOf } from '../observability/gateway-tracing.js';
 import { cachedRouteCandidates, resolveCandidates } from './candidate-selection.js';
 import { setModelContext, type Candidate, type ModelRequestContext, type RouteRecord } from './model-request-context.js';
@@ -95,7 +96,7 @@ function resolveFromCache(req: Request, res: Response, deps: ResolutionDeps, req
   if (routeName === IMPLICIT_ROUTE) return undefined;
   const cached = deps.directory.peekRoute(routeName);
   if (!cached) return undefined;
-  res.setHeader('x-gateway-route', routeName);
+  res.setHeader('x-gateway-route', headerValue(routeName));
   const route = cached.value;
   checkRoute(route, routeName, request);
   if (!route.models?.length) return undefined;
@@ -121,7 +122,7 @@ async function resolveFromStorage(req: Request, res: Response, deps: ResolutionD
   if (!application || application.enabled === false) throw Errors.applicationDisabled([caller.application]);
 
   const routeName = routeNameOf(req, request);
-  res.setHeader('x-gateway-route', routeName);
+  res.setHeader('x-gateway-route', headerValue(routeName));
   let route: Readonly<RouteRecord> | undefined;
   if (routeName !== IMPLICIT_ROUTE) {
     route = await deps.directory.route(routeName);

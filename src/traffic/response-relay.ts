@@ -8,6 +8,7 @@ import type { OutputGuard } from '../guardrails/pipeline/output-guard.js';
 import { createSseParser } from '../http/sse-parser.js';
 import type { ProviderPlugin, ProviderRequestContext } from '../plugins/plugin-types.js';
 import type { UpstreamResponse } from './upstream-client.js';
+import { withoutProviderKey } from './upstream-error.js';
 import { withoutStreamUsage } from '../usage/stream-usage.js';
 
 /** What the relay saw of an answer, for the request log. */
@@ -241,7 +242,8 @@ export async function relayStream(
     return { payloads };
   } catch (error) {
     const gatewayError = toGatewayError(error);
-    const failure = gatewayError.code === 'internal_error' ? Errors.upstreamStreamError([context.provider.name, 'the stream broke off']) : gatewayError;
+    // Translators build these from the upstream's events, which may echo the key it was sent.
+    const failure = gatewayError.code === 'internal_error' ? Errors.upstreamStreamError([context.provider.name, 'the stream broke off']) : withoutProviderKey(gatewayError, context.apiKey?.value);
     cut(failure);
     return { payloads, streamError: failure.message };
   }

@@ -20,7 +20,7 @@ interface UpstreamErrorObject {
  */
 export function upstreamError(status: number, rawText: string, adapter: ProviderPlugin, providerName: string, secret?: string): GatewayError {
   // An upstream may echo the key it was sent, in any case or encoding; it must not reach the client or the log.
-  const text = secret ? scrubSecrets(rawText, [secret], maskSecret(secret)) : rawText;
+  const text = maskProviderKey(rawText, secret);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -39,4 +39,20 @@ export function upstreamError(status: number, rawText: string, adapter: Provider
   }
   const message = adapter.errorMessage?.(status, parsed ?? text) ?? (text.trim().slice(0, 500) || `HTTP ${status}`);
   return new GatewayError('upstream_error', status, 'upstream_error', `The provider ${providerName} answered ${status}: ${message}`);
+}
+
+/** `text` with every form of the provider key `secret` (any letter case, base64, URL, hex) replaced by its mask. */
+export function maskProviderKey(text: string, secret: string | undefined): string {
+  return secret ? scrubSecrets(text, [secret], maskSecret(secret)) : text;
+}
+
+/**
+ * The error with every form of the provider key `secret` in its message masked, as {@link upstreamError} masks it;
+ * the same error when the message holds none. For errors built from an upstream's answer after its status was 200
+ * (a stream's error event, an excerpt of an event that is not JSON, an adapter's translation failure).
+ */
+export function withoutProviderKey(error: GatewayError, secret: string | undefined): GatewayError {
+  const message = maskProviderKey(error.message, secret);
+  if (message === error.message) return error;
+  return new GatewayError(error.code, error.statusCode, error.type, message, { param: error.param, details: error.details, headers: error.headers, cause: error.cause });
 }

@@ -14,6 +14,8 @@ export interface FakeMcpServer {
   authorizations: Array<string | undefined>;
   /** The W3C `traceparent` header of every request received, in order (undefined when absent). */
   traceparents: Array<string | undefined>;
+  /** The W3C `baggage` header of every request received, in order (undefined when absent). */
+  baggages: Array<string | undefined>;
   /** Every `tools/call` received: tool name and arguments. */
   calls: Array<{ name: string; arguments: unknown }>;
   /** Requires this Bearer token from now on (undefined: none). */
@@ -49,6 +51,7 @@ export async function startFakeMcpServer(options: { token?: string; poisoned?: b
   };
   const authorizations: Array<string | undefined> = [];
   const traceparents: Array<string | undefined> = [];
+  const baggages: Array<string | undefined> = [];
   const calls: Array<{ name: string; arguments: unknown }> = [];
   const transports = new Map<string, StreamableHTTPServerTransport>();
   let unauthorizedBody: ((authorization: string | undefined) => string) | undefined;
@@ -83,6 +86,7 @@ export async function startFakeMcpServer(options: { token?: string; poisoned?: b
   app.use('/mcp', (req, res, next) => {
     authorizations.push(req.headers.authorization);
     traceparents.push(typeof req.headers.traceparent === 'string' ? req.headers.traceparent : undefined);
+    baggages.push(typeof req.headers.baggage === 'string' ? req.headers.baggage : undefined);
     if (token !== undefined && req.headers.authorization !== `Bearer ${token}`) {
       if (unauthorizedBody) res.status(401).type('text/plain').send(unauthorizedBody(req.headers.authorization));
       else res.status(401).json({ error: 'unauthorized' });
@@ -123,6 +127,7 @@ export async function startFakeMcpServer(options: { token?: string; poisoned?: b
     url: `http://127.0.0.1:${port}/mcp`,
     authorizations,
     traceparents,
+    baggages,
     calls,
     setToken: (next) => void (token = next),
     setDescription: (tool, description) => void (descriptions[tool] = description),

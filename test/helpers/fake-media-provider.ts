@@ -31,7 +31,7 @@ async function readMultipart(req: IncomingMessage): Promise<Pick<MediaRequest, '
   await new Promise<void>((resolve, reject) => {
     const parser = busboy({ headers: req.headers });
     parser.on('field', (name, value) => {
-      const previous = body[name];
+      const previous = Object.hasOwn(body, name) ? body[name] : undefined;
       body[name] = previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value];
     });
     parser.on('file', (_name, stream, info) => {

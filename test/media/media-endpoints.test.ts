@@ -103,6 +103,24 @@ describe('15.1: moderations, images and audio passed through to providers', func
     assert.equal(azure.headers['api-key'], PROVIDER_KEY);
   });
 
+  it('form fields named like Object.prototype members (toString, constructor, __proto__[]) reach the provider as sent', async () => {
+    const res = await request(t.app)
+      .post('/v1/audio/transcriptions')
+      .set({ 'x-gateway-apikey': developerKey, 'x-gateway-route': 'stt' })
+      .field('model', 'whisper-1')
+      .field('toString', 'plain')
+      .field('constructor', 'built')
+      .field('valueOf[]', 'listed')
+      .field('__proto__[]', 'proto')
+      .attach('file', Buffer.from('abc'), 'a.wav');
+    assert.equal(res.status, 200, res.text);
+    const sent = fake.requests.at(-1)!.body;
+    assert.equal(sent.toString, 'plain');
+    assert.equal(sent.constructor, 'built');
+    assert.equal(sent['valueOf[]'], 'listed');
+    assert.equal(sent['__proto__[]'], 'proto');
+  });
+
   it('15.1: transcriptions and speech are never answered from the response cache, even on a route with config.cache', async () => {
     await admin('/v1/admin/routes', { name: 'stt-cached', type: 'transcriptions', config: { cache: { ttl_seconds: 60 } }, models: [{ name: 'whisper-1', provider: 'oai' }] });
     const first = await routed('stt-cached').audio.transcriptions.create({ file: await toFile(randomBytes(1000), 'a.mp3'), model: 'whisper-1' });

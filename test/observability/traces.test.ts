@@ -81,6 +81,13 @@ describe('observability: traces with the Node SDK', () => {
       for (const attempt of attempts) assert.ok(received.includes(`00-${CLIENT_TRACE_ID}-${attempt.spanContext().spanId}-01`), `traceparent of ${attempt.spanContext().spanId}`);
     });
 
+    it('a client\'s baggage never goes upstream: the provider receives the trace context only', async () => {
+      await chat(chatBody(), { traceparent: CLIENT_TRACEPARENT, baggage: 'session=internal-0123,user=alice' }).expect(200);
+      const sent = f.fake.requests.at(-1)!.headers;
+      assert.match(String(sent.traceparent), new RegExp(`^00-${CLIENT_TRACE_ID}-`));
+      assert.equal(sent.baggage, undefined);
+    });
+
     it('15.3: each guardrail processor gets a child span of the request', async () => {
       await request(f.app).put('/v1/admin/applications/app/policy').set('x-api-key', TEST_KEYS.superAdmin).send({ mode: 'reject', processors: { banned_words: { apply_to: ['input'] } } }).expect(200);
       await chat(chatBody({ messages: [{ role: 'user', content: 'a forbidden word' }] })).expect(400);
@@ -144,6 +151,13 @@ describe('observability: traces with the Node SDK', () => {
       assert.ok(sent.length > 0, 'the MCP server received a traceparent');
       assert.ok(sent.every((value) => value.startsWith(`00-${CLIENT_TRACE_ID}-`)));
       assert.ok(sent.includes(`00-${CLIENT_TRACE_ID}-${server.spanContext().spanId}-01`));
+    });
+
+    it('a client\'s baggage never reaches the MCP server: only the allow-listed headers and the trace context do', async () => {
+      const client = await f.connect({ authorization: `Bearer ${f.developerKey}`, traceparent: CLIENT_TRACEPARENT, baggage: 'session=internal-0123' });
+      await client.callTool({ name: 'add', arguments: { a: 1, b: 2 } });
+      assert.ok(f.mcp.traceparents.some((value) => value?.startsWith(`00-${CLIENT_TRACE_ID}-`)), 'the trace context went on');
+      assert.deepEqual(f.mcp.baggages.filter((value) => value !== undefined), []);
     });
   });
 });
