@@ -26,19 +26,25 @@ export function secretScrubbingLogger(logger: GatewayLogger | undefined, known: 
   if (!logger) return undefined;
   let snapshot: readonly string[] = [];
   let live = false;
+  // Until a load succeeds, each line tries again; after that, only a change of a stored key or token reloads.
+  let stale = true;
   const refresh = (): void => {
-    known.current().then((secrets) => void (snapshot = secrets), () => undefined);
+    stale = false;
+    known.current().then(
+      (secrets) => void (snapshot = secrets),
+      () => void (stale = true),
+    );
   };
   ready.then(() => {
     live = true;
     refresh();
   }, () => undefined);
-  // A stored key or token changed: load the new set now rather than at the next line.
+  // A stored key or token changed, here or on another replica: load the new set now.
   storage.onWrite((key) => {
     if (live && (key === undefined || key.startsWith('provider-keys/') || key.startsWith('mcp-registries/'))) refresh();
   });
   return scrubbingLogger(logger, () => {
-    if (live) refresh();
+    if (live && stale) refresh();
     return snapshot;
   });
 }

@@ -1,6 +1,7 @@
 // Logs: pino JSON lines with the request id on every line, secrets redacted by path and scrubbed by value; x-request-id on every answer.
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
+import { pino } from 'pino';
 import request from 'supertest';
 import { createPinoLogger, defineProvider, pinoGatewayLogger, type GatewayLogger } from '../../src/index.js';
 import { eventually } from '../helpers/eventually.js';
@@ -99,6 +100,28 @@ describe('observability: request ids and logs', () => {
     assert.equal(line!.api_key, '[REDACTED]');
     assert.equal((line!.provider as Record<string, string>).token, '[REDACTED]');
     assert.equal(line!.kept, 'visible');
+  });
+
+  it('15.4: a line of plain values skips no redact path that names one of its fields, and a host pino logger keeps its own redaction', () => {
+    const memory = memoryPino();
+    memory.logger.info('flat', { token: 't1', password: 'p1', secret: 's1', kept: 'visible', count: 3, nothing: null });
+    const [flat] = memory.lines();
+    assert.deepEqual(
+      { token: flat!.token, password: flat!.password, secret: flat!.secret, kept: flat!.kept, count: flat!.count, nothing: flat!.nothing },
+      { token: '[REDACTED]', password: '[REDACTED]', secret: '[REDACTED]', kept: 'visible', count: 3, nothing: null },
+    );
+    // Extra paths given to createPinoLogger count too, top-level names and bracketed ones alike.
+    const out = new PassThrough();
+    let text = '';
+    out.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+    const extra = pinoGatewayLogger(createPinoLogger({ destination: out, redact: ['method', '["x-tenant"]'] }));
+    extra.info('request', { method: 'POST', 'x-tenant': 'acme', status: 200 });
+    // A pino logger the host made itself: its paths are not known to the gateway, so every line goes through them.
+    const hostPino = pinoGatewayLogger(pino({ redact: ['request_id'] }, out));
+    hostPino.info('request', { request_id: 'req-1', status: 200 });
+    const [own, host] = text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+    assert.deepEqual([own!.method, own!['x-tenant'], own!.status], ['[REDACTED]', '[REDACTED]', 200]);
+    assert.deepEqual([host!.request_id, host!.status], ['[Redacted]', 200]);
   });
 
   it('15.4: a host logger (any object with info, warn and error) still receives the lines, with the request id', async () => {
