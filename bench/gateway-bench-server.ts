@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import express from 'express';
 import { randomBytes } from 'node:crypto';
-import { createExpressServer, createGateway, fileStorage, memoryStorage, postgresStorage } from '../src/index.js';
+import { pino } from 'pino';
+import { createExpressServer, createGateway, createPinoLogger, fileStorage, memoryStorage, pinoGatewayLogger, postgresStorage } from '../src/index.js';
 import { applyHeapGrowing, heapGrowingPercent } from '../examples/heap-growth.js';
 import { registerBareTracer, registerDiscardingTracer } from './bench-tracing.js';
 
@@ -43,7 +44,14 @@ if (observability === 'on-simple') await registerDiscardingTracer('none', false,
 if (['on-als', 'sdk-als', 'sdk-hooks'].includes(observability)) await registerDiscardingTracer('default', observability === 'sdk-hooks');
 if (observability === 'bare') await registerBareTracer();
 const metricsOn = ['on', 'on-simple', 'on-als', 'metrics', 'metrics-only', 'bare'].includes(observability);
+// BENCH_REQUEST_LOG=<file>: a line per request, as the example server logs them (pino, through the secret scrubber), into that
+// file, written at once (BENCH_REQUEST_LOG_SYNC unset or true) or buffered (false).
+const requestLogFile = process.env.BENCH_REQUEST_LOG;
+const logger = requestLogFile
+  ? pinoGatewayLogger(createPinoLogger({ destination: pino.destination({ dest: requestLogFile, sync: process.env.BENCH_REQUEST_LOG_SYNC !== 'false', minLength: process.env.BENCH_REQUEST_LOG_SYNC === 'false' ? 4096 : 0 }) }))
+  : undefined;
 const gateway = createGateway({
+  ...(logger ? { logger, logRequests: true } : {}),
   ...(metricsOn ? { metrics: { defaultMetrics: process.env.BENCH_DEFAULT_METRICS !== 'false' } } : {}),
   ...(['off', 'sdk-hooks', 'metrics-only'].includes(observability) ? { tracing: false } : {}),
   storage,

@@ -1,6 +1,9 @@
 // `npm run bench`: the gateway's own cost against a loopback upstream and two bare proxies, in one run:
 // CPU time per request (the steady figure), req/s, added p50 at one connection, streaming and memory.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { BENCH_EXPRESS_REFERENCE, BENCH_GATEWAY, BENCH_NODE_REFERENCE, buildBenchGateway } from './build-gateway.js';
 import { measureCpuPerRequest, type CpuResult } from './fixed-count.js';
@@ -19,8 +22,8 @@ interface Child {
   info: Record<string, unknown>;
 }
 
-async function startChild(command: string[], script: string, args: string[] = []): Promise<Child> {
-  const child = spawn(process.execPath, [...command, script, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+async function startChild(command: string[], script: string, args: string[] = [], env: Record<string, string> = {}): Promise<Child> {
+  const child = spawn(process.execPath, [...command, script, ...args], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
   const lines = createInterface({ input: child.stdout! });
   const info = await new Promise<Record<string, unknown>>((resolve, reject) => {
     lines.once('line', (line) => resolve(JSON.parse(line) as Record<string, unknown>));
@@ -82,6 +85,9 @@ const mcpServer = await withTsx('bench/fake-mcp-bench-server.ts', [MCP_TOKEN]);
 const mcpUrl = String(mcpServer.info.url);
 const gateway = await startChild([], BENCH_GATEWAY, [upstreamOrigin, mcpUrl, MCP_TOKEN]);
 const gatewayPid = gateway.child.pid!;
+// A second gateway that writes a log line per request into a file, as `npm start` logs them (GATEWAY_LOG_REQUESTS).
+const requestLogDir = mkdtempSync(join(tmpdir(), 'gateway-bench-log-'));
+const loggingGateway = await startChild([], BENCH_GATEWAY, [upstreamOrigin], { BENCH_REQUEST_LOG: join(requestLogDir, 'requests.log') });
 const gatewayOrigin = `http://127.0.0.1:${String(gateway.info.port)}`;
 const developerKey = String(gateway.info.key);
 const guardedKey = String(gateway.info.guardedKey);
@@ -121,6 +127,8 @@ try {
   await scenario(EXPRESS_REFERENCE, expressRef.child.pid!, target(origin(expressRef), chat(false)));
   await scenario('reference: bare Express + express.json() + res.end(bytes) + undici proxy', expressEndRef.child.pid!, target(origin(expressEndRef), chat(false)));
   await scenario('gateway: custom route, no policy', gatewayPid, viaGateway('custom'));
+  const logged = { ...viaGateway('custom', String(loggingGateway.info.key)), origin: origin(loggingGateway) };
+  await scenario('gateway: custom route, a log line per request (as npm start logs them)', loggingGateway.child.pid!, logged);
   await scenario('gateway: unified route, no policy', gatewayPid, viaGateway('unified'));
   const plain1k = await scenario('gateway: unified route, 1 KB prompt, no policy', gatewayPid, viaGateway('unified', developerKey, chat1k));
   const guarded = await scenario('gateway: unified route, 1 KB prompt, 2-processor input policy', gatewayPid, viaGateway('unified', guardedKey, chat1k));
@@ -163,5 +171,6 @@ try {
       `latency: hrtime per request at 1 connection for ${DURATION_MS} ms, added p50 against a direct run measured just before. The gateway runs compiled (no tsx).`,
   );
 } finally {
-  for (const child of [upstream, gateway, expressRef, expressEndRef, nodeRef, mcpServer]) child.child.kill('SIGTERM');
+  for (const child of [upstream, gateway, loggingGateway, expressRef, expressEndRef, nodeRef, mcpServer]) child.child.kill('SIGTERM');
+  rmSync(requestLogDir, { recursive: true, force: true });
 }
