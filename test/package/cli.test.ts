@@ -168,6 +168,15 @@ servers: {}
     assert.ok(!stdout.includes('gateway listening'));
   });
 
+  it('15.7: start refuses a file that names a processor no plugin registers, before it listens or stores anything', async () => {
+    const unregistered = join(dir, 'unregistered.yaml');
+    await writeFile(unregistered, `server:\n  port: 0\n  admin_key: \${TEST_ADMIN_KEY}\n  data_dir: ./data-unregistered\napplications:\n  - name: shop\n    policy: { mode: reject, processors: { ghost: {} } }\n`);
+    const { code, stdout, stderr } = await cli(['start', '--config', unregistered], SECRET_ENV);
+    assert.equal(code, 1);
+    assert.match(stderr, /The field 'applications\[0\]\.policy\.processors\.ghost': The processor 'ghost' is not registered/);
+    assert.ok(!stdout.includes('gateway listening'), stdout);
+  });
+
   it('15.7: start runs the server from gateway.yaml: seeds every section with secrets from the environment, loads the custom plugin, serves and stops on SIGTERM', async () => {
     const gateway = await spawnGateway(process.execPath, [...CLI, 'start', '--config', config], { env: SECRET_ENV, waitFor: 'seed: applied' });
     try {
