@@ -17,8 +17,8 @@ export interface ConfigProblem {
   message: string;
 }
 
-/** The outcome of reading a config file: the config when it has no problem. */
-export type ConfigResult = { ok: true; config: GatewayConfig } | { ok: false; problems: ConfigProblem[] };
+/** The outcome of reading a config file: the config when it has no problem; else the problems, and the parsed value when there is one (for the checks that can still run). */
+export type ConfigResult = { ok: true; config: GatewayConfig } | { ok: false; problems: ConfigProblem[]; value?: unknown };
 
 /** Problems of an `anyOf` are reported once, at its own path, rather than once per branch. */
 function schemaProblems(errors: ErrorObject[]): ConfigProblem[] {
@@ -58,7 +58,7 @@ export function parseGatewayConfig(text: string, env: NodeJS.ProcessEnv): Config
   // A missing variable's empty stand-in would also fail its schema: name the variable only.
   const unset = new Set(missing.map(({ path }) => path));
   if (!validateConfig(value)) problems.push(...schemaProblems(validateConfig.errors ?? []).filter((problem) => !unset.has(problem.path)));
-  return problems.length > 0 ? { ok: false, problems } : { ok: true, config: value as GatewayConfig };
+  return problems.length > 0 ? { ok: false, problems, value } : { ok: true, config: value as GatewayConfig };
 }
 
 /** Reads, parses and checks the config file at `file`; an unreadable or oversized file is one problem. */

@@ -51,7 +51,8 @@ async function main(argv: string[]): Promise<void> {
     const file = parsed.values.config;
     if (!file || rest.length > 0) usageError('start takes --config <file>.');
     const result = await readGatewayConfig(file);
-    if (!result.ok) fail(file, result.problems);
+    const problems = await validateConfigFile(result, file);
+    if (problems.length > 0 || !result.ok) fail(file, problems);
     await startServer(result.config, file);
     return;
   }

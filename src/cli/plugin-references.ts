@@ -22,25 +22,29 @@ function collect(problems: ConfigProblem[], prefix: string, check: () => unknown
 /**
  * The problems in what the file names: a provider `type` with no adapter, a policy processor that is
  * not registered or whose options its schema refuses. The built-in plugins and `plugins` (the file's
- * own, already loaded) are what a gateway started from the file would have.
+ * own, already loaded) are what a gateway started from the file would have. Items whose path `checked`
+ * refuses (they have problems of their own) are skipped.
  */
-export async function pluginReferenceProblems(config: GatewayConfig, plugins: readonly GatewayPlugin[]): Promise<ConfigProblem[]> {
+export async function pluginReferenceProblems(config: GatewayConfig, plugins: readonly GatewayPlugin[], checked: (path: string) => boolean = () => true): Promise<ConfigProblem[]> {
   const all = [...builtinPlugins(), ...plugins];
   const engine = new GuardrailEngine();
   for (const plugin of all) if (plugin.kind === 'guardrail') await engine.add(plugin);
   const providerTypes = new Set(all.filter((plugin) => plugin.kind === 'provider').map((plugin) => plugin.name));
   const problems: ConfigProblem[] = [];
   for (const [index, provider] of (config.providers ?? []).entries()) {
+    if (!checked(`providers[${index}]`)) continue;
     if (!providerTypes.has(String(provider.type))) {
       const path = `providers[${index}].type`;
       problems.push({ path, message: `The field '${path}' names the provider type '${String(provider.type)}', which has no adapter; known: ${[...providerTypes].join(', ')}.` });
     }
   }
   for (const [index, route] of (config.routes ?? []).entries()) {
+    if (!checked(`routes[${index}]`)) continue;
     const policy = (route.config as { policy?: unknown } | undefined)?.policy;
     if (policy !== undefined) collect(problems, `routes[${index}].`, () => validateRoutePolicy(structuredClone(policy), engine));
   }
   for (const [index, application] of (config.applications ?? []).entries()) {
+    if (!checked(`applications[${index}]`)) continue;
     if (application.policy !== undefined) collect(problems, `applications[${index}].policy.`, () => validatePolicy(structuredClone(application.policy), engine));
   }
   return problems;

@@ -1,25 +1,43 @@
 // `gateway-service validate gateway.yaml`: every problem of the file with its path, whether its plugin modules load, and what it names among plugins.
 import { dirname, resolve } from 'node:path';
 import type { ConfigProblem, ConfigResult } from './config-file.js';
+import type { GatewayConfig } from './config-schema.js';
 import type { GatewayPlugin } from '../plugins/plugin-types.js';
 import { loadPluginModules } from './plugin-modules.js';
 import { pluginReferenceProblems } from './plugin-references.js';
 
-/** The file's problems; when its shape has none, its plugin modules are loaded (imported) and what it names among plugins is checked. */
+/** The lists of a file with problems, for the checks that can still run on their items; undefined when the file is not a mapping. */
+function checkableConfig(value: unknown): GatewayConfig | undefined {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const sections = value as Record<string, unknown>;
+  const list = <T>(name: string) => (Array.isArray(sections[name]) ? (sections[name] as T[]) : undefined);
+  return { plugins: list('plugins'), providers: list('providers'), routes: list('routes'), applications: list('applications') } as GatewayConfig;
+}
+
+/**
+ * Every problem of the file: its shape and variables; its plugin modules, loaded (imported); and what its
+ * items name among plugins. Items with a problem of their own are left out of the later checks, and so are
+ * the references when a plugin module cannot be loaded (its plugins would all be reported missing).
+ */
 export async function validateConfigFile(result: ConfigResult, file: string): Promise<ConfigProblem[]> {
-  if (!result.ok) return result.problems;
-  const problems: ConfigProblem[] = [];
+  const problems = result.ok ? [] : [...result.problems];
+  const config = result.ok ? result.config : checkableConfig(result.value);
+  if (!config) return problems;
+  const faulty = (path: string) => problems.some((problem) => problem.path === path || problem.path.startsWith(`${path}.`) || problem.path.startsWith(`${path}[`));
   const baseDir = dirname(resolve(file));
   const plugins: GatewayPlugin[] = [];
-  for (const [index, specifier] of (result.config.plugins ?? []).entries()) {
+  let unloaded = false;
+  for (const [index, specifier] of (config.plugins ?? []).entries()) {
+    if (typeof specifier !== 'string' || faulty(`plugins[${index}]`)) continue;
     try {
       plugins.push(...(await loadPluginModules([specifier], baseDir)));
     } catch (error) {
+      unloaded = true;
       problems.push({ path: `plugins[${index}]`, message: `The field 'plugins[${index}]': ${(error as Error).message}.` });
     }
   }
-  if (problems.length > 0) return problems;
-  return pluginReferenceProblems(result.config, plugins);
+  if (unloaded) return problems;
+  return [...problems, ...(await pluginReferenceProblems(config, plugins, (path) => !faulty(path)))];
 }
 
 /** One line saying what a valid file holds. */

@@ -36,7 +36,8 @@ export function errorMiddleware(logger?: GatewayLogger, bodyOf: (error: GatewayE
       logger?.error('request failed', {
         request_id: requestIdOf(req),
         method: req.method,
-        path: req.path,
+        // The whole path: req.path is relative to the router's mount point ('/' inside the /readyz router).
+        path: (req.originalUrl.split('?')[0] ?? '').slice(0, 256),
         code: gatewayError.code,
         cause: gatewayError.cause instanceof Error ? gatewayError.cause.message : undefined,
       });

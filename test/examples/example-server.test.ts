@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { once } from 'node:events';
 import { startExampleServer, stopExampleServer } from '../helpers/example-server-process.js';
 
 const ADMIN_KEY = 'example-server-admin-key-0123456789';
@@ -54,6 +55,35 @@ describe('examples/server.ts', function () {
     const missing = await fetch(`${server.base}/nowhere`);
     assert.equal(missing.status, 404);
     assert.equal(((await missing.json()) as { error: { code: string } }).error.code, 'not_found');
+    assert.equal(await stop(server.child), 0);
+  });
+
+  it('a seed that fails deletes what it created, so the next start creates the application with its policy', async () => {
+    const configFile = join(dir, 'guarded.json');
+    await writeFile(
+      configFile,
+      JSON.stringify({
+        providers: [{ name: 'local', type: 'openai', config: { api_base: 'http://127.0.0.1:1/v1' } }],
+        applications: [{ name: 'guarded', policy: { mode: 'reject', processors: { banned_words: { words: ['forbidden'] } } } }],
+      }),
+    );
+    const plugin = join(dir, 'banned-words.mjs');
+    await writeFile(plugin, "export default { kind: 'guardrail', name: 'banned_words', defaultThreshold: 0.5, optionsSchema: { type: 'object', properties: { words: { type: 'array' } } }, evaluate: () => ({ results: {}, flagged: false }) };\n");
+    const env = { GATEWAY_ADMIN_KEY: ADMIN_KEY, GATEWAY_DATA_DIR: join(dir, 'data-guarded'), GATEWAY_CONFIG: configFile, GATEWAY_PLUGINS: '' };
+    const headers = { 'x-api-key': ADMIN_KEY };
+
+    // Without the plugin the policy is refused: the server stops, and keeps neither the provider nor the application.
+    let server = await startServer(env);
+    const exited = server.child.exitCode ?? (await once(server.child, 'exit'))[0];
+    assert.equal(exited, 1);
+    assert.match(server.output(), /banned_words' is not registered.*2 item\(s\) this run created were deleted again/);
+
+    server = await startServer({ ...env, GATEWAY_PLUGINS: plugin });
+    for (let i = 0; i < 100 && !server.output().includes('seed: applied'); i++) await new Promise((r) => setTimeout(r, 50));
+    const policy = (await (await fetch(`${server.base}/v1/admin/applications/guarded/policy`, { headers })).json()) as { mode: string; processors: Record<string, unknown> };
+    assert.equal(policy.mode, 'reject');
+    assert.deepEqual(Object.keys(policy.processors), ['banned_words']);
+    assert.equal((await fetch(`${server.base}/v1/admin/providers/local`, { headers })).status, 200);
     assert.equal(await stop(server.child), 0);
   });
 

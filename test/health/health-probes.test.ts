@@ -50,6 +50,24 @@ describe('15.1: health and readiness probes', () => {
   });
 });
 
+describe('15.1: the log line of a failed probe', () => {
+  it('15.1: names the probe\'s whole path, mount prefix included, not the path inside its router', async () => {
+    const lines: Array<{ message: string; fields?: Record<string, unknown> }> = [];
+    const logger = { info() {}, warn() {}, error: (message: string, fields?: Record<string, unknown>) => lines.push({ message, fields }) };
+    const gateway = createGateway({ logger });
+    await gateway.ready;
+    const app = express();
+    app.use('/ops', gateway.router);
+    try {
+      gateway.drain();
+      await request(app).get('/ops/readyz?verbose=1').expect(503);
+      assert.deepEqual(lines.map(({ message, fields }) => [message, fields?.path, fields?.code]), [['request failed', '/ops/readyz', 'not_ready']]);
+    } finally {
+      await gateway.close();
+    }
+  });
+});
+
 describe('15.1: /readyz before the plugins are set up', () => {
   it('15.1: answers 503 while a plugin is still setting up, and 200 once it is, without waiting for it', async () => {
     let finish!: () => void;

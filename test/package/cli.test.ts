@@ -139,11 +139,42 @@ servers: {}
     assert.equal((await cli(['frobnicate'])).code, 2, 'an unknown command is a usage error');
   });
 
+  it('15.7: validate reports its plugin modules and what the file names among plugins in the same run as the file\'s other problems', async () => {
+    const unloadable = join(dir, 'unloadable.yaml');
+    await writeFile(unloadable, 'plugins:\n  - ./no-such-plugin.mjs\nproviders:\n  - name: p1\nroutes:\n  - name: chat\n    colour: blue\n');
+    const first = await cli(['validate', unloadable]);
+    assert.equal(first.code, 1);
+    assert.deepEqual(first.stderr.trim().split('\n').map((line) => line.slice(unloadable.length + 2).replace(/ cannot be loaded: .*/, ' cannot be loaded')), [
+      "The field 'providers[0].type' is required.",
+      "The field 'routes[0].colour' is not a known field.",
+      "The field 'plugins[0]': the plugin module ./no-such-plugin.mjs cannot be loaded",
+      '3 problems',
+    ]);
+    const misnamed = join(dir, 'misnamed.yaml');
+    await writeFile(
+      misnamed,
+      'plugins:\n  - ./banned-words.mjs\nproviders:\n  - name: p1\n    type: nosuch\n  - name: p2\napplications:\n  - name: shop\n    policy: { processors: { banned_words: { words: [x] }, ghost: {} } }\n  - name: 2nd\n    colour: red\n    policy: { processors: { ghost: {} } }\n',
+    );
+    const second = await cli(['validate', misnamed]);
+    assert.equal(second.code, 1);
+    const paths = second.stderr.trim().split('\n').map((line) => /The field '([^']+)'/.exec(line)?.[1] ?? line.slice(misnamed.length + 2));
+    assert.deepEqual(paths, ['providers[1].type', 'applications[1].colour', 'providers[0].type', 'applications[0].policy.processors.ghost', '4 problems']);
+  });
+
   it('15.7: start refuses a file whose ${ENV_VAR} is not set, with the variable and its path, and starts nothing', async () => {
     const { code, stdout, stderr } = await cli(['start', '--config', config], { TEST_ADMIN_KEY: ADMIN_KEY, TEST_REGISTRY_TOKEN: REGISTRY_TOKEN, TEST_PROVIDER_KEY: '' });
     assert.equal(code, 1);
     assert.match(stderr, /The field 'providers\[0\]\.api_keys\[0\]\.api_key' refers to the environment variable TEST_PROVIDER_KEY, which is not set\./);
     assert.ok(!stdout.includes('gateway listening'));
+  });
+
+  it('15.7: start refuses a file that names a processor no plugin registers, before it listens or stores anything', async () => {
+    const unregistered = join(dir, 'unregistered.yaml');
+    await writeFile(unregistered, `server:\n  port: 0\n  admin_key: \${TEST_ADMIN_KEY}\n  data_dir: ./data-unregistered\napplications:\n  - name: shop\n    policy: { mode: reject, processors: { ghost: {} } }\n`);
+    const { code, stdout, stderr } = await cli(['start', '--config', unregistered], SECRET_ENV);
+    assert.equal(code, 1);
+    assert.match(stderr, /The field 'applications\[0\]\.policy\.processors\.ghost': The processor 'ghost' is not registered/);
+    assert.ok(!stdout.includes('gateway listening'), stdout);
   });
 
   it('15.7: start runs the server from gateway.yaml: seeds every section with secrets from the environment, loads the custom plugin, serves and stops on SIGTERM', async () => {

@@ -1,13 +1,16 @@
 // `npm start` runs the built server with node itself: SIGTERM to npm, or to its whole process group, reaches the gateway, which flushes Chronicles and exits.
 import assert from 'node:assert/strict';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
+import { promisify } from 'node:util';
 import { startFakeProvider, type FakeProvider } from '../helpers/fake-provider.js';
 import { exitWithin, findLogLine, spawnGateway } from '../helpers/gateway-process.js';
 import { buildPackage, REPO_ROOT } from '../helpers/package-build.js';
 
 const ADMIN_KEY = 'gwa_npm_start_test_admin_key_0123';
+const run = promisify(execFile);
 
 /** True while any process of the group `pgid` is alive. */
 function groupAlive(pgid: number): boolean {
@@ -76,4 +79,31 @@ describe('npm start', function () {
       assert.ok((await filesContaining(dataDir, requestId)).length > 0, 'the Chronicle of the last request was not stored');
     });
   }
+});
+
+describe('npm start after npm ci --omit=dev', function () {
+  this.timeout(240_000);
+  let dir: string;
+  before(async () => {
+    await buildPackage();
+    // A checkout as a production image has it: built, then installed without the dev dependencies (offline, from the lock file).
+    dir = await mkdtemp(join(tmpdir(), 'gateway-npm-start-prod-'));
+    for (const entry of ['package.json', 'package-lock.json', 'dist', 'scripts']) await cp(join(REPO_ROOT, entry), join(dir, entry), { recursive: true });
+    await run('npm', ['ci', '--omit=dev', '--offline', '--no-audit', '--no-fund', '--silent'], { cwd: dir, maxBuffer: 16 * 1024 * 1024 });
+  });
+  after(() => rm(dir, { recursive: true, force: true }));
+
+  it('15.7: runs its prestart without the build tools, serves the built server and stops cleanly on SIGTERM', async () => {
+    // PATH without node_modules/.bin folders (npm run adds this repository's), as a production machine has it.
+    const path = (process.env.PATH ?? '').split(delimiter).filter((folder) => !folder.includes('node_modules')).join(delimiter);
+    const env = { PATH: path, PORT: '0', HOST: '', GATEWAY_DATA_DIR: join(dir, 'data'), GATEWAY_ADMIN_KEY: ADMIN_KEY, GATEWAY_DATABASE_URL: '', GATEWAY_REDIS_URL: '', GATEWAY_CONFIG: '' };
+    const gateway = await spawnGateway('npm', ['start', '--silent'], { cwd: dir, env });
+    try {
+      assert.match(gateway.output(), /starting the build in dist\/ as it is/);
+      assert.equal((await fetch(`${gateway.base}/healthz`)).status, 200);
+    } finally {
+      gateway.child.kill('SIGTERM');
+    }
+    assert.equal(await exitWithin(gateway, 20_000), 0);
+  });
 });
