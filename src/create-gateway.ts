@@ -100,7 +100,8 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     if (isReady) next();
     else ready.then(() => next(), next);
   };
-  const knownSecrets = new KnownSecrets(storage, box);
+  // Admin keys are scrubbed with the stored secrets: a key pasted into a prompt must not reach a viewer through Chronicles.
+  const knownSecrets = new KnownSecrets(storage, box, (options.adminKeys ?? []).map((admin) => admin.key));
   const logger = secretScrubbingLogger(options.logger, knownSecrets, ready, storage);
   let observe: RequestHandler = (_req, _res, next) => next(); // replaced below, before any request can arrive
   const mount = (inner: Router): Router => Router().use((req, res, next) => observe(req, res, next), awaitReady, inner);

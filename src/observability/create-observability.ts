@@ -19,12 +19,12 @@ export interface ObservabilityOptions {
 }
 
 /**
- * The host's logger, wrapped so no line carries a stored provider key or registry token (the set loaded once the
- * gateway is ready, refreshed as they change) or a key-shaped value. Undefined without a logger.
+ * The host's logger, wrapped so no line carries a configured admin key, a stored provider key or registry token (the
+ * set loaded once the gateway is ready, refreshed as they change) or a key-shaped value. Undefined without a logger.
  */
 export function secretScrubbingLogger(logger: GatewayLogger | undefined, known: KnownSecrets, ready: Promise<void>, storage: Storage): GatewayLogger | undefined {
   if (!logger) return undefined;
-  let snapshot: readonly string[] = [];
+  let snapshot: readonly string[] = known.configured;
   let live = false;
   const refresh = (): void => {
     known.current().then((secrets) => void (snapshot = secrets), () => undefined);
