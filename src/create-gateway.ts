@@ -129,7 +129,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     },
   });
   services.applicationDeletedHooks.push((application) => recorder.forget(application));
-  const observability = createObservability(options, logger, recorder);
+  const observability = createObservability(options, logger, recorder, knownSecrets);
   const observer = observability.metrics || observability.tracing ? observability : undefined;
   guardrails.observer = observer;
   observe = requestObserver(observability);

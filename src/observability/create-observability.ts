@@ -43,8 +43,8 @@ export function secretScrubbingLogger(logger: GatewayLogger | undefined, known: 
   });
 }
 
-/** The observability of one gateway. */
-export function createObservability(options: ObservabilityOptions, logger: GatewayLogger | undefined, recorder: ChroniclesRecorder): GatewayObservability {
+/** The observability of one gateway; `known` gives the secrets scrubbed from the prompts and answers spans record. */
+export function createObservability(options: ObservabilityOptions, logger: GatewayLogger | undefined, recorder: ChroniclesRecorder, known?: KnownSecrets): GatewayObservability {
   const metricsOptions = options.metrics === true ? {} : options.metrics || undefined;
   const metrics = metricsOptions
     ? new GatewayMetrics(metricsOptions, {
@@ -57,5 +57,5 @@ export function createObservability(options: ObservabilityOptions, logger: Gatew
       })
     : undefined;
   const tracing = options.tracing === false ? undefined : new GatewayTracing(options.tracing === true ? {} : options.tracing);
-  return new GatewayObservability(metrics, tracing, logger, options.logRequests === true);
+  return new GatewayObservability(metrics, tracing, logger, options.logRequests === true, known ? () => known.current() : undefined);
 }
