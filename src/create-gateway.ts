@@ -100,7 +100,8 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     if (isReady) next();
     else ready.then(() => next(), next);
   };
-  const knownSecrets = new KnownSecrets(storage, box);
+  // Admin keys are scrubbed with the stored secrets: a key pasted into a prompt must not reach a viewer through Chronicles.
+  const knownSecrets = new KnownSecrets(storage, box, (options.adminKeys ?? []).map((admin) => admin.key));
   const logger = secretScrubbingLogger(options.logger, knownSecrets, ready, storage);
   let observe: RequestHandler = (_req, _res, next) => next(); // replaced below, before any request can arrive
   const mount = (inner: Router): Router => Router().use((req, res, next) => observe(req, res, next), awaitReady, inner);
@@ -128,7 +129,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     },
   });
   services.applicationDeletedHooks.push((application) => recorder.forget(application));
-  const observability = createObservability(options, logger, recorder);
+  const observability = createObservability(options, logger, recorder, knownSecrets);
   const observer = observability.metrics || observability.tracing ? observability : undefined;
   guardrails.observer = observer;
   observe = requestObserver(observability);
@@ -204,7 +205,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       maxJsonDepth,
       logger,
       proxy: proxyDeps,
-      sessions: { registries, developerKeys: services.developerKeys, engine: guardrails, recorder, ownOrigins: [], guard: externalMcp, maxResponseBytes: resolveLimits(options.mcp).maxBytes, observer },
+      sessions: { registries, engine: guardrails, recorder, ownOrigins: [], guard: externalMcp, maxResponseBytes: resolveLimits(options.mcp).maxBytes, observer },
       store: redis ? new RedisResponseStore(redis, { keyPrefix: options.redis?.keyPrefix, connectTimeoutMs: options.redis?.connectTimeoutMs, ...options.responses?.store }) : new ResponseStore(options.responses?.store),
       maxRounds: options.responsesMaxRounds ?? 8,
       secrets: () => knownSecrets.current(),

@@ -1,4 +1,4 @@
-// The stored secrets the request log must never hold: every provider key and registry token, opened once and reloaded on change.
+// The secrets the request log and log lines must never hold: every stored provider key and registry token (opened once, reloaded on change) and the configured admin keys.
 import type { SecretBox } from '../secrets/secret-box.js';
 import { MIN_SCRUBBED_SECRET_LENGTH } from '../secrets/secret-scrubber.js';
 import type { Storage } from '../storage/storage-facade.js';
@@ -10,24 +10,29 @@ const SOURCES: Array<{ prefix: string; fields: readonly string[] }> = [
 ];
 
 /**
- * Keeps the clear values of every stored provider key and registry token, for scrubbing Chronicles entries.
+ * Keeps the clear values of every stored provider key and registry token, and the configured admin keys, for scrubbing
+ * Chronicles entries, log lines and kept responses.
  * The set is loaded on first use and reloaded after any write under the secret prefixes; a secret removed
  * from storage is kept until the next reload finishes, so an entry recorded just before a rotation is still scrubbed.
  */
 export class KnownSecrets {
   private loading: Promise<string[]> | undefined;
   private previous: string[] = [];
+  /** The secrets of the configuration (admin keys, at least 8 characters long): always part of the set. */
+  readonly configured: readonly string[];
 
   constructor(
     private readonly storage: Storage,
     private readonly box: SecretBox,
+    configured: readonly string[] = [],
   ) {
+    this.configured = configured.filter((secret) => typeof secret === 'string' && secret.length >= MIN_SCRUBBED_SECRET_LENGTH);
     storage.onWrite((key) => {
       if (key === undefined || SOURCES.some((source) => key.startsWith(source.prefix))) this.loading = undefined;
     });
   }
 
-  /** The current secrets (clear values, at least 8 characters long). */
+  /** The current secrets (clear values, at least 8 characters long), the configured ones included. */
   async current(): Promise<string[]> {
     if (!this.loading) {
       const load = this.load();
@@ -43,7 +48,7 @@ export class KnownSecrets {
   }
 
   private async load(): Promise<string[]> {
-    const found = new Set<string>();
+    const found = new Set<string>(this.configured);
     for (const { prefix, fields } of SOURCES) {
       for (const { value } of await this.storage.list<Record<string, unknown>>(prefix)) {
         for (const field of fields) {

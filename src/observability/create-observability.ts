@@ -19,12 +19,12 @@ export interface ObservabilityOptions {
 }
 
 /**
- * The host's logger, wrapped so no line carries a stored provider key or registry token (the set loaded once the
- * gateway is ready, refreshed as they change) or a key-shaped value. Undefined without a logger.
+ * The host's logger, wrapped so no line carries a configured admin key, a stored provider key or registry token (the
+ * set loaded once the gateway is ready, refreshed as they change) or a key-shaped value. Undefined without a logger.
  */
 export function secretScrubbingLogger(logger: GatewayLogger | undefined, known: KnownSecrets, ready: Promise<void>, storage: Storage): GatewayLogger | undefined {
   if (!logger) return undefined;
-  let snapshot: readonly string[] = [];
+  let snapshot: readonly string[] = known.configured;
   let live = false;
   // Until a load succeeds, each line tries again; after that, only a change of a stored key or token reloads.
   let stale = true;
@@ -49,8 +49,8 @@ export function secretScrubbingLogger(logger: GatewayLogger | undefined, known: 
   });
 }
 
-/** The observability of one gateway. */
-export function createObservability(options: ObservabilityOptions, logger: GatewayLogger | undefined, recorder: ChroniclesRecorder): GatewayObservability {
+/** The observability of one gateway; `known` gives the secrets scrubbed from the prompts and answers spans record. */
+export function createObservability(options: ObservabilityOptions, logger: GatewayLogger | undefined, recorder: ChroniclesRecorder, known?: KnownSecrets): GatewayObservability {
   const metricsOptions = options.metrics === true ? {} : options.metrics || undefined;
   const metrics = metricsOptions
     ? new GatewayMetrics(metricsOptions, {
@@ -63,5 +63,5 @@ export function createObservability(options: ObservabilityOptions, logger: Gatew
       })
     : undefined;
   const tracing = options.tracing === false ? undefined : new GatewayTracing(options.tracing === true ? {} : options.tracing);
-  return new GatewayObservability(metrics, tracing, logger, options.logRequests === true);
+  return new GatewayObservability(metrics, tracing, logger, options.logRequests === true, known ? () => known.current() : undefined);
 }

@@ -51,6 +51,8 @@ export class GatewayObservability implements ProxyObserver, GuardrailObserver, T
     readonly logger: GatewayLogger | undefined,
     /** Log one line per request answered. */
     readonly logRequests: boolean,
+    /** The stored and configured secrets, scrubbed from the prompts and answers spans record (`recordContent`). */
+    readonly knownSecrets: () => Promise<readonly string[]> = async () => [],
   ) {}
 
   /** True when any per-request work is needed besides the request id. */

@@ -49,6 +49,7 @@ function contentOf(context: ModelRequestContext): { input: string; output: strin
 
 function finishSpan(observability: GatewayObservability, traced: RequestTrace, req: Request, status: number, context: ModelRequestContext | undefined, labels: CallLabels | undefined, error: GatewayError | undefined): void {
   const { span } = traced;
+  const errorType = status >= 500 || status === 499 ? (error?.code ?? String(status)) : undefined;
   if (span.isRecording()) {
     // One setAttributes call: the SDK checks each attribute once.
     const attributes: Attributes = labels ? { ...labels.attributes } : {};
@@ -57,15 +58,29 @@ function finishSpan(observability: GatewayObservability, traced: RequestTrace, r
     else if (context) attributes['gateway.route'] = context.routeName;
     const tracing = observability.tracing!;
     if (context && tracing.recordContent) {
-      const secrets = requestSecrets(req);
+      // The content is scrubbed of the request's credentials and of every stored and configured secret (loaded once,
+      // reloaded on change: the wait is for the first load, or the one after a key changed); the span keeps its end time.
+      const endTime = performance.timeOrigin + performance.now();
+      const own = requestSecrets(req);
       const { input, output } = contentOf(context);
-      attributes['gen_ai.input.messages'] = scrubSecrets(cutToBytes(input, tracing.maxContentBytes), secrets);
-      attributes['gen_ai.output.messages'] = scrubSecrets(cutToBytes(output, tracing.maxContentBytes), secrets);
+      const finish = (known: readonly string[] | undefined): void => {
+        // Secrets that cannot be loaded: the span records no content rather than unscrubbed content.
+        if (known) {
+          const secrets = [...own, ...known];
+          attributes['gen_ai.input.messages'] = scrubSecrets(cutToBytes(input, tracing.maxContentBytes), secrets);
+          attributes['gen_ai.output.messages'] = scrubSecrets(cutToBytes(output, tracing.maxContentBytes), secrets);
+        }
+        span.setAttributes(attributes);
+        observability.checkSpans(traced.context, context.checks);
+        GatewayTracing.end(span, errorType, endTime);
+      };
+      observability.knownSecrets().then(finish, () => finish(undefined));
+      return;
     }
     span.setAttributes(attributes);
     if (context) observability.checkSpans(traced.context, context.checks);
   }
-  GatewayTracing.end(span, status >= 500 || status === 499 ? (error?.code ?? String(status)) : undefined);
+  GatewayTracing.end(span, errorType);
 }
 
 function finishRequest(observability: GatewayObservability, req: Request, res: Response, record: RequestRecord): void {

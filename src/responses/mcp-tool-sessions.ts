@@ -4,7 +4,6 @@ import type { ToolObserver } from '../observability/observer-types.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { DeveloperKeyStore } from '../admin/developer-key-store.js';
 import type { ChroniclesRecorder } from '../chronicles/chronicles-recorder.js';
 import type { GuardrailEngine } from '../guardrails/guardrail-engine.js';
 import type { OutboundUrlGuard } from '../http/outbound-url-guard.js';
@@ -33,14 +32,13 @@ export interface ToolSession {
 /** What opening sessions needs. */
 export interface SessionDeps {
   registries: RegistryService;
-  developerKeys: DeveloperKeyStore;
   engine: GuardrailEngine;
   recorder: ChroniclesRecorder;
   /** Origins at which this gateway is reached (configured base URL, the request's own origin). */
   ownOrigins: string[];
   /** Fetches external MCP servers the operator allows; absent when none is allowed. */
   guard?: OutboundUrlGuard;
-  /** The application of the request, used for registries when the tool's headers carry no developer key. */
+  /** The application of the request: a developer key in a tool's headers was checked to be one of its own (`checkToolHeaderKeys`). */
   application: string;
   /** Receives the tool invocations made through the gateway's registries. */
   sink: InvocationSink;
@@ -60,11 +58,6 @@ function allowedNames(entry: McpToolEntry): Set<string> | undefined {
   return new Set(Array.isArray(allowed) ? allowed : (allowed.tool_names ?? []));
 }
 
-function bearerOf(headers: Record<string, string> | undefined): string | undefined {
-  const value = Object.entries(headers ?? {}).find(([name]) => name.toLowerCase() === 'authorization')?.[1];
-  return value ? /^Bearer\s+(\S+)$/i.exec(value)?.[1] : undefined;
-}
-
 /** A transport and the secrets it carries (scrubbed from every message the caller sees). */
 interface OpenedTransport {
   transport: Transport;
@@ -76,15 +69,12 @@ async function transportFor(entry: McpToolEntry, target: McpTarget, deps: Sessio
   const headerSecrets = Object.values(entry.headers ?? {});
   if (target.kind === 'registry') {
     const registry = await deps.registries.registry(target.registry);
-    const key = bearerOf(entry.headers) ?? entry.headers?.['x-gateway-apikey'];
-    const owner = key ? await deps.developerKeys.identify(key) : { application: deps.application };
-    if (!owner) throw new Error(`The developer key in the headers of the tool ${entry.server_label} is not valid.`);
     const token = deps.registries.token(registry);
     const secrets = [...headerSecrets, ...(token ? [token] : [])];
     const interceptor = new JsonRpcInterceptor(
       { service: deps.registries, engine: deps.engine, recorder: deps.recorder, observer: deps.observer },
       registry.name,
-      owner.application,
+      deps.application,
       target.path,
       [...secrets, ...(deps.requestSecrets ?? [])],
       deps.sink,

@@ -14,6 +14,7 @@ import { MODEL_NAME_SCHEMA } from '../traffic/model-endpoints.js';
 import { enforceRouteRate } from '../traffic/rate-limiter-router.js';
 import { compileValidator } from '../validation/schema-validator.js';
 import { targetsOf } from './mcp-server-targets.js';
+import { checkToolHeaderKeys } from './tool-header-keys.js';
 import { newId, ResponseOutput } from './response-output.js';
 import { checkResponsesInput, checkResponsesOutput, checksOutput, outputText } from './responses-guardrails.js';
 import type { McpToolEntry, OutputItem, ResponsesRequest } from './responses-types.js';
@@ -98,6 +99,7 @@ export function responsesRouter(deps: ResponsesRouterDeps): Router {
     const mcpEntries = (request.tools ?? []).flatMap((tool, index) => (tool.type === 'mcp' ? [{ entry: tool as McpToolEntry, index }] : []));
     const ownPrefixes = [...new Set(['', mountPrefix(req), ...(deps.baseUrl ? [new URL(deps.baseUrl).pathname.replace(/\/+$/, '')] : [])])];
     const targets = await targetsOf(mcpEntries, { registries: deps.sessions.registries, ownOrigins, ownPrefixes, guard: deps.sessions.guard });
+    await checkToolHeaderKeys(mcpEntries, targets, context.application, deps.services.developerKeys);
     const plan = await planResponse(deps, request, context.application, targets);
     // The application's (or route's) policy holds here as on the model endpoints: input checks before any model call.
     const policy = await checkResponsesInput(

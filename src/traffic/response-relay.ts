@@ -7,6 +7,7 @@ import { chunkText } from '../guardrails/pipeline/message-text.js';
 import type { OutputGuard } from '../guardrails/pipeline/output-guard.js';
 import { createSseParser } from '../http/sse-parser.js';
 import type { ProviderPlugin, ProviderRequestContext } from '../plugins/plugin-types.js';
+import { ProviderKeyMask } from './provider-key-mask.js';
 import type { UpstreamResponse } from './upstream-client.js';
 import { withoutProviderKey } from './upstream-error.js';
 import { withoutStreamUsage } from '../usage/stream-usage.js';
@@ -69,9 +70,14 @@ function sendJson(res: Response, bytes: Buffer): void {
   res.end(bytes);
 }
 
+/** The answer's bytes with the attempt's provider key masked (an upstream may echo the key it was sent). */
+function unechoed(bytes: Buffer, context: ProviderRequestContext): Buffer {
+  return ProviderKeyMask.of(context.apiKey?.value)?.whole(bytes) ?? bytes;
+}
+
 /**
- * Reads a whole JSON answer and sends it: compatible answers byte for byte (once they parse as JSON),
- * others translated. With an output guard, the answer is checked (and DLP-transformed) first, and
+ * Reads a whole JSON answer and sends it: compatible answers byte for byte (once they parse as JSON; the provider key
+ * masked), others translated. With an output guard, the answer is checked (and DLP-transformed) first, and
  * withheld when rejected. An answer that is not JSON throws 502 `upstream_invalid_response` before
  * anything is sent, so the proxy may retry or fall back as for a network failure.
  */
@@ -83,7 +89,7 @@ export async function relayJson(
   guard?: OutputGuard,
   format?: AnswerFormat,
 ): Promise<RelayOutcome> {
-  const bytes = Buffer.from(await upstream.body.arrayBuffer());
+  const bytes = unechoed(Buffer.from(await upstream.body.arrayBuffer()), context);
   const compatible = adapter.openaiCompatible || !adapter.translateResponse;
   if (compatible && !guard && !format) {
     const parsed = parseJson(bytes);
@@ -102,7 +108,7 @@ export async function relayJson(
 
 /** Reads a whole JSON answer and keeps it, translated into OpenAI's format, for the caller (the Responses tool loop). */
 export async function captureJson(upstream: UpstreamResponse, adapter: ProviderPlugin, context: ProviderRequestContext): Promise<RelayOutcome> {
-  const parsed = parseJson(Buffer.from(await upstream.body.arrayBuffer()));
+  const parsed = parseJson(unechoed(Buffer.from(await upstream.body.arrayBuffer()), context));
   const compatible = adapter.openaiCompatible || !adapter.translateResponse;
   return { json: compatible ? (parsed as Record<string, unknown>) : adapter.translateResponse!(parsed, context) };
 }
@@ -161,7 +167,8 @@ class StreamGate {
  * before the first byte can still be retried or fall back (it is thrown). After that, a failure or
  * an output check that rejects ends the stream with an SSE `error` event, never a silent clean end.
  * With `hideUsage`, usage stays in `payloads` (for the request log) but is not sent: the usage-only chunk is dropped and
- * the `usage` member of other chunks taken out.
+ * the `usage` member of other chunks taken out. The provider key is masked in what is sent and in `payloads` (which
+ * the response cache keeps), a key split across two chunks included.
  */
 export async function relayStream(
   res: Response,
@@ -182,15 +189,17 @@ export async function relayStream(
   const translator = adapter.openaiCompatible ? undefined : adapter.createStreamTranslator?.(context);
   const gate = new StreamGate(res, guard);
   const textOf = (from: number): string => (guard ? payloads.slice(from).map(chunkText).join('') : '');
+  const mask = ProviderKeyMask.of(context.apiKey?.value);
   const parser = createSseParser((event) => {
-    if (translator) payloads.push(...translator.onEvent(event));
-    else payloads.push(event.data);
+    if (translator) for (const payload of translator.onEvent(event)) payloads.push(mask ? mask.text(payload) : payload);
+    else payloads.push(mask ? mask.text(event.data) : event.data);
   });
+  const bytewise = !translator && !framing && !hideUsage;
   const forward = async (chunk: Buffer): Promise<GatewayError | undefined> => {
     const before = payloads.length;
     parser.push(chunk);
     // Byte for byte, unless the events are reframed or the usage chunk the gateway asked for must be taken out.
-    if (!translator && !framing && !hideUsage) return gate.push(chunk, textOf(before));
+    if (bytewise) return gate.push(mask ? mask.chunk(chunk) : chunk, textOf(before));
     return sendPayloads(before);
   };
   // The usage the gateway asked for is kept from an OpenAI-format client; a reframed stream (Anthropic's) reports usage itself.
@@ -225,9 +234,13 @@ export async function relayStream(
     }
     if (!rejected) {
       parser.end();
+      const held = bytewise ? mask?.flush() : undefined;
+      if (held && held.length > 0) rejected = await gate.push(held, '');
+    }
+    if (!rejected) {
       if (translator) {
         const before = payloads.length;
-        payloads.push(...translator.onEnd());
+        payloads.push(...translator.onEnd().map((payload) => (mask ? mask.text(payload) : payload)));
         rejected = await sendPayloads(before);
       }
       if (!rejected && framing) rejected = await gate.push(framing.end(), '');

@@ -128,6 +128,22 @@ describe('observability: traces with the Node SDK', () => {
     }
   });
 
+  it('15.3: recorded prompts and answers hold no stored provider key or admin key, as Chronicles hold none', async () => {
+    const f = await createTrafficFixture({ tracing: { recordContent: true } });
+    try {
+      // A developer pastes the gateway's configuration, with its keys, into a prompt; the model repeats one.
+      const pasted = `provider key: sk-stored-provider-key-0001, admin key: ${TEST_KEYS.superAdmin}`;
+      f.fake.script({ text: `You pasted ${TEST_KEYS.superAdmin}.` });
+      await request(f.app).post('/v1/chat/completions').set({ 'x-gateway-apikey': f.developerKey }).send(chatBody({ messages: [{ role: 'user', content: pasted }] })).expect(200);
+      const server = await eventually(() => one('POST /v1/chat/completions'));
+      const recorded = `${String(server.attributes['gen_ai.input.messages'])} ${String(server.attributes['gen_ai.output.messages'])}`;
+      assert.match(recorded, /provider key: \[REDACTED\], admin key: \[REDACTED\]/);
+      for (const secret of ['sk-stored-provider-key-0001', TEST_KEYS.superAdmin]) assert.ok(!recorded.includes(secret), recorded);
+    } finally {
+      await f.close();
+    }
+  });
+
   describe('MCP tool calls', () => {
     let f: McpFixture;
     beforeEach(async () => {
