@@ -1,5 +1,5 @@
-// `npm run bench`: the gateway's own cost against a loopback upstream and two bare proxies, in one run:
-// CPU time per request (the steady figure), req/s, added p50 at one connection, streaming and memory.
+// `npm run bench`: the gateway's own cost against a loopback upstream and three bare proxies, in one run:
+// CPU time per request (the steady figure; the gateway against the references again in alternating rounds), req/s, added p50 at one connection, streaming and memory.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +15,8 @@ import { measureObservabilityCost } from './observability-cost.js';
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 4000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 20_000);
 const CONNECTIONS = 16;
+/** Rounds of the alternating comparison of the gateway with the references (BENCH_ALTERNATING_ROUNDS). */
+const ALTERNATING_ROUNDS = Number(process.env.BENCH_ALTERNATING_ROUNDS ?? 5);
 const LONG_STREAM_CHUNKS = 200;
 
 interface Child {
@@ -106,6 +108,8 @@ const target = (base: string, body: string, headers: Record<string, string> = {}
 const viaGateway = (route: string, key = developerKey, body = chat(false)): LoadTarget =>
   target(gatewayOrigin, body, { 'x-gateway-apikey': key, 'x-gateway-route': route });
 
+const logged: LoadTarget = { ...viaGateway('custom', String(loggingGateway.info.key)), origin: origin(loggingGateway) };
+
 const rows: Row[] = [];
 const directLatency = (stream = false): Promise<LoadResult> =>
   sampleLatency(target(upstreamOrigin, chat(stream)), { connections: 1, durationMs: DURATION_MS / 2, firstByte: stream });
@@ -127,7 +131,6 @@ try {
   await scenario(EXPRESS_REFERENCE, expressRef.child.pid!, target(origin(expressRef), chat(false)));
   await scenario('reference: bare Express + express.json() + res.end(bytes) + undici proxy', expressEndRef.child.pid!, target(origin(expressEndRef), chat(false)));
   await scenario('gateway: custom route, no policy', gatewayPid, viaGateway('custom'));
-  const logged = { ...viaGateway('custom', String(loggingGateway.info.key)), origin: origin(loggingGateway) };
   await scenario('gateway: custom route, a log line per request (as npm start logs them)', loggingGateway.child.pid!, logged);
   await scenario('gateway: unified route, no policy', gatewayPid, viaGateway('unified'));
   const plain1k = await scenario('gateway: unified route, 1 KB prompt, no policy', gatewayPid, viaGateway('unified', developerKey, chat1k));
@@ -166,6 +169,31 @@ try {
   rows.push({ scenario: 'MCP tools/call, direct (median of 3 rounds)', latency: median.direct });
   rows.push({ scenario: 'MCP tools/call, through the registry proxy', latency: median.proxied, directP50: median.direct.p50 });
   print(rows);
+
+  // The targets compare the gateway with the references: those rows again, in alternating rounds (the order reversed
+  // every other round), so a drift of the machine's load during the run falls on every side alike.
+  const contenders: Array<{ name: string; pid: number; load: LoadTarget }> = [
+    { name: NODE_REFERENCE, pid: nodeRef.child.pid!, load: target(origin(nodeRef), chat(false)) },
+    { name: EXPRESS_REFERENCE, pid: expressRef.child.pid!, load: target(origin(expressRef), chat(false)) },
+    { name: 'reference: bare Express + express.json() + res.end(bytes) + undici proxy', pid: expressEndRef.child.pid!, load: target(origin(expressEndRef), chat(false)) },
+    { name: 'gateway: custom route, no policy', pid: gatewayPid, load: viaGateway('custom') },
+    { name: 'gateway: custom route, a log line per request', pid: loggingGateway.child.pid!, load: logged },
+  ];
+  const alternating = new Map<string, number[]>(contenders.map(({ name }) => [name, []]));
+  for (let round = 0; round < ALTERNATING_ROUNDS; round++) {
+    for (const { name, pid, load } of round % 2 === 0 ? contenders : [...contenders].reverse()) {
+      alternating.get(name)!.push((await measureCpuPerRequest(load, pid, { connections: CONNECTIONS, requests: REQUESTS / 2, warmup: 500 })).cpuPerRequestUs);
+    }
+  }
+  const medianOf = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  const expressMedian = medianOf(alternating.get(EXPRESS_REFERENCE)!);
+  const nodeMedian = medianOf(alternating.get(NODE_REFERENCE)!);
+  console.log(`\n| CPU µs/request, median of ${ALTERNATING_ROUNDS} alternating rounds of ${REQUESTS / 2} | median | × bare Express (res.json) | × bare node:http | rounds |`);
+  console.log('|---|---:|---:|---:|---|');
+  for (const [name, values] of alternating) {
+    const median = medianOf(values);
+    console.log(`| ${name} | ${median.toFixed(0)} | ${fmt(median / expressMedian, 2)} | ${fmt(median / nodeMedian, 2)} | ${values.map((value) => value.toFixed(0)).join(', ')} |`);
+  }
   console.log(
     `\nnode ${process.version}; CPU: the serving process's user+system time over ${REQUESTS} requests at ${CONNECTIONS} connections after a warm-up; ` +
       `latency: hrtime per request at 1 connection for ${DURATION_MS} ms, added p50 against a direct run measured just before. The gateway runs compiled (no tsx).`,
