@@ -1,0 +1,109 @@
+// Exploration: the promptinjectiondetection linear model and a word-vector network trained jointly, one window margin (linear + network) under the same multiple-instance and window-balance rules as hashed-trainer.ts.
+import { sigmoid } from '../../plugins/guardrails/prompt-injection-detection/hashed-model.js';
+import { DEFAULT_HASHED_OPTIONS, type HashedTrainOptions, type PreparedExample } from './hashed-trainer.js';
+import { seededRandom, shuffle } from './linear-trainer.js';
+import { netMargin, WINDOW_VECTOR_OPTIONS, type VectorNet, type VectorPrepared, type WindowVectorOptions } from './prompt-injection-vectors.js';
+
+/** One label's jointly trained parts: the hashed weights and bias, and the network whose margin adds to theirs. */
+export interface JointLabel {
+  weights: Float32Array;
+  bias: number;
+  net: VectorNet;
+}
+
+function spread<T>(items: readonly T[], max: number): T[] {
+  if (items.length <= max) return [...items];
+  return Array.from({ length: max }, (_, i) => items[Math.round((i * (items.length - 1)) / (max - 1))] as T);
+}
+
+/**
+ * Trains label `label` of aligned examples (`prepared[i]` and `vectors[i]` the same text, the same windows): a window's
+ * margin is the linear model's plus the network's, and both take each step's gradient. Window-balanced negatives and
+ * multiple-instance positives (the best window by the joint margin after the first epoch), as `trainLabel` with
+ * `balance: windows`, `positiveWindows: max`.
+ */
+export function trainJointLabel(prepared: readonly PreparedExample[], vectors: readonly VectorPrepared[], label: number, options: Partial<HashedTrainOptions> = {}, vectorOptions: Partial<WindowVectorOptions> = {}): JointLabel {
+  const s = { ...DEFAULT_HASHED_OPTIONS, ...options };
+  const o = { ...WINDOW_VECTOR_OPTIONS, ...vectorOptions };
+  const size = 1 << s.bits;
+  const weights = new Float64Array(size);
+  const squares = new Float64Array(size).fill(1e-8);
+  let bias = 0;
+  let biasSquare = 1e-8;
+  const floor = s.featureFloor ?? 0;
+  const D = vectors[0]?.inputs[0]?.length ?? 100;
+  const H = o.hidden;
+  const netRandom = seededRandom(o.seed);
+  const net: VectorNet = { inputSize: D, hidden: H, W: new Float32Array(H * D).map(() => (netRandom() - 0.5) * 0.2), b: new Float32Array(H), v: new Float32Array(H).map(() => (netRandom() - 0.5) * 0.2), c: 0 };
+  const gW = new Float32Array(H * D).fill(1e-6);
+  const gb = new Float32Array(H).fill(1e-6);
+  const gv = new Float32Array(H).fill(1e-6);
+  const h = new Float32Array(H);
+  const training = prepared.map((e, i) => {
+    const inputs = vectors[i]!.inputs;
+    if (inputs.length !== e.windows.length) throw new Error(`example ${i}: ${e.windows.length} windows but ${inputs.length} vector inputs`);
+    return { windows: spread(e.windows, s.maxWindows), inputs: spread(inputs, s.maxWindows), positive: e.labels[label] === true, weight: e.weight };
+  });
+  let positive = 0;
+  let negative = 0;
+  for (const e of training) {
+    if (e.positive) positive += e.weight;
+    else negative += e.weight * e.windows.length;
+  }
+  const negScale = positive / Math.max(1e-9, negative);
+  const linear = (buckets: Uint32Array): number => {
+    let sum = 0;
+    for (const bucket of buckets) sum += weights[bucket] as number;
+    return buckets.length === 0 ? bias : bias + sum / Math.sqrt(Math.max(buckets.length, floor));
+  };
+  const update = (buckets: Uint32Array, x: Float32Array, target: number, importance: number): void => {
+    const gradient = (sigmoid(linear(buckets) + netMargin(net, x, h)) - target) * importance;
+    if (buckets.length > 0) {
+      const scale = 1 / Math.sqrt(Math.max(buckets.length, floor));
+      for (const bucket of buckets) {
+        const g = gradient * scale + s.l2 * (weights[bucket] as number);
+        squares[bucket] = (squares[bucket] as number) + g * g;
+        weights[bucket] = (weights[bucket] as number) - (s.learningRate * g) / Math.sqrt(squares[bucket] as number);
+      }
+    }
+    biasSquare += gradient * gradient;
+    bias -= (s.learningRate * gradient) / Math.sqrt(biasSquare);
+    const rate = o.learningRate;
+    for (let k = 0; k < H; k += 1) {
+      const t = h[k] as number;
+      const gvk = gradient * t;
+      const gh = gradient * (net.v[k] as number) * (1 - t * t);
+      gv[k] = (gv[k] as number) + gvk * gvk;
+      net.v[k] = (net.v[k] as number) - (rate * gvk) / Math.sqrt(gv[k] as number);
+      gb[k] = (gb[k] as number) + gh * gh;
+      net.b[k] = (net.b[k] as number) - (rate * gh) / Math.sqrt(gb[k] as number);
+      const at = k * D;
+      for (let d = 0; d < D; d += 1) {
+        const gw = gh * (x[d] as number) + o.l2 * (net.W[at + d] as number);
+        gW[at + d] = (gW[at + d] as number) + gw * gw;
+        net.W[at + d] = (net.W[at + d] as number) - (rate * gw) / Math.sqrt(gW[at + d] as number);
+      }
+    }
+  };
+  const random = seededRandom(s.seed);
+  const order = training.map((_, i) => i);
+  for (let epoch = 0; epoch < s.epochs; epoch += 1) {
+    for (const i of shuffle(order, random)) {
+      const e = training[i] as (typeof training)[number];
+      if (e.positive && epoch > 0 && e.windows.length > 1) {
+        let best = 0;
+        let bestMargin = -Infinity;
+        e.windows.forEach((w, j) => {
+          const m = linear(w) + netMargin(net, e.inputs[j] as Float32Array);
+          if (m > bestMargin) [best, bestMargin] = [j, m];
+        });
+        update(e.windows[best] as Uint32Array, e.inputs[best] as Float32Array, 1, e.weight);
+      } else if (e.positive) {
+        e.windows.forEach((w, j) => update(w, e.inputs[j] as Float32Array, 1, e.weight / e.windows.length));
+      } else {
+        e.windows.forEach((w, j) => update(w, e.inputs[j] as Float32Array, 0, e.weight * negScale));
+      }
+    }
+  }
+  return { weights: Float32Array.from(weights), bias, net };
+}
