@@ -1,5 +1,5 @@
 // Exploration, not part of eval:guardrails: mixes the word-vector view into the linear model's window margins (from prompt-injection-vectors.ts's dump) at several weights, and picks the weight for each left-out source on the other sources' folds only (nested).
-// Run: npx tsx scripts/eval/variants/prompt-injection-vectors-mix.ts <dump.json> [<dump2.json> ...]
+// Run: [MIX_PENALTIES=0.4,0.5 (more window penalties, α=0 and α=1, β=0)] npx tsx scripts/eval/variants/prompt-injection-vectors-mix.ts <dump.json> [<dump2.json> ...]
 import { readFileSync } from 'node:fs';
 import { metricsAt, type SourceMetrics } from '../leave-one-source-out.js';
 
@@ -25,6 +25,8 @@ const ALPHAS = [0, 0.1, 0.2, 0.3, 0.5, 0.75, 1];
 const BETAS = [0, -0.1, -0.2, -0.3, -0.5, -0.75];
 /** The (alpha, beta) pairs tried: beta only with alpha > 0. */
 const SETTINGS = ALPHAS.flatMap((alpha) => (alpha === 0 ? [[0, 0]] : BETAS.map((beta) => [alpha, beta]))) as Array<[number, number]>;
+/** The dumps' window penalty (the shipped one): only then do the dumped model scores of decoded payloads apply. */
+const SHIPPED_PENALTY = 0.25;
 const sigmoid = (x: number): number => 1 / (1 + Math.exp(-x));
 
 /** The row's prompt_injection score with the vector margins of `shape` mixed in at `alpha` (0: the shipped scoring of the main text). */
@@ -40,7 +42,7 @@ function mixed(row: DumpRow, shape: string, alpha: number, penalty: number, beta
   }
   // Decoded payloads are read by the linear model alone (the vector view reads the main text).
   const decoded = Math.max(row.m.prompt_injection ?? 0, row.m.jailbreak ?? 0);
-  return alpha === 0 ? Math.max(score, decoded) : score;
+  return alpha === 0 && beta === 0 && penalty === SHIPPED_PENALTY ? Math.max(score, decoded) : score;
 }
 
 const SHORT: Record<string, string> = { 'NVIDIA/garak': 'garak', 'JailbreakBench/artifacts': 'JBB', 'meta-llama/PurpleLlama': 'PurpleLlama', 'tatsu-lab/alpaca_eval': 'alpaca', 'yizhongw/self-instruct': 'self-instr', 'lm-sys/FastChat': 'FastChat', 'openai/grade-school-math': 'gsm8k', 'f/awesome-chatgpt-prompts': 'awesome' };
@@ -80,6 +82,14 @@ for (const file of process.argv.slice(2)) {
       const candidates = SETTINGS.map((_, i) => i).filter((i) => SETTINGS[i]![0] === alpha);
       const matched = candidates.reduce((a, b) => (Math.abs((pooled(b).fpr ?? 0) - baseFpr) < Math.abs((pooled(a).fpr ?? 0) - baseFpr) ? b : a));
       line(`${shape} ${label(matched)} (FPR-matched)`, () => matched);
+    }
+    for (const [alpha, penalty] of (process.env.MIX_PENALTIES ?? '').split(',').filter(Boolean).map(Number).flatMap((p) => [[0, p], [1, p]])) {
+      if (alpha === 0 && shape !== dump.shapes[0]) continue;
+      const scores = new Map([...folds, 'dev'].map((f) => [f, byFold.get(f)!.map((r) => mixed(r, shape, alpha!, penalty!))]));
+      const perFold = folds.map((f) => metricsOf(byFold.get(f)!, scores.get(f)!, f));
+      const all = metricsOf(folds.flatMap((f) => byFold.get(f)!), folds.flatMap((f) => scores.get(f)!), 'pooled');
+      const dev = metricsOf(byFold.get('dev')!, scores.get('dev')!, 'dev');
+      console.log(`| ${alpha === 0 ? 'linear' : shape} α=${alpha} penalty ${penalty} | ${perFold.map(cell).join(' | ')} | ${f3(all.f1)} / ${f3(all.fpr)} | ${f3(dev.f1)} / ${f3(dev.fpr)} |`);
     }
     // Nested: each left-out source's setting is the one with the best pooled F1 over the other sources' folds; dev uses all folds.
     const best = (except?: string): number => SETTINGS.map((_, i) => i).reduce((a, b) => ((pooled(b, except).f1 ?? 0) > (pooled(a, except).f1 ?? 0) ? b : a));
