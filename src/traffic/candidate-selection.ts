@@ -18,12 +18,16 @@ export function orderByWeight(models: readonly RouteModel[], random: () => numbe
   return [...models.slice(first), ...models.slice(0, first)];
 }
 
-async function candidateFor(directory: ProviderDirectory, providerName: string, model: string, routeModel?: RouteModel): Promise<Candidate | undefined> {
-  const provider = await directory.provider(providerName);
+/** A candidate on `provider`, or undefined when it is missing, disabled or of a type no adapter serves. */
+function candidateOn(directory: ProviderDirectory, provider: Readonly<ProviderRecord> | undefined, model: string, routeModel?: RouteModel): Candidate | undefined {
   if (!provider || provider.enabled === false) return undefined;
   const adapter = directory.adapter(provider.type);
   if (!adapter) return undefined;
   return { provider: provider as ProviderRecord, adapter, model, routeModel };
+}
+
+async function candidateFor(directory: ProviderDirectory, providerName: string, model: string, routeModel?: RouteModel): Promise<Candidate | undefined> {
+  return candidateOn(directory, await directory.provider(providerName), model, routeModel);
 }
 
 /**
@@ -40,13 +44,33 @@ export function cachedRouteCandidates(
   for (const routeModel of route.models!) if (!directory.peekProvider(routeModel.provider)) return undefined;
   const candidates: Candidate[] = [];
   for (const routeModel of orderByWeight(route.models!, random)) {
-    const provider = directory.peekProvider(routeModel.provider)!.value;
-    if (!provider || provider.enabled === false) continue;
-    const adapter = directory.adapter(provider.type);
-    if (adapter) candidates.push({ provider: provider as ProviderRecord, adapter, model: routeModel.name, routeModel });
+    const candidate = candidateOn(directory, directory.peekProvider(routeModel.provider)!.value, routeModel.name, routeModel);
+    if (candidate) candidates.push(candidate);
   }
   if (candidates.length === 0) throw Errors.noProviderAvailable([routeName]);
   return candidates;
+}
+
+/**
+ * A unified route's candidate from the built model index and cached provider records alone, with no promise, as
+ * {@link resolveCandidates} finds it: undefined when anything must be read, and when the model is unknown (the full
+ * resolution then answers the error).
+ */
+export function cachedUnifiedCandidates(directory: ProviderDirectory, model: unknown): Candidate[] | undefined {
+  if (typeof model !== 'string' || model === '') return undefined;
+  const owners = directory.peekProvidersListing(model);
+  if (!owners) return undefined;
+  for (const owner of owners) {
+    const cached = directory.peekProvider(owner);
+    if (!cached) return undefined;
+    const candidate = candidateOn(directory, cached.value, model);
+    if (candidate) return [candidate];
+  }
+  const slash = model.indexOf('/');
+  if (slash <= 0) return undefined;
+  const cached = directory.peekProvider(model.slice(0, slash));
+  const candidate = cached && candidateOn(directory, cached.value, model.slice(slash + 1));
+  return candidate ? [candidate] : undefined;
 }
 
 /** Resolves a unified route's model: `provider/model`, or a model listed in a provider's `config.models`. */

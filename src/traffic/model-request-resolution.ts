@@ -9,7 +9,7 @@ import type { ModelEndpoint } from '../plugins/plugin-types.js';
 import { AbortFlag } from './attempt-timer.js';
 import { headerValue } from './gateway-headers.js';
 import { requestTraceOf } from '../observability/gateway-tracing.js';
-import { cachedRouteCandidates, resolveCandidates } from './candidate-selection.js';
+import { cachedRouteCandidates, cachedUnifiedCandidates, resolveCandidates } from './candidate-selection.js';
 import { setModelContext, type Candidate, type ModelRequestContext, type RouteRecord } from './model-request-context.js';
 import type { ProviderDirectory } from './provider-directory.js';
 
@@ -83,8 +83,8 @@ function attachContext(
 
 /**
  * {@link resolveModelRequest} from cached records alone, with no promise: the caller already identified, and its
- * application, a custom route and that route's providers all cached. Undefined when anything must be read; the same
- * errors as the full resolution otherwise.
+ * application, its route (a custom one, or a unified one whose model index is built) and the providers all cached.
+ * Undefined when anything must be read; the same errors as the full resolution otherwise.
  */
 function resolveFromCache(req: Request, res: Response, deps: ResolutionDeps, request: ModelRequestAsk): ModelRequestContext | undefined {
   const caller = callerOf(req);
@@ -93,14 +93,17 @@ function resolveFromCache(req: Request, res: Response, deps: ResolutionDeps, req
   if (!application) return undefined;
   if (!application.value || application.value.enabled === false) throw Errors.applicationDisabled([caller.application]);
   const routeName = routeNameOf(req, request);
-  if (routeName === IMPLICIT_ROUTE) return undefined;
-  const cached = deps.directory.peekRoute(routeName);
-  if (!cached) return undefined;
+  let route: Readonly<RouteRecord> | undefined;
+  if (routeName !== IMPLICIT_ROUTE) {
+    const cached = deps.directory.peekRoute(routeName);
+    if (!cached) return undefined;
+    route = cached.value;
+  }
   res.setHeader('x-gateway-route', headerValue(routeName));
-  const route = cached.value;
-  checkRoute(route, routeName, request);
-  if (!route.models?.length) return undefined;
-  const candidates = cachedRouteCandidates(deps.directory, route, routeName, deps.random);
+  if (routeName !== IMPLICIT_ROUTE) checkRoute(route, routeName, request);
+  const candidates = route?.models?.length
+    ? cachedRouteCandidates(deps.directory, route, routeName, deps.random)
+    : cachedUnifiedCandidates(deps.directory, request.model);
   return candidates && attachContext(req, res, request, caller, route, routeName, candidates);
 }
 

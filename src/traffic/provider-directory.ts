@@ -7,13 +7,18 @@ import type { ProviderRecord, RouteRecord } from './model-request-context.js';
 /** Finds routes, providers, their adapters, and which providers list a model. */
 export class ProviderDirectory {
   private modelIndex: Promise<Map<string, string[]>> | undefined;
+  /** The model index once built, until a provider changes: read without a promise on the request path. */
+  private builtIndex: Map<string, string[]> | undefined;
 
   constructor(
     private readonly storage: Storage,
     private readonly plugins: PluginRegistry,
   ) {
     storage.onWrite((key) => {
-      if (key === undefined || key.startsWith('providers/')) this.modelIndex = undefined;
+      if (key === undefined || key.startsWith('providers/')) {
+        this.modelIndex = undefined;
+        this.builtIndex = undefined;
+      }
     });
   }
 
@@ -41,8 +46,16 @@ export class ProviderDirectory {
 
   /** Names of the providers whose `config.models` lists `model`, sorted by name. */
   async providersListing(model: string): Promise<string[]> {
-    this.modelIndex ??= this.buildModelIndex();
-    return (await this.modelIndex).get(model) ?? [];
+    const building = (this.modelIndex ??= this.buildModelIndex());
+    const index = await building;
+    // Kept for peeks only while no provider changed since this build began.
+    if (this.modelIndex === building) this.builtIndex = index;
+    return index.get(model) ?? [];
+  }
+
+  /** {@link providersListing} from the built index, without a promise; undefined while the index must be (re)built. */
+  peekProvidersListing(model: string): readonly string[] | undefined {
+    return this.builtIndex && (this.builtIndex.get(model) ?? []);
   }
 
   private async buildModelIndex(): Promise<Map<string, string[]>> {

@@ -1,6 +1,7 @@
 // Model requests through unified and custom routes: authentication, route checks, model lookup, keys and answer headers.
 import assert from 'node:assert/strict';
 import request from 'supertest';
+import { startFakeProvider } from '../helpers/fake-provider.js';
 import { TEST_KEYS } from '../helpers/test-gateway.js';
 import { chatBody, createTrafficFixture, type TrafficFixture } from '../helpers/traffic-fixture.js';
 
@@ -49,6 +50,30 @@ describe('model routing', () => {
     const get = await request(f.app).get('/v1/chat/completions').set({ 'x-gateway-apikey': f.developerKey });
     assert.equal(get.status, 404);
     assert.equal(f.fake.requests.length, 2, 'only the two POSTs reached the provider');
+  });
+
+  it('a warm unified route follows provider changes at once: a model listed by another provider, disabled or dropped', async () => {
+    const admin = (method: 'put' | 'delete', path: string, body?: object) => request(f.app)[method](`/v1/admin${path}`).set('x-api-key', TEST_KEYS.superAdmin).send(body).expect(200);
+    const second = await startFakeProvider();
+    try {
+      // 'another' sorts before 'fake': when both list a model, it is the one chosen.
+      await f.create('/v1/admin/providers', { name: 'another', type: 'openai', config: { api_base: `${second.url}/v1`, models: ['other-model'] }, api_keys: [{ api_key: 'sk-stored-provider-key-0002' }] });
+      // Warm: the model index is built and every record is cached, so these are resolved without a storage read.
+      for (let i = 0; i < 3; i++) assert.equal((await chat({}).expect(200)).headers['x-gateway-provider'], 'fake');
+      assert.equal((await chat({}, chatBody({ model: 'other-model' })).expect(200)).headers['x-gateway-provider'], 'another');
+      // Only 'another' changes; 'fake' stays cached, so a stale index would still send the model there.
+      await admin('put', '/providers/another', { config: { api_base: `${second.url}/v1`, models: ['other-model', 'gpt-4o-mini'] } });
+      assert.equal((await chat({}).expect(200)).headers['x-gateway-provider'], 'another');
+      await admin('put', '/providers/another', { enabled: false });
+      assert.equal((await chat({}).expect(200)).headers['x-gateway-provider'], 'fake');
+      await admin('put', '/providers/fake', { config: { api_base: `${f.fake.url}/v1`, models: ['text-embedding-3-small'] } });
+      assert.equal((await chat({}).expect(400)).body.error.code, 'unknown_model');
+      assert.equal((await chat({}, chatBody({ model: 'another/gpt-4o-mini' })).expect(400)).body.error.code, 'unknown_model');
+      // provider/model on an enabled provider still resolves.
+      assert.equal((await chat({}, chatBody({ model: 'fake/gpt-4o-mini' })).expect(200)).headers['x-gateway-model'], 'gpt-4o-mini');
+    } finally {
+      await second.close();
+    }
   });
 
   it('without X-Gateway-route the request uses an implicit unified route', async () => {
