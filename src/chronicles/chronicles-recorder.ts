@@ -310,6 +310,12 @@ export class ChroniclesRecorder {
   /** Updates the usage graph and keeps the log within retention after `entries` were appended. Runs in the queue. */
   private async afterAppend(application: string, entries: FinishedEntry[], guard?: WriteGuard): Promise<void> {
     await this.updateGraph(application, entries, guard);
+    if (this.storage.shared) {
+      // Other replicas append to this log too, unseen by a count kept here: trim after every batch (on PostgreSQL one
+      // indexed range delete of what is past maxEntries), so the bound holds whatever the number of replicas.
+      await this.trim(application);
+      return;
+    }
     const count = this.counts.get(application);
     if (count === undefined) {
       // First append of this process: bring a log written earlier (maybe under a larger limit) within retention.

@@ -236,6 +236,14 @@ export class Storage {
     return this.adapter.trimLog(log, keep);
   }
 
+  /**
+   * Whether other processes share this storage (the adapter announces their changes: `watch`, PostgreSQL), so a log
+   * may grow by appends this process never sees.
+   */
+  get shared(): boolean {
+    return this.adapter.watch !== undefined;
+  }
+
   listLogs(prefix: string): Promise<string[]> {
     return this.adapter.listLogs(prefix);
   }
