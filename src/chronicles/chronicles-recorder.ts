@@ -488,22 +488,27 @@ export class ChroniclesRecorder {
     this.counts.set(application, this.maxEntries);
   }
 
-  /** Drops entries older than `maxAgeMs`: counts the fresh ones newest first, stops at the first stale one, and trims to that count. */
+  /**
+   * Drops entries older than `maxAgeMs`: counts the fresh ones newest first and stops at the first stale one; then drops
+   * that one and all before it by position where the adapter can (so entries another replica appended meanwhile are
+   * kept), else trims to the count.
+   */
   private async sweepAge(): Promise<void> {
     if (this.maxAgeMs === undefined) return;
     const cutoff = this.now() - this.maxAgeMs;
     for (const log of await this.storage.listLogs(chroniclesLog(''))) {
       let fresh = 0;
-      let stale = false;
+      let stale: number | undefined;
       for await (const record of newestRecords<ChronicleEntry>(this.storage, log)) {
-        stale = Date.parse(record.value.timestamp) < cutoff;
-        if (stale) break;
+        if (Date.parse(record.value.timestamp) < cutoff) {
+          stale = record.position;
+          break;
+        }
         fresh++;
       }
-      if (stale) {
-        await this.storage.trimLog(log, fresh);
-        this.counts.set(log.slice(chroniclesLog('').length), fresh);
-      }
+      if (stale === undefined) continue;
+      if (!(await this.storage.trimLogBefore(log, stale))) await this.storage.trimLog(log, fresh);
+      this.counts.set(log.slice(chroniclesLog('').length), fresh);
     }
   }
 }
