@@ -147,6 +147,7 @@ interface ScriptedRedis {
  */
 export class RedisSpendCounters implements SpendCounters {
   private readonly prefix: string;
+  private readonly connectTimeoutMs: number;
   private failing = false;
 
   constructor(
@@ -156,8 +157,9 @@ export class RedisSpendCounters implements SpendCounters {
     private readonly logger?: GatewayLogger,
   ) {
     this.prefix = `${options.keyPrefix ?? 'gateway:'}spend:`;
+    this.connectTimeoutMs = options.connectTimeoutMs ?? 2000;
     client.defineCommand('gatewaySpendAdd', { lua: ADD_SCRIPT });
-    void firstConnection(client, options.connectTimeoutMs ?? 2000);
+    void firstConnection(client, this.connectTimeoutMs);
   }
 
   private key(scope: BudgetScope): string {
@@ -180,7 +182,9 @@ export class RedisSpendCounters implements SpendCounters {
     this.logger?.info('shared budget spend works again: Redis answers');
   }
 
-  private ready(): void {
+  /** Waits for the first connection attempt once (requests of the first moments after start), then needs it ready. */
+  private async ready(): Promise<void> {
+    await firstConnection(this.client, this.connectTimeoutMs);
     if (this.client.status !== 'ready') throw new Error(`the connection is ${this.client.status}`);
   }
 
@@ -196,7 +200,7 @@ export class RedisSpendCounters implements SpendCounters {
   async spent(scopes: readonly BudgetScope[]): Promise<number[]> {
     if (scopes.length === 0) return [];
     try {
-      this.ready();
+      await this.ready();
       const values = await this.client.mget(scopes.map((scope) => this.key(scope)));
       const totals = await Promise.all(values.map((value, index) => (value === null ? this.seed(scopes[index]!) : Number(value))));
       this.recovered();
@@ -209,7 +213,7 @@ export class RedisSpendCounters implements SpendCounters {
 
   /** Adds to the shared keys (seeding missing ones first); answers each new total. */
   private async addShared(scopes: readonly BudgetScope[], usd: number): Promise<number[]> {
-    this.ready();
+    await this.ready();
     const keys = scopes.map((scope) => this.key(scope));
     const added = await (this.client as unknown as ScriptedRedis).gatewaySpendAdd(keys.length, ...keys, usd, ...scopes.map((scope) => this.expiry(scope)));
     return Promise.all(
