@@ -310,6 +310,12 @@ export class ChroniclesRecorder {
   /** Updates the usage graph and keeps the log within retention after `entries` were appended. Runs in the queue. */
   private async afterAppend(application: string, entries: FinishedEntry[], guard?: WriteGuard): Promise<void> {
     await this.updateGraph(application, entries, guard);
+    if (this.storage.shared) {
+      // Other replicas append to this log too, unseen by a count kept here: trim after every batch (on PostgreSQL one
+      // indexed range delete of what is past maxEntries), so the bound holds whatever the number of replicas.
+      await this.trim(application);
+      return;
+    }
     const count = this.counts.get(application);
     if (count === undefined) {
       // First append of this process: bring a log written earlier (maybe under a larger limit) within retention.
@@ -482,22 +488,27 @@ export class ChroniclesRecorder {
     this.counts.set(application, this.maxEntries);
   }
 
-  /** Drops entries older than `maxAgeMs`: counts the fresh ones newest first, stops at the first stale one, and trims to that count. */
+  /**
+   * Drops entries older than `maxAgeMs`: counts the fresh ones newest first and stops at the first stale one; then drops
+   * that one and all before it by position where the adapter can (so entries another replica appended meanwhile are
+   * kept), else trims to the count.
+   */
   private async sweepAge(): Promise<void> {
     if (this.maxAgeMs === undefined) return;
     const cutoff = this.now() - this.maxAgeMs;
     for (const log of await this.storage.listLogs(chroniclesLog(''))) {
       let fresh = 0;
-      let stale = false;
+      let stale: number | undefined;
       for await (const record of newestRecords<ChronicleEntry>(this.storage, log)) {
-        stale = Date.parse(record.value.timestamp) < cutoff;
-        if (stale) break;
+        if (Date.parse(record.value.timestamp) < cutoff) {
+          stale = record.position;
+          break;
+        }
         fresh++;
       }
-      if (stale) {
-        await this.storage.trimLog(log, fresh);
-        this.counts.set(log.slice(chroniclesLog('').length), fresh);
-      }
+      if (stale === undefined) continue;
+      if (!(await this.storage.trimLogBefore(log, stale))) await this.storage.trimLog(log, fresh);
+      this.counts.set(log.slice(chroniclesLog('').length), fresh);
     }
   }
 }

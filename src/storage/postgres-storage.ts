@@ -2,6 +2,7 @@
 import pg from 'pg';
 import { PostgresChangeListener } from './postgres-change-listener.js';
 import { postgresCounts } from './postgres-counts.js';
+import { postgresLogTrims } from './postgres-log-trim.js';
 import { guardCte } from './postgres-guard.js';
 import { Errors } from '../errors/error-registry.js';
 import { keyedWriteQueue } from './keyed-write-queue.js';
@@ -27,8 +28,6 @@ export interface PostgresStorageOptions {
   queryTimeoutMillis?: number;
 }
 
-/** Rows deleted per statement when a log is trimmed, so a large trim never holds one long lock. */
-const TRIM_BATCH = 10_000;
 /** Larger than any position: the default `from` of a newest-first read, and the default window. */
 const NEWEST = '9223372036854775807';
 /** Field names `readLogMatching` accepts: they are written into the SQL (so the expression indexes apply). */
@@ -101,6 +100,7 @@ export function postgresStorage(options: PostgresStorageOptions): StorageAdapter
   const query = <R extends pg.QueryResultRow>(text: string, values?: unknown[]): Promise<pg.QueryResult<R>> =>
     pool.query<R>(text, values).catch(asStorageError);
   const counts = postgresCounts(query, s, VALUES);
+  const trims = postgresLogTrims(query, LOGS, RECORDS);
   /** Runs `work` in one transaction on one connection. */
   const transaction = async <T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
     const client = await pool.connect().catch(asStorageError);
@@ -312,20 +312,12 @@ export function postgresStorage(options: PostgresStorageOptions): StorageAdapter
     async trimLog(log, keep) {
       open();
       keySegments(log);
-      return logQueue.run(log, async () => {
-        // Positions are dense, so the records to drop are `first ..= last_seq - keep`: deleted oldest first, a bounded range at a time.
-        const { rows } = await query<{ id: string; cut: string; first: string | null }>(
-          `SELECT l.id, l.last_seq - $2::bigint AS cut, (SELECT min(seq) FROM ${RECORDS} WHERE log_id = l.id) AS first FROM ${LOGS} l WHERE l.name = $1`,
-          [log, Math.max(0, keep)],
-        );
-        const found = rows[0];
-        if (found === undefined || found.first === null) return;
-        const cut = BigInt(found.cut);
-        for (let low = BigInt(found.first); low <= cut; low += BigInt(TRIM_BATCH)) {
-          const high = low + BigInt(TRIM_BATCH) - 1n < cut ? low + BigInt(TRIM_BATCH) - 1n : cut;
-          await query(`DELETE FROM ${RECORDS} WHERE log_id = $1 AND seq BETWEEN $2 AND $3`, [found.id, String(low), String(high)]);
-        }
-      });
+      return logQueue.run(log, () => trims.trimLog(log, keep));
+    },
+    async trimLogBefore(log, position) {
+      open();
+      keySegments(log);
+      return logQueue.run(log, () => trims.trimLogBefore(log, position));
     },
     async deleteLog(log) {
       open();

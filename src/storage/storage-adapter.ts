@@ -174,6 +174,12 @@ export interface StorageAdapter {
   rewriteLog(log: string, records: JsonValue[]): Promise<void>;
   /** Keeps only the newest `keep` records of the log, atomically and without parsing them (count-based retention). */
   trimLog(log: string, keep: number): Promise<void>;
+  /**
+   * Optional: drops the record at `position` (a position {@link readLogBackward} gave) and every older one. Adapters
+   * that other processes share offer it: a count of records to keep, taken before the trim, would also cut the records
+   * another process appended in between. Without it, callers trim by count with {@link trimLog}.
+   */
+  trimLogBefore?(log: string, position: number): Promise<void>;
   /** Removes the log `log` entirely (and, in the file adapter, directories it leaves empty). Resolves `true` if it existed. */
   deleteLog(log: string): Promise<boolean>;
   /** Names of the logs whose name starts with `prefix`. */

@@ -236,6 +236,24 @@ export class Storage {
     return this.adapter.trimLog(log, keep);
   }
 
+  /**
+   * Drops the record at `position` and every older one, where the adapter can (see {@link StorageAdapter.trimLogBefore});
+   * resolves false when it cannot, and the caller trims by count instead.
+   */
+  async trimLogBefore(log: string, position: number): Promise<boolean> {
+    if (!this.adapter.trimLogBefore) return false;
+    await this.adapter.trimLogBefore(log, position);
+    return true;
+  }
+
+  /**
+   * Whether other processes share this storage (the adapter announces their changes: `watch`, PostgreSQL), so a log
+   * may grow by appends this process never sees.
+   */
+  get shared(): boolean {
+    return this.adapter.watch !== undefined;
+  }
+
   listLogs(prefix: string): Promise<string[]> {
     return this.adapter.listLogs(prefix);
   }

@@ -133,6 +133,7 @@ interface ScriptedRedis {
  */
 export class RedisCallerLimits implements CallerLimits {
   private readonly prefix: string;
+  private readonly connectTimeoutMs: number;
   private readonly instance = randomBytes(6).toString('hex');
   private sequence = 0;
   private failing = false;
@@ -144,12 +145,15 @@ export class RedisCallerLimits implements CallerLimits {
     private readonly logger?: GatewayLogger,
   ) {
     this.prefix = `${options.keyPrefix ?? 'gateway:'}limit:`;
+    this.connectTimeoutMs = options.connectTimeoutMs ?? 2000;
     client.defineCommand('gatewayCallerWindow', { numberOfKeys: 1, lua: WINDOW_SCRIPT });
-    void firstConnection(client, options.connectTimeoutMs ?? 2000);
+    void firstConnection(client, this.connectTimeoutMs);
   }
 
   private async run(key: string, limit: number, windowMs: number, weight: number, op: 'take' | 'add'): Promise<WindowState | undefined> {
     try {
+      // Requests of the first moments after start wait for the first connection attempt, as route rate limits do.
+      await firstConnection(this.client, this.connectTimeoutMs);
       if (this.client.status !== 'ready') throw new Error(`the connection is ${this.client.status}`);
       const member = `${this.instance}:${(this.sequence = (this.sequence + 1) % Number.MAX_SAFE_INTEGER)}`;
       const [admitted, remaining, resetMs] = await (this.client as unknown as ScriptedRedis).gatewayCallerWindow(this.prefix + key, limit, windowMs, member, Math.max(0, Math.round(weight)), op);

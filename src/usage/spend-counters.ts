@@ -31,6 +31,9 @@ export interface SpendCounters {
 const bucketOf = (scope: BudgetScope): string => `spend/${scope.owner}/${scope.id}`;
 const itemOf = (scope: BudgetScope): string => `${scope.period}:${dayOf(scope.start)}`;
 const nameOf = (scope: BudgetScope): string => `${bucketOf(scope)}/${itemOf(scope)}`;
+/** The USD of `scope` among counters read from its bucket. */
+const usdOf = (values: CounterValue[], scope: BudgetScope): number =>
+  values.filter((value) => value.item === itemOf(scope) && value.field === 'usd').reduce((sum, value) => sum + value.amount, 0);
 
 /**
  * Spend held in memory and persisted through the counter store (added to in batches by {@link flush}). A scope is
@@ -52,7 +55,7 @@ export class StoredSpendCounters implements SpendCounters {
     if (known === undefined) {
       known = this.store.read(bucketOf(scope), bucketOf(scope)).then(
         (values) => {
-          const stored = values.filter((value) => value.item === itemOf(scope) && value.field === 'usd').reduce((sum, value) => sum + value.amount, 0);
+          const stored = usdOf(values, scope);
           const now = this.totals.get(name);
           // Additions made while the stored value was read are kept on top of it.
           const value = stored + (typeof now === 'number' ? now : 0);
@@ -83,6 +86,11 @@ export class StoredSpendCounters implements SpendCounters {
     return Promise.all(scopes.map((scope) => this.total(scope)));
   }
 
+  /** The spend of `scope` persisted so far (what every process has flushed), read from storage now. */
+  async persisted(scope: BudgetScope): Promise<number> {
+    return usdOf(await this.store.read(bucketOf(scope), bucketOf(scope)), scope);
+  }
+
   async add(scopes: readonly BudgetScope[], usd: number): Promise<number[]> {
     const after: number[] = [];
     for (const scope of scopes) {
@@ -110,12 +118,36 @@ export class StoredSpendCounters implements SpendCounters {
 }
 
 /**
+ * KEYS: spend keys. ARGV: the USD to add, then each key's expiry (epoch ms). Adds to each key that exists and
+ * answers its new total; answers nil for a key that is missing (it is seeded from storage first).
+ */
+const ADD_SCRIPT = `
+local out = {}
+for i, key in ipairs(KEYS) do
+  if redis.call('EXISTS', key) == 1 then
+    out[i] = redis.call('INCRBYFLOAT', key, ARGV[1])
+    redis.call('PEXPIREAT', key, ARGV[i + 1])
+  else
+    out[i] = false
+  end
+end
+return out
+`;
+
+interface ScriptedRedis {
+  gatewaySpendAdd(keyCount: number, ...keysAndArgs: Array<string | number>): Promise<Array<string | null>>;
+}
+
+/**
  * Spend shared by every gateway on one Redis: one key per scope and period, added to with INCRBYFLOAT and set to
  * expire a day after the period ends. Also persisted through `stored` (for the record and for a gateway without
- * Redis later). While Redis cannot be reached, the in-process counters answer (one warning per outage).
+ * Redis later). A key missing in Redis (Redis restarted without persistence, or evicted it) is seeded from the spend
+ * persisted in storage before it is read or added to, with SET NX so replicas seeding at once agree. While Redis
+ * cannot be reached, the in-process counters answer (one warning per outage).
  */
 export class RedisSpendCounters implements SpendCounters {
   private readonly prefix: string;
+  private readonly connectTimeoutMs: number;
   private failing = false;
 
   constructor(
@@ -125,11 +157,17 @@ export class RedisSpendCounters implements SpendCounters {
     private readonly logger?: GatewayLogger,
   ) {
     this.prefix = `${options.keyPrefix ?? 'gateway:'}spend:`;
-    void firstConnection(client, options.connectTimeoutMs ?? 2000);
+    this.connectTimeoutMs = options.connectTimeoutMs ?? 2000;
+    client.defineCommand('gatewaySpendAdd', { lua: ADD_SCRIPT });
+    void firstConnection(client, this.connectTimeoutMs);
   }
 
   private key(scope: BudgetScope): string {
     return `${this.prefix}${scope.owner}:${scope.id}:${itemOf(scope)}`;
+  }
+
+  private expiry(scope: BudgetScope): number {
+    return scope.end.getTime() + 86_400_000;
   }
 
   private failed(error: unknown): void {
@@ -144,36 +182,62 @@ export class RedisSpendCounters implements SpendCounters {
     this.logger?.info('shared budget spend works again: Redis answers');
   }
 
+  /** Waits for the first connection attempt once (requests of the first moments after start), then needs it ready. */
+  private async ready(): Promise<void> {
+    await firstConnection(this.client, this.connectTimeoutMs);
+    if (this.client.status !== 'ready') throw new Error(`the connection is ${this.client.status}`);
+  }
+
+  /** Sets a missing key to the spend persisted in storage (unless another replica set it meanwhile); answers its value. */
+  private async seed(scope: BudgetScope): Promise<number> {
+    const persisted = await this.stored.persisted(scope);
+    const key = this.key(scope);
+    const results = (await this.client.multi().set(key, String(persisted), 'NX').pexpireat(key, this.expiry(scope)).get(key).exec()) ?? [];
+    const value = results[2]?.[1];
+    return typeof value === 'string' ? Number(value) : persisted;
+  }
+
   async spent(scopes: readonly BudgetScope[]): Promise<number[]> {
     if (scopes.length === 0) return [];
     try {
-      if (this.client.status !== 'ready') throw new Error(`the connection is ${this.client.status}`);
+      await this.ready();
       const values = await this.client.mget(scopes.map((scope) => this.key(scope)));
+      const totals = await Promise.all(values.map((value, index) => (value === null ? this.seed(scopes[index]!) : Number(value))));
       this.recovered();
-      return values.map((value) => (value === null ? 0 : Number(value)));
+      return totals;
     } catch (error) {
       this.failed(error);
       return this.stored.spent(scopes);
     }
   }
 
+  /** Adds to the shared keys (seeding missing ones first); answers each new total. */
+  private async addShared(scopes: readonly BudgetScope[], usd: number): Promise<number[]> {
+    await this.ready();
+    const keys = scopes.map((scope) => this.key(scope));
+    const added = await (this.client as unknown as ScriptedRedis).gatewaySpendAdd(keys.length, ...keys, usd, ...scopes.map((scope) => this.expiry(scope)));
+    return Promise.all(
+      added.map(async (value, index) => {
+        if (value !== null) return Number(value);
+        const scope = scopes[index]!;
+        await this.seed(scope);
+        return Number(await this.client.incrbyfloat(this.key(scope), usd));
+      }),
+    );
+  }
+
   async add(scopes: readonly BudgetScope[], usd: number): Promise<number[]> {
-    const local = await this.stored.add(scopes, usd);
-    if (scopes.length === 0) return local;
+    if (scopes.length === 0) return [];
+    let shared: number[] | undefined;
     try {
-      if (this.client.status !== 'ready') throw new Error(`the connection is ${this.client.status}`);
-      const multi = this.client.multi();
-      for (const scope of scopes) {
-        multi.incrbyfloat(this.key(scope), usd);
-        multi.pexpireat(this.key(scope), scope.end.getTime() + 86_400_000);
-      }
-      const results = (await multi.exec()) ?? [];
+      // Before the addition is queued for storage, so a seed read from storage cannot hold it already.
+      shared = await this.addShared(scopes, usd);
       this.recovered();
-      return scopes.map((_scope, index) => Number(results[index * 2]?.[1] ?? local[index]));
     } catch (error) {
       this.failed(error);
-      return local;
     }
+    const local = await this.stored.add(scopes, usd);
+    return shared ?? local;
   }
 
   flush(): Promise<void> {
