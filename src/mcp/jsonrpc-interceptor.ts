@@ -6,6 +6,7 @@ import type { GuardrailEngine } from '../guardrails/guardrail-engine.js';
 import type { TextSlot } from '../guardrails/pipeline/message-text.js';
 import { scrubSecrets, scrubSecretsDeep } from '../secrets/secret-scrubber.js';
 import { applyRegistryPolicies, validateRegistryPolicies } from './registry-policies.js';
+import { CONTENT_METHODS, resultSlots } from './result-slots.js';
 import type { RegistryService } from './registry-service.js';
 import type { UpstreamTool } from './mcp-upstream.js';
 import type { Context } from '@opentelemetry/api';
@@ -110,7 +111,10 @@ export class JsonRpcInterceptor {
     return refusals;
   }
 
-  /** Transforms one message from the tool server before it reaches the client. */
+  /**
+   * Transforms one message from the tool server before it reaches the client: a `tools/list` loses disabled tools, and
+   * the registry policies run on every text of a tool result, a resource read or a prompt (see {@link resultSlots}).
+   */
   async transform(message: JsonRpcMessage): Promise<JsonRpcMessage> {
     if (message === null || typeof message !== 'object') return message;
     if (message.id === undefined || message.id === null || message.method !== undefined) return message;
@@ -123,7 +127,7 @@ export class JsonRpcInterceptor {
       const enabled = new Set(views.filter((view) => view.enabled).map((view) => view.name));
       return { ...message, result: { ...message.result, tools: tools.filter((tool) => enabled.has(tool.name)) } };
     }
-    if (call.method !== 'tools/call') return message;
+    if (!CONTENT_METHODS.has(call.method)) return message;
     if (message.error) {
       this.record(call, { error: message.error.message }, 200);
       return message;
@@ -153,17 +157,16 @@ export class JsonRpcInterceptor {
     return undefined;
   }
 
+  /** Runs the registry policies on a content method's result; a blocked tool result becomes an error result, any other a JSON-RPC error. */
   private async checkResult(call: PendingCall, message: JsonRpcMessage): Promise<JsonRpcMessage> {
-    const result = message.result ?? {};
-    const content = Array.isArray(result.content) ? (result.content as Array<Record<string, unknown>>) : [];
-    const slots: TextSlot[] = content
-      .filter((part) => part.type === 'text' && typeof part.text === 'string')
-      .map((part) => ({ text: part.text as string, replace: (next: string) => void (part.text = next) }));
+    const result = message.result !== null && typeof message.result === 'object' ? message.result : {};
+    const slots: TextSlot[] = resultSlots(call.method, result);
     const stored = await this.deps.service.storedPolicies(this.registry);
     const verdict = await applyRegistryPolicies(this.deps.engine, stored ?? validateRegistryPolicies({}), slots, stored !== undefined);
     if (verdict.blocked) {
       const text = `Blocked by the registry policy ${verdict.blocked.family} (${verdict.blocked.processor}: ${verdict.blocked.categories.join(', ')}).`;
       this.record(call, { blocked: true, result: text, checks: verdict.checks }, 200);
+      if (call.method !== 'tools/call') return { jsonrpc: '2.0', id: message.id, error: { code: INTERNAL_ERROR, message: text } };
       return { ...message, result: { content: [{ type: 'text', text }], isError: true } };
     }
     this.record(call, { result: slots.map((slot) => slot.text).join('\n'), checks: verdict.checks }, 200);
