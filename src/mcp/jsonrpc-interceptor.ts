@@ -6,7 +6,7 @@ import type { GuardrailEngine } from '../guardrails/guardrail-engine.js';
 import type { TextSlot } from '../guardrails/pipeline/message-text.js';
 import { scrubSecrets, scrubSecretsDeep } from '../secrets/secret-scrubber.js';
 import { applyRegistryPolicies, validateRegistryPolicies } from './registry-policies.js';
-import { CONTENT_METHODS, resultSlots } from './result-slots.js';
+import { CONTENT_METHODS, methodOfResult, resultSlots } from './result-slots.js';
 import type { RegistryService } from './registry-service.js';
 import type { UpstreamTool } from './mcp-upstream.js';
 import type { Context } from '@opentelemetry/api';
@@ -40,6 +40,8 @@ interface PendingCall {
   startedAt: number;
   /** The registry knows the tool (it may still be disabled): only then is its name a metric label. */
   known?: boolean;
+  /** An answer to no request of this exchange, checked by its shape: its call was recorded where it was made. */
+  unmatched?: boolean;
 }
 
 /** What the interceptor needs. */
@@ -56,6 +58,17 @@ export interface InterceptorDeps {
  * tool loop collects them into its own single entry instead.
  */
 export type InvocationSink = (invocation: ToolInvocation, status: number, error?: { code: string; message: string; type: string }) => void;
+
+/**
+ * The call an answer matching no pending request stands for, read from the answer's shape (a replay on a resumed
+ * stream, or an id answered twice): such an answer is filtered or checked like the method it answers, never passed on
+ * unchecked. Undefined when the answer lists no tools and carries no content.
+ */
+function unmatchedCall(message: JsonRpcMessage): PendingCall | undefined {
+  const result = message.result;
+  const method = result !== null && typeof result === 'object' && !Array.isArray(result) ? methodOfResult(result) : undefined;
+  return method === undefined ? undefined : { method, startedAt: Date.now(), unmatched: true };
+}
 
 /** The JSON-RPC side of one proxied request to one registry, made by one application. */
 export class JsonRpcInterceptor {
@@ -118,7 +131,7 @@ export class JsonRpcInterceptor {
   async transform(message: JsonRpcMessage): Promise<JsonRpcMessage> {
     if (message === null || typeof message !== 'object') return message;
     if (message.id === undefined || message.id === null || message.method !== undefined) return message;
-    const call = this.pending.get(String(message.id));
+    const call = this.pending.get(String(message.id)) ?? unmatchedCall(message);
     if (!call) return message;
     this.pending.delete(String(message.id));
     if (call.method === 'tools/list' && Array.isArray(message.result?.tools)) {
@@ -174,7 +187,7 @@ export class JsonRpcInterceptor {
   }
 
   private record(call: PendingCall, outcome: { result?: unknown; error?: string; blocked?: boolean; checks?: ToolInvocation['guardrail_checks'] }, status: number): void {
-    if (call.method !== 'tools/call') return;
+    if (call.method !== 'tools/call' || call.unmatched) return;
     const invocation: ToolInvocation = {
       tool: call.tool ?? '',
       registry: this.registry,

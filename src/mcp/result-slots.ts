@@ -56,3 +56,18 @@ export function resultSlots(method: string, result: Holder): TextSlot[] {
   return slots;
 }
 
+
+/**
+ * The method a result answers, read from its shape, for an answer that matches no request of its exchange (a replay
+ * on a resumed stream, a repeated id): `tools/list`, a content method, or undefined when it lists no tools and carries
+ * no content.
+ * @example
+ * methodOfResult({ content: [] }); // 'tools/call'
+ */
+export function methodOfResult(result: Holder): string | undefined {
+  if (Array.isArray(result.tools)) return 'tools/list';
+  if (Array.isArray(result.content) || result.structuredContent !== undefined) return 'tools/call';
+  if (Array.isArray(result.contents)) return 'resources/read';
+  if (Array.isArray(result.messages)) return 'prompts/get';
+  return undefined;
+}

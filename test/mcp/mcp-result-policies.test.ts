@@ -87,4 +87,42 @@ describe('MCP registry policies on every text of an answer', () => {
     const entries = (await request(f.app).get('/v1/admin/applications/app/chronicles').set('x-api-key', TEST_KEYS.viewer).expect(200)).body.data as Array<{ tool_invocations: Array<{ tool: string; blocked?: boolean }> }>;
     assert.deepEqual(entries.map((entry) => [entry.tool_invocations[0]?.tool, entry.tool_invocations[0]?.blocked]).sort(), [['readfile', true], ['record', true]]);
   });
+
+  it('an answer replayed on the server stream (GET with Last-Event-ID) meets the policies and tool states as on the POST', async () => {
+    await setPolicies({ data_protection: { mode: 'inspect', action: 'redact' } });
+    await request(f.app).put('/v1/admin/mcp/registries/notes/tools/readfile').set('x-api-key', TEST_KEYS.admin).send({ enabled: false }).expect(200);
+    const headers = (session?: string): Record<string, string> => ({
+      authorization: `Bearer ${f.developerKey}`,
+      accept: 'application/json, text/event-stream',
+      'content-type': 'application/json',
+      'mcp-protocol-version': '2025-11-25',
+      ...(session ? { 'mcp-session-id': session } : {}),
+    });
+    const post = (body: object, session?: string) => fetch(`${f.base}/v1/mcp/notes`, { method: 'POST', headers: headers(session), body: JSON.stringify(body) });
+    const initialized = await post({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'resumer', version: '1.0.0' } } });
+    const session = initialized.headers.get('mcp-session-id')!;
+    await initialized.text();
+    await (await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, session)).text();
+    /** Sends a request, then replays its stream from its first event (the tool server's priming event) on a GET. */
+    const replay = async (body: object): Promise<{ first: string; replayed: string }> => {
+      const first = await (await post(body, session)).text();
+      const primingId = /^id: (\S+)/m.exec(first)?.[1];
+      assert.ok(primingId, `the stream is resumable: ${first}`);
+      const resumed = await fetch(`${f.base}/v1/mcp/notes`, { headers: { ...headers(session), accept: 'text/event-stream', 'last-event-id': primingId } });
+      assert.equal(resumed.status, 200);
+      const reader = resumed.body!.getReader();
+      let replayed = '';
+      while (!replayed.includes('"result"')) replayed += Buffer.from((await reader.read()).value!).toString('utf8');
+      await reader.cancel();
+      return { first, replayed };
+    };
+    const call = await replay({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'lookup', arguments: { query: 'key' } } });
+    assert.match(call.first, /The deploy key is/);
+    assert.ok(!call.first.includes(AWS_KEY), call.first);
+    assert.match(call.replayed, /The deploy key is/);
+    assert.ok(!call.replayed.includes(AWS_KEY), `the replayed result is redacted: ${call.replayed}`);
+    const list = await replay({ jsonrpc: '2.0', id: 3, method: 'tools/list' });
+    assert.ok(!list.first.includes('readfile') && list.first.includes('lookup'), list.first);
+    assert.ok(!list.replayed.includes('readfile') && list.replayed.includes('lookup'), `the replayed list hides the disabled tool: ${list.replayed}`);
+  });
 });
