@@ -148,7 +148,8 @@ class StreamGate {
   }
 
   private async check(whole = false): Promise<GatewayError | undefined> {
-    const text = whole ? this.text : this.text.slice(-this.guard!.windowing.windowChars);
+    // The window reaches back over all held text, however much one chunk brought: nothing is released unchecked.
+    const text = whole ? this.text : this.text.slice(-Math.max(this.guard!.windowing.windowChars, this.heldChars));
     const rejected = await this.guard!.checkWindow(text);
     if (rejected) return rejected;
     return this.release();
