@@ -1,9 +1,31 @@
 // Output checks on streams hold whatever arrives: a chunk longer than the window, and answers with several choices.
 import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
 import request from 'supertest';
 import { TEST_KEYS } from '../helpers/test-gateway.js';
 import { TEST_GUARDRAILS } from '../helpers/test-guardrails.js';
 import { chatBody, createTrafficFixture, type TrafficFixture } from '../helpers/traffic-fixture.js';
+
+/**
+ * A provider streaming two choices as OpenAI does, one choice per chunk and interleaved: choice 0 says `first` piece
+ * by piece, choice 1 says `zz` between the pieces; the last chunk carries both choices, choice 1 adding `last`.
+ */
+async function startTwoChoiceProvider(plan: () => { first: string[]; last: string }): Promise<Server> {
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const chunk = (choices: unknown[]) => `data: ${JSON.stringify({ id: 'chatcmpl-two', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o-mini', choices })}\n\n`;
+      const { first, last } = plan();
+      let body = '';
+      for (const piece of first) body += chunk([{ index: 0, delta: { content: piece } }]) + chunk([{ index: 1, delta: { content: 'zz' } }]);
+      body += chunk([{ index: 0, delta: {}, finish_reason: 'stop' }, { index: 1, delta: { content: last }, finish_reason: 'stop' }]);
+      res.end(`${body}data: [DONE]\n\n`);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return server;
+}
 
 /** The text of each choice the client received, by index. */
 function streamedChoices(text: string): string[] {
@@ -31,5 +53,31 @@ describe('stream output windows', () => {
     const res = await chat(chatBody({ stream: true })).expect(200);
     assert.match(res.text, /event: error/);
     assert.equal(streamedChoices(res.text).join(''), '', 'none of the chunk was sent');
+  });
+
+  it('each choice of a stream is checked on its own text: interleaved chunks, and a chunk carrying several choices', async () => {
+    let plan = { first: ['for', 'bid', 'den'], last: ' and more' };
+    const provider = await startTwoChoiceProvider(() => plan);
+    try {
+      await f.create('/v1/admin/providers', {
+        name: 'two',
+        type: 'openai',
+        config: { api_base: `http://127.0.0.1:${(provider.address() as { port: number }).port}/v1`, models: ['gpt-4o-mini'] },
+        api_keys: [{ api_key_secret_name: 'main', api_key: 'sk-two-choices-000000001' }],
+      });
+      await f.create('/v1/admin/routes', { name: 'two', type: 'chat', models: [{ name: 'gpt-4o-mini', provider: 'two' }] });
+      const ask = () => request(f.app).post('/v1/chat/completions').set({ 'x-gateway-apikey': f.developerKey, 'x-gateway-route': 'two' }).send(chatBody({ stream: true, n: 2 })).expect(200);
+      const interleaved = await ask();
+      assert.match(interleaved.text, /event: error/, 'choice 0 said forbidden between the pieces of choice 1');
+      assert.ok(!streamedChoices(interleaved.text).some((text) => text.includes('forbidden')), interleaved.text);
+      // Choice 0 clean; choice 1 says it in a chunk where it is the second choice.
+      plan = { first: ['all ', 'is ', 'well'], last: ' forbidden' };
+      const both = await ask();
+      assert.match(both.text, /event: error/);
+      assert.ok(!streamedChoices(both.text).some((text) => text.includes('forbidden')), both.text);
+    } finally {
+      provider.closeAllConnections();
+      provider.close();
+    }
   });
 });

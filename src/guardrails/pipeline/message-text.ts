@@ -87,6 +87,23 @@ export function chunkText(payload: string): string {
   }
 }
 
+/** The text a stream chunk adds to each of its choices, as `[choice index, text]` pairs: delta content, or completion text. */
+export function chunkChoiceTexts(payload: string): Array<[number, string]> {
+  if (payload === '[DONE]') return [];
+  try {
+    const chunk = JSON.parse(payload) as { choices?: unknown };
+    if (!Array.isArray(chunk.choices)) return [];
+    const texts: Array<[number, string]> = [];
+    chunk.choices.forEach((choice: { index?: unknown; delta?: { content?: unknown }; text?: unknown } | null, position) => {
+      const text = choice?.delta?.content ?? choice?.text;
+      if (typeof text === 'string' && text !== '') texts.push([Number.isSafeInteger(choice?.index) ? (choice!.index as number) : position, text]);
+    });
+    return texts;
+  } catch {
+    return [];
+  }
+}
+
 /** Joins slots into one text for checks that look at the whole exchange. */
 export function joinSlots(slots: TextSlot[]): string {
   return slots.map((slot) => slot.text).join('\n');
