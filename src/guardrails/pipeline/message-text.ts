@@ -25,14 +25,36 @@ function contentSlots(holder: Record<string, unknown>, key: string): TextSlot[] 
   return slots;
 }
 
+/** A slot for `holder[key]` when it holds a string. */
+function stringSlot(holder: unknown, key: string, into: TextSlot[]): void {
+  if (holder === null || typeof holder !== 'object') return;
+  const record = holder as Record<string, unknown>;
+  if (typeof record[key] === 'string') into.push({ text: record[key] as string, replace: (next) => (record[key] = next) });
+}
+
+/**
+ * The text of a request message the model reads beyond its text parts: refusal parts of an assistant's content, and the
+ * arguments of its tool calls (and of a legacy `function_call`), which a developer key writes as freely as the rest.
+ */
+function otherMessageSlots(message: Record<string, unknown>): TextSlot[] {
+  const slots: TextSlot[] = [];
+  if (Array.isArray(message.content)) for (const part of message.content) if ((part as { type?: unknown })?.type === 'refusal') stringSlot(part, 'refusal', slots);
+  if (Array.isArray(message.tool_calls)) for (const call of message.tool_calls) stringSlot((call as { function?: unknown })?.function, 'arguments', slots);
+  stringSlot(message.function_call, 'arguments', slots);
+  return slots;
+}
+
 /**
  * The checkable text of a request body, which the body's slots rewrite in place. System and developer
- * messages are checked and transformed like the others: whoever holds the key writes them.
+ * messages are checked and transformed like the others: whoever holds the key writes them. So are an assistant
+ * message's tool call arguments and refusal parts.
  */
 export function requestSlots(endpoint: ModelEndpoint, body: Record<string, unknown>): TextSlot[] {
   if (endpoint === 'chat') {
     const messages = Array.isArray(body.messages) ? (body.messages as Array<Record<string, unknown>>) : [];
-    return messages.filter((m) => m && CHECKED_ROLES.has(String(m.role))).flatMap((message) => contentSlots(message, 'content'));
+    return messages
+      .filter((m) => m && CHECKED_ROLES.has(String(m.role)))
+      .flatMap((message) => (message.role === 'assistant' ? [...contentSlots(message, 'content'), ...otherMessageSlots(message)] : contentSlots(message, 'content')));
   }
   const key = endpoint === 'completions' || endpoint === 'images' || endpoint === 'transcriptions' ? 'prompt' : 'input';
   const value = body[key];
