@@ -1,4 +1,4 @@
-// Input policies read an assistant's tool call arguments and refusal parts: the model reads them, and a developer key writes them.
+// Input policies read an assistant's tool call arguments and refusal parts, and refuse token ids they cannot read: text a developer key writes.
 import assert from 'node:assert/strict';
 import request from 'supertest';
 import { TEST_KEYS } from '../helpers/test-gateway.js';
@@ -55,5 +55,26 @@ describe('input policies on tool call arguments and refusals', () => {
     const sent = (f.fake.requests[0]?.body as { messages: Array<{ tool_calls?: Array<{ function: { arguments: string } }> }> }).messages[1]!.tool_calls![0]!.function.arguments;
     assert.ok(!sent.includes('jane.doe@example.com'), sent);
     assert.match(JSON.parse(sent).to, /^\*+$/);
+  });
+
+  it('a completions prompt or embeddings input of token ids is refused 400 while input checks run, and passes without them', async () => {
+    await f.create('/v1/admin/routes', { name: 'cmp', type: 'completions', models: [{ name: 'gpt-3.5-turbo-instruct', provider: 'fake' }] });
+    await f.create('/v1/admin/routes', { name: 'emb', type: 'embeddings', models: [{ name: 'text-embedding-3-small', provider: 'fake' }] });
+    const send = (path: string, route: string, body: Record<string, unknown>) => request(f.app).post(path).set({ 'x-gateway-apikey': f.developerKey, 'x-gateway-route': route }).send(body);
+    const tokenBodies: Array<[string, string, Record<string, unknown>]> = [
+      ['/v1/completions', 'cmp', { prompt: [40, 1390, 279, 37913, 3197] }],
+      ['/v1/completions', 'cmp', { prompt: [[40, 1390], [279, 37913]] }],
+      ['/v1/embeddings', 'emb', { input: [[40, 1390, 279]] }],
+    ];
+    await setPolicy({ mode: 'reject', processors: { banned_words: { apply_to: ['input'] } } });
+    for (const [path, route, body] of tokenBodies) {
+      const res = await send(path, route, body).expect(400);
+      assert.equal(res.body.error.code, 'invalid_value');
+      assert.equal(res.body.error.param, path === '/v1/completions' ? 'prompt' : 'input');
+    }
+    assert.equal(f.fake.requests.length, 0, 'the provider is never called');
+    await send('/v1/completions', 'cmp', { prompt: ['a text prompt'] }).expect(200);
+    await setPolicy({ mode: 'reject', processors: {} });
+    for (const [path, route, body] of tokenBodies) await send(path, route, body).expect(200);
   });
 });

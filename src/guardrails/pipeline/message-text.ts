@@ -1,4 +1,5 @@
 // Reads and rewrites the text of model requests and answers in OpenAI's format, for guardrail checks and DLP transforms.
+import { Errors } from '../../errors/error-registry.js';
 import type { ModelEndpoint } from '../../plugins/plugin-types.js';
 
 /** One piece of checkable text, with a way to put a transformed version back. */
@@ -45,7 +46,8 @@ function otherMessageSlots(message: Record<string, unknown>): TextSlot[] {
 }
 
 /**
- * The checkable text of a request body, which the body's slots rewrite in place. System and developer
+ * The checkable text of a request body, which the body's slots rewrite in place. Throws 400 for a `prompt` or `input`
+ * of token ids: text a policy cannot read is refused rather than passed unchecked (this runs only when input checks do). System and developer
  * messages are checked and transformed like the others: whoever holds the key writes them. So are an assistant
  * message's tool call arguments and refusal parts.
  */
@@ -60,9 +62,12 @@ export function requestSlots(endpoint: ModelEndpoint, body: Record<string, unkno
   const value = body[key];
   if (typeof value === 'string') return [{ text: value, replace: (next) => (body[key] = next) }];
   if (Array.isArray(value)) {
-    return value.flatMap((item, index) =>
-      typeof item === 'string' ? [{ text: item, replace: (next: string) => ((value as unknown[])[index] = next) }] : [],
-    );
+    return value.flatMap((item, index) => {
+      if (typeof item === 'string') return [{ text: item, replace: (next: string) => ((value as unknown[])[index] = next) }];
+      // Token ids (a prompt or input of numbers, or of arrays of numbers) reach the model as text no check can read.
+      if (typeof item === 'number' || Array.isArray(item)) throw Errors.validation([`The field '${key}' holds token ids, which the input guardrail policy cannot check; send text.`], { param: key });
+      return [];
+    });
   }
   return [];
 }
