@@ -6,6 +6,7 @@ import type { GuardrailEngine } from '../guardrails/guardrail-engine.js';
 import type { TextSlot } from '../guardrails/pipeline/message-text.js';
 import { scrubSecrets, scrubSecretsDeep } from '../secrets/secret-scrubber.js';
 import { applyRegistryPolicies, validateRegistryPolicies } from './registry-policies.js';
+import { CONTENT_METHODS, methodOfResult, resultSlots } from './result-slots.js';
 import type { RegistryService } from './registry-service.js';
 import type { UpstreamTool } from './mcp-upstream.js';
 import type { Context } from '@opentelemetry/api';
@@ -39,6 +40,8 @@ interface PendingCall {
   startedAt: number;
   /** The registry knows the tool (it may still be disabled): only then is its name a metric label. */
   known?: boolean;
+  /** An answer to no request of this exchange, checked by its shape: its call was recorded where it was made. */
+  unmatched?: boolean;
 }
 
 /** What the interceptor needs. */
@@ -55,6 +58,17 @@ export interface InterceptorDeps {
  * tool loop collects them into its own single entry instead.
  */
 export type InvocationSink = (invocation: ToolInvocation, status: number, error?: { code: string; message: string; type: string }) => void;
+
+/**
+ * The call an answer matching no pending request stands for, read from the answer's shape (a replay on a resumed
+ * stream, or an id answered twice): such an answer is filtered or checked like the method it answers, never passed on
+ * unchecked. Undefined when the answer lists no tools and carries no content.
+ */
+function unmatchedCall(message: JsonRpcMessage): PendingCall | undefined {
+  const result = message.result;
+  const method = result !== null && typeof result === 'object' && !Array.isArray(result) ? methodOfResult(result) : undefined;
+  return method === undefined ? undefined : { method, startedAt: Date.now(), unmatched: true };
+}
 
 /** The JSON-RPC side of one proxied request to one registry, made by one application. */
 export class JsonRpcInterceptor {
@@ -110,11 +124,14 @@ export class JsonRpcInterceptor {
     return refusals;
   }
 
-  /** Transforms one message from the tool server before it reaches the client. */
+  /**
+   * Transforms one message from the tool server before it reaches the client: a `tools/list` loses disabled tools, and
+   * the registry policies run on every text of a tool result, a resource read or a prompt (see {@link resultSlots}).
+   */
   async transform(message: JsonRpcMessage): Promise<JsonRpcMessage> {
     if (message === null || typeof message !== 'object') return message;
     if (message.id === undefined || message.id === null || message.method !== undefined) return message;
-    const call = this.pending.get(String(message.id));
+    const call = this.pending.get(String(message.id)) ?? unmatchedCall(message);
     if (!call) return message;
     this.pending.delete(String(message.id));
     if (call.method === 'tools/list' && Array.isArray(message.result?.tools)) {
@@ -123,7 +140,7 @@ export class JsonRpcInterceptor {
       const enabled = new Set(views.filter((view) => view.enabled).map((view) => view.name));
       return { ...message, result: { ...message.result, tools: tools.filter((tool) => enabled.has(tool.name)) } };
     }
-    if (call.method !== 'tools/call') return message;
+    if (!CONTENT_METHODS.has(call.method)) return message;
     if (message.error) {
       this.record(call, { error: message.error.message }, 200);
       return message;
@@ -153,17 +170,16 @@ export class JsonRpcInterceptor {
     return undefined;
   }
 
+  /** Runs the registry policies on a content method's result; a blocked tool result becomes an error result, any other a JSON-RPC error. */
   private async checkResult(call: PendingCall, message: JsonRpcMessage): Promise<JsonRpcMessage> {
-    const result = message.result ?? {};
-    const content = Array.isArray(result.content) ? (result.content as Array<Record<string, unknown>>) : [];
-    const slots: TextSlot[] = content
-      .filter((part) => part.type === 'text' && typeof part.text === 'string')
-      .map((part) => ({ text: part.text as string, replace: (next: string) => void (part.text = next) }));
+    const result = message.result !== null && typeof message.result === 'object' ? message.result : {};
+    const slots: TextSlot[] = resultSlots(call.method, result);
     const stored = await this.deps.service.storedPolicies(this.registry);
     const verdict = await applyRegistryPolicies(this.deps.engine, stored ?? validateRegistryPolicies({}), slots, stored !== undefined);
     if (verdict.blocked) {
       const text = `Blocked by the registry policy ${verdict.blocked.family} (${verdict.blocked.processor}: ${verdict.blocked.categories.join(', ')}).`;
       this.record(call, { blocked: true, result: text, checks: verdict.checks }, 200);
+      if (call.method !== 'tools/call') return { jsonrpc: '2.0', id: message.id, error: { code: INTERNAL_ERROR, message: text } };
       return { ...message, result: { content: [{ type: 'text', text }], isError: true } };
     }
     this.record(call, { result: slots.map((slot) => slot.text).join('\n'), checks: verdict.checks }, 200);
@@ -171,7 +187,7 @@ export class JsonRpcInterceptor {
   }
 
   private record(call: PendingCall, outcome: { result?: unknown; error?: string; blocked?: boolean; checks?: ToolInvocation['guardrail_checks'] }, status: number): void {
-    if (call.method !== 'tools/call') return;
+    if (call.method !== 'tools/call' || call.unmatched) return;
     const invocation: ToolInvocation = {
       tool: call.tool ?? '',
       registry: this.registry,

@@ -1,4 +1,4 @@
-// GET (the server's event stream) and DELETE (end of session) at /v1/mcp/:name, relayed with an allow-list of headers, scrubbed.
+// GET (the server's event stream) and DELETE (end of session) at /v1/mcp/:name, relayed with an allow-list of headers, checked and scrubbed.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Options } from 'http-proxy-middleware';
@@ -14,6 +14,8 @@ export interface PassthroughTarget {
   token: string | undefined;
   /** Credentials scrubbed from everything relayed: the registry token and the caller's key. */
   secrets: string[];
+  /** Checks the data of one event of the server stream (replayed answers are checked like any); throws to end the stream. */
+  checkEvent(data: string): Promise<string>;
 }
 
 /** Request headers the proxy's HTTP client itself manages; every other header not in the allow-list is dropped. */
@@ -48,7 +50,7 @@ async function relay(proxyRes: IncomingMessage, res: ServerResponse, target: Pas
     res.flushHeaders(); // a client opening the server stream must not wait for the first event
     try {
       // The server stream may stay silent for long: no idle timeout, but every event is bounded.
-      await forEachSseEvent(proxyRes, { maxEventBytes: limits.maxBytes }, (event) => write(res, formatSseEvent(event, scrub(event.data))));
+      await forEachSseEvent(proxyRes, { maxEventBytes: limits.maxBytes }, async (event) => write(res, formatSseEvent(event, scrub(await target.checkEvent(event.data)))));
     } catch {
       // the tool server or the client went away: end the stream
     }
@@ -70,7 +72,8 @@ async function relay(proxyRes: IncomingMessage, res: ServerResponse, target: Pas
 
 /**
  * Creates the GET/DELETE pass-through. Only the allow-listed client headers reach the tool server (with the
- * registry's token as Authorization), only the allow-listed tool-server headers come back, and bodies are scrubbed.
+ * registry's token as Authorization), only the allow-listed tool-server headers come back, every event of a stream
+ * goes through `checkEvent`, and bodies are scrubbed.
  * @example
  * router.get('/v1/mcp/:name', resolveTarget, mcpPassthrough(targetOf, { maxBytes: 10 << 20, timeoutMs: 30_000 }));
  */

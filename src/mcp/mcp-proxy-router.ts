@@ -48,6 +48,8 @@ interface Target {
   application: string;
   /** The registry token and the caller's key: scrubbed from everything relayed, recorded or logged. */
   secrets: string[];
+  /** The interceptor of a GET or DELETE, made with its first event. */
+  stream?: JsonRpcInterceptor;
 }
 const TARGET = Symbol('gateway.mcp-target');
 const targetOf = (req: Request): Target => keptWithRequest<Target>(req, 'mcp', TARGET) as Target;
@@ -110,6 +112,13 @@ export function mcpProxyRouter(deps: McpProxyDeps): Router {
     }
   }
 
+  /** An event's data with each JSON-RPC message in it transformed by the interceptor; data that is not JSON as it is. */
+  async function checkedEventData(data: string, registry: string, interceptor: JsonRpcInterceptor): Promise<string> {
+    if (!/^\s*[[{]/.test(data)) return data;
+    const message = parseAnswer(data, registry);
+    return JSON.stringify(Array.isArray(message) ? await Promise.all(message.map((m) => interceptor.transform(m))) : await interceptor.transform(message));
+  }
+
   const post: RequestHandler = async function proxyMcpPost(req, res) {
     const target = targetOf(req);
     const { registry, token, application, secrets } = target;
@@ -168,12 +177,7 @@ export function mcpProxyRouter(deps: McpProxyDeps): Router {
     try {
       await forEachSseEvent(upstream.body, { maxEventBytes: limits.maxBytes, idleTimeoutMs: limits.timeoutMs }, async (event) => {
         resumable ||= event.id !== undefined;
-        let data = event.data;
-        if (/^\s*[[{]/.test(data)) {
-          const message = parseAnswer(data, registry.name);
-          data = JSON.stringify(Array.isArray(message) ? await Promise.all(message.map((m) => interceptor.transform(m))) : await interceptor.transform(message));
-        }
-        await write(res, formatSseEvent(event, scrub(data)));
+        await write(res, formatSseEvent(event, scrub(await checkedEventData(event.data, registry.name, interceptor))));
       });
       // A stream that ends before answering every request, with no event ids to resume from: each request gets its
       // JSON-RPC error, and is recorded. (With ids, the client may resume the stream with Last-Event-ID.)
@@ -197,9 +201,16 @@ export function mcpProxyRouter(deps: McpProxyDeps): Router {
   };
 
   router.post('/v1/mcp/:name', resolveTarget, jsonBody({ limitBytes: 4 * 1024 * 1024, maxDepth: MAX_JSON_DEPTH }), post);
+  // The server stream carries the tool server's own requests and notifications, and, when a client resumes a POST's
+  // stream with Last-Event-ID, that stream's answers again: they meet the tool states and policies as on the POST.
   const passthrough = mcpPassthrough((req) => {
-    const { registry, token, secrets } = targetOf(req);
-    return { registry: registry.name, url: registry.url, token, secrets };
+    const target = targetOf(req);
+    const { registry, token, secrets, application } = target;
+    const checkEvent = (data: string): Promise<string> => {
+      target.stream ??= new JsonRpcInterceptor(deps, registry.name, application, req.originalUrl.split('?')[0] ?? req.path, secrets);
+      return checkedEventData(data, registry.name, target.stream);
+    };
+    return { registry: registry.name, url: registry.url, token, secrets, checkEvent };
   }, limits);
   router.get('/v1/mcp/:name', resolveTarget, passthrough);
   router.delete('/v1/mcp/:name', resolveTarget, passthrough);

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import type { Response } from 'express';
 import { toGatewayError } from '../errors/error-middleware.js';
 import { Errors, type GatewayError } from '../errors/error-registry.js';
-import { chunkText } from '../guardrails/pipeline/message-text.js';
+import { chunkChoiceTexts } from '../guardrails/pipeline/message-text.js';
 import type { OutputGuard } from '../guardrails/pipeline/output-guard.js';
 import { createSseParser } from '../http/sse-parser.js';
 import type { ProviderPlugin, ProviderRequestContext } from '../plugins/plugin-types.js';
@@ -117,29 +117,38 @@ export async function captureJson(upstream: UpstreamResponse, adapter: ProviderP
 class StreamGate {
   private held: Array<string | Uint8Array> = [];
   private heldChars = 0;
-  private text = '';
+  private totalChars = 0;
+  /** The text of each choice so far, and how many of its characters are held: each choice is checked on its own text. */
+  private readonly choices = new Map<number, { text: string; held: number }>();
 
   constructor(
     private readonly res: Response,
     private readonly guard: OutputGuard | undefined,
   ) {}
 
-  /** Queues output carrying `added` text; checks and releases it when enough text is held. */
-  async push(chunk: string | Uint8Array, added: string): Promise<GatewayError | undefined> {
+  /** Queues output carrying `added` text (per choice index); checks and releases it when enough text is held. */
+  async push(chunk: string | Uint8Array, added: ReadonlyArray<[number, string]>): Promise<GatewayError | undefined> {
     if (!this.guard) {
       await write(this.res, chunk);
       return undefined;
     }
-    this.text += added;
+    for (const [index, text] of added) {
+      const choice = this.choices.get(index);
+      if (choice) {
+        choice.text += text;
+        choice.held += text.length;
+      } else this.choices.set(index, { text, held: text.length });
+      this.heldChars += text.length;
+      this.totalChars += text.length;
+    }
     this.held.push(chunk);
-    this.heldChars += added.length;
     if (!this.guard.blocking) return this.release();
     return this.heldChars >= this.guard.windowing.stepChars ? this.check() : undefined;
   }
 
   /** Characters of answer text written to the client so far (checked text minus what is still held). */
   get sentChars(): number {
-    return this.text.length - this.heldChars;
+    return this.totalChars - this.heldChars;
   }
 
   /** Checks at the end of the stream: the last window in reject mode, the whole text in inspect mode. */
@@ -148,8 +157,10 @@ class StreamGate {
   }
 
   private async check(whole = false): Promise<GatewayError | undefined> {
-    const text = whole ? this.text : this.text.slice(-this.guard!.windowing.windowChars);
-    const rejected = await this.guard!.checkWindow(text);
+    // Each choice's window reaches back over all its held text, however much one chunk brought: nothing is released unchecked.
+    const windowChars = this.guard!.windowing.windowChars;
+    const windows = [...this.choices.values()].map((choice) => (whole ? choice.text : choice.text.slice(-Math.max(windowChars, choice.held))));
+    const rejected = await this.guard!.checkWindows(windows.length > 0 ? windows : ['']);
     if (rejected) return rejected;
     return this.release();
   }
@@ -158,6 +169,7 @@ class StreamGate {
     for (const chunk of this.held) await write(this.res, chunk);
     this.held = [];
     this.heldChars = 0;
+    for (const choice of this.choices.values()) choice.held = 0;
     return undefined;
   }
 }
@@ -188,7 +200,7 @@ export async function relayStream(
   res.flushHeaders();
   const translator = adapter.openaiCompatible ? undefined : adapter.createStreamTranslator?.(context);
   const gate = new StreamGate(res, guard);
-  const textOf = (from: number): string => (guard ? payloads.slice(from).map(chunkText).join('') : '');
+  const textOf = (from: number): Array<[number, string]> => (guard ? payloads.slice(from).flatMap(chunkChoiceTexts) : []);
   const mask = ProviderKeyMask.of(context.apiKey?.value);
   const parser = createSseParser((event) => {
     if (translator) for (const payload of translator.onEvent(event)) payloads.push(mask ? mask.text(payload) : payload);
@@ -212,13 +224,13 @@ export async function relayStream(
         const payload = shown(payloads[index]!);
         if (payload !== undefined) text += framing ? framing.chunk(payload) : `data: ${payload}\n\n`;
       }
-      return text === '' ? undefined : gate.push(text, '');
+      return text === '' ? undefined : gate.push(text, []);
     }
     for (let index = from; index < payloads.length; index++) {
       const payload = shown(payloads[index]!);
       if (payload === undefined) continue;
       const frames = framing ? framing.chunk(payload) : `data: ${payload}\n\n`;
-      const rejected = frames === '' ? undefined : await gate.push(frames, guard ? chunkText(payload) : '');
+      const rejected = frames === '' ? undefined : await gate.push(frames, chunkChoiceTexts(payload));
       if (rejected) return rejected;
     }
     return undefined;
@@ -235,7 +247,7 @@ export async function relayStream(
     if (!rejected) {
       parser.end();
       const held = bytewise ? mask?.flush() : undefined;
-      if (held && held.length > 0) rejected = await gate.push(held, '');
+      if (held && held.length > 0) rejected = await gate.push(held, []);
     }
     if (!rejected) {
       if (translator) {
@@ -243,7 +255,7 @@ export async function relayStream(
         payloads.push(...translator.onEnd().map((payload) => (mask ? mask.text(payload) : payload)));
         rejected = await sendPayloads(before);
       }
-      if (!rejected && framing) rejected = await gate.push(framing.end(), '');
+      if (!rejected && framing) rejected = await gate.push(framing.end(), []);
     }
     rejected ??= await gate.finish();
     if (rejected) {

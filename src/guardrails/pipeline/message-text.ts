@@ -1,4 +1,5 @@
 // Reads and rewrites the text of model requests and answers in OpenAI's format, for guardrail checks and DLP transforms.
+import { Errors } from '../../errors/error-registry.js';
 import type { ModelEndpoint } from '../../plugins/plugin-types.js';
 
 /** One piece of checkable text, with a way to put a transformed version back. */
@@ -25,22 +26,48 @@ function contentSlots(holder: Record<string, unknown>, key: string): TextSlot[] 
   return slots;
 }
 
+/** A slot for `holder[key]` when it holds a string. */
+function stringSlot(holder: unknown, key: string, into: TextSlot[]): void {
+  if (holder === null || typeof holder !== 'object') return;
+  const record = holder as Record<string, unknown>;
+  if (typeof record[key] === 'string') into.push({ text: record[key] as string, replace: (next) => (record[key] = next) });
+}
+
 /**
- * The checkable text of a request body, which the body's slots rewrite in place. System and developer
- * messages are checked and transformed like the others: whoever holds the key writes them.
+ * The text of a request message the model reads beyond its text parts: refusal parts of an assistant's content, and the
+ * arguments of its tool calls (and of a legacy `function_call`), which a developer key writes as freely as the rest.
+ */
+function otherMessageSlots(message: Record<string, unknown>): TextSlot[] {
+  const slots: TextSlot[] = [];
+  if (Array.isArray(message.content)) for (const part of message.content) if ((part as { type?: unknown })?.type === 'refusal') stringSlot(part, 'refusal', slots);
+  if (Array.isArray(message.tool_calls)) for (const call of message.tool_calls) stringSlot((call as { function?: unknown })?.function, 'arguments', slots);
+  stringSlot(message.function_call, 'arguments', slots);
+  return slots;
+}
+
+/**
+ * The checkable text of a request body, which the body's slots rewrite in place. Throws 400 for a `prompt` or `input`
+ * of token ids: text a policy cannot read is refused rather than passed unchecked (this runs only when input checks do). System and developer
+ * messages are checked and transformed like the others: whoever holds the key writes them. So are an assistant
+ * message's tool call arguments and refusal parts.
  */
 export function requestSlots(endpoint: ModelEndpoint, body: Record<string, unknown>): TextSlot[] {
   if (endpoint === 'chat') {
     const messages = Array.isArray(body.messages) ? (body.messages as Array<Record<string, unknown>>) : [];
-    return messages.filter((m) => m && CHECKED_ROLES.has(String(m.role))).flatMap((message) => contentSlots(message, 'content'));
+    return messages
+      .filter((m) => m && CHECKED_ROLES.has(String(m.role)))
+      .flatMap((message) => (message.role === 'assistant' ? [...contentSlots(message, 'content'), ...otherMessageSlots(message)] : contentSlots(message, 'content')));
   }
   const key = endpoint === 'completions' || endpoint === 'images' || endpoint === 'transcriptions' ? 'prompt' : 'input';
   const value = body[key];
   if (typeof value === 'string') return [{ text: value, replace: (next) => (body[key] = next) }];
   if (Array.isArray(value)) {
-    return value.flatMap((item, index) =>
-      typeof item === 'string' ? [{ text: item, replace: (next: string) => ((value as unknown[])[index] = next) }] : [],
-    );
+    return value.flatMap((item, index) => {
+      if (typeof item === 'string') return [{ text: item, replace: (next: string) => ((value as unknown[])[index] = next) }];
+      // Token ids (a prompt or input of numbers, or of arrays of numbers) reach the model as text no check can read.
+      if (typeof item === 'number' || Array.isArray(item)) throw Errors.validation([`The field '${key}' holds token ids, which the input guardrail policy cannot check; send text.`], { param: key });
+      return [];
+    });
   }
   return [];
 }
@@ -84,6 +111,23 @@ export function chunkText(payload: string): string {
     return typeof text === 'string' ? text : '';
   } catch {
     return '';
+  }
+}
+
+/** The text a stream chunk adds to each of its choices, as `[choice index, text]` pairs: delta content, or completion text. */
+export function chunkChoiceTexts(payload: string): Array<[number, string]> {
+  if (payload === '[DONE]') return [];
+  try {
+    const chunk = JSON.parse(payload) as { choices?: unknown };
+    if (!Array.isArray(chunk.choices)) return [];
+    const texts: Array<[number, string]> = [];
+    chunk.choices.forEach((choice: { index?: unknown; delta?: { content?: unknown }; text?: unknown } | null, position) => {
+      const text = choice?.delta?.content ?? choice?.text;
+      if (typeof text === 'string' && text !== '') texts.push([Number.isSafeInteger(choice?.index) ? (choice!.index as number) : position, text]);
+    });
+    return texts;
+  } catch {
+    return [];
   }
 }
 

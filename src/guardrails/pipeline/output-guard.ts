@@ -36,12 +36,13 @@ export class OutputGuard {
   }
 
   /**
-   * Checks one window of streamed text. Checks of earlier windows are replaced, so the log keeps the
-   * last window's checks (or the failing one). Streams are checked, not transformed.
+   * Checks one window of streamed text per choice (each its own slot, so choices are never read interleaved).
+   * Checks of earlier windows are replaced, so the log keeps the last window's checks (or the failing one).
+   * Streams are checked, not transformed.
    */
-  async checkWindow(text: string): Promise<GatewayError | undefined> {
-    const slot: TextSlot = { text, replace: () => undefined };
-    const run = await runChecks(this.engine, this.policy, 'output', [slot]);
+  async checkWindows(texts: readonly string[]): Promise<GatewayError | undefined> {
+    const slots = texts.map((text): TextSlot => ({ text, replace: () => undefined }));
+    const run = await runChecks(this.engine, this.policy, 'output', slots);
     for (let i = this.checks.length - 1; i >= 0; i--) if (this.checks[i]?.phase === 'output') this.checks.splice(i, 1);
     this.checks.push(...run.checks);
     return this.blocking ? run.reject : undefined;

@@ -1,0 +1,73 @@
+// The text a tool server's answer hands a client (and its model): every place registry policies must read and may rewrite.
+import type { TextSlot } from '../guardrails/pipeline/message-text.js';
+
+/** The JSON-RPC methods whose results carry content from the tool server: tool results, resources and prompts. */
+export const CONTENT_METHODS: ReadonlySet<string> = new Set(['tools/call', 'resources/read', 'prompts/get']);
+
+type Holder = Record<string, unknown>;
+
+const isHolder = (value: unknown): value is Holder => value !== null && typeof value === 'object';
+
+/** A slot for `holder[key]` when it is a string. */
+function slotAt(holder: Holder, key: string | number, into: TextSlot[]): void {
+  const text = holder[key];
+  if (typeof text === 'string') into.push({ text, replace: (next) => void (holder[key] = next) });
+}
+
+/** Every string inside a JSON value (structured content), depth first; the answer was already bounded in size and depth. */
+function everyString(value: unknown, into: TextSlot[]): void {
+  if (!isHolder(value)) return;
+  for (const key of Object.keys(value)) {
+    if (typeof value[key] === 'string') slotAt(value, key, into);
+    else everyString(value[key], into);
+  }
+}
+
+/** The text of one content block: a text part, or an embedded resource's text (blobs, images and audio are not text). */
+function contentSlots(part: unknown, into: TextSlot[]): void {
+  if (!isHolder(part)) return;
+  if (part.type === 'text') slotAt(part, 'text', into);
+  else if (part.type === 'resource' && isHolder(part.resource)) slotAt(part.resource, 'text', into);
+}
+
+/**
+ * The text slots of a result of a {@link CONTENT_METHODS} method, which a DLP transform rewrites in place:
+ * - `tools/call`: text parts and embedded resources of `content`, and every string of `structuredContent`;
+ * - `resources/read`: the `text` of each of `contents`;
+ * - `prompts/get`: `description`, and the text parts and embedded resources of each message.
+ * @example
+ * resultSlots('tools/call', { content: [{ type: 'text', text: 'hi' }], structuredContent: { a: 'b' } }).map((s) => s.text); // ['hi', 'b']
+ */
+export function resultSlots(method: string, result: Holder): TextSlot[] {
+  const slots: TextSlot[] = [];
+  const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+  if (method === 'tools/call') {
+    for (const part of list(result.content)) contentSlots(part, slots);
+    everyString(result.structuredContent, slots);
+  } else if (method === 'resources/read') {
+    for (const entry of list(result.contents)) if (isHolder(entry)) slotAt(entry, 'text', slots);
+  } else if (method === 'prompts/get') {
+    slotAt(result, 'description', slots);
+    for (const message of list(result.messages)) {
+      if (!isHolder(message)) continue;
+      for (const part of Array.isArray(message.content) ? message.content : [message.content]) contentSlots(part, slots);
+    }
+  }
+  return slots;
+}
+
+
+/**
+ * The method a result answers, read from its shape, for an answer that matches no request of its exchange (a replay
+ * on a resumed stream, a repeated id): `tools/list`, a content method, or undefined when it lists no tools and carries
+ * no content.
+ * @example
+ * methodOfResult({ content: [] }); // 'tools/call'
+ */
+export function methodOfResult(result: Holder): string | undefined {
+  if (Array.isArray(result.tools)) return 'tools/list';
+  if (Array.isArray(result.content) || result.structuredContent !== undefined) return 'tools/call';
+  if (Array.isArray(result.contents)) return 'resources/read';
+  if (Array.isArray(result.messages)) return 'prompts/get';
+  return undefined;
+}

@@ -1,0 +1,82 @@
+// A real MCP server (the official SDK) whose answers carry text beyond text parts: structured content, embedded resources, resources and prompts; resumable.
+import { randomUUID } from 'node:crypto';
+import type { Server } from 'node:http';
+import express from 'express';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport, type EventStore } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { z } from 'zod';
+
+/** A running content tool server. */
+export interface ContentToolServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** An event store numbering events in order, so a replay after an event id is deterministic. */
+function orderedEventStore(): EventStore {
+  let count = 0;
+  const events: Array<{ id: string; stream: string; message: unknown }> = [];
+  return {
+    async storeEvent(stream, message) {
+      const id = `${stream}_${String(++count).padStart(8, '0')}`;
+      events.push({ id, stream, message });
+      return id;
+    },
+    async replayEventsAfter(lastEventId, { send }) {
+      const at = events.findIndex((event) => event.id === lastEventId);
+      if (at < 0) return '';
+      const stream = events[at]!.stream;
+      for (const event of events.slice(at + 1)) if (event.stream === stream) await send(event.id, event.message as never);
+      return stream;
+    },
+  };
+}
+
+/**
+ * Starts a server whose every answer carries `text(): string`: tool `record` in `structuredContent` (its text part only
+ * points at it), tool `readfile` in an embedded resource, tool `lookup` in a text part, resource `doc://notes` and
+ * prompt `brief`. Sessions keep their events, so a client may resume a stream with `Last-Event-ID`.
+ */
+export async function startContentToolServer(text: () => string): Promise<ContentToolServer> {
+  const transports = new Map<string, StreamableHTTPServerTransport>();
+  const build = (): McpServer => {
+    const server = new McpServer({ name: 'content-tools', version: '1.0.0' });
+    server.registerTool('record', { description: 'Reads a customer record.', inputSchema: { id: z.string() } }, async () => ({
+      content: [{ type: 'text' as const, text: 'The record is in the structured content.' }],
+      structuredContent: { record: { id: 'c-1', notes: [text()] } },
+    }));
+    server.registerTool('readfile', { description: 'Reads a file.', inputSchema: { path: z.string() } }, async () => ({
+      content: [{ type: 'resource' as const, resource: { uri: 'file:///notes.txt', mimeType: 'text/plain', text: text() } }],
+    }));
+    server.registerTool('lookup', { description: 'Looks up a fact.', inputSchema: { query: z.string() } }, async () => ({ content: [{ type: 'text' as const, text: text() }] }));
+    server.registerResource('notes', 'doc://notes', { description: 'Team notes.' }, async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/plain', text: text() }] }));
+    server.registerPrompt('brief', { description: 'A briefing.' }, async () => ({ messages: [{ role: 'user' as const, content: { type: 'text' as const, text: text() } }] }));
+    return server;
+  };
+  const app = express();
+  app.use(express.json());
+  app.post('/mcp', async (req, res) => {
+    const sessionId = req.headers['mcp-session-id'];
+    let transport = typeof sessionId === 'string' ? transports.get(sessionId) : undefined;
+    if (!transport) {
+      transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), eventStore: orderedEventStore(), onsessioninitialized: (id) => void transports.set(id, transport!) });
+      await build().connect(transport);
+    }
+    await transport.handleRequest(req, res, req.body);
+  });
+  app.get('/mcp', async (req, res) => {
+    const transport = transports.get(String(req.headers['mcp-session-id']));
+    if (!transport) return void res.status(404).json({ error: 'unknown session' });
+    await transport.handleRequest(req, res);
+  });
+  const server: Server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}/mcp`,
+    async close() {
+      for (const transport of transports.values()) await transport.close().catch(() => undefined);
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
