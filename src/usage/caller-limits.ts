@@ -19,13 +19,19 @@ export interface WindowState {
 export interface CallerLimits {
   take(key: string, limit: number, windowMs: number, weight: number): Promise<WindowState>;
   add(key: string, windowMs: number, weight: number): Promise<void>;
+  /** Drops the windows held in process whose key starts with `prefix` (a deleted application's). */
+  forget(prefix: string): void;
 }
 
 interface Window {
   times: number[];
   weights: number[];
   sum: number;
+  windowMs: number;
 }
+
+/** The in-process limits look for idle windows to drop once they hold this many (then twice what is left). */
+const SWEEP_FROM = 1024;
 
 /** When the window's sum falls below `limit` (rejected) or to nothing (admitted), in ms from `now`. */
 function resetOf(window: Window, limit: number, windowMs: number, now: number): number {
@@ -45,6 +51,7 @@ function resetOf(window: Window, limit: number, windowMs: number, now: number): 
  */
 export class MemoryCallerLimits implements CallerLimits {
   private readonly windows = new Map<string, Window>();
+  private sweepAt = SWEEP_FROM;
 
   /** @param now the clock in ms (monotonic by default), injectable for tests. */
   constructor(private readonly now: () => number = () => performance.now()) {}
@@ -52,7 +59,8 @@ export class MemoryCallerLimits implements CallerLimits {
   private windowOf(key: string, windowMs: number, now: number): Window {
     let window = this.windows.get(key);
     if (!window) {
-      window = { times: [], weights: [], sum: 0 };
+      if (this.windows.size >= this.sweepAt) this.sweep(now);
+      window = { times: [], weights: [], sum: 0, windowMs };
       this.windows.set(key, window);
       return window;
     }
@@ -75,6 +83,22 @@ export class MemoryCallerLimits implements CallerLimits {
 
   async add(key: string, windowMs: number, weight: number): Promise<void> {
     if (weight > 0) this.push(this.windowOf(key, windowMs, this.now()), this.now(), weight);
+  }
+
+  forget(prefix: string): void {
+    for (const key of this.windows.keys()) if (key.startsWith(prefix)) this.windows.delete(key);
+  }
+
+  /**
+   * Drops the windows with nothing in the last window (keys and applications idle for a minute, deleted ones, old
+   * incarnations), so the map holds the keys in use: amortised, as it runs when the map has doubled since the last sweep.
+   */
+  private sweep(now: number): void {
+    for (const [key, window] of this.windows) {
+      const newest = window.times[window.times.length - 1];
+      if (newest === undefined || newest <= now - window.windowMs) this.windows.delete(key);
+    }
+    this.sweepAt = Math.max(SWEEP_FROM, this.windows.size * 2);
   }
 
   private push(window: Window, now: number, weight: number): void {
@@ -178,5 +202,10 @@ export class RedisCallerLimits implements CallerLimits {
   async add(key: string, windowMs: number, weight: number): Promise<void> {
     if (weight <= 0) return;
     if ((await this.run(key, Number.MAX_SAFE_INTEGER, windowMs, weight, 'add')) === undefined) await this.local.add(key, windowMs, weight);
+  }
+
+  /** Drops the fallback windows; the shared ones expire a window after their last entry. */
+  forget(prefix: string): void {
+    this.local.forget(prefix);
   }
 }
