@@ -9,6 +9,8 @@ export interface WindowState {
   admitted: boolean;
   remaining: number;
   resetMs: number;
+  /** Set when the take logged a weight: takes it out again (the request was refused by another limit after all). */
+  release?: () => Promise<void>;
 }
 
 /**
@@ -77,8 +79,14 @@ export class MemoryCallerLimits implements CallerLimits {
     const now = this.now();
     const window = this.windowOf(key, windowMs, now);
     if (window.sum >= limit) return { admitted: false, remaining: 0, resetMs: resetOf(window, limit, windowMs, now) };
-    if (weight > 0) this.push(window, now, weight);
-    return { admitted: true, remaining: Math.max(0, limit - window.sum), resetMs: resetOf(window, limit, windowMs, now) };
+    const state: WindowState = { admitted: true, remaining: 0, resetMs: 0 };
+    if (weight > 0) {
+      this.push(window, now, weight);
+      state.release = async () => this.pull(window, now, weight);
+    }
+    state.remaining = Math.max(0, limit - window.sum);
+    state.resetMs = resetOf(window, limit, windowMs, now);
+    return state;
   }
 
   async add(key: string, windowMs: number, weight: number): Promise<void> {
@@ -105,6 +113,17 @@ export class MemoryCallerLimits implements CallerLimits {
     window.times.push(now);
     window.weights.push(weight);
     window.sum += weight;
+  }
+
+  /** Takes out one entry logged at `time` with `weight`, unless it has left the window already. */
+  private pull(window: Window, time: number, weight: number): void {
+    for (let index = window.times.length - 1; index >= 0 && window.times[index]! >= time; index--) {
+      if (window.times[index] !== time || window.weights[index] !== weight) continue;
+      window.times.splice(index, 1);
+      window.weights.splice(index, 1);
+      window.sum -= weight;
+      return;
+    }
   }
 
   /** How many keys hold a log. */
@@ -180,12 +199,16 @@ export class RedisCallerLimits implements CallerLimits {
       await firstConnection(this.client, this.connectTimeoutMs);
       if (this.client.status !== 'ready') throw new Error(`the connection is ${this.client.status}`);
       const member = `${this.instance}:${(this.sequence = (this.sequence + 1) % Number.MAX_SAFE_INTEGER)}`;
-      const [admitted, remaining, resetMs] = await (this.client as unknown as ScriptedRedis).gatewayCallerWindow(this.prefix + key, limit, windowMs, member, Math.max(0, Math.round(weight)), op);
+      const logged = Math.max(0, Math.round(weight));
+      const [admitted, remaining, resetMs] = await (this.client as unknown as ScriptedRedis).gatewayCallerWindow(this.prefix + key, limit, windowMs, member, logged, op);
       if (this.failing) {
         this.failing = false;
         this.logger?.info('shared key and application limits work again: Redis answers');
       }
-      return { admitted: admitted === 1, remaining, resetMs };
+      const state: WindowState = { admitted: admitted === 1, remaining, resetMs };
+      // The script logged the member as `<member>:<weight>`; a failed removal leaves it to leave the window in time.
+      if (admitted === 1 && logged > 0) state.release = () => this.client.zrem(this.prefix + key, `${member}:${logged}`).then(() => undefined, () => undefined);
+      return state;
     } catch (error) {
       if (!this.failing) {
         this.failing = true;

@@ -12,7 +12,7 @@ import { periodOf } from './budget-periods.js';
 import { MemoryCallerLimits, RedisCallerLimits, type CallerLimits } from './caller-limits.js';
 import { CounterStore } from './counter-store.js';
 import { costOf, PriceTable, type ModelPrice } from './price-table.js';
-import { rateLimitHeaders } from './rate-limit-headers.js';
+import { MINUTE_MS, takeMinuteLimits, windowKey, type Controls } from './minute-limits.js';
 import { RedisSpendCounters, StoredSpendCounters, type BudgetOwner, type BudgetScope, type SpendCounters } from './spend-counters.js';
 import { normalizeUsage } from './usage-extractor.js';
 import type { Budget, CallerLimitSettings } from './usage-schemas.js';
@@ -47,21 +47,7 @@ export interface BudgetState {
   resets_at: string;
 }
 
-/** The budget and limits of one owner of a request. */
-interface Controls {
-  owner: BudgetOwner;
-  id: string;
-  /** An application's incarnation (its `created_at`): its spend and per-minute counts are kept per incarnation. */
-  incarnation?: string;
-  label: string;
-  budget?: Budget;
-  limits?: CallerLimitSettings;
-}
-
-const MINUTE_MS = 60_000;
 const keyRecordKey = (application: string, id: string): string => `application-keys/${application}/${id}`;
-/** The per-minute window of one owner and kind: `key:<id>:requests`, `application:<name>:<created_at>:tokens`. */
-const windowKey = (item: Controls, kind: 'requests' | 'tokens'): string => `${item.owner}:${item.id}:${item.incarnation ? `${item.incarnation}:` : ''}${kind}`;
 
 /**
  * Prices answers, keeps usage totals and budget spend, and enforces budgets and per-minute limits of applications
@@ -143,26 +129,7 @@ export class UsageService {
         });
       });
     }
-    for (const kind of ['requests', 'tokens'] as const) {
-      let tightest: Record<string, string> | undefined;
-      let tightestRemaining = Infinity;
-      for (const item of controls) {
-        const limit = item.limits?.[kind === 'requests' ? 'requests_per_minute' : 'tokens_per_minute'];
-        if (limit === undefined) continue;
-        const state = await this.limits.take(windowKey(item, kind), limit, MINUTE_MS, kind === 'requests' ? 1 : 0);
-        const headers = rateLimitHeaders(kind, limit, state);
-        if (!state.admitted) {
-          this.options.onRejection?.(kind, item.owner);
-          const retryAfter = String(Math.max(1, Math.ceil(state.resetMs / 1000)));
-          throw Errors.callerRateLimited([item.label, limit, kind, retryAfter], { headers: { ...headers, 'retry-after': retryAfter } });
-        }
-        if (state.remaining < tightestRemaining) {
-          tightestRemaining = state.remaining;
-          tightest = headers;
-        }
-      }
-      if (tightest) res.set(tightest);
-    }
+    await takeMinuteLimits(this.limits, controls, res, this.options.onRejection);
   }
 
   /** The request-path step of the model endpoints: admits the resolved request or throws 429. */
