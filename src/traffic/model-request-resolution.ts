@@ -56,7 +56,8 @@ function attachContext(
   req: Request,
   res: Response,
   request: ModelRequestAsk,
-  caller: { application: string; keyId: string; incarnation: string | undefined },
+  caller: { application: string; keyId: string },
+  incarnation: string | undefined,
   route: Readonly<RouteRecord> | undefined,
   routeName: string,
   candidates: Candidate[],
@@ -66,7 +67,7 @@ function attachContext(
     startedAt: Date.now(),
     endpoint: request.endpoint,
     application: caller.application,
-    incarnation: caller.incarnation ?? '',
+    incarnation: incarnation ?? '',
     developerKeyId: caller.keyId,
     route: route as RouteRecord | undefined,
     routeName,
@@ -108,8 +109,7 @@ function resolveFromCache(req: Request, res: Response, deps: ResolutionDeps, req
   const candidates = route?.models?.length
     ? cachedRouteCandidates(deps.directory, route, routeName, deps.random)
     : cachedUnifiedCandidates(deps.directory, request.model);
-  const owner = { application: caller.application, keyId: caller.keyId, incarnation: application.value.created_at };
-  return candidates && attachContext(req, res, request, owner, route, routeName, candidates);
+  return candidates && attachContext(req, res, request, caller, application.value.created_at, route, routeName, candidates);
 }
 
 /**
@@ -137,5 +137,5 @@ async function resolveFromStorage(req: Request, res: Response, deps: ResolutionD
     checkRoute(route, routeName, request);
   }
   const candidates = await resolveCandidates(deps.directory, route, routeName, { model: request.model }, deps.random);
-  return attachContext(req, res, request, { application: caller.application, keyId: caller.keyId, incarnation: application.created_at }, route, routeName, candidates);
+  return attachContext(req, res, request, { application: caller.application, keyId: caller.keyId }, application.created_at, route, routeName, candidates);
 }
