@@ -135,6 +135,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   observe = requestObserver(observability);
   const redis = options.redis ? createRedisClient(options.redis, logger) : undefined;
   const usage = new UsageService({ storage, redis, redisOptions: options.redis, logger, now: options.now, ...options.usage });
+  services.applicationDeletedHooks.push((application) => usage.forget(application));
   const meter = (entry: ChronicleEntry, context: ModelRequestContext | undefined): Promise<void> | undefined => usage.meter(entry, context);
   const registries = new RegistryService(storage, box, services.registries, options.now);
   const admin = part(

@@ -1,4 +1,4 @@
-// The response cache key: a SHA-256 over the normalised request (endpoint, route, body without transport fields), namespaced by application.
+// The response cache key: a SHA-256 over the normalised request (endpoint, route, body without transport fields), namespaced by application incarnation.
 import { createHash } from 'node:crypto';
 import type { ModelRequestContext } from '../traffic/model-request-context.js';
 
@@ -56,15 +56,17 @@ export function normalisedBody(body: Record<string, unknown>): string {
 }
 
 /**
- * The cache key of a resolved model request: `<application>:<sha256 hex>`, the hash over the endpoint, the route
- * name, the route's models (so changing them keys new entries) and the normalised body (after input guardrails'
- * transforms, as it would be sent upstream). Two applications never share a key, so one never reads the other's answers.
+ * The cache key of a resolved model request: `<application>:<sha256 hex>`, the hash over the application's incarnation
+ * (its `created_at`), the endpoint, the route name, the route's models (so changing them keys new entries) and the
+ * normalised body (after input guardrails' transforms, as it would be sent upstream). Two applications never share a
+ * key, so one never reads the other's answers; nor do two incarnations of one name, so an application deleted and
+ * re-created is never served the old one's answers (those are left to their TTL and the store's bound).
  */
-export function responseCacheKey(context: Pick<ModelRequestContext, 'application' | 'endpoint' | 'routeName' | 'route' | 'body'>): string {
+export function responseCacheKey(context: Pick<ModelRequestContext, 'application' | 'incarnation' | 'endpoint' | 'routeName' | 'route' | 'body'>): string {
   const models: string[] = [];
   writeCanonical(context.route?.models ?? null, models);
   const hash = createHash('sha256')
-    .update(`${context.endpoint}\n${context.routeName}\n${models.join('')}\n`)
+    .update(`${context.incarnation}\n${context.endpoint}\n${context.routeName}\n${models.join('')}\n`)
     .update(normalisedBody(context.body))
     .digest('hex');
   return `${context.application}:${hash}`;

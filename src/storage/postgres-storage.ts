@@ -351,6 +351,10 @@ export function postgresStorage(options: PostgresStorageOptions): StorageAdapter
       );
       return rows.map((row) => ({ bucket: row.bucket, item: row.item, field: row.field, amount: Number(row.value) }));
     },
+    async deleteCounters(bucket) {
+      open();
+      await query(`DELETE FROM ${COUNTERS} WHERE bucket = $1`, [bucket]);
+    },
     async listLogs(prefix) {
       open();
       const { rows } = await query<{ name: string }>(`SELECT name FROM ${LOGS} WHERE name LIKE $1 ESCAPE '\\' ORDER BY name`, [prefixPattern(prefix)]);

@@ -137,6 +137,8 @@ export interface StorageAdapter {
   addCounters?(increments: CounterValue[]): Promise<void>;
   /** Optional, with `addCounters`: every counter whose bucket is between `from` and `to` (inclusive, byte order). */
   readCounters?(from: string, to: string): Promise<CounterValue[]>;
+  /** Optional, with `addCounters`: removes every counter of `bucket` (a deleted application's budget spend). */
+  deleteCounters?(bucket: string): Promise<void>;
   /** Every entry whose key starts with `prefix`, sorted by key. */
   list(prefix: string): Promise<StorageEntry[]>;
   /** Appends records to the log named `log`. Resolves once they are durable. */

@@ -28,6 +28,12 @@ export interface ModelRequestContext {
   startedAt: number;
   endpoint: ModelEndpoint;
   application: string;
+  /**
+   * The application's incarnation: its record's `created_at`. An application deleted and re-created under the same
+   * name is another tenant: what is kept per application (cached answers, spend, per-minute counts, usage totals) is
+   * kept per incarnation, so the new one inherits nothing. Empty for a record without `created_at`.
+   */
+  incarnation: string;
   developerKeyId: string;
   /** The route, or undefined for a request without X-Gateway-route (an implicit unified route). */
   route?: RouteRecord;

@@ -16,6 +16,9 @@ import type { ProviderDirectory } from './provider-directory.js';
 /** The route name used for requests without X-Gateway-route: an implicit unified route with default settings. */
 export const IMPLICIT_ROUTE = '(unified)';
 
+/** What resolution reads of the caller's application record. */
+type ApplicationRecord = { enabled?: boolean; created_at?: string };
+
 /** What resolution needs. */
 export interface ResolutionDeps {
   services: AdminServices;
@@ -54,6 +57,7 @@ function attachContext(
   res: Response,
   request: ModelRequestAsk,
   caller: { application: string; keyId: string },
+  incarnation: string | undefined,
   route: Readonly<RouteRecord> | undefined,
   routeName: string,
   candidates: Candidate[],
@@ -63,6 +67,7 @@ function attachContext(
     startedAt: Date.now(),
     endpoint: request.endpoint,
     application: caller.application,
+    incarnation: incarnation ?? '',
     developerKeyId: caller.keyId,
     route: route as RouteRecord | undefined,
     routeName,
@@ -89,7 +94,7 @@ function attachContext(
 function resolveFromCache(req: Request, res: Response, deps: ResolutionDeps, request: ModelRequestAsk): ModelRequestContext | undefined {
   const caller = callerOf(req);
   if (caller?.kind !== 'application') return undefined;
-  const application = deps.services.storage.peekCached<{ enabled?: boolean }>(`applications/${caller.application}`);
+  const application = deps.services.storage.peekCached<ApplicationRecord>(`applications/${caller.application}`);
   if (!application) return undefined;
   if (!application.value || application.value.enabled === false) throw Errors.applicationDisabled([caller.application]);
   const routeName = routeNameOf(req, request);
@@ -104,7 +109,7 @@ function resolveFromCache(req: Request, res: Response, deps: ResolutionDeps, req
   const candidates = route?.models?.length
     ? cachedRouteCandidates(deps.directory, route, routeName, deps.random)
     : cachedUnifiedCandidates(deps.directory, request.model);
-  return candidates && attachContext(req, res, request, caller, route, routeName, candidates);
+  return candidates && attachContext(req, res, request, caller, application.value.created_at, route, routeName, candidates);
 }
 
 /**
@@ -121,7 +126,7 @@ async function resolveFromStorage(req: Request, res: Response, deps: ResolutionD
   // Usually cached by requireDeveloperKey, which ran before the body was read.
   const caller = await identifyCaller(req, deps.services.developerKeys, { bearer: true });
   if (caller.kind !== 'application') throw Errors.invalidApiKey(['X-Gateway-Apikey or Authorization']);
-  const application = await deps.services.storage.getCached<{ enabled?: boolean }>(`applications/${caller.application}`);
+  const application = await deps.services.storage.getCached<ApplicationRecord>(`applications/${caller.application}`);
   if (!application || application.enabled === false) throw Errors.applicationDisabled([caller.application]);
 
   const routeName = routeNameOf(req, request);
@@ -132,5 +137,5 @@ async function resolveFromStorage(req: Request, res: Response, deps: ResolutionD
     checkRoute(route, routeName, request);
   }
   const candidates = await resolveCandidates(deps.directory, route, routeName, { model: request.model }, deps.random);
-  return attachContext(req, res, request, { application: caller.application, keyId: caller.keyId }, route, routeName, candidates);
+  return attachContext(req, res, request, { application: caller.application, keyId: caller.keyId }, application.created_at, route, routeName, candidates);
 }

@@ -9,6 +9,8 @@ export interface WindowState {
   admitted: boolean;
   remaining: number;
   resetMs: number;
+  /** Set when the take logged a weight: takes it out again (the request was refused by another limit after all). */
+  release?: () => Promise<void>;
 }
 
 /**
@@ -19,13 +21,19 @@ export interface WindowState {
 export interface CallerLimits {
   take(key: string, limit: number, windowMs: number, weight: number): Promise<WindowState>;
   add(key: string, windowMs: number, weight: number): Promise<void>;
+  /** Drops the windows held in process whose key starts with `prefix` (a deleted application's). */
+  forget(prefix: string): void;
 }
 
 interface Window {
   times: number[];
   weights: number[];
   sum: number;
+  windowMs: number;
 }
+
+/** The in-process limits look for idle windows to drop once they hold this many (then twice what is left). */
+const SWEEP_FROM = 1024;
 
 /** When the window's sum falls below `limit` (rejected) or to nothing (admitted), in ms from `now`. */
 function resetOf(window: Window, limit: number, windowMs: number, now: number): number {
@@ -45,6 +53,7 @@ function resetOf(window: Window, limit: number, windowMs: number, now: number): 
  */
 export class MemoryCallerLimits implements CallerLimits {
   private readonly windows = new Map<string, Window>();
+  private sweepAt = SWEEP_FROM;
 
   /** @param now the clock in ms (monotonic by default), injectable for tests. */
   constructor(private readonly now: () => number = () => performance.now()) {}
@@ -52,7 +61,8 @@ export class MemoryCallerLimits implements CallerLimits {
   private windowOf(key: string, windowMs: number, now: number): Window {
     let window = this.windows.get(key);
     if (!window) {
-      window = { times: [], weights: [], sum: 0 };
+      if (this.windows.size >= this.sweepAt) this.sweep(now);
+      window = { times: [], weights: [], sum: 0, windowMs };
       this.windows.set(key, window);
       return window;
     }
@@ -69,18 +79,51 @@ export class MemoryCallerLimits implements CallerLimits {
     const now = this.now();
     const window = this.windowOf(key, windowMs, now);
     if (window.sum >= limit) return { admitted: false, remaining: 0, resetMs: resetOf(window, limit, windowMs, now) };
-    if (weight > 0) this.push(window, now, weight);
-    return { admitted: true, remaining: Math.max(0, limit - window.sum), resetMs: resetOf(window, limit, windowMs, now) };
+    const state: WindowState = { admitted: true, remaining: 0, resetMs: 0 };
+    if (weight > 0) {
+      this.push(window, now, weight);
+      state.release = async () => this.pull(window, now, weight);
+    }
+    state.remaining = Math.max(0, limit - window.sum);
+    state.resetMs = resetOf(window, limit, windowMs, now);
+    return state;
   }
 
   async add(key: string, windowMs: number, weight: number): Promise<void> {
     if (weight > 0) this.push(this.windowOf(key, windowMs, this.now()), this.now(), weight);
   }
 
+  forget(prefix: string): void {
+    for (const key of this.windows.keys()) if (key.startsWith(prefix)) this.windows.delete(key);
+  }
+
+  /**
+   * Drops the windows with nothing in the last window (keys and applications idle for a minute, deleted ones, old
+   * incarnations), so the map holds the keys in use: amortised, as it runs when the map has doubled since the last sweep.
+   */
+  private sweep(now: number): void {
+    for (const [key, window] of this.windows) {
+      const newest = window.times[window.times.length - 1];
+      if (newest === undefined || newest <= now - window.windowMs) this.windows.delete(key);
+    }
+    this.sweepAt = Math.max(SWEEP_FROM, this.windows.size * 2);
+  }
+
   private push(window: Window, now: number, weight: number): void {
     window.times.push(now);
     window.weights.push(weight);
     window.sum += weight;
+  }
+
+  /** Takes out one entry logged at `time` with `weight`, unless it has left the window already. */
+  private pull(window: Window, time: number, weight: number): void {
+    for (let index = window.times.length - 1; index >= 0 && window.times[index]! >= time; index--) {
+      if (window.times[index] !== time || window.weights[index] !== weight) continue;
+      window.times.splice(index, 1);
+      window.weights.splice(index, 1);
+      window.sum -= weight;
+      return;
+    }
   }
 
   /** How many keys hold a log. */
@@ -156,12 +199,16 @@ export class RedisCallerLimits implements CallerLimits {
       await firstConnection(this.client, this.connectTimeoutMs);
       if (this.client.status !== 'ready') throw new Error(`the connection is ${this.client.status}`);
       const member = `${this.instance}:${(this.sequence = (this.sequence + 1) % Number.MAX_SAFE_INTEGER)}`;
-      const [admitted, remaining, resetMs] = await (this.client as unknown as ScriptedRedis).gatewayCallerWindow(this.prefix + key, limit, windowMs, member, Math.max(0, Math.round(weight)), op);
+      const logged = Math.max(0, Math.round(weight));
+      const [admitted, remaining, resetMs] = await (this.client as unknown as ScriptedRedis).gatewayCallerWindow(this.prefix + key, limit, windowMs, member, logged, op);
       if (this.failing) {
         this.failing = false;
         this.logger?.info('shared key and application limits work again: Redis answers');
       }
-      return { admitted: admitted === 1, remaining, resetMs };
+      const state: WindowState = { admitted: admitted === 1, remaining, resetMs };
+      // The script logged the member as `<member>:<weight>`; a failed removal leaves it to leave the window in time.
+      if (admitted === 1 && logged > 0) state.release = () => this.client.zrem(this.prefix + key, `${member}:${logged}`).then(() => undefined, () => undefined);
+      return state;
     } catch (error) {
       if (!this.failing) {
         this.failing = true;
@@ -178,5 +225,10 @@ export class RedisCallerLimits implements CallerLimits {
   async add(key: string, windowMs: number, weight: number): Promise<void> {
     if (weight <= 0) return;
     if ((await this.run(key, Number.MAX_SAFE_INTEGER, windowMs, weight, 'add')) === undefined) await this.local.add(key, windowMs, weight);
+  }
+
+  /** Drops the fallback windows; the shared ones expire a window after their last entry. */
+  forget(prefix: string): void {
+    this.local.forget(prefix);
   }
 }

@@ -40,6 +40,13 @@ export class CounterStore {
     }
   }
 
+  /** Removes every counter of `bucket`. */
+  async delete(bucket: string): Promise<void> {
+    const adapter = this.storage.adapter;
+    if (adapter.addCounters) await adapter.deleteCounters?.(bucket);
+    else await this.storage.delete(bucketKey(bucket));
+  }
+
   /** Every counter whose bucket is between `from` and `to` (inclusive, byte order). */
   async read(from: string, to: string): Promise<CounterValue[]> {
     const adapter = this.storage.adapter;

@@ -13,6 +13,11 @@ export type BudgetOwner = 'application' | 'key';
 export interface BudgetScope {
   owner: BudgetOwner;
   id: string;
+  /**
+   * The application's incarnation (its `created_at`), for an application's budget: an application deleted and
+   * re-created under the same name counts from zero. Absent or empty for a developer key (whose id is never reused).
+   */
+  incarnation?: string;
   period: BudgetPeriod;
   start: Date;
   end: Date;
@@ -26,10 +31,12 @@ export interface SpendCounters {
   add(scopes: readonly BudgetScope[], usd: number): Promise<number[]>;
   /** Writes what is not persisted yet. */
   flush(): Promise<void>;
+  /** Drops the spend of every period and incarnation of one owner, held and persisted (its application was deleted). */
+  forget(owner: BudgetOwner, id: string): Promise<void>;
 }
 
-const bucketOf = (scope: BudgetScope): string => `spend/${scope.owner}/${scope.id}`;
-const itemOf = (scope: BudgetScope): string => `${scope.period}:${dayOf(scope.start)}`;
+const bucketOf = (scope: Pick<BudgetScope, 'owner' | 'id'>): string => `spend/${scope.owner}/${scope.id}`;
+const itemOf = (scope: BudgetScope): string => `${scope.period}:${dayOf(scope.start)}${scope.incarnation ? `:${scope.incarnation}` : ''}`;
 const nameOf = (scope: BudgetScope): string => `${bucketOf(scope)}/${itemOf(scope)}`;
 /** The USD of `scope` among counters read from its bucket. */
 const usdOf = (values: CounterValue[], scope: BudgetScope): number =>
@@ -105,6 +112,13 @@ export class StoredSpendCounters implements SpendCounters {
     return after;
   }
 
+  async forget(owner: BudgetOwner, id: string): Promise<void> {
+    const bucket = bucketOf({ owner, id });
+    for (const name of this.totals.keys()) if (name.startsWith(`${bucket}/`)) this.totals.delete(name);
+    this.pending = this.pending.filter((increment) => increment.bucket !== bucket);
+    await this.store.delete(bucket);
+  }
+
   async flush(): Promise<void> {
     const batch = this.pending;
     this.pending = [];
@@ -162,8 +176,9 @@ export class RedisSpendCounters implements SpendCounters {
     void firstConnection(client, this.connectTimeoutMs);
   }
 
+  /** `<prefix>spend:application:<name>:<created_at>:<period>:<start day>`, or `…:key:<id>:<period>:<start day>`. */
   private key(scope: BudgetScope): string {
-    return `${this.prefix}${scope.owner}:${scope.id}:${itemOf(scope)}`;
+    return `${this.prefix}${scope.owner}:${scope.id}:${scope.incarnation ? `${scope.incarnation}:` : ''}${scope.period}:${dayOf(scope.start)}`;
   }
 
   private expiry(scope: BudgetScope): number {
@@ -242,5 +257,10 @@ export class RedisSpendCounters implements SpendCounters {
 
   flush(): Promise<void> {
     return this.stored.flush();
+  }
+
+  /** Drops the persisted spend; the shared keys of an incarnation no one counts again expire a day after their period. */
+  forget(owner: BudgetOwner, id: string): Promise<void> {
+    return this.stored.forget(owner, id);
   }
 }

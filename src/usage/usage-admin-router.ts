@@ -83,7 +83,7 @@ export function usageAdminRouter(services: AdminServices, usage: UsageService, n
   });
 
   router.get('/budgets', async function listBudgets(_req, res) {
-    const applications = (await services.applications.list()) as unknown as Array<{ name: string; budget?: Budget }>;
+    const applications = (await services.applications.list()) as unknown as Array<{ name: string; created_at?: string; budget?: Budget }>;
     const keysOf = (application: string): Promise<Array<DeveloperKeyRecord & { budget?: Budget }>> => services.developerKeys.list(application);
     res.json({ object: 'list', data: await usage.budgetStates(applications, keysOf) });
   });

@@ -12,7 +12,7 @@ import { periodOf } from './budget-periods.js';
 import { MemoryCallerLimits, RedisCallerLimits, type CallerLimits } from './caller-limits.js';
 import { CounterStore } from './counter-store.js';
 import { costOf, PriceTable, type ModelPrice } from './price-table.js';
-import { rateLimitHeaders } from './rate-limit-headers.js';
+import { MINUTE_MS, takeMinuteLimits, windowKey, type Controls } from './minute-limits.js';
 import { RedisSpendCounters, StoredSpendCounters, type BudgetOwner, type BudgetScope, type SpendCounters } from './spend-counters.js';
 import { normalizeUsage } from './usage-extractor.js';
 import type { Budget, CallerLimitSettings } from './usage-schemas.js';
@@ -47,16 +47,6 @@ export interface BudgetState {
   resets_at: string;
 }
 
-/** The budget and limits of one owner of a request. */
-interface Controls {
-  owner: BudgetOwner;
-  id: string;
-  label: string;
-  budget?: Budget;
-  limits?: CallerLimitSettings;
-}
-
-const MINUTE_MS = 60_000;
 const keyRecordKey = (application: string, id: string): string => `application-keys/${application}/${id}`;
 
 /**
@@ -102,17 +92,17 @@ export class UsageService {
   /** The application's and the developer key's budgets and limits (records read through the storage cache). */
   private async controlsOf(application: string, keyId: string): Promise<Controls[]> {
     const [app, key] = await Promise.all([
-      this.options.storage.getCached<{ budget?: Budget; limits?: CallerLimitSettings }>(`applications/${application}`),
+      this.options.storage.getCached<{ created_at?: string; budget?: Budget; limits?: CallerLimitSettings }>(`applications/${application}`),
       this.options.storage.getCached<DeveloperKeyRecord & { budget?: Budget; limits?: CallerLimitSettings }>(keyRecordKey(application, keyId)),
     ]);
     return [
       { owner: 'key', id: keyId, label: `developer key ${keyId}`, budget: key?.budget, limits: key?.limits },
-      { owner: 'application', id: application, label: `application ${application}`, budget: app?.budget, limits: app?.limits },
+      { owner: 'application', id: application, incarnation: app?.created_at, label: `application ${application}`, budget: app?.budget, limits: app?.limits },
     ];
   }
 
   private scopeOf(controls: Controls & { budget: Budget }): BudgetScope {
-    return { owner: controls.owner, id: controls.id, period: controls.budget.period, ...periodOf(controls.budget.period, this.now()) };
+    return { owner: controls.owner, id: controls.id, incarnation: controls.incarnation, period: controls.budget.period, ...periodOf(controls.budget.period, this.now()) };
   }
 
   /**
@@ -139,26 +129,7 @@ export class UsageService {
         });
       });
     }
-    for (const kind of ['requests', 'tokens'] as const) {
-      let tightest: Record<string, string> | undefined;
-      let tightestRemaining = Infinity;
-      for (const item of controls) {
-        const limit = item.limits?.[kind === 'requests' ? 'requests_per_minute' : 'tokens_per_minute'];
-        if (limit === undefined) continue;
-        const state = await this.limits.take(`${item.owner}:${item.id}:${kind}`, limit, MINUTE_MS, kind === 'requests' ? 1 : 0);
-        const headers = rateLimitHeaders(kind, limit, state);
-        if (!state.admitted) {
-          this.options.onRejection?.(kind, item.owner);
-          const retryAfter = String(Math.max(1, Math.ceil(state.resetMs / 1000)));
-          throw Errors.callerRateLimited([item.label, limit, kind, retryAfter], { headers: { ...headers, 'retry-after': retryAfter } });
-        }
-        if (state.remaining < tightestRemaining) {
-          tightestRemaining = state.remaining;
-          tightest = headers;
-        }
-      }
-      if (tightest) res.set(tightest);
-    }
+    await takeMinuteLimits(this.limits, controls, res, this.options.onRejection);
   }
 
   /** The request-path step of the model endpoints: admits the resolved request or throws 429. */
@@ -183,7 +154,7 @@ export class UsageService {
     // A response-cache hit called no provider: it costs nothing and uses no tokens of a budget or limit.
     if (entry.cache === 'hit') {
       entry.cost = { usd: 0, input_usd: 0, output_usd: 0, cached_input_usd: 0 };
-      if (context) this.totals.record(entry.timestamp.slice(0, 10), entry.application, context.developerKeyId, entry.route ?? '', entry.model ?? '', null, 0);
+      if (context) this.totals.record(entry.timestamp.slice(0, 10), entry.application, context.incarnation, context.developerKeyId, entry.route ?? '', entry.model ?? '', null, 0);
       this.metered++;
       return undefined;
     }
@@ -208,7 +179,7 @@ export class UsageService {
     entry.cost = cost;
     const keyId = context?.developerKeyId;
     if (!keyId) return;
-    this.totals.record(entry.timestamp.slice(0, 10), entry.application, keyId, entry.route ?? '', entry.model ?? '', usage, cost?.usd ?? 0);
+    this.totals.record(entry.timestamp.slice(0, 10), entry.application, context.incarnation, keyId, entry.route ?? '', entry.model ?? '', usage, cost?.usd ?? 0);
     this.metered++;
     const controls = this.admitted.get(context);
     if (!controls) return;
@@ -225,7 +196,7 @@ export class UsageService {
 
   private async account(controls: Controls[], application: string, tokens: number, usd: number): Promise<void> {
     for (const item of controls) {
-      if (item.limits?.tokens_per_minute !== undefined && tokens > 0) await this.limits.add(`${item.owner}:${item.id}:tokens`, MINUTE_MS, tokens);
+      if (item.limits?.tokens_per_minute !== undefined && tokens > 0) await this.limits.add(windowKey(item, 'tokens'), MINUTE_MS, tokens);
     }
     const budgeted = controls.filter((item): item is Controls & { budget: Budget } => item.budget !== undefined);
     if (budgeted.length === 0 || usd <= 0) return;
@@ -258,16 +229,26 @@ export class UsageService {
   }
 
   /** The state of every budget of `applications` and their developer keys. */
-  async budgetStates(applications: Array<{ name: string; budget?: Budget }>, keysOf: (application: string) => Promise<Array<{ id: string; budget?: Budget }>>): Promise<BudgetState[]> {
+  async budgetStates(applications: Array<{ name: string; created_at?: string; budget?: Budget }>, keysOf: (application: string) => Promise<Array<{ id: string; budget?: Budget }>>): Promise<BudgetState[]> {
     const states: BudgetState[] = [];
     for (const application of applications) {
       const owners: Array<Controls & { budget: Budget }> = [];
-      if (application.budget) owners.push({ owner: 'application', id: application.name, label: '', budget: application.budget });
+      if (application.budget) owners.push({ owner: 'application', id: application.name, incarnation: application.created_at, label: '', budget: application.budget });
       for (const key of await keysOf(application.name)) if (key.budget) owners.push({ owner: 'key', id: key.id, label: '', budget: key.budget });
       const spent = await this.spend.spent(owners.map((item) => this.scopeOf(item)));
       owners.forEach((item, index) => states.push(this.stateOf(item, application.name, spent[index]!)));
     }
     return states;
+  }
+
+  /**
+   * Drops what is kept for a deleted application (an application delete hook): its budget spend, persisted and held,
+   * and its per-minute windows held in process. Spend and counts of a re-created application of the name are kept
+   * apart anyway (per incarnation); this leaves no garbage behind. Usage totals are history and are kept.
+   */
+  async forget(application: string): Promise<void> {
+    this.limits.forget(`application:${application}:`);
+    await this.spend.forget('application', application);
   }
 
   /** Adds pending usage totals and spend to storage. */

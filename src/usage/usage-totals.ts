@@ -1,4 +1,4 @@
-// Usage totals per day, application, developer key, route and model: added to as requests end, summed by the usage API.
+// Usage totals per day, application incarnation, developer key, route and model: added to as requests end, summed by the usage API.
 import { Errors } from '../errors/error-registry.js';
 import type { CounterValue } from '../storage/storage-adapter.js';
 import type { CounterStore } from './counter-store.js';
@@ -8,7 +8,7 @@ import type { TokenUsage } from './usage-extractor.js';
 export const USAGE_GROUPS = ['application', 'key', 'route', 'model', 'day'] as const;
 export type UsageGroup = (typeof USAGE_GROUPS)[number];
 
-/** One row of the usage API. */
+/** One row of the usage API (grouped by application, it also names the incarnation: `application_created_at`). */
 export interface UsageRow {
   requests: number;
   prompt_tokens: number;
@@ -27,7 +27,7 @@ const emptyRow = (): UsageRow => ({ requests: 0, prompt_tokens: 0, completion_to
 
 /**
  * Usage totals kept in the counter store, one bucket per UTC day (`usage/2026-11-25`) and one item per application,
- * developer key, route and model. Requests add to pending totals in memory; {@link flush} adds them to storage in one
+ * developer key, route, model and application incarnation (its `created_at`; items written before it have four parts). Requests add to pending totals in memory; {@link flush} adds them to storage in one
  * write (PostgreSQL: one atomic upsert, so replicas add up). Reads never scan the request log.
  */
 export class UsageTotals {
@@ -35,14 +35,14 @@ export class UsageTotals {
 
   constructor(private readonly store: CounterStore) {}
 
-  /** Adds one finished request of UTC day `day` (`YYYY-MM-DD`). */
-  record(day: string, application: string, key: string, route: string, model: string, usage: TokenUsage | null, costUsd: number): void {
-    const id = `${day}\u0000${application}\u0000${key}\u0000${route}\u0000${model}`;
+  /** Adds one finished request of UTC day `day` (`YYYY-MM-DD`) of the application's incarnation `incarnation`. */
+  record(day: string, application: string, incarnation: string, key: string, route: string, model: string, usage: TokenUsage | null, costUsd: number): void {
+    const id = `${day}\u0000${application}\u0000${incarnation}\u0000${key}\u0000${route}\u0000${model}`;
     let pending = this.pending.get(id);
     if (!pending) {
       if (this.pending.size >= MAX_PENDING_ROWS) return;
       const row = { requests: 0, prompt_tokens: 0, completion_tokens: 0, cached_tokens: 0, cost_usd: 0 };
-      pending = { bucket: BUCKET + day, item: JSON.stringify([application, key, route, model]), row };
+      pending = { bucket: BUCKET + day, item: JSON.stringify([application, key, route, model, incarnation]), row };
       this.pending.set(id, pending);
     }
     pending.row.requests += 1;
@@ -73,10 +73,14 @@ export class UsageTotals {
     }
   }
 
-  /** Totals of the UTC days `from` to `to` (inclusive, `YYYY-MM-DD`), one row per value of `groupBy`, largest cost first. */
-  async query(groupBy: UsageGroup, from: string, to: string): Promise<Array<{ [group: string]: string | number } & UsageRow>> {
+  /**
+   * Totals of the UTC days `from` to `to` (inclusive, `YYYY-MM-DD`), one row per value of `groupBy`, largest cost first.
+   * By application, one row per incarnation: an application deleted and re-created under its name has two rows, each
+   * with its `application_created_at` (null for totals written before incarnations were recorded).
+   */
+  async query(groupBy: UsageGroup, from: string, to: string): Promise<Array<{ [group: string]: string | number | null } & UsageRow>> {
     if (from > to) throw Errors.validation(["The parameter 'from' must not be after 'to'."], { param: 'from' });
-    const groups = new Map<string, UsageRow>();
+    const groups = new Map<string, UsageRow & { incarnation?: string | null }>();
     for (const { bucket, item, field, amount } of await this.store.read(BUCKET + from, BUCKET + to)) {
       if (!(FIELDS as readonly string[]).includes(field)) continue;
       let dimensions: string[];
@@ -85,14 +89,24 @@ export class UsageTotals {
       } catch {
         continue;
       }
-      const [application, key, route, model] = dimensions;
+      const [application, key, route, model, incarnation] = dimensions;
       const name = { application, key, route, model, day: bucket.slice(BUCKET.length) }[groupBy] ?? '';
-      const row = groups.get(name) ?? emptyRow();
+      const id = groupBy === 'application' ? `${name}\u0000${incarnation ?? ''}` : name;
+      let row = groups.get(id);
+      if (!row) {
+        row = groupBy === 'application' ? { ...emptyRow(), incarnation: incarnation || null } : emptyRow();
+        groups.set(id, row);
+      }
       row[field as (typeof FIELDS)[number]] += amount;
-      groups.set(name, row);
     }
     return [...groups.entries()]
-      .sort(([nameA, a], [nameB, b]) => b.cost_usd - a.cost_usd || (nameA < nameB ? -1 : nameA > nameB ? 1 : 0))
-      .map(([name, row]) => ({ [groupBy]: name, ...row, total_tokens: row.prompt_tokens + row.completion_tokens, cost_usd: Math.round(row.cost_usd * 1e8) / 1e8 }));
+      .sort(([idA, a], [idB, b]) => b.cost_usd - a.cost_usd || (idA < idB ? -1 : idA > idB ? 1 : 0))
+      .map(([id, { incarnation, ...row }]) => ({
+        [groupBy]: groupBy === 'application' ? id.slice(0, id.indexOf('\u0000')) : id,
+        ...(incarnation !== undefined ? { application_created_at: incarnation } : {}),
+        ...row,
+        total_tokens: row.prompt_tokens + row.completion_tokens,
+        cost_usd: Math.round(row.cost_usd * 1e8) / 1e8,
+      }));
   }
 }

@@ -25,8 +25,12 @@ describe('response cache in Redis', function () {
   let b: TrafficFixture;
   before(async () => {
     redis = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: 0 });
-    a = await cachedFixture({ redis: { url: TEST_REDIS_URL, keyPrefix: prefix } });
-    b = await cachedFixture({ redis: { url: TEST_REDIS_URL, keyPrefix: prefix } });
+    // Each gateway creates `app` in its own memory storage: one clock gives both records one `created_at`, so they are
+    // one application incarnation, as replicas sharing storage see one record (another incarnation keys other entries).
+    const at = new Date();
+    const now = () => at;
+    a = await cachedFixture({ redis: { url: TEST_REDIS_URL, keyPrefix: prefix }, now });
+    b = await cachedFixture({ redis: { url: TEST_REDIS_URL, keyPrefix: prefix }, now });
   });
   after(async () => {
     await a?.close();

@@ -158,8 +158,11 @@ describe('15.5.4/15.5.5 budgets and limits shared through Redis', function () {
   let b: TrafficFixture;
   before(async () => {
     const redis = { url: TEST_REDIS_URL, keyPrefix: prefix };
-    a = await fixture({ redis });
-    b = await fixture({ redis });
+    // Each gateway creates its applications in its own memory storage: one clock gives both copies of a record one
+    // `created_at`, so they are one application incarnation, as replicas sharing storage see one record.
+    const at = new Date();
+    a = await fixture({ redis, now: () => at });
+    b = await fixture({ redis, now: () => at });
     for (const f of [a, b]) {
       await admin(f, 'put', '/v1/admin/applications/app').send({ budget: { amount_usd: 1.5, period: 'day' } }).expect(200);
       await f.create('/v1/admin/applications', { name: 'limited', limits: { requests_per_minute: 3 } });

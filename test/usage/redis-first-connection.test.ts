@@ -66,7 +66,8 @@ describe('budgets and per-minute limits before the first Redis connection is rea
     assert.equal(first.headers['x-ratelimit-remaining-requests'], '99');
     await metered(f, 1);
     const day = new Date().toISOString().slice(0, 10);
-    assert.equal(await redis.get(`${prefix}spend:application:app:day:${day}`), '1', 'the spend was added to the shared Redis key');
-    assert.equal(await redis.zcard(`${prefix}limit:application:app:requests`), 1, 'the request was logged in the shared window');
+    const createdAt = (await admin(f, 'get', '/v1/admin/applications/app').expect(200)).body.created_at as string;
+    assert.equal(await redis.get(`${prefix}spend:application:app:${createdAt}:day:${day}`), '1', 'the spend was added to the shared Redis key');
+    assert.equal(await redis.zcard(`${prefix}limit:application:app:${createdAt}:requests`), 1, 'the request was logged in the shared window');
   });
 });
