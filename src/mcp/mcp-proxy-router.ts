@@ -14,10 +14,11 @@ import { scrubSecrets } from '../secrets/secret-scrubber.js';
 import { AbortFlag, AttemptTimer } from '../traffic/attempt-timer.js';
 import type { UpstreamClient, UpstreamResponse } from '../traffic/upstream-client.js';
 import { JsonRpcInterceptor, type JsonRpcMessage } from './jsonrpc-interceptor.js';
-import { FORWARDED_HEADERS, RETURNED_HEADERS } from './mcp-headers.js';
+import { FORWARDED_HEADERS, returnedHeaders } from './mcp-headers.js';
 import { mcpPassthrough } from './mcp-passthrough.js';
 import type { RegistryRecord } from './registry-records.js';
 import type { RegistryService } from './registry-service.js';
+import type { McpSessionIds } from './session-ids.js';
 import type { ToolObserver } from '../observability/observer-types.js';
 import type { Storage } from '../storage/storage-facade.js';
 import { requestTraceOf } from '../observability/gateway-tracing.js';
@@ -40,6 +41,8 @@ export interface McpProxyDeps {
   logger?: GatewayLogger;
   /** Metrics and spans of tool calls, and the trace context sent to tool servers; absent when both are off. */
   observer?: ToolObserver;
+  /** Binds tool-server session ids to the application and registry they were opened for. */
+  sessionIds: McpSessionIds;
 }
 
 interface Target {
@@ -48,20 +51,26 @@ interface Target {
   application: string;
   /** The registry token and the caller's key: scrubbed from everything relayed, recorded or logged. */
   secrets: string[];
+  /** The tool server's session id behind the client's verified `Mcp-Session-Id`, sent upstream in its place. */
+  session?: string;
+  /** The id the client sees for a tool-server session id. */
+  bindSession(upstream: string): string;
   /** The interceptor of a GET or DELETE, made with its first event. */
   stream?: JsonRpcInterceptor;
 }
 const TARGET = Symbol('gateway.mcp-target');
 const targetOf = (req: Request): Target => keptWithRequest<Target>(req, 'mcp', TARGET) as Target;
 
-function upstreamHeaders(req: Request, token: string | undefined, observer: ToolObserver | undefined): Record<string, string> {
+function upstreamHeaders(req: Request, target: Target, observer: ToolObserver | undefined): Record<string, string> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   for (const name of FORWARDED_HEADERS) {
     const value = req.headers[name];
     if (typeof value === 'string') headers[name] = value;
   }
+  delete headers['mcp-session-id'];
+  if (target.session !== undefined) headers['mcp-session-id'] = target.session;
   headers.accept ??= 'application/json, text/event-stream';
-  if (token) headers.authorization = `Bearer ${token}`;
+  if (target.token) headers.authorization = `Bearer ${target.token}`;
   observer?.injectTraceContext(headers, requestTraceOf(req)?.context);
   return headers;
 }
@@ -82,7 +91,12 @@ export function mcpProxyRouter(deps: McpProxyDeps): Router {
     const registry = await deps.service.registry(String(req.params.name));
     const token = deps.service.token(registry);
     const secrets = [presentedKey(req, true), token].filter((value): value is string => typeof value === 'string');
-    keepWithRequest(req, 'mcp', TARGET, { registry, token, application: caller.application, secrets } satisfies Target);
+    // A session id is the tool server's own with an HMAC of the caller's application and this registry: one of
+    // another application or registry (a leaked id) is an unknown session (404) and never reaches the tool server.
+    const presented = req.headers['mcp-session-id'];
+    const session = typeof presented === 'string' ? deps.sessionIds.unbind(caller.application, registry.name, presented) : undefined;
+    const bindSession = (upstream: string): string => (upstream === session ? (presented as string) : deps.sessionIds.bind(caller.application, registry.name, upstream));
+    keepWithRequest(req, 'mcp', TARGET, { registry, token, application: caller.application, secrets, session, bindSession } satisfies Target);
     next();
   };
 
@@ -121,7 +135,7 @@ export function mcpProxyRouter(deps: McpProxyDeps): Router {
 
   const post: RequestHandler = async function proxyMcpPost(req, res) {
     const target = targetOf(req);
-    const { registry, token, application, secrets } = target;
+    const { registry, application, secrets } = target;
     if (req.body === undefined) throw Errors.bodyNotObject();
     const batch = Array.isArray(req.body);
     const messages = (batch ? req.body : [req.body]) as JsonRpcMessage[];
@@ -140,7 +154,7 @@ export function mcpProxyRouter(deps: McpProxyDeps): Router {
     });
     let upstream: UpstreamResponse;
     try {
-      upstream = await deps.client.send({ url: registry.url, method: 'POST', headers: upstreamHeaders(req, token, deps.observer), body: JSON.stringify(req.body) }, timer.signal);
+      upstream = await deps.client.send({ url: registry.url, method: 'POST', headers: upstreamHeaders(req, target, deps.observer), body: JSON.stringify(req.body) }, timer.signal);
     } catch (error) {
       const reason = timer.timedOut ? 'it did not answer in time' : scrub((error as Error).message);
       interceptor.abandon(reason, 502);
@@ -148,10 +162,15 @@ export function mcpProxyRouter(deps: McpProxyDeps): Router {
     } finally {
       timer.clear();
     }
-    for (const name of RETURNED_HEADERS) {
-      const value = upstream.headers[name];
-      if (typeof value === 'string') res.setHeader(name, value);
+    let headers: Record<string, string>;
+    try {
+      headers = returnedHeaders(upstream.headers, target.bindSession);
+    } catch (error) {
+      upstream.body.destroy();
+      interceptor.abandon((error as Error).message, 502);
+      throw error;
     }
+    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
     const type = String(upstream.headers['content-type'] ?? '');
     if (upstream.status >= 400 || upstream.status === 202 || (!type.includes('json') && !type.includes('event-stream'))) {
       const text = await readAnswer(upstream, target, interceptor);
@@ -205,12 +224,12 @@ export function mcpProxyRouter(deps: McpProxyDeps): Router {
   // stream with Last-Event-ID, that stream's answers again: they meet the tool states and policies as on the POST.
   const passthrough = mcpPassthrough((req) => {
     const target = targetOf(req);
-    const { registry, token, secrets, application } = target;
+    const { registry, token, secrets, application, session, bindSession } = target;
     const checkEvent = (data: string): Promise<string> => {
       target.stream ??= new JsonRpcInterceptor(deps, registry.name, application, req.originalUrl.split('?')[0] ?? req.path, secrets);
       return checkedEventData(data, registry.name, target.stream);
     };
-    return { registry: registry.name, url: registry.url, token, secrets, checkEvent };
+    return { registry: registry.name, url: registry.url, token, secrets, session, bindSession, checkEvent };
   }, limits);
   router.get('/v1/mcp/:name', resolveTarget, passthrough);
   router.delete('/v1/mcp/:name', resolveTarget, passthrough);
