@@ -18,8 +18,8 @@ export interface PassthroughTarget {
   session?: string;
   /** The id the client sees for a tool-server session id (throws a gateway error when it cannot be bound). */
   bindSession(upstream: string): string;
-  /** Checks the data of one event of the server stream (replayed answers are checked like any); throws to end the stream. */
-  checkEvent(data: string): Promise<string>;
+  /** Checks the data of one event of the server stream (replayed answers are checked like any): undefined withholds the event; throws to end the stream. */
+  checkEvent(data: string): Promise<string | undefined>;
 }
 
 /** Request headers the proxy's HTTP client itself manages; every other header not in the allow-list is dropped. */
@@ -57,7 +57,10 @@ async function relay(proxyRes: IncomingMessage, res: ServerResponse, target: Pas
     res.flushHeaders(); // a client opening the server stream must not wait for the first event
     try {
       // The server stream may stay silent for long: no idle timeout, but every event is bounded.
-      await forEachSseEvent(proxyRes, { maxEventBytes: limits.maxBytes }, async (event) => write(res, formatSseEvent(event, scrub(await target.checkEvent(event.data)))));
+      await forEachSseEvent(proxyRes, { maxEventBytes: limits.maxBytes }, async (event) => {
+        const data = await target.checkEvent(event.data);
+        if (data !== undefined) await write(res, formatSseEvent(event, scrub(data)));
+      });
     } catch {
       // the tool server or the client went away: end the stream
     }

@@ -1,4 +1,4 @@
-// The MCP registry proxy at /v1/mcp/:name: Streamable HTTP to the tool server, with the registry's token, tool states and policies.
+// The MCP registry proxy at /v1/mcp/:name: Streamable HTTP to the tool server, with the registry's token, bound sessions, tool states and policies.
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { DeveloperKeyStore } from '../admin/developer-key-store.js';
 import { requireEnabledApplication } from '../auth/application-gate.js';
@@ -13,7 +13,7 @@ import { formatSse } from '../http/sse-parser.js';
 import { scrubSecrets } from '../secrets/secret-scrubber.js';
 import { AbortFlag, AttemptTimer } from '../traffic/attempt-timer.js';
 import type { UpstreamClient, UpstreamResponse } from '../traffic/upstream-client.js';
-import { JsonRpcInterceptor, type JsonRpcMessage } from './jsonrpc-interceptor.js';
+import { JsonRpcInterceptor, type JsonRpcMessage, type UpstreamReply } from './jsonrpc-interceptor.js';
 import { FORWARDED_HEADERS, returnedHeaders } from './mcp-headers.js';
 import { mcpPassthrough } from './mcp-passthrough.js';
 import type { RegistryRecord } from './registry-records.js';
@@ -126,11 +126,36 @@ export function mcpProxyRouter(deps: McpProxyDeps): Router {
     }
   }
 
-  /** An event's data with each JSON-RPC message in it transformed by the interceptor; data that is not JSON as it is. */
-  async function checkedEventData(data: string, registry: string, interceptor: JsonRpcInterceptor): Promise<string> {
+  /** A message (or batch) transformed by the interceptor, without what it withheld; undefined when nothing is left. */
+  async function transformAll(message: JsonRpcMessage | JsonRpcMessage[], interceptor: JsonRpcInterceptor): Promise<JsonRpcMessage | JsonRpcMessage[] | undefined> {
+    if (!Array.isArray(message)) return interceptor.transform(message);
+    const kept = (await Promise.all(message.map((m) => interceptor.transform(m)))).filter((m): m is JsonRpcMessage => m !== undefined);
+    return kept.length > 0 ? kept : undefined;
+  }
+
+  /** An event's data with each JSON-RPC message in it transformed by the interceptor; data that is not JSON as it is; undefined when withheld. */
+  async function checkedEventData(data: string, registry: string, interceptor: JsonRpcInterceptor): Promise<string | undefined> {
     if (!/^\s*[[{]/.test(data)) return data;
-    const message = parseAnswer(data, registry);
-    return JSON.stringify(Array.isArray(message) ? await Promise.all(message.map((m) => interceptor.transform(m))) : await interceptor.transform(message));
+    const transformed = await transformAll(parseAnswer(data, registry), interceptor);
+    return transformed === undefined ? undefined : JSON.stringify(transformed);
+  }
+
+  /**
+   * Posts a message to the tool server for the client (the error answering a request the policies withheld), in the
+   * client's session and protocol version. A failure is dropped: the tool server's own request timeout then applies.
+   */
+  function replyUpstream(req: Request, target: Target): UpstreamReply {
+    return async function replyToToolServer(message) {
+      const headers = upstreamHeaders(req, target, deps.observer);
+      headers.accept = 'application/json, text/event-stream';
+      delete headers['last-event-id'];
+      try {
+        const answer = await deps.client.send({ url: target.registry.url, method: 'POST', headers, body: JSON.stringify(message) }, AbortSignal.timeout(deps.headersTimeoutMs ?? 30_000));
+        await answer.body.dump();
+      } catch {
+        // the tool server is gone or slow: its request times out on its side
+      }
+    };
   }
 
   const post: RequestHandler = async function proxyMcpPost(req, res) {
@@ -142,6 +167,7 @@ export function mcpProxyRouter(deps: McpProxyDeps): Router {
     const scrub = (text: string): string => scrubSecrets(text, secrets);
     const interceptor = new JsonRpcInterceptor(deps, registry.name, application, req.originalUrl.split('?')[0] ?? req.path, secrets);
     interceptor.traceParent = requestTraceOf(req)?.context;
+    interceptor.replyUpstream = replyUpstream(req, target);
     const refusals = await interceptor.screen(messages);
     if (refusals.length > 0) {
       res.status(200).json(batch ? refusals : refusals[0]);
@@ -186,7 +212,14 @@ export function mcpProxyRouter(deps: McpProxyDeps): Router {
         interceptor.abandon((error as Error).message, 502);
         throw error;
       }
-      const transformed = Array.isArray(answer) ? await Promise.all(answer.map((m) => interceptor.transform(m))) : await interceptor.transform(answer);
+      const transformed = await transformAll(answer, interceptor);
+      if (transformed === undefined) {
+        // Only a withheld request came back: each request of the POST gets its JSON-RPC error.
+        const answers = interceptor.abandon('the tool server answered with a request the registry policies withheld', 502);
+        if (answers.length === 0) res.status(202).end();
+        else res.status(200).json(batch ? answers : answers[0]);
+        return;
+      }
       res.status(upstream.status).type('application/json').send(scrub(JSON.stringify(transformed)));
       return;
     }
@@ -196,7 +229,8 @@ export function mcpProxyRouter(deps: McpProxyDeps): Router {
     try {
       await forEachSseEvent(upstream.body, { maxEventBytes: limits.maxBytes, idleTimeoutMs: limits.timeoutMs }, async (event) => {
         resumable ||= event.id !== undefined;
-        await write(res, formatSseEvent(event, scrub(await checkedEventData(event.data, registry.name, interceptor))));
+        const data = await checkedEventData(event.data, registry.name, interceptor);
+        if (data !== undefined) await write(res, formatSseEvent(event, scrub(data)));
       });
       // A stream that ends before answering every request, with no event ids to resume from: each request gets its
       // JSON-RPC error, and is recorded. (With ids, the client may resume the stream with Last-Event-ID.)
@@ -225,8 +259,11 @@ export function mcpProxyRouter(deps: McpProxyDeps): Router {
   const passthrough = mcpPassthrough((req) => {
     const target = targetOf(req);
     const { registry, token, secrets, application, session, bindSession } = target;
-    const checkEvent = (data: string): Promise<string> => {
-      target.stream ??= new JsonRpcInterceptor(deps, registry.name, application, req.originalUrl.split('?')[0] ?? req.path, secrets);
+    const checkEvent = (data: string): Promise<string | undefined> => {
+      if (!target.stream) {
+        target.stream = new JsonRpcInterceptor(deps, registry.name, application, req.originalUrl.split('?')[0] ?? req.path, secrets);
+        target.stream.replyUpstream = replyUpstream(req, target);
+      }
       return checkedEventData(data, registry.name, target.stream);
     };
     return { registry: registry.name, url: registry.url, token, secrets, session, bindSession, checkEvent };
