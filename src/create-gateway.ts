@@ -25,6 +25,7 @@ import { mcpAdminRouter } from './mcp/mcp-admin-router.js';
 import { mcpProxyRouter } from './mcp/mcp-proxy-router.js';
 import { resolveLimits } from './mcp/upstream-body.js';
 import { RegistryService } from './mcp/registry-service.js';
+import { McpSessionIds } from './mcp/session-ids.js';
 import { PluginRegistry } from './plugins/plugin-registry.js';
 import { OutboundUrlGuard } from './http/outbound-url-guard.js';
 import { ApprovalIds } from './responses/approval-ids.js';
@@ -166,7 +167,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   const cacheDeps = { store: createResponseCacheStore(options, redis), logger };
   const responseCache = mount(responseCacheRouter(cacheDeps));
   const client = new UpstreamClient(options.upstream);
-  const mcp = part(mcpProxyRouter({ service: registries, developerKeys: services.developerKeys, storage, engine: guardrails, recorder, client, logger, limits: options.mcp, observer }));
+  const mcp = part(mcpProxyRouter({ service: registries, developerKeys: services.developerKeys, storage, engine: guardrails, recorder, client, logger, limits: options.mcp, observer, sessionIds: new McpSessionIds(options.secret) }));
   const proxyDeps = {
     client,
     keys: services.providerKeys,

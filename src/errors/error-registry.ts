@@ -159,6 +159,7 @@ export const Errors = {
   mcpUpstreamTimeout: createError('mcp_upstream_timeout', 'The tool server of registry %s did not send its answer in time: %s.', 504, 'timeout_error'),
   mcpResponseTooLarge: createError('mcp_response_too_large', 'The tool server of registry %s sent an answer over the limit of %s bytes.', 502, 'upstream_error'),
   mcpUpstreamInvalidResponse: createError('upstream_invalid_response', 'The tool server of registry %s sent an answer the gateway cannot read: %s.', 502, 'upstream_error'),
+  mcpSessionNotFound: createError('mcp_session_not_found', 'No MCP session with this Mcp-Session-Id exists at registry %s for this application; start a new one with initialize.', 404, 'not_found_error'),
   mcpToolNotFound: createError('tool_not_found', 'The registry %s has no tool named %s.', 404, 'not_found_error'),
   // Probes
   notReady: createError('not_ready', 'The gateway is not ready: %s.', 503, 'api_error'),

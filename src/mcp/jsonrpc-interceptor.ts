@@ -1,4 +1,4 @@
-// Watches the JSON-RPC traffic of one MCP request: blocks calls to disabled tools, filters tool lists, applies policies to results.
+// Watches the JSON-RPC traffic of one MCP request: blocks calls to disabled tools, filters tool lists, applies policies to results and to the tool server's own requests.
 import { randomUUID } from 'node:crypto';
 import { buildToolEntry, type ToolInvocation } from '../chronicles/chronicle-entry.js';
 import type { ChroniclesRecorder } from '../chronicles/chronicles-recorder.js';
@@ -6,7 +6,7 @@ import type { GuardrailEngine } from '../guardrails/guardrail-engine.js';
 import type { TextSlot } from '../guardrails/pipeline/message-text.js';
 import { scrubSecrets, scrubSecretsDeep } from '../secrets/secret-scrubber.js';
 import { applyRegistryPolicies, validateRegistryPolicies } from './registry-policies.js';
-import { CONTENT_METHODS, methodOfResult, resultSlots } from './result-slots.js';
+import { CONTENT_METHODS, methodOfResult, requestSlots, resultSlots, SERVER_REQUEST_METHODS } from './result-slots.js';
 import type { RegistryService } from './registry-service.js';
 import type { UpstreamTool } from './mcp-upstream.js';
 import type { Context } from '@opentelemetry/api';
@@ -27,6 +27,12 @@ export const TOOL_REFUSED = -32602;
 
 /** JSON-RPC error code for a request whose answer the gateway could not obtain from the tool server. */
 export const INTERNAL_ERROR = -32603;
+
+/** JSON-RPC error code of a tool server's request the gateway withheld from the client (as the MCP spec's example of a rejected sampling request). */
+export const REQUEST_REFUSED = -1;
+
+/** Sends a message to the tool server on the client's behalf, in the client's session; never throws. */
+export type UpstreamReply = (message: JsonRpcMessage) => Promise<void>;
 
 /** JSON-RPC error code for a request that is not a valid request object (here: a `tools/call` without a usable id). */
 export const INVALID_REQUEST = -32600;
@@ -91,6 +97,9 @@ export class JsonRpcInterceptor {
   /** The trace context of the MCP request, parent of the tool call spans (set by the proxy when a tracer is live). */
   traceParent?: Context;
 
+  /** Answers a tool server's request that the policies withheld from the client; without it, the tool server's own timeout applies. */
+  replyUpstream?: UpstreamReply;
+
   /**
    * Looks at the client's messages before they are forwarded. Every `tools/call` is screened, whatever its id, and
    * answered here with a JSON-RPC error when it must not reach the tool server: no usable id (null, missing: a
@@ -126,10 +135,13 @@ export class JsonRpcInterceptor {
 
   /**
    * Transforms one message from the tool server before it reaches the client: a `tools/list` loses disabled tools, and
-   * the registry policies run on every text of a tool result, a resource read or a prompt (see {@link resultSlots}).
+   * the registry policies run on every text of a tool result, a resource read or a prompt (see {@link resultSlots}),
+   * and of a sampling or elicitation request (see {@link requestSlots}).
+   * @returns the message to relay, or undefined when it is withheld (a blocked request, answered upstream instead).
    */
-  async transform(message: JsonRpcMessage): Promise<JsonRpcMessage> {
+  async transform(message: JsonRpcMessage): Promise<JsonRpcMessage | undefined> {
     if (message === null || typeof message !== 'object') return message;
+    if (typeof message.method === 'string' && SERVER_REQUEST_METHODS.has(message.method)) return this.checkServerRequest(message);
     if (message.id === undefined || message.id === null || message.method !== undefined) return message;
     const call = this.pending.get(String(message.id)) ?? unmatchedCall(message);
     if (!call) return message;
@@ -184,6 +196,28 @@ export class JsonRpcInterceptor {
     }
     this.record(call, { result: slots.map((slot) => slot.text).join('\n'), checks: verdict.checks }, 200);
     return message;
+  }
+
+  /**
+   * Runs the registry policies on what a tool server's sampling or elicitation request asks the client's model or user
+   * to read. Masked in place when DLP redacts; when blocked, withheld from the client, and the tool server gets a
+   * JSON-RPC error for it at once (rather than waiting out its own timeout for an answer that cannot come). A request
+   * the policies could not be read for is withheld too: its id is the tool server's, so it never becomes an error
+   * answer to the client, whose own request ids it could match.
+   */
+  private async checkServerRequest(message: JsonRpcMessage): Promise<JsonRpcMessage | undefined> {
+    const params = message.params !== null && typeof message.params === 'object' && !Array.isArray(message.params) ? message.params : {};
+    let text: string;
+    try {
+      const stored = await this.deps.service.storedPolicies(this.registry);
+      const verdict = await applyRegistryPolicies(this.deps.engine, stored ?? validateRegistryPolicies({}), requestSlots(String(message.method), params), stored !== undefined);
+      if (!verdict.blocked) return message;
+      text = `Blocked by the registry policy ${verdict.blocked.family} (${verdict.blocked.processor}: ${verdict.blocked.categories.join(', ')}).`;
+    } catch {
+      text = 'The registry could not check this request, so it is withheld.';
+    }
+    if (typeof message.id === 'string' || typeof message.id === 'number') await this.replyUpstream?.({ jsonrpc: '2.0', id: message.id, error: { code: REQUEST_REFUSED, message: text } });
+    return undefined;
   }
 
   private record(call: PendingCall, outcome: { result?: unknown; error?: string; blocked?: boolean; checks?: ToolInvocation['guardrail_checks'] }, status: number): void {

@@ -1,10 +1,10 @@
-// GET (the server's event stream) and DELETE (end of session) at /v1/mcp/:name, relayed with an allow-list of headers, checked and scrubbed.
+// GET (the server's event stream) and DELETE (end of session) at /v1/mcp/:name, relayed with an allow-list of headers (session ids rewritten), checked and scrubbed.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Options } from 'http-proxy-middleware';
 import { Errors, type GatewayError } from '../errors/error-registry.js';
 import { scrubSecrets } from '../secrets/secret-scrubber.js';
-import { FORWARDED_HEADERS, RETURNED_HEADERS } from './mcp-headers.js';
+import { FORWARDED_HEADERS, returnedHeaders } from './mcp-headers.js';
 import { forEachSseEvent, formatSseEvent, readBoundedBody, UpstreamBodyError } from './upstream-body.js';
 
 /** What the pass-through needs to know of one request. */
@@ -14,8 +14,12 @@ export interface PassthroughTarget {
   token: string | undefined;
   /** Credentials scrubbed from everything relayed: the registry token and the caller's key. */
   secrets: string[];
-  /** Checks the data of one event of the server stream (replayed answers are checked like any); throws to end the stream. */
-  checkEvent(data: string): Promise<string>;
+  /** The tool server's session id behind the client's verified `Mcp-Session-Id`, sent upstream in its place. */
+  session?: string;
+  /** The id the client sees for a tool-server session id (throws a gateway error when it cannot be bound). */
+  bindSession(upstream: string): string;
+  /** Checks the data of one event of the server stream (replayed answers are checked like any): undefined withholds the event; throws to end the stream. */
+  checkEvent(data: string): Promise<string | undefined>;
 }
 
 /** Request headers the proxy's HTTP client itself manages; every other header not in the allow-list is dropped. */
@@ -36,10 +40,13 @@ function answerError(res: ServerResponse, failure: GatewayError): void {
 
 /** Relays the tool server's answer: a stream event by event with its headers sent at once, anything else whole and bounded. */
 async function relay(proxyRes: IncomingMessage, res: ServerResponse, target: PassthroughTarget, limits: { maxBytes: number; timeoutMs: number }): Promise<void> {
-  const headers: Record<string, string> = {};
-  for (const name of RETURNED_HEADERS) {
-    const value = proxyRes.headers[name];
-    if (typeof value === 'string') headers[name] = value;
+  let headers: Record<string, string>;
+  try {
+    headers = returnedHeaders(proxyRes.headers, target.bindSession);
+  } catch (error) {
+    proxyRes.destroy();
+    answerError(res, error as GatewayError);
+    return;
   }
   const status = proxyRes.statusCode ?? 502;
   // A client that leaves ends the tool server's answer too (the server stream would otherwise stay open upstream).
@@ -50,7 +57,10 @@ async function relay(proxyRes: IncomingMessage, res: ServerResponse, target: Pas
     res.flushHeaders(); // a client opening the server stream must not wait for the first event
     try {
       // The server stream may stay silent for long: no idle timeout, but every event is bounded.
-      await forEachSseEvent(proxyRes, { maxEventBytes: limits.maxBytes }, async (event) => write(res, formatSseEvent(event, scrub(await target.checkEvent(event.data)))));
+      await forEachSseEvent(proxyRes, { maxEventBytes: limits.maxBytes }, async (event) => {
+        const data = await target.checkEvent(event.data);
+        if (data !== undefined) await write(res, formatSseEvent(event, scrub(data)));
+      });
     } catch {
       // the tool server or the client went away: end the stream
     }
@@ -100,8 +110,10 @@ function proxyOptions(targetOf: (req: Request) => PassthroughTarget, limits: { m
     on: {
       proxyReq: (proxyReq, req) => {
         for (const name of proxyReq.getHeaderNames()) if (!allowed.has(name)) proxyReq.removeHeader(name);
-        const { token } = targetOf(req);
+        const { token, session } = targetOf(req);
         if (token) proxyReq.setHeader('authorization', `Bearer ${token}`);
+        proxyReq.removeHeader('mcp-session-id');
+        if (session !== undefined) proxyReq.setHeader('mcp-session-id', session);
       },
       proxyRes: (proxyRes, req, res) => {
         relay(proxyRes, res, targetOf(req), limits).catch(() => res.destroy());

@@ -1,4 +1,4 @@
-// The MCP registry proxy at /v1/mcp/:name: Streamable HTTP to the tool server, with the registry's token, tool states and policies.
+// The MCP registry proxy at /v1/mcp/:name: Streamable HTTP to the tool server, with the registry's token, bound sessions, tool states and policies.
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { DeveloperKeyStore } from '../admin/developer-key-store.js';
 import { requireEnabledApplication } from '../auth/application-gate.js';
@@ -13,11 +13,12 @@ import { formatSse } from '../http/sse-parser.js';
 import { scrubSecrets } from '../secrets/secret-scrubber.js';
 import { AbortFlag, AttemptTimer } from '../traffic/attempt-timer.js';
 import type { UpstreamClient, UpstreamResponse } from '../traffic/upstream-client.js';
-import { JsonRpcInterceptor, type JsonRpcMessage } from './jsonrpc-interceptor.js';
-import { FORWARDED_HEADERS, RETURNED_HEADERS } from './mcp-headers.js';
+import { JsonRpcInterceptor, type JsonRpcMessage, type UpstreamReply } from './jsonrpc-interceptor.js';
+import { FORWARDED_HEADERS, returnedHeaders } from './mcp-headers.js';
 import { mcpPassthrough } from './mcp-passthrough.js';
 import type { RegistryRecord } from './registry-records.js';
 import type { RegistryService } from './registry-service.js';
+import type { McpSessionIds } from './session-ids.js';
 import type { ToolObserver } from '../observability/observer-types.js';
 import type { Storage } from '../storage/storage-facade.js';
 import { requestTraceOf } from '../observability/gateway-tracing.js';
@@ -40,6 +41,8 @@ export interface McpProxyDeps {
   logger?: GatewayLogger;
   /** Metrics and spans of tool calls, and the trace context sent to tool servers; absent when both are off. */
   observer?: ToolObserver;
+  /** Binds tool-server session ids to the application and registry they were opened for. */
+  sessionIds: McpSessionIds;
 }
 
 interface Target {
@@ -48,20 +51,26 @@ interface Target {
   application: string;
   /** The registry token and the caller's key: scrubbed from everything relayed, recorded or logged. */
   secrets: string[];
+  /** The tool server's session id behind the client's verified `Mcp-Session-Id`, sent upstream in its place. */
+  session?: string;
+  /** The id the client sees for a tool-server session id. */
+  bindSession(upstream: string): string;
   /** The interceptor of a GET or DELETE, made with its first event. */
   stream?: JsonRpcInterceptor;
 }
 const TARGET = Symbol('gateway.mcp-target');
 const targetOf = (req: Request): Target => keptWithRequest<Target>(req, 'mcp', TARGET) as Target;
 
-function upstreamHeaders(req: Request, token: string | undefined, observer: ToolObserver | undefined): Record<string, string> {
+function upstreamHeaders(req: Request, target: Target, observer: ToolObserver | undefined): Record<string, string> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   for (const name of FORWARDED_HEADERS) {
     const value = req.headers[name];
     if (typeof value === 'string') headers[name] = value;
   }
+  delete headers['mcp-session-id'];
+  if (target.session !== undefined) headers['mcp-session-id'] = target.session;
   headers.accept ??= 'application/json, text/event-stream';
-  if (token) headers.authorization = `Bearer ${token}`;
+  if (target.token) headers.authorization = `Bearer ${target.token}`;
   observer?.injectTraceContext(headers, requestTraceOf(req)?.context);
   return headers;
 }
@@ -82,7 +91,12 @@ export function mcpProxyRouter(deps: McpProxyDeps): Router {
     const registry = await deps.service.registry(String(req.params.name));
     const token = deps.service.token(registry);
     const secrets = [presentedKey(req, true), token].filter((value): value is string => typeof value === 'string');
-    keepWithRequest(req, 'mcp', TARGET, { registry, token, application: caller.application, secrets } satisfies Target);
+    // A session id is the tool server's own with an HMAC of the caller's application and this registry: one of
+    // another application or registry (a leaked id) is an unknown session (404) and never reaches the tool server.
+    const presented = req.headers['mcp-session-id'];
+    const session = typeof presented === 'string' ? deps.sessionIds.unbind(caller.application, registry.name, presented) : undefined;
+    const bindSession = (upstream: string): string => (upstream === session ? (presented as string) : deps.sessionIds.bind(caller.application, registry.name, upstream));
+    keepWithRequest(req, 'mcp', TARGET, { registry, token, application: caller.application, secrets, session, bindSession } satisfies Target);
     next();
   };
 
@@ -112,22 +126,48 @@ export function mcpProxyRouter(deps: McpProxyDeps): Router {
     }
   }
 
-  /** An event's data with each JSON-RPC message in it transformed by the interceptor; data that is not JSON as it is. */
-  async function checkedEventData(data: string, registry: string, interceptor: JsonRpcInterceptor): Promise<string> {
+  /** A message (or batch) transformed by the interceptor, without what it withheld; undefined when nothing is left. */
+  async function transformAll(message: JsonRpcMessage | JsonRpcMessage[], interceptor: JsonRpcInterceptor): Promise<JsonRpcMessage | JsonRpcMessage[] | undefined> {
+    if (!Array.isArray(message)) return interceptor.transform(message);
+    const kept = (await Promise.all(message.map((m) => interceptor.transform(m)))).filter((m): m is JsonRpcMessage => m !== undefined);
+    return kept.length > 0 ? kept : undefined;
+  }
+
+  /** An event's data with each JSON-RPC message in it transformed by the interceptor; data that is not JSON as it is; undefined when withheld. */
+  async function checkedEventData(data: string, registry: string, interceptor: JsonRpcInterceptor): Promise<string | undefined> {
     if (!/^\s*[[{]/.test(data)) return data;
-    const message = parseAnswer(data, registry);
-    return JSON.stringify(Array.isArray(message) ? await Promise.all(message.map((m) => interceptor.transform(m))) : await interceptor.transform(message));
+    const transformed = await transformAll(parseAnswer(data, registry), interceptor);
+    return transformed === undefined ? undefined : JSON.stringify(transformed);
+  }
+
+  /**
+   * Posts a message to the tool server for the client (the error answering a request the policies withheld), in the
+   * client's session and protocol version. A failure is dropped: the tool server's own request timeout then applies.
+   */
+  function replyUpstream(req: Request, target: Target): UpstreamReply {
+    return async function replyToToolServer(message) {
+      const headers = upstreamHeaders(req, target, deps.observer);
+      headers.accept = 'application/json, text/event-stream';
+      delete headers['last-event-id'];
+      try {
+        const answer = await deps.client.send({ url: target.registry.url, method: 'POST', headers, body: JSON.stringify(message) }, AbortSignal.timeout(deps.headersTimeoutMs ?? 30_000));
+        await answer.body.dump();
+      } catch {
+        // the tool server is gone or slow: its request times out on its side
+      }
+    };
   }
 
   const post: RequestHandler = async function proxyMcpPost(req, res) {
     const target = targetOf(req);
-    const { registry, token, application, secrets } = target;
+    const { registry, application, secrets } = target;
     if (req.body === undefined) throw Errors.bodyNotObject();
     const batch = Array.isArray(req.body);
     const messages = (batch ? req.body : [req.body]) as JsonRpcMessage[];
     const scrub = (text: string): string => scrubSecrets(text, secrets);
     const interceptor = new JsonRpcInterceptor(deps, registry.name, application, req.originalUrl.split('?')[0] ?? req.path, secrets);
     interceptor.traceParent = requestTraceOf(req)?.context;
+    interceptor.replyUpstream = replyUpstream(req, target);
     const refusals = await interceptor.screen(messages);
     if (refusals.length > 0) {
       res.status(200).json(batch ? refusals : refusals[0]);
@@ -140,7 +180,7 @@ export function mcpProxyRouter(deps: McpProxyDeps): Router {
     });
     let upstream: UpstreamResponse;
     try {
-      upstream = await deps.client.send({ url: registry.url, method: 'POST', headers: upstreamHeaders(req, token, deps.observer), body: JSON.stringify(req.body) }, timer.signal);
+      upstream = await deps.client.send({ url: registry.url, method: 'POST', headers: upstreamHeaders(req, target, deps.observer), body: JSON.stringify(req.body) }, timer.signal);
     } catch (error) {
       const reason = timer.timedOut ? 'it did not answer in time' : scrub((error as Error).message);
       interceptor.abandon(reason, 502);
@@ -148,10 +188,15 @@ export function mcpProxyRouter(deps: McpProxyDeps): Router {
     } finally {
       timer.clear();
     }
-    for (const name of RETURNED_HEADERS) {
-      const value = upstream.headers[name];
-      if (typeof value === 'string') res.setHeader(name, value);
+    let headers: Record<string, string>;
+    try {
+      headers = returnedHeaders(upstream.headers, target.bindSession);
+    } catch (error) {
+      upstream.body.destroy();
+      interceptor.abandon((error as Error).message, 502);
+      throw error;
     }
+    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
     const type = String(upstream.headers['content-type'] ?? '');
     if (upstream.status >= 400 || upstream.status === 202 || (!type.includes('json') && !type.includes('event-stream'))) {
       const text = await readAnswer(upstream, target, interceptor);
@@ -167,7 +212,14 @@ export function mcpProxyRouter(deps: McpProxyDeps): Router {
         interceptor.abandon((error as Error).message, 502);
         throw error;
       }
-      const transformed = Array.isArray(answer) ? await Promise.all(answer.map((m) => interceptor.transform(m))) : await interceptor.transform(answer);
+      const transformed = await transformAll(answer, interceptor);
+      if (transformed === undefined) {
+        // Only a withheld request came back: each request of the POST gets its JSON-RPC error.
+        const answers = interceptor.abandon('the tool server answered with a request the registry policies withheld', 502);
+        if (answers.length === 0) res.status(202).end();
+        else res.status(200).json(batch ? answers : answers[0]);
+        return;
+      }
       res.status(upstream.status).type('application/json').send(scrub(JSON.stringify(transformed)));
       return;
     }
@@ -177,7 +229,8 @@ export function mcpProxyRouter(deps: McpProxyDeps): Router {
     try {
       await forEachSseEvent(upstream.body, { maxEventBytes: limits.maxBytes, idleTimeoutMs: limits.timeoutMs }, async (event) => {
         resumable ||= event.id !== undefined;
-        await write(res, formatSseEvent(event, scrub(await checkedEventData(event.data, registry.name, interceptor))));
+        const data = await checkedEventData(event.data, registry.name, interceptor);
+        if (data !== undefined) await write(res, formatSseEvent(event, scrub(data)));
       });
       // A stream that ends before answering every request, with no event ids to resume from: each request gets its
       // JSON-RPC error, and is recorded. (With ids, the client may resume the stream with Last-Event-ID.)
@@ -205,12 +258,15 @@ export function mcpProxyRouter(deps: McpProxyDeps): Router {
   // stream with Last-Event-ID, that stream's answers again: they meet the tool states and policies as on the POST.
   const passthrough = mcpPassthrough((req) => {
     const target = targetOf(req);
-    const { registry, token, secrets, application } = target;
-    const checkEvent = (data: string): Promise<string> => {
-      target.stream ??= new JsonRpcInterceptor(deps, registry.name, application, req.originalUrl.split('?')[0] ?? req.path, secrets);
+    const { registry, token, secrets, application, session, bindSession } = target;
+    const checkEvent = (data: string): Promise<string | undefined> => {
+      if (!target.stream) {
+        target.stream = new JsonRpcInterceptor(deps, registry.name, application, req.originalUrl.split('?')[0] ?? req.path, secrets);
+        target.stream.replyUpstream = replyUpstream(req, target);
+      }
       return checkedEventData(data, registry.name, target.stream);
     };
-    return { registry: registry.name, url: registry.url, token, secrets, checkEvent };
+    return { registry: registry.name, url: registry.url, token, secrets, session, bindSession, checkEvent };
   }, limits);
   router.get('/v1/mcp/:name', resolveTarget, passthrough);
   router.delete('/v1/mcp/:name', resolveTarget, passthrough);

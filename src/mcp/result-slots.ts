@@ -1,4 +1,4 @@
-// The text a tool server's answer hands a client (and its model): every place registry policies must read and may rewrite.
+// The text a tool server hands a client (and its model or user), in answers and in its own requests: every place registry policies must read and may rewrite.
 import type { TextSlot } from '../guardrails/pipeline/message-text.js';
 
 /** The JSON-RPC methods whose results carry content from the tool server: tool results, resources and prompts. */
@@ -56,6 +56,43 @@ export function resultSlots(method: string, result: Holder): TextSlot[] {
   return slots;
 }
 
+
+/** The requests a tool server sends the client whose params carry its text to the client's model or user. */
+export const SERVER_REQUEST_METHODS: ReadonlySet<string> = new Set(['sampling/createMessage', 'elicitation/create']);
+
+/** The text of one sampling content block: a text part, a tool result's content and structured content, a tool use's input. */
+function samplingSlots(part: unknown, into: TextSlot[]): void {
+  if (!isHolder(part)) return;
+  if (part.type === 'tool_result') {
+    for (const inner of Array.isArray(part.content) ? part.content : []) contentSlots(inner, into);
+    everyString(part.structuredContent, into);
+  } else if (part.type === 'tool_use') everyString(part.input, into);
+  else contentSlots(part, into);
+}
+
+/**
+ * The text slots of a {@link SERVER_REQUEST_METHODS} request's params, rewritten in place by a DLP transform:
+ * - `sampling/createMessage`: `systemPrompt`, the text of each message (one block or a list: text, tool results,
+ *   tool uses' input) and the descriptions of the tools offered to the client's model;
+ * - `elicitation/create`: `message`, and every string of the form's `requestedSchema` (titles, descriptions, choices).
+ * @example
+ * requestSlots('elicitation/create', { message: 'Ship it?', requestedSchema: { type: 'object', properties: {} } }).map((s) => s.text); // ['Ship it?', 'object']
+ */
+export function requestSlots(method: string, params: Holder): TextSlot[] {
+  const slots: TextSlot[] = [];
+  if (method === 'sampling/createMessage') {
+    slotAt(params, 'systemPrompt', slots);
+    for (const message of Array.isArray(params.messages) ? params.messages : []) {
+      if (!isHolder(message)) continue;
+      for (const part of Array.isArray(message.content) ? message.content : [message.content]) samplingSlots(part, slots);
+    }
+    for (const tool of Array.isArray(params.tools) ? params.tools : []) if (isHolder(tool)) slotAt(tool, 'description', slots);
+  } else if (method === 'elicitation/create') {
+    slotAt(params, 'message', slots);
+    everyString(params.requestedSchema, slots);
+  }
+  return slots;
+}
 
 /**
  * The method a result answers, read from its shape, for an answer that matches no request of its exchange (a replay

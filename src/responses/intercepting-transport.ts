@@ -29,11 +29,13 @@ export class InterceptingTransport implements Transport {
   }
 
   async start(): Promise<void> {
+    // A tool server's request the registry policies withheld is answered on the same transport, as the client would.
+    this.interceptor.replyUpstream = (message) => this.inner.send(message as JSONRPCMessage).catch(() => undefined);
     this.inner.onmessage = (message) => {
       this.delivery = this.delivery.then(async () => {
         // A result the registry's checks could not run on is never passed on unchecked: it becomes a JSON-RPC error.
         const transformed = await this.interceptor.transform(message as JsonRpcMessage).catch(() => uncheckedAnswer(message as JsonRpcMessage));
-        this.onmessage?.(transformed as JSONRPCMessage);
+        if (transformed !== undefined) this.onmessage?.(transformed as JSONRPCMessage);
       });
     };
     this.inner.onerror = (error) => this.onerror?.(error);

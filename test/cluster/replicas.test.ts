@@ -101,6 +101,29 @@ describe('14 cluster: three example-server processes on one PostgreSQL schema an
     assert.deepEqual(mcp.calls, [{ name: 'add', arguments: { a: 2, b: 3 } }]);
   });
 
+  it('14.3: an MCP session opened through A continues through B (its id is bound with the shared GATEWAY_SECRET) and ends through C', async () => {
+    const key = await application(a, 'session');
+    const headers = (session?: string): Record<string, string> => ({
+      authorization: `Bearer ${key}`,
+      accept: 'application/json, text/event-stream',
+      'content-type': 'application/json',
+      'mcp-protocol-version': '2025-11-25',
+      ...(session === undefined ? {} : { 'mcp-session-id': session }),
+    });
+    const initialized = await fetch(`${a.base}/v1/mcp/tools`, {
+      method: 'POST',
+      headers: headers(),
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'cluster', version: '1.0.0' } } }),
+    });
+    const session = initialized.headers.get('mcp-session-id')!;
+    await initialized.text();
+    assert.equal((await fetch(`${b.base}/v1/mcp/tools`, { method: 'POST', headers: headers(session), body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })).status, 202);
+    const called = await fetch(`${b.base}/v1/mcp/tools`, { method: 'POST', headers: headers(session), body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'add', arguments: { a: 20, b: 22 } } }) });
+    assert.equal(called.status, 200);
+    assert.match(await called.text(), /"text":"42"/);
+    assert.equal((await fetch(`${c.base}/v1/mcp/tools`, { method: 'DELETE', headers: headers(session) })).status, 200);
+  });
+
   it('14.2: Chronicles written through A, B and C read in full from A or B: each replica\'s entries newest first, no duplicates, no gaps', async () => {
     const key = await application(a, 'logged');
     // Each replica gets its own sequence of requests, one after another, all three at once.

@@ -89,6 +89,10 @@ describe('MCP proxy trust boundary', () => {
     });
 
     it('11.5: GET and DELETE forward only the allow-listed client headers, with the registry token', async () => {
+      // The tool server's session id reaches the client bound to it (`session-1.<tag>`), and goes back upstream bare.
+      f.raw.onGet = (_req, res) => void res.writeHead(405, { 'mcp-session-id': 'session-1' }).end();
+      const bound = (await fetch(`${f.base}/v1/mcp/raw`, { headers: { authorization: `Bearer ${f.developerKey}` } })).headers.get('mcp-session-id');
+      assert.match(bound ?? '', /^session-1\.[\w-]{22}$/);
       const sent = {
         authorization: `Bearer ${f.developerKey}`,
         'x-api-key': TEST_KEYS.superAdmin,
@@ -97,7 +101,7 @@ describe('MCP proxy trust boundary', () => {
         cookie: 'session=abc',
         'x-custom': 'private',
         accept: 'text/event-stream',
-        'mcp-session-id': 'session-1',
+        'mcp-session-id': bound!,
         'mcp-protocol-version': '2025-06-18',
         'last-event-id': '4',
       };
