@@ -6,11 +6,11 @@ import net from 'node:net';
 export interface TcpCut {
   /** The relay's port: point the client here instead of the service. */
   port: number;
-  /** Refuses new connections and destroys open ones, as a stopped service would. */
+  /** Resets new connections at once and destroys open ones, as a stopped service would (the port stays the relay's). */
   cut(): Promise<void>;
   /** Keeps connections open but relays nothing more, as a hung server would. */
   hang(): void;
-  /** Accepts connections again on the same port (after `cut`), or drops the hung connections (after `hang`). */
+  /** Relays new connections again (after `cut`), or drops the hung connections (after `hang`). */
   restore(): Promise<void>;
   close(): Promise<void>;
 }
@@ -24,12 +24,19 @@ export async function tcpCut(host: string, port: number): Promise<TcpCut> {
   const sockets = new Set<net.Socket>();
   const pairs = new Set<[net.Socket, net.Socket]>();
   let hanging = false;
+  // Cut: the port stays bound (so no other process can take it before restore) and every connection is reset at once.
+  let refusing = false;
   const track = (socket: net.Socket): void => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => socket.destroy());
   };
   const server = net.createServer((client) => {
+    if (refusing) {
+      client.on('error', () => undefined);
+      client.resetAndDestroy();
+      return;
+    }
     track(client);
     if (hanging) return; // accepted, never answered
     const upstream = net.connect(port, host);
@@ -43,15 +50,11 @@ export async function tcpCut(host: string, port: number): Promise<TcpCut> {
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const relayPort = (server.address() as net.AddressInfo).port;
-  let listening = true;
   const relay: TcpCut = {
     port: relayPort,
     async cut() {
-      if (!listening) return;
-      listening = false;
-      const closed = new Promise((resolve) => server.close(resolve));
+      refusing = true;
       for (const socket of sockets) socket.destroy();
-      await closed;
     },
     hang() {
       hanging = true;
@@ -67,13 +70,11 @@ export async function tcpCut(host: string, port: number): Promise<TcpCut> {
         hanging = false;
         for (const socket of sockets) socket.destroy();
       }
-      if (listening) return;
-      server.listen(relayPort, '127.0.0.1');
-      await once(server, 'listening');
-      listening = true;
+      refusing = false;
     },
     async close() {
       await relay.cut();
+      if (server.listening) await new Promise((resolve) => server.close(resolve));
     },
   };
   return relay;
