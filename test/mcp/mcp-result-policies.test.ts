@@ -1,51 +1,19 @@
 // Registry policies on everything a tool server's answer hands the client: structured content, embedded resources, resources, prompts, resumed streams.
 import assert from 'node:assert/strict';
-import type { Server } from 'node:http';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import request from 'supertest';
-import { createTestGateway, TEST_KEYS, type TestGateway } from '../helpers/test-gateway.js';
+import { createRegistryFixture, type RegistryFixture } from '../helpers/mcp-fixture.js';
+import { TEST_KEYS } from '../helpers/test-gateway.js';
 import { startContentToolServer, type ContentToolServer } from './content-tool-server.js';
 
 const AWS_KEY = 'AKIAIOSFODNN7EXAMPLF';
 
-interface Fixture extends TestGateway {
+interface Fixture extends RegistryFixture {
   tools: ContentToolServer;
-  base: string;
-  developerKey: string;
-  connect(): Promise<Client>;
 }
 
 async function createFixture(): Promise<Fixture> {
   const tools = await startContentToolServer(() => `The deploy key is ${AWS_KEY}.`);
-  const t = await createTestGateway();
-  const server: Server = t.app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  const admin = (path: string, body: object) => request(t.app).post(path).set('x-api-key', TEST_KEYS.superAdmin).send(body);
-  assert.equal((await admin('/v1/admin/mcp/registries', { name: 'notes', url: tools.url })).status, 201);
-  await admin('/v1/admin/applications', { name: 'app' });
-  const developerKey = (await admin('/v1/admin/applications/app/keys', {})).body.key as string;
-  const clients: Client[] = [];
-  return {
-    ...t,
-    tools,
-    base,
-    developerKey,
-    async connect() {
-      const client = new Client({ name: 'result-policies', version: '1.0.0' });
-      await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/v1/mcp/notes`), { requestInit: { headers: { authorization: `Bearer ${developerKey}` } } }));
-      clients.push(client);
-      return client;
-    },
-    async close() {
-      for (const client of clients) await client.close().catch(() => undefined);
-      server.closeAllConnections();
-      server.close();
-      await t.close();
-      await tools.close();
-    },
-  };
+  return { ...(await createRegistryFixture({ name: 'notes', url: tools.url }, tools)), tools };
 }
 
 describe('MCP registry policies on every text of an answer', () => {
