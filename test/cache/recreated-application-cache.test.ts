@@ -1,10 +1,8 @@
 // A deleted and re-created application is a new tenant for the response cache: none of the old one's answers is served to it.
 import assert from 'node:assert/strict';
 import request from 'supertest';
-import { postgresStorage } from '../../src/storage/postgres-storage.js';
 import type { GatewayOptions } from '../../src/index.js';
-import { dropSchema, requirePostgres, TEST_DATABASE_URL, testSchemaName } from '../helpers/postgres-test.js';
-import { deleteKeys, requireRedis, TEST_REDIS_URL, testKeyPrefix } from '../helpers/redis-test.js';
+import { sharedReplicaOptions } from '../helpers/shared-replica-options.js';
 import { createTestGateway, TEST_KEYS } from '../helpers/test-gateway.js';
 import { chatBody, createTrafficFixture, type TrafficFixture } from '../helpers/traffic-fixture.js';
 
@@ -55,15 +53,7 @@ describe('response cache of a re-created application', function () {
   });
 
   describe('two replicas on one PostgreSQL schema and one Redis', function () {
-    requirePostgres();
-    requireRedis();
-    const schema = testSchemaName();
-    const prefix = testKeyPrefix();
-    after(async () => {
-      await deleteKeys(prefix);
-      await dropSchema(schema);
-    });
-    const options = (): GatewayOptions => ({ storage: postgresStorage({ connectionString: TEST_DATABASE_URL, schema, maxConnections: 3 }), redis: { url: TEST_REDIS_URL, keyPrefix: prefix } });
+    const { options } = sharedReplicaOptions();
 
     it('15.6: an application deleted and re-created on one replica is not served the old answers by the other', async () => {
       const a = await cachedFixture(options());

@@ -2,11 +2,10 @@
 import assert from 'node:assert/strict';
 import pg from 'pg';
 import request from 'supertest';
-import { postgresStorage } from '../../src/storage/postgres-storage.js';
 import { MemoryCallerLimits } from '../../src/usage/caller-limits.js';
 import type { GatewayOptions } from '../../src/index.js';
-import { dropSchema, requirePostgres, TEST_DATABASE_URL, testSchemaName } from '../helpers/postgres-test.js';
-import { deleteKeys, requireRedis, TEST_REDIS_URL, testKeyPrefix } from '../helpers/redis-test.js';
+import { TEST_DATABASE_URL } from '../helpers/postgres-test.js';
+import { sharedReplicaOptions } from '../helpers/shared-replica-options.js';
 import { createTestGateway, TEST_KEYS } from '../helpers/test-gateway.js';
 import { createTrafficFixture, type TrafficFixture } from '../helpers/traffic-fixture.js';
 import { admin, chat, metered, oneDollarPerAnswer } from './usage-helpers.js';
@@ -99,15 +98,7 @@ describe('usage of a re-created application', function () {
   });
 
   describe('two replicas on one PostgreSQL schema and one Redis', function () {
-    requirePostgres();
-    requireRedis();
-    const schema = testSchemaName();
-    const prefix = testKeyPrefix();
-    after(async () => {
-      await deleteKeys(prefix);
-      await dropSchema(schema);
-    });
-    const options = (): GatewayOptions => ({ storage: postgresStorage({ connectionString: TEST_DATABASE_URL, schema, maxConnections: 3 }), redis: { url: TEST_REDIS_URL, keyPrefix: prefix } });
+    const { options, schema } = sharedReplicaOptions();
 
     it('15.5.4: an application deleted and re-created on one replica starts afresh on the other; its old spend is purged from storage', async () => {
       const a = await fixture(options());
