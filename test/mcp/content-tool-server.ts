@@ -1,10 +1,8 @@
 // A real MCP server (the official SDK) whose answers carry text beyond text parts: structured content, embedded resources, resources and prompts; resumable.
-import { randomUUID } from 'node:crypto';
-import type { Server } from 'node:http';
-import express from 'express';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport, type EventStore } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { EventStore } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { z } from 'zod';
+import { serveSdkSessions } from '../helpers/sdk-session-server.js';
 
 /** A running content tool server. */
 export interface ContentToolServer {
@@ -38,7 +36,6 @@ function orderedEventStore(): EventStore {
  * prompt `brief`. Sessions keep their events, so a client may resume a stream with `Last-Event-ID`.
  */
 export async function startContentToolServer(text: () => string): Promise<ContentToolServer> {
-  const transports = new Map<string, StreamableHTTPServerTransport>();
   const build = (): McpServer => {
     const server = new McpServer({ name: 'content-tools', version: '1.0.0' });
     server.registerTool('record', { description: 'Reads a customer record.', inputSchema: { id: z.string() } }, async () => ({
@@ -53,30 +50,5 @@ export async function startContentToolServer(text: () => string): Promise<Conten
     server.registerPrompt('brief', { description: 'A briefing.' }, async () => ({ messages: [{ role: 'user' as const, content: { type: 'text' as const, text: text() } }] }));
     return server;
   };
-  const app = express();
-  app.use(express.json());
-  app.post('/mcp', async (req, res) => {
-    const sessionId = req.headers['mcp-session-id'];
-    let transport = typeof sessionId === 'string' ? transports.get(sessionId) : undefined;
-    if (!transport) {
-      transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), eventStore: orderedEventStore(), onsessioninitialized: (id) => void transports.set(id, transport!) });
-      await build().connect(transport);
-    }
-    await transport.handleRequest(req, res, req.body);
-  });
-  app.get('/mcp', async (req, res) => {
-    const transport = transports.get(String(req.headers['mcp-session-id']));
-    if (!transport) return void res.status(404).json({ error: 'unknown session' });
-    await transport.handleRequest(req, res);
-  });
-  const server: Server = app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as { port: number }).port}/mcp`,
-    async close() {
-      for (const transport of transports.values()) await transport.close().catch(() => undefined);
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
+  return serveSdkSessions(build, { eventStore: orderedEventStore });
 }

@@ -1,9 +1,6 @@
 // A real MCP server (the official SDK) whose tools ask the client for things: sampling and elicitation, on the tool call's stream or on the GET stream.
-import { randomUUID } from 'node:crypto';
-import type { Server } from 'node:http';
-import express from 'express';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { serveSdkSessions } from '../helpers/sdk-session-server.js';
 
 /** What the tools send to the client. */
 export interface SamplingTexts {
@@ -29,7 +26,6 @@ export interface SamplingToolServer {
  * `refused: <error message>` with `isError` when the request got a JSON-RPC error. Requests time out after 5 s.
  */
 export async function startSamplingToolServer(texts: () => SamplingTexts): Promise<SamplingToolServer> {
-  const transports = new Map<string, StreamableHTTPServerTransport>();
   let streams = 0;
   const refused = (error: unknown) => ({ content: [{ type: 'text' as const, text: `refused: ${(error as Error).message}` }], isError: true });
   const build = (): McpServer => {
@@ -61,37 +57,15 @@ export async function startSamplingToolServer(texts: () => SamplingTexts): Promi
     });
     return server;
   };
-  const app = express();
-  app.use(express.json());
-  app.post('/mcp', async (req, res) => {
-    const sessionId = req.headers['mcp-session-id'];
-    let transport = typeof sessionId === 'string' ? transports.get(sessionId) : undefined;
-    if (!transport) {
-      transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (id) => void transports.set(id, transport!) });
-      await build().connect(transport);
-    }
-    await transport.handleRequest(req, res, req.body);
-  });
-  app.get('/mcp', async (req, res) => {
-    const transport = transports.get(String(req.headers['mcp-session-id']));
-    if (!transport) return void res.status(404).json({ error: 'unknown session' });
-    // Counted when the answer's headers go out: by then the transport holds the stream and can send on it.
-    const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => typeof res;
-    res.writeHead = ((...args: unknown[]) => {
-      if (args[0] === 200) streams += 1;
-      return writeHead(...args);
-    }) as typeof res.writeHead;
-    await transport.handleRequest(req, res);
-  });
-  const server: Server = app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as { port: number }).port}/mcp`,
-    streams: () => streams,
-    async close() {
-      for (const transport of transports.values()) await transport.close().catch(() => undefined);
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
+  // GET streams are counted when their answer's headers go out: by then the transport holds the stream and can send on it.
+  const served = await serveSdkSessions(build, {
+    onGetStream(res) {
+      const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => typeof res;
+      res.writeHead = ((...args: unknown[]) => {
+        if (args[0] === 200) streams += 1;
+        return writeHead(...args);
+      }) as typeof res.writeHead;
     },
-  };
+  });
+  return { ...served, streams: () => streams };
 }
