@@ -2,7 +2,7 @@
 import { sigmoid } from '../../plugins/guardrails/prompt-injection-detection/hashed-model.js';
 import { DEFAULT_HASHED_OPTIONS, type HashedTrainOptions, type PreparedExample } from './hashed-trainer.js';
 import { seededRandom, shuffle } from './linear-trainer.js';
-import { netMargin, WINDOW_VECTOR_OPTIONS, type VectorNet, type VectorPrepared, type WindowVectorOptions } from './prompt-injection-vectors.js';
+import { adaGradStep, netMargin, newVectorNet, spread, WINDOW_VECTOR_OPTIONS, type VectorNet, type VectorPrepared, type WindowVectorOptions } from './prompt-injection-vectors.js';
 
 /** One label's jointly trained parts: the hashed weights and bias, and the network whose margin adds to theirs. */
 export interface JointLabel {
@@ -11,10 +11,6 @@ export interface JointLabel {
   net: VectorNet;
 }
 
-function spread<T>(items: readonly T[], max: number): T[] {
-  if (items.length <= max) return [...items];
-  return Array.from({ length: max }, (_, i) => items[Math.round((i * (items.length - 1)) / (max - 1))] as T);
-}
 
 /**
  * Trains label `label` of aligned examples (`prepared[i]` and `vectors[i]` the same text, the same windows): a window's
@@ -34,10 +30,8 @@ export function trainJointLabel(prepared: readonly PreparedExample[], vectors: r
   const D = vectors[0]?.inputs[0]?.length ?? 100;
   const H = o.hidden;
   const netRandom = seededRandom(o.seed);
-  const net: VectorNet = { inputSize: D, hidden: H, W: new Float32Array(H * D).map(() => (netRandom() - 0.5) * 0.2), b: new Float32Array(H), v: new Float32Array(H).map(() => (netRandom() - 0.5) * 0.2), c: 0 };
-  const gW = new Float32Array(H * D).fill(1e-6);
-  const gb = new Float32Array(H).fill(1e-6);
-  const gv = new Float32Array(H).fill(1e-6);
+  const net = newVectorNet(D, H, netRandom);
+  const step = adaGradStep(net, o.learningRate, o.l2);
   const h = new Float32Array(H);
   const training = prepared.map((e, i) => {
     const inputs = vectors[i]!.inputs;
@@ -68,22 +62,7 @@ export function trainJointLabel(prepared: readonly PreparedExample[], vectors: r
     }
     biasSquare += gradient * gradient;
     bias -= (s.learningRate * gradient) / Math.sqrt(biasSquare);
-    const rate = o.learningRate;
-    for (let k = 0; k < H; k += 1) {
-      const t = h[k] as number;
-      const gvk = gradient * t;
-      const gh = gradient * (net.v[k] as number) * (1 - t * t);
-      gv[k] = (gv[k] as number) + gvk * gvk;
-      net.v[k] = (net.v[k] as number) - (rate * gvk) / Math.sqrt(gv[k] as number);
-      gb[k] = (gb[k] as number) + gh * gh;
-      net.b[k] = (net.b[k] as number) - (rate * gh) / Math.sqrt(gb[k] as number);
-      const at = k * D;
-      for (let d = 0; d < D; d += 1) {
-        const gw = gh * (x[d] as number) + o.l2 * (net.W[at + d] as number);
-        gW[at + d] = (gW[at + d] as number) + gw * gw;
-        net.W[at + d] = (net.W[at + d] as number) - (rate * gw) / Math.sqrt(gW[at + d] as number);
-      }
-    }
+    step(x, h, gradient);
   };
   const random = seededRandom(s.seed);
   const order = training.map((_, i) => i);

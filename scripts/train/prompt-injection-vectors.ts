@@ -111,9 +111,44 @@ export function netMargin(net: VectorNet, x: Float32Array, h?: Float32Array): nu
   return z;
 }
 
-function spread<T>(items: readonly T[], max: number): T[] {
+/** `max` items of `items`, evenly spread over it (all of them when there are fewer). */
+export function spread<T>(items: readonly T[], max: number): T[] {
   if (items.length <= max) return [...items];
   return Array.from({ length: max }, (_, i) => items[Math.round((i * (items.length - 1)) / (max - 1))] as T);
+}
+
+/** A network of `hidden` tanh units over `inputSize` inputs, its weights drawn from `random`. */
+export function newVectorNet(inputSize: number, hidden: number, random: () => number): VectorNet {
+  const W = new Float32Array(hidden * inputSize).map(() => (random() - 0.5) * 0.2);
+  return { inputSize, hidden, W, b: new Float32Array(hidden), v: new Float32Array(hidden).map(() => (random() - 0.5) * 0.2), c: 0 };
+}
+
+/**
+ * One AdaGrad step on the hidden layer and output weights of `net` (not its output bias) for the margin's gradient `g`,
+ * given the input `x` and the hidden activations `h` that {@link netMargin} left; the squared gradients are kept inside.
+ */
+export function adaGradStep(net: VectorNet, rate: number, l2: number): (x: Float32Array, h: Float32Array, g: number) => void {
+  const { inputSize: D, hidden: H } = net;
+  const gW = new Float32Array(H * D).fill(1e-6);
+  const gb = new Float32Array(H).fill(1e-6);
+  const gv = new Float32Array(H).fill(1e-6);
+  return (x, h, g) => {
+    for (let k = 0; k < H; k += 1) {
+      const t = h[k] as number;
+      const gvk = g * t;
+      const gh = g * (net.v[k] as number) * (1 - t * t);
+      gv[k] = (gv[k] as number) + gvk * gvk;
+      net.v[k] = (net.v[k] as number) - (rate * gvk) / Math.sqrt(gv[k] as number);
+      gb[k] = (gb[k] as number) + gh * gh;
+      net.b[k] = (net.b[k] as number) - (rate * gh) / Math.sqrt(gb[k] as number);
+      const at = k * D;
+      for (let d = 0; d < D; d += 1) {
+        const gw = gh * (x[d] as number) + l2 * (net.W[at + d] as number);
+        gW[at + d] = (gW[at + d] as number) + gw * gw;
+        net.W[at + d] = (net.W[at + d] as number) - (rate * gw) / Math.sqrt(gW[at + d] as number);
+      }
+    }
+  };
 }
 
 /**
@@ -128,10 +163,8 @@ export function trainVectorNet(examples: readonly VectorPrepared[], label: numbe
   const D = first?.length ?? 100;
   const H = o.hidden;
   const random = seededRandom(o.seed);
-  const net: VectorNet = { inputSize: D, hidden: H, W: new Float32Array(H * D).map(() => (random() - 0.5) * 0.2), b: new Float32Array(H), v: new Float32Array(H).map(() => (random() - 0.5) * 0.2), c: 0 };
-  const gW = new Float32Array(H * D).fill(1e-6);
-  const gb = new Float32Array(H).fill(1e-6);
-  const gv = new Float32Array(H).fill(1e-6);
+  const net = newVectorNet(D, H, random);
+  const step = adaGradStep(net, o.learningRate, o.l2);
   let gc = 1e-6;
   const training = examples.map((e) => ({ inputs: spread(e.inputs, o.maxWindows), positive: e.labels[label] === true, weight: e.weight }));
   let positive = 0;
@@ -147,21 +180,7 @@ export function trainVectorNet(examples: readonly VectorPrepared[], label: numbe
     const g = (1 / (1 + Math.exp(-netMargin(net, x, h))) - target) * importance;
     gc += g * g;
     net.c -= (rate * g) / Math.sqrt(gc);
-    for (let k = 0; k < H; k += 1) {
-      const t = h[k] as number;
-      const gvk = g * t;
-      const gh = g * (net.v[k] as number) * (1 - t * t);
-      gv[k] = (gv[k] as number) + gvk * gvk;
-      net.v[k] = (net.v[k] as number) - (rate * gvk) / Math.sqrt(gv[k] as number);
-      gb[k] = (gb[k] as number) + gh * gh;
-      net.b[k] = (net.b[k] as number) - (rate * gh) / Math.sqrt(gb[k] as number);
-      const at = k * D;
-      for (let d = 0; d < D; d += 1) {
-        const gw = gh * (x[d] as number) + o.l2 * (net.W[at + d] as number);
-        gW[at + d] = (gW[at + d] as number) + gw * gw;
-        net.W[at + d] = (net.W[at + d] as number) - (rate * gw) / Math.sqrt(gW[at + d] as number);
-      }
-    }
+    step(x, h, g);
   };
   const order = training.map((_, i) => i);
   for (let epoch = 0; epoch < o.epochs; epoch += 1) {
