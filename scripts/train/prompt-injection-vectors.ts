@@ -1,9 +1,8 @@
 // A word-vector view for promptinjectiondetection (exploration): per 512-character window, GloVe inputs (SIF mean, optionally max-pooled) through a small tanh layer, trained multiple-instance as the linear model is.
-import { readFileSync } from 'node:fs';
 import { modelText, textWindows } from '../../plugins/guardrails/prompt-injection-detection/hashed-features.js';
-import { WordVectors } from '../../plugins/guardrails/shared/word-vectors.js';
 import type { MultiLabelExample } from './hashed-trainer.js';
 import { seededRandom, shuffle } from './linear-trainer.js';
+import { sharedWordTable } from './shared-word-table.js';
 
 /** How a window becomes the network's input: `mean` (SIF-weighted mean vector) or `mean+max` (that and the element-wise max over its words). */
 export type VectorShape = 'mean' | 'mean+max';
@@ -42,24 +41,6 @@ export interface VectorNet {
   c: number;
 }
 
-interface Table {
-  vectors: WordVectors;
-  rows: Map<string, number>;
-  raw: Int8Array;
-}
-let table: Table | undefined;
-
-function sharedTable(): Table {
-  if (!table) {
-    const folder = new URL('../../plugins/guardrails/shared/', import.meta.url);
-    const header = JSON.parse(readFileSync(new URL('word-vectors.json', folder), 'utf8')) as { source: string; dimensions: number; scale: number; words: string[] };
-    const bytes = readFileSync(new URL('word-vectors.bin', folder));
-    const raw = new Int8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    table = { vectors: new WordVectors(header, raw), rows: new Map(header.words.map((word, rank) => [word, rank])), raw };
-  }
-  return table;
-}
-
 /** SIF weight of the word of frequency rank `rank` (as scripts/train/trust-safety-vectors.ts). */
 export function sifWeight(rank: number, a: number): number {
   const p = 1 / ((Math.min(rank, 20_000) + 10) * 13.5);
@@ -70,7 +51,7 @@ const WORD = /[\p{L}\p{N}]+/gu;
 
 /** The input of one normalised window. */
 export function windowInput(window: string, shape: VectorShape, a: number): Float32Array {
-  const { rows, raw } = sharedTable();
+  const { rows, raw } = sharedWordTable();
   const D = 100;
   const x = new Float32Array(shape === 'mean' ? D : 2 * D);
   let total = 0;

@@ -1,9 +1,9 @@
 // Trains the word-vector part of trustsafety's model (a small tanh network over the SIF-weighted mean GloVe vector) and folds its first layer into a per-word table.
-import { readFileSync } from 'node:fs';
 import { modelTokens, normaliseForModel, TRAIN_TOKENS } from '../../plugins/guardrails/trust-safety/unsafe-features.js';
 import { wordKey, type VectorModelData } from '../../plugins/guardrails/trust-safety/vector-model.js';
-import { WordVectors } from '../../plugins/guardrails/shared/word-vectors.js';
 import { seededRandom, shuffle } from './linear-trainer.js';
+import type { WordVectors } from '../../plugins/guardrails/shared/word-vectors.js';
+import { sharedWordTable } from './shared-word-table.js';
 
 /** Settings of the vector part. */
 export interface VectorTrainOptions {
@@ -28,23 +28,6 @@ export interface VectorExample {
   text: string;
   label: boolean;
   weight: number;
-}
-
-interface Table {
-  vectors: WordVectors;
-  words: string[];
-}
-let table: Table | undefined;
-
-/** Reads the shared GloVe table (plugins/guardrails/shared/word-vectors.*) synchronously, once. */
-function sharedTable(): Table {
-  if (!table) {
-    const folder = new URL('../../plugins/guardrails/shared/', import.meta.url);
-    const header = JSON.parse(readFileSync(new URL('word-vectors.json', folder), 'utf8')) as { source: string; dimensions: number; scale: number; words: string[] };
-    const bytes = readFileSync(new URL('word-vectors.bin', folder));
-    table = { vectors: new WordVectors(header, new Int8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)), words: header.words };
-  }
-  return table;
 }
 
 /**
@@ -76,7 +59,7 @@ function meanVector(text: string, rankOf: Map<string, number>, vectors: WordVect
  * the per-word table of vector-model.ts (int16, one scale). Deterministic: the same rows give the same bytes.
  */
 export function trainVectorModel(examples: VectorExample[], options = VECTOR_TRAIN_OPTIONS, trainedOn = ''): VectorModelData {
-  const { vectors, words } = sharedTable();
+  const { vectors, words } = sharedWordTable();
   const rankOf = new Map(words.map((word, rank) => [word, rank]));
   const D = vectors.dimensions;
   const H = options.hidden;
