@@ -8,7 +8,7 @@ import type { PluginRegistry } from './plugins/plugin-registry.js';
 import type { GatewayPlugin } from './plugins/plugin-types.js';
 import type { StorageAdapter } from './storage/storage-adapter.js';
 import type { Storage } from './storage/storage-facade.js';
-import type { ChroniclesOptions } from './chronicles/chronicles-recorder.js';
+import type { ChroniclesOptions } from './chronicles/chronicles-options.js';
 import type { StreamWindowing } from './guardrails/pipeline/output-guard.js';
 import type { RetryTiming } from './traffic/retry-policy.js';
 import type { RouteRateLimits } from './traffic/route-rate-limits.js';

@@ -1,7 +1,7 @@
 // Start-up repair of multi-record writes cut short by a crash: removes records whose owner is gone, so none grants access.
 import type { GatewayLogger } from '../errors/error-middleware.js';
 import type { AdminServices } from './admin-services.js';
-import { chroniclesLog, usageGraphKey } from '../chronicles/chronicles-recorder.js';
+import { chroniclesLog, usageGraphKey } from '../chronicles/chronicles-keys.js';
 import { policyKey } from './applications-router.js';
 
 const POLICY_PREFIX = policyKey('');

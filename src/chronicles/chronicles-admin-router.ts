@@ -4,8 +4,9 @@ import type { AdminServices } from '../admin/admin-services.js';
 import { pathParam } from '../admin/request-body.js';
 import { Errors } from '../errors/error-registry.js';
 import type { ChronicleEntry } from './chronicle-entry.js';
-import type { ChroniclesRecorder, RetainedEntry } from './chronicles-recorder.js';
+import type { ChroniclesRecorder } from './chronicles-recorder.js';
 import { StalePositionError } from './log-pages.js';
+import type { RetainedEntry } from './retained-entries.js';
 import { sortedNodes } from './usage-graph.js';
 
 const MAX_LIMIT = 500;

@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import pg from 'pg';
 import type { ChronicleEntry } from '../../src/chronicles/chronicle-entry.js';
-import { ChroniclesRecorder, type ChroniclesOptions } from '../../src/chronicles/chronicles-recorder.js';
+import type { ChroniclesOptions } from '../../src/chronicles/chronicles-options.js';
+import { ChroniclesRecorder } from '../../src/chronicles/chronicles-recorder.js';
 import { postgresStorage } from '../../src/storage/postgres-storage.js';
 import type { StorageAdapter } from '../../src/storage/storage-adapter.js';
 import { Storage } from '../../src/storage/storage-facade.js';
