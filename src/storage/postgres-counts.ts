@@ -1,9 +1,7 @@
 // Count sets on PostgreSQL: one UPSERT adds to every item at once (count + n, GREATEST of last seen), so replicas never lose a count.
-import type pg from 'pg';
 import { guardCte } from './postgres-guard.js';
+import type { Query } from './postgres-sql.js';
 import type { CountChange, CountRow, StorageAdapter, WriteGuard } from './storage-adapter.js';
-
-type Query = <R extends pg.QueryResultRow>(text: string, values?: unknown[]) => Promise<pg.QueryResult<R>>;
 
 /**
  * The `addCounts`, `readCounts` and `deleteCounts` of the PostgreSQL adapter on `<schema>.gateway_counts`. Items are

@@ -1,8 +1,6 @@
 // Log trims on PostgreSQL: by count (keep the newest N) or by position (drop a record and all before it), as bounded range deletes on the primary key.
-import type pg from 'pg';
+import type { Query } from './postgres-sql.js';
 import type { StorageAdapter } from './storage-adapter.js';
-
-type Query = <R extends pg.QueryResultRow>(text: string, values?: unknown[]) => Promise<pg.QueryResult<R>>;
 
 /** Rows deleted per statement when a log is trimmed, so a large trim never holds one long lock. */
 const TRIM_BATCH = 10_000n;

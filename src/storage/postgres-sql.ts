@@ -1,5 +1,32 @@
-// Small SQL helpers of the PostgreSQL adapter: identifier quoting, LIKE escaping, and the errors that mean "unreachable".
+// Small SQL helpers of the PostgreSQL adapter: the query type, table names, identifier quoting, LIKE escaping, and the errors that mean "unreachable".
+import type pg from 'pg';
 import { Errors } from '../errors/error-registry.js';
+
+/** A query on the adapter's pool; an unreachable server fails it with `storage_unavailable` (see {@link asStorageError}). */
+export type Query = <R extends pg.QueryResultRow>(text: string, values?: unknown[]) => Promise<pg.QueryResult<R>>;
+
+/** The quoted, schema-qualified names of the adapter's tables. */
+export interface PostgresTables {
+  /** The quoted schema. */
+  schema: string;
+  /** Key-value pairs: `(key, value, updated_at)`. */
+  values: string;
+  /** One row per log: `(id, name, last_seq)`. */
+  logs: string;
+  /** Log records: `(log_id, seq, value)`. */
+  records: string;
+  /** Numeric counters: `(bucket, item, field, value)`. */
+  counters: string;
+  /** A subquery: the id of the log named `$1`. */
+  logId: string;
+}
+
+/** The tables of the adapter in `schema` (unquoted, as the options give it). */
+export function postgresTables(schema: string): PostgresTables {
+  const s = quoteIdent(schema);
+  const logs = `${s}.gateway_logs`;
+  return { schema: s, values: `${s}.gateway_values`, logs, records: `${s}.gateway_log_records`, counters: `${s}.gateway_counters`, logId: `(SELECT id FROM ${logs} WHERE name = $1)` };
+}
 
 /** Quotes an SQL identifier (a schema name from the options). */
 export function quoteIdent(name: string): string {
