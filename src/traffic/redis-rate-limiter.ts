@@ -2,21 +2,16 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { GatewayLogger } from '../errors/error-middleware.js';
-import { Errors } from '../errors/error-registry.js';
-import { firstConnection } from '../redis/redis-client.js';
 import type { GatewayRedisOptions } from '../redis/redis-options.js';
 import { LEASE_SCRIPT, SETTLE_SCRIPT, type LeaseCommands } from './rate-lease-scripts.js';
+import { RateLimitOutageGuard, type OutageCounts } from './rate-limit-outage-guard.js';
 import { reservoirFor, type RouteRateLimits } from './route-rate-limits.js';
 
 /** How long after a slot is used its lower score is sent to Redis (batched per route), in ms. */
 const SETTLE_DELAY_MS = 10;
 
 /** How often the shared limiter could not reach Redis, by outcome, and how often it asked Redis at all. */
-export interface RedisRateLimitStats {
-  /** Requests admitted without a check because Redis was unreachable (failure mode `open`). */
-  failedOpen: number;
-  /** Requests refused with 503 because Redis was unreachable (failure mode `closed`). */
-  failedClosed: number;
+export interface RedisRateLimitStats extends OutageCounts {
   /** Lease requests sent to Redis (each serves every request waiting at the time, and more ahead of need). */
   leases: number;
   /** Requests admitted from a slot already leased, with no Redis round trip. */
@@ -74,14 +69,9 @@ interface RouteState {
 export class RedisRouteRateLimits implements RouteRateLimits {
   private readonly states = new Map<string, RouteState>();
   private readonly prefix: string;
-  private readonly failClosed: boolean;
   private readonly instance = randomBytes(6).toString('hex');
   private sequence = 0;
-  private failing = false;
-  private lastError = '';
-  private reconnecting = false;
-  private connected = false;
-  private readonly connectTimeoutMs: number;
+  private readonly redis: RateLimitOutageGuard;
   private readonly leaseMs: number;
   private readonly settling = new Set<Promise<unknown>>();
   readonly stats: RedisRateLimitStats = { failedOpen: 0, failedClosed: 0, leases: 0, local: 0 };
@@ -93,11 +83,10 @@ export class RedisRouteRateLimits implements RouteRateLimits {
   constructor(
     private readonly client: Redis,
     options: Pick<GatewayRedisOptions, 'keyPrefix' | 'rateLimitFailure' | 'connectTimeoutMs' | 'commandTimeoutMs'> & { leaseMs?: number } = {},
-    private readonly logger?: GatewayLogger,
+    logger?: GatewayLogger,
   ) {
     this.prefix = `${options.keyPrefix ?? 'gateway:'}rate:`;
-    this.failClosed = options.rateLimitFailure === 'closed';
-    this.connectTimeoutMs = options.connectTimeoutMs ?? 2000;
+    this.redis = new RateLimitOutageGuard(client, options.connectTimeoutMs ?? 2000, options.rateLimitFailure === 'closed', this.stats, logger);
     this.leaseMs = Math.max(20, Math.round(options.leaseMs ?? (options.commandTimeoutMs ?? 500) + 100));
     client.defineCommand('gatewayRateLease', { numberOfKeys: 1, lua: LEASE_SCRIPT });
     client.defineCommand('gatewayRateSettle', { numberOfKeys: 1, lua: SETTLE_SCRIPT });
@@ -167,7 +156,7 @@ export class RedisRouteRateLimits implements RouteRateLimits {
 
   /** While the route is busy, leases the next slots before the current ones run out. */
   private leaseAhead(state: RouteState, now: number): void {
-    if (state.leasing || this.failing) return;
+    if (state.leasing || this.redis.failing) return;
     const ahead = this.ahead(state);
     const unused = this.unused(state, now);
     if (ahead === 0 || unused > ahead / 2) return;
@@ -182,7 +171,7 @@ export class RedisRouteRateLimits implements RouteRateLimits {
     let reply: [number, number, number] | undefined;
     let sentAt = 0;
     try {
-      reply = await this.call(() => {
+      reply = await this.redis.call(() => {
         this.stats.leases++;
         sentAt = performance.now();
         return this.commands.gatewayRateLease(this.prefix + state.route, state.amount, state.intervalMs, this.leaseMs, id, want);
@@ -194,13 +183,13 @@ export class RedisRouteRateLimits implements RouteRateLimits {
     if (reply && reply[0] > 0) {
       const lease: Lease = { id, redisTime: reply[1], sentAt, size: reply[0], used: 0, settled: 0 };
       state.leases.push(lease);
-      if (now >= sentAt + this.leaseMs) reply = this.failed(new Error('a lease came back after it had expired'));
+      if (now >= sentAt + this.leaseMs) reply = this.redis.failed(new Error('a lease came back after it had expired'));
       this.schedule(state, sentAt + this.leaseMs);
     }
     if (!reply) {
       for (const waiter of state.waiters.splice(0)) {
         try {
-          waiter.resolve(this.unavailable(state.route));
+          waiter.resolve(this.redis.unavailable(state.route));
         } catch (error) {
           waiter.reject(error as Error);
         }
@@ -259,49 +248,6 @@ export class RedisRouteRateLimits implements RouteRateLimits {
     void sent.finally(() => this.settling.delete(sent));
   }
 
-  /** Runs a command, or resolves undefined when Redis is not ready or does not answer in time. */
-  private async call<T>(command: () => Promise<T>): Promise<T | undefined> {
-    if (!this.connected) {
-      await firstConnection(this.client, this.connectTimeoutMs);
-      this.connected = true;
-    }
-    if (this.client.status !== 'ready') return this.failed(new Error(`the connection is ${this.client.status}`));
-    try {
-      const result = await command();
-      if (this.failing) {
-        this.failing = false;
-        this.logger?.info('shared rate limits work again: Redis answers');
-      }
-      return result;
-    } catch (error) {
-      // A command timeout on a live connection: reconnect, so unanswered commands do not pile up on it.
-      if (/timed out/i.test((error as Error).message) && !this.reconnecting) {
-        this.reconnecting = true;
-        this.client.once('ready', () => (this.reconnecting = false));
-        this.client.disconnect(true);
-      }
-      return this.failed(error as Error);
-    }
-  }
-
-  private failed(error: Error): undefined {
-    if (!this.failing) {
-      this.failing = true;
-      this.logger?.warn(`shared rate limits are unavailable (Redis: ${error.message}); requests are ${this.failClosed ? 'refused with 503' : 'admitted unchecked'} until Redis answers`);
-    }
-    this.lastError = error.message;
-    return undefined;
-  }
-
-  private unavailable(route: string): boolean {
-    if (this.failClosed) {
-      this.stats.failedClosed++;
-      throw Errors.rateLimiterUnavailable([route, this.lastError]);
-    }
-    this.stats.failedOpen++;
-    return true;
-  }
-
   /** Settles and returns a state's slots and stops its timer. */
   private finish(state: RouteState): void {
     clearTimeout(state.timer);
@@ -327,7 +273,7 @@ export class RedisRouteRateLimits implements RouteRateLimits {
   async remaining(route: string): Promise<number | undefined> {
     const state = this.states.get(route);
     if (!state) return undefined;
-    const reply = await this.call(() => this.commands.gatewayRateLease(this.prefix + route, state.amount, state.intervalMs, this.leaseMs, 'count', 0));
+    const reply = await this.redis.call(() => this.commands.gatewayRateLease(this.prefix + route, state.amount, state.intervalMs, this.leaseMs, 'count', 0));
     return reply === undefined ? undefined : Math.min(state.amount, reply[2] + this.unused(state, performance.now()));
   }
 

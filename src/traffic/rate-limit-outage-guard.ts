@@ -1,0 +1,83 @@
+// Runs the shared rate limiter's Redis commands: waits for the first connection, notices outages (one warning each), and answers fail open or closed.
+import type { Redis } from 'ioredis';
+import type { GatewayLogger } from '../errors/error-middleware.js';
+import { Errors } from '../errors/error-registry.js';
+import { firstConnection } from '../redis/redis-client.js';
+
+/** The outcome counts the guard adds to (the limiter's stats). */
+export interface OutageCounts {
+  /** Requests admitted without a check because Redis was unreachable (failure mode `open`). */
+  failedOpen: number;
+  /** Requests refused with 503 because Redis was unreachable (failure mode `closed`). */
+  failedClosed: number;
+}
+
+/**
+ * The Redis link of the shared rate limiter. A command that fails, finds the connection not ready or does not answer
+ * in time resolves `undefined` and starts an outage, logged once, until a command is answered again; a command timeout
+ * on a live connection also reconnects, so unanswered commands do not pile up on it.
+ */
+export class RateLimitOutageGuard {
+  private connected = false;
+  private reconnecting = false;
+  private failingNow = false;
+  private lastError = '';
+
+  constructor(
+    private readonly client: Redis,
+    private readonly connectTimeoutMs: number,
+    private readonly failClosed: boolean,
+    private readonly counts: OutageCounts,
+    private readonly logger?: GatewayLogger,
+  ) {}
+
+  /** Whether Redis is in an outage (the last command failed). */
+  get failing(): boolean {
+    return this.failingNow;
+  }
+
+  /** Runs a command, or resolves undefined when Redis is not ready or does not answer in time. */
+  async call<T>(command: () => Promise<T>): Promise<T | undefined> {
+    if (!this.connected) {
+      await firstConnection(this.client, this.connectTimeoutMs);
+      this.connected = true;
+    }
+    if (this.client.status !== 'ready') return this.failed(new Error(`the connection is ${this.client.status}`));
+    try {
+      const result = await command();
+      if (this.failingNow) {
+        this.failingNow = false;
+        this.logger?.info('shared rate limits work again: Redis answers');
+      }
+      return result;
+    } catch (error) {
+      // A command timeout on a live connection: reconnect, so unanswered commands do not pile up on it.
+      if (/timed out/i.test((error as Error).message) && !this.reconnecting) {
+        this.reconnecting = true;
+        this.client.once('ready', () => (this.reconnecting = false));
+        this.client.disconnect(true);
+      }
+      return this.failed(error as Error);
+    }
+  }
+
+  /** Starts (or continues) an outage for `error`: warns once per outage; always `undefined`, as a failed command answers. */
+  failed(error: Error): undefined {
+    if (!this.failingNow) {
+      this.failingNow = true;
+      this.logger?.warn(`shared rate limits are unavailable (Redis: ${error.message}); requests are ${this.failClosed ? 'refused with 503' : 'admitted unchecked'} until Redis answers`);
+    }
+    this.lastError = error.message;
+    return undefined;
+  }
+
+  /** The answer for a request of `route` that Redis could not check: admitted (fail open), or a 503 thrown (fail closed). */
+  unavailable(route: string): boolean {
+    if (this.failClosed) {
+      this.counts.failedClosed++;
+      throw Errors.rateLimiterUnavailable([route, this.lastError]);
+    }
+    this.counts.failedOpen++;
+    return true;
+  }
+}
