@@ -3,7 +3,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { modelTokens, normaliseForModel, unsafeFeatureBuckets, TRAIN_TOKENS } from '../../plugins/guardrails/trust-safety/unsafe-features.js';
+import { unsafeFeatureBuckets } from '../../plugins/guardrails/trust-safety/unsafe-features.js';
+import { modelTokens, normaliseForModel, TRAIN_TOKENS } from '../../plugins/guardrails/trust-safety/unsafe-tokens.js';
 import type { UnsafeModelData } from '../../plugins/guardrails/trust-safety/unsafe-model.js';
 import { quantiseWeights, trainHashedLogistic, type HashedExample, type HashedTrainOptions } from './hashed-logistic.js';
 import { trainVectorModel, VECTOR_TRAIN_OPTIONS, type VectorTrainOptions } from './trust-safety-vectors.js';

@@ -1,5 +1,5 @@
 // Trains the word-vector part of trustsafety's model (a small tanh network over the SIF-weighted mean GloVe vector) and folds its first layer into a per-word table.
-import { modelTokens, normaliseForModel, TRAIN_TOKENS } from '../../plugins/guardrails/trust-safety/unsafe-features.js';
+import { modelTokens, normaliseForModel, TRAIN_TOKENS } from '../../plugins/guardrails/trust-safety/unsafe-tokens.js';
 import { wordKey, type VectorModelData } from '../../plugins/guardrails/trust-safety/vector-model.js';
 import { seededRandom, shuffle } from './linear-trainer.js';
 import type { WordVectors } from '../../plugins/guardrails/shared/word-vectors.js';

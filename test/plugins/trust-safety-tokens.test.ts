@@ -1,6 +1,6 @@
 // trustsafety's word tokens: the one-scan reading of ASCII text finds exactly the tokens of the regular expression it replaces.
 import assert from 'node:assert/strict';
-import { asciiTokens } from '../../plugins/guardrails/trust-safety/unsafe-features.js';
+import { asciiTokens } from '../../plugins/guardrails/trust-safety/unsafe-tokens.js';
 import { seededRandom as random } from '../../scripts/train/linear-trainer.js';
 
 /** The definition: letters, digits and * @ $ #, then an apostrophe and letters when they follow. */

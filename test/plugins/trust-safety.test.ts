@@ -5,7 +5,7 @@ import request from 'supertest';
 import { englishDataset, englishRecommendedTransformers, RegExpMatcher } from 'obscenity';
 import trustSafety from '../../plugins/guardrails/trust-safety/index.js';
 import { obsceneWords } from '../../plugins/guardrails/trust-safety/profanity-check.js';
-import { modelTokens } from '../../plugins/guardrails/trust-safety/unsafe-features.js';
+import { modelTokens } from '../../plugins/guardrails/trust-safety/unsafe-tokens.js';
 import { createUnsafeClassifier, loadUnsafeClassifier, WINDOW_DISCOUNT, WINDOW_DISCOUNT_CAP, type UnsafeModelMeta } from '../../plugins/guardrails/trust-safety/unsafe-model.js';
 import { CLASS_INSULT, CLASS_OBSCENE, CLASS_WEAK_INSULT, expandFragment, wordClasses } from '../../plugins/guardrails/trust-safety/word-classes.js';
 import { GuardrailEngine, type GuardrailOutcome } from '../../src/index.js';

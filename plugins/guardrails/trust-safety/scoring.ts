@@ -2,7 +2,7 @@
 import { isCounterSpeech, scoreCategoryRules } from './category-rules.js';
 import { GROUP } from './lexicon.js';
 import { scoreProfanity } from './profanity-check.js';
-import { modelTokens } from './unsafe-features.js';
+import { modelTokens } from './unsafe-tokens.js';
 
 /** The six categories, in the order the results list them. */
 export const CATEGORIES = ['violence', 'weapons', 'hate_speech', 'crime', 'sexual', 'profanity'] as const;

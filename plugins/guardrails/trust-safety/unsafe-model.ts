@@ -1,6 +1,7 @@
 // The trained unsafe-text model of trustsafety: logistic regression over hashed n-grams (int16 weights in unsafe-weights.bin), with a word-vector part for texts read whole.
 import { readFileSync } from 'node:fs';
-import { LONG_TEXT_WINDOW, modelTokens, normaliseForModel, unsafeFeatureBuckets, WINDOW_TOKENS, wordFeatureSums } from './unsafe-features.js';
+import { unsafeFeatureBuckets, wordFeatureSums } from './unsafe-features.js';
+import { LONG_TEXT_WINDOW, modelTokens, normaliseForModel, WINDOW_TOKENS } from './unsafe-tokens.js';
 import { createVectorScorer, readVectorTable, type VectorModelData, type VectorModelMeta } from './vector-model.js';
 
 /** The header file (unsafe-model.json). */

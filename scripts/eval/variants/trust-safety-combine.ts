@@ -2,7 +2,7 @@
 // Run: npx tsx scripts/eval/variants/trust-safety-combine.ts
 import { baseTrainer, corpus, corpusCached, devCached, figures, own, repositories, type CachedRow } from './trust-safety-harness.js';
 import { normaliseForRules, withoutMasks, withoutReportedQuotes } from '../../../plugins/guardrails/trust-safety/scoring.js';
-import { modelTokens, WINDOW_TOKENS } from '../../../plugins/guardrails/trust-safety/unsafe-features.js';
+import { modelTokens, WINDOW_TOKENS } from '../../../plugins/guardrails/trust-safety/unsafe-tokens.js';
 import { createUnsafeClassifier, type UnsafeClassifier } from '../../../plugins/guardrails/trust-safety/unsafe-model.js';
 import { repositoryOf, type TrustSafetyRow } from '../../train/trust-safety-model.js';
 

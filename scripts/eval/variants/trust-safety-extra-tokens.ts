@@ -4,7 +4,7 @@ import { report, tokenTrainer, type CachedRow } from './trust-safety-harness.js'
 import { GROUP, INSULT, WEAK_INSULT } from '../../../plugins/guardrails/trust-safety/lexicon.js';
 import { obsceneWords } from '../../../plugins/guardrails/trust-safety/profanity-check.js';
 import { withoutMasks } from '../../../plugins/guardrails/trust-safety/scoring.js';
-import { modelTokens, normaliseForModel } from '../../../plugins/guardrails/trust-safety/unsafe-features.js';
+import { modelTokens, normaliseForModel } from '../../../plugins/guardrails/trust-safety/unsafe-tokens.js';
 
 const CAPS = /\b[A-Z]{3,}\b/g;
 function style(raw: string): string[] {

@@ -4,7 +4,8 @@ import { resolve } from 'node:path';
 import { auc } from '../ranking-auc.js';
 import { baseTrainer, cacheRows, figures } from './trust-safety-harness.js';
 import { createUnsafeClassifier } from '../../../plugins/guardrails/trust-safety/unsafe-model.js';
-import { modelTokens, normaliseForModel, TRAIN_TOKENS, unsafeFeatureBuckets } from '../../../plugins/guardrails/trust-safety/unsafe-features.js';
+import { unsafeFeatureBuckets } from '../../../plugins/guardrails/trust-safety/unsafe-features.js';
+import { modelTokens, normaliseForModel, TRAIN_TOKENS } from '../../../plugins/guardrails/trust-safety/unsafe-tokens.js';
 import { seededRandom, shuffle } from '../../train/linear-trainer.js';
 import { readJsonl, readOwnRows, repositoryOf, TRAIN_DIR, type TrustSafetyRow } from '../../train/trust-safety-model.js';
 

@@ -3,7 +3,8 @@
 import { auc } from '../ranking-auc.js';
 import { corpus, corpusCached, devCached, figures, own, repositories, type CachedRow } from './trust-safety-harness.js';
 import { GROUP_MODEL_FLOOR, MODEL_FLOOR, MODEL_WEIGHT } from '../../../plugins/guardrails/trust-safety/scoring.js';
-import { LONG_TEXT_WINDOW, modelTokens, normaliseForModel, TRAIN_TOKENS, unsafeFeatureBuckets, WINDOW_TOKENS, wordFeatureSums } from '../../../plugins/guardrails/trust-safety/unsafe-features.js';
+import { unsafeFeatureBuckets, wordFeatureSums } from '../../../plugins/guardrails/trust-safety/unsafe-features.js';
+import { LONG_TEXT_WINDOW, modelTokens, normaliseForModel, TRAIN_TOKENS, WINDOW_TOKENS } from '../../../plugins/guardrails/trust-safety/unsafe-tokens.js';
 import { WINDOW_DISCOUNT, WINDOW_DISCOUNT_CAP } from '../../../plugins/guardrails/trust-safety/unsafe-model.js';
 import { loadWordVectors } from '../../../plugins/guardrails/shared/word-vectors.js';
 import { seededRandom, shuffle } from '../../train/linear-trainer.js';
