@@ -6,21 +6,30 @@ import { validateRoutePolicy } from './policy-validation.js';
 import { adminOf, assertRole } from './admin-auth.js';
 import type { AdminServices } from './admin-services.js';
 import type { ResourceRecord } from './resource-collection.js';
-import { objectBody, pathParam } from './request-body.js';
+import { objectBody, pathParam, queryText } from './request-body.js';
 
 type RouteModel = { name: string; provider: string };
 type RouteConfig = { policy?: unknown };
 
-/** Keeps the routes whose fields match the list filters: `type`, `enabled`, `provider`, `name` (a prefix). */
-function matchesFilters(route: ResourceRecord, query: Request['query']): boolean {
-  const text = (key: string): string | undefined => (typeof query[key] === 'string' ? (query[key] as string) : undefined);
-  const type = text('type');
-  const enabled = text('enabled');
-  const provider = text('provider');
-  const name = text('name');
+/** The list filters of `GET /routes`: `type`, `enabled`, `provider`, `name` (a prefix); checked before any route is read. */
+interface RouteFilters {
+  type?: string;
+  enabled?: string;
+  provider?: string;
+  name?: string;
+}
+
+function routeFilters(req: Request): RouteFilters {
+  const enabled = queryText(req, 'enabled');
   if (enabled !== undefined && enabled !== 'true' && enabled !== 'false') {
     throw Errors.validation(["The filter 'enabled' must be true or false."], { param: 'enabled' });
   }
+  return { type: queryText(req, 'type'), enabled, provider: queryText(req, 'provider'), name: queryText(req, 'name') };
+}
+
+/** Keeps the routes whose fields match the list filters. */
+function matchesFilters(route: ResourceRecord, filters: RouteFilters): boolean {
+  const { type, enabled, provider, name } = filters;
   if (type !== undefined && route.type !== type) return false;
   if (enabled !== undefined && String(route.enabled !== false) !== enabled) return false;
   if (provider !== undefined && !((route.models as RouteModel[] | undefined) ?? []).some((m) => m.provider === provider)) return false;
@@ -48,8 +57,9 @@ export function routesRouter(services: AdminServices): Router {
   };
 
   router.get('/routes', async function listRoutes(req, res) {
+    const filters = routeFilters(req);
     const all = await routes.list();
-    res.json(all.filter((route) => matchesFilters(route, req.query)).map((route) => routes.present(route)));
+    res.json(all.filter((route) => matchesFilters(route, filters)).map((route) => routes.present(route)));
   });
   router.post('/routes', async function createRoute(req, res) {
     const record = routes.prepareCreate(objectBody(req), adminOf(req).name);

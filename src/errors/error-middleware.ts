@@ -1,6 +1,7 @@
 // The one Express error middleware: answers every error in OpenAI's shape and never leaks internals.
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { Errors, GatewayError, isGatewayError } from './error-registry.js';
+import { invalidJsonError } from '../http/invalid-json-error.js';
 import { requestIdOf } from '../observability/request-id.js';
 
 /** Where the gateway reports unexpected errors. Secrets must never be passed to it. */
@@ -16,7 +17,7 @@ export function toGatewayError(error: unknown): GatewayError {
   const status = (error as { status?: number; statusCode?: number } | null)?.status;
   const type = (error as { type?: string } | null)?.type;
   if (type === 'entity.too.large') return Errors.bodyTooLarge([String((error as { limit?: number }).limit ?? '')], { cause: error });
-  if (type === 'entity.parse.failed') return Errors.invalidJson([(error as Error).message], { cause: error });
+  if (type === 'entity.parse.failed') return invalidJsonError(error);
   if (typeof status === 'number' && status >= 400 && status < 500) {
     return Errors.validation([(error as Error).message || 'The request is not valid.'], { cause: error });
   }

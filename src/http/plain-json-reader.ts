@@ -1,6 +1,7 @@
 // Reads a plain (identity-encoded, UTF-8) JSON request body in one pass: bytes counted against the limit, depth scanned, parsed once.
 import type { IncomingMessage } from 'node:http';
 import { Errors } from '../errors/error-registry.js';
+import { invalidJsonError } from './invalid-json-error.js';
 import { jsonDepthExceeds } from './json-depth.js';
 
 const UTF8_CHARSET = /;\s*charset\s*=\s*"?utf-?8"?\s*(;|$)/i;
@@ -68,7 +69,7 @@ export function readPlainJson(req: IncomingMessage, limitBytes: number, maxDepth
       try {
         finish(undefined, JSON.parse(text));
       } catch (error) {
-        finish(Errors.invalidJson([(error as Error).message]));
+        finish(invalidJsonError(error));
       }
     };
     req.on('data', onData);

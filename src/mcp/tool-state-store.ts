@@ -47,7 +47,17 @@ interface Observation {
 /** Tools observed per process, at most; the oldest are forgotten (a forgotten tool is re-listed on its next call). */
 const MAX_OBSERVED_TOOLS = 100_000;
 
-const stateKey = (registry: string, tool: string): string => `mcp-tools/${registry}/${encodeURIComponent(tool)}`;
+/**
+ * A tool name as one storage key segment: URL-encoded, and the names encodeURIComponent leaves unusable as a segment
+ * (`.`, `..`, '', which a tool server may list) escaped further, so such a tool cannot break its registry's writes.
+ */
+export function toolKeySegment(tool: string): string {
+  const encoded = encodeURIComponent(tool);
+  if (encoded === '') return '%';
+  return encoded === '.' || encoded === '..' ? encoded.replace(/\./g, '%2E') : encoded;
+}
+
+const stateKey = (registry: string, tool: string): string => `mcp-tools/${registry}/${toolKeySegment(tool)}`;
 const observationKey = (registry: string, tool: string): string => `${registry}\u0000${tool}`;
 
 /**

@@ -108,6 +108,11 @@ describe('admin API input validation', () => {
         const res = await post(c).set('content-type', 'application/json').send('{"name": ').expect(400);
         assert.equal(res.body.error.code, 'invalid_json');
       });
+      it('bad JSON around a key is 400 invalid_json that quotes none of it', async () => {
+        const res = await post(c).set('content-type', 'application/json').send('{"api_keys":[{"api_key": sk-typo-0123456789SECRET}]}').expect(400);
+        assert.equal(res.body.error.code, 'invalid_json');
+        assert.doesNotMatch(res.text, /sk-t|SECRET|\d{4}/);
+      });
       it('a JSON array or string body is 400 invalid_body', async () => {
         assert.equal((await post(c).send([1, 2]).expect(400)).body.error.code, 'invalid_body');
         assert.equal((await post(c).set('content-type', 'application/json').send('"text"').expect(400)).body.error.code, 'invalid_body');

@@ -18,7 +18,7 @@ function app(): express.Express {
 }
 
 /** Posts raw bytes (in the given chunks, chunked when there is no content-length) and answers the status and JSON body. */
-async function post(server: Server, headers: Record<string, string>, chunks: Buffer[]): Promise<{ status: number; body: { error?: { code: string }; got?: unknown } }> {
+async function post(server: Server, headers: Record<string, string>, chunks: Buffer[]): Promise<{ status: number; body: { error?: { code: string; message: string }; got?: unknown } }> {
   const { port } = server.address() as AddressInfo;
   return new Promise((resolve, reject) => {
     const req = httpRequest({ host: '127.0.0.1', port, path: '/echo', method: 'POST', headers }, (res) => {
@@ -59,6 +59,30 @@ describe('jsonBody', () => {
     const list = await request(app()).post('/echo').set('content-type', 'application/json').send('[1]');
     assert.equal(list.status, 400);
     assert.equal(list.body.error?.code, 'invalid_body');
+  });
+
+  it('13: invalid JSON is 400 invalid_json without any excerpt of the body (it may hold a key), plain or gzip', async () => {
+    const secret = 'sk-live-0123456789abcdefSECRET';
+    const bodies = [
+      `{"api_key": ${secret}}`,
+      `{"name":"p","api_keys":[{"api_key":"${secret}" "x":1}]}`,
+      `${secret}`,
+      `{"api_key":"${secret}"}}`,
+      `{"api_key":"${secret}`,
+    ];
+    const fragments = (text: string): string[] => Array.from({ length: text.length - 3 }, (_, i) => text.slice(i, i + 4));
+    for (const body of bodies) {
+      for (const zipped of [false, true]) {
+        const bytes = zipped ? gzipSync(Buffer.from(body)) : Buffer.from(body);
+        const headers: Record<string, string> = { 'content-type': 'application/json', 'content-length': String(bytes.length), ...(zipped ? { 'content-encoding': 'gzip' } : {}) };
+        const res = await post(server, headers, [bytes]);
+        assert.equal(res.status, 400, body);
+        assert.equal(res.body.error?.code, 'invalid_json', body);
+        const message = res.body.error!.message;
+        assert.match(message, /^The request body is not valid JSON/);
+        for (const fragment of fragments(secret)) assert.ok(!message.includes(fragment), `${zipped ? 'gzip' : 'plain'} ${body}: ${message}`);
+      }
+    }
   });
 
   it('13: a gzip body still goes through body-parser and parses', async () => {

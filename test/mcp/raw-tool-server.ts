@@ -30,9 +30,9 @@ export const RAW_TOOLS = [
 
 /**
  * Starts a raw tool server: `initialize` and `tools/list` are answered as JSON, notifications with 202, and every
- * `tools/call` is run (this server does not check ids), answered by `onCall`.
+ * `tools/call` is run (this server does not check ids), answered by `onCall`. `tools` is what `tools/list` answers.
  */
-export async function startRawToolServer(): Promise<RawToolServer> {
+export async function startRawToolServer(tools: readonly unknown[] = RAW_TOOLS): Promise<RawToolServer> {
   const requests: RawRequest[] = [];
   const state: RawToolServer = {
     url: '',
@@ -80,7 +80,7 @@ export async function startRawToolServer(): Promise<RawToolServer> {
         res.end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
       };
       if (message.method === 'initialize') return json({ protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'raw', version: '1.0.0' } });
-      if (message.method === 'tools/list') return json({ tools: RAW_TOOLS });
+      if (message.method === 'tools/list') return json({ tools });
       if (message.method === 'tools/call') return state.onCall(message, res);
       res.writeHead(202).end();
     });
