@@ -137,6 +137,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   const redis = options.redis ? createRedisClient(options.redis, logger) : undefined;
   const usage = new UsageService({ storage, redis, redisOptions: options.redis, logger, now: options.now, ...options.usage });
   services.applicationDeletedHooks.push((application) => usage.forget(application));
+  services.developerKeys.revokedHooks.push((_application, id) => usage.forgetKey(id));
   const meter = (entry: ChronicleEntry, context: ModelRequestContext | undefined): Promise<void> | undefined => usage.meter(entry, context);
   const registries = new RegistryService(storage, box, services.registries, options.now);
   const admin = part(
