@@ -185,7 +185,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       watch: chronicleWatcher(recorder, logger, meter),
       watchOnly: [RESPONSES_PATH],
       resolve: routeResolverHandlers(resolverDeps),
-      after: [rateLimitHandler(limits), usage.admitHandler(), guardrailPolicyHandler(pipelineDeps), responseCacheHandler(cacheDeps), proxyHandler(proxyDeps)],
+      after: [rateLimitHandler(limits, usage.admitHandler()), guardrailPolicyHandler(pipelineDeps), responseCacheHandler(cacheDeps), proxyHandler(proxyDeps)],
     },
     logger,
   );
@@ -193,7 +193,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     messagesRouter({
       ...resolverDeps,
       watch: chronicleWatcher(recorder, logger, meter),
-      after: [rateLimitHandler(limits), usage.admitHandler(), guardrailPolicyHandler(pipelineDeps), proxyHandler(proxyDeps)],
+      after: [rateLimitHandler(limits, usage.admitHandler()), guardrailPolicyHandler(pipelineDeps), proxyHandler(proxyDeps)],
     }),
   );
   const models = part(modelsRouter({ services, catalog: new ModelCatalog(storage, plugins), logger }));
