@@ -137,6 +137,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   const redis = options.redis ? createRedisClient(options.redis, logger) : undefined;
   const usage = new UsageService({ storage, redis, redisOptions: options.redis, logger, now: options.now, ...options.usage });
   services.applicationDeletedHooks.push((application) => usage.forget(application));
+  services.developerKeys.revokedHooks.push((_application, id) => usage.forgetKey(id));
   const meter = (entry: ChronicleEntry, context: ModelRequestContext | undefined): Promise<void> | undefined => usage.meter(entry, context);
   const registries = new RegistryService(storage, box, services.registries, options.now);
   const admin = part(
@@ -184,7 +185,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       watch: chronicleWatcher(recorder, logger, meter),
       watchOnly: [RESPONSES_PATH],
       resolve: routeResolverHandlers(resolverDeps),
-      after: [rateLimitHandler(limits), usage.admitHandler(), guardrailPolicyHandler(pipelineDeps), responseCacheHandler(cacheDeps), proxyHandler(proxyDeps)],
+      after: [rateLimitHandler(limits, usage.admitHandler()), guardrailPolicyHandler(pipelineDeps), responseCacheHandler(cacheDeps), proxyHandler(proxyDeps)],
     },
     logger,
   );
@@ -192,7 +193,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     messagesRouter({
       ...resolverDeps,
       watch: chronicleWatcher(recorder, logger, meter),
-      after: [rateLimitHandler(limits), usage.admitHandler(), guardrailPolicyHandler(pipelineDeps), proxyHandler(proxyDeps)],
+      after: [rateLimitHandler(limits, usage.admitHandler()), guardrailPolicyHandler(pipelineDeps), proxyHandler(proxyDeps)],
     }),
   );
   const models = part(modelsRouter({ services, catalog: new ModelCatalog(storage, plugins), logger }));

@@ -105,6 +105,9 @@ export class DeveloperKeyStore {
     return updated!;
   }
 
+  /** Called after a key is revoked (also for each key of a deleted application), so other parts drop what they hold for it (its spend). */
+  readonly revokedHooks: Array<(application: string, id: string) => Promise<void>> = [];
+
   /** Revokes one key; the next request with it is refused. */
   async revoke(application: string, id: string): Promise<void> {
     const record = await this.storage.get<DeveloperKeyRecord>(keyRecordKey(application, id));
@@ -115,6 +118,7 @@ export class DeveloperKeyStore {
       { op: 'delete', key: indexKey(record.hash) },
       { op: 'delete', key: keyRecordKey(application, id) },
     ]);
+    for (const hook of this.revokedHooks) await hook(application, id);
   }
 
   /** Revokes every key of an application. */

@@ -3,14 +3,14 @@ import type { Request, Response } from 'express';
 import { callerOf, DEVELOPER_KEY_HEADER } from '../auth/caller-identity.js';
 import type { GatewayError } from '../errors/error-registry.js';
 import { answerText, chunkText } from '../guardrails/pipeline/message-text.js';
-import type { ChronicleEntry, ToolInvocation } from '../records/request-records.js';
+import type { ChronicleEntry, GuardrailCheck, McpExchange, ToolInvocation } from '../records/request-records.js';
 import type { ModelRequestContext } from '../traffic/model-request-context.js';
 import { traceIdOf } from '../observability/gateway-tracing.js';
 import { requestIdOf } from '../observability/request-id.js';
 import { answerUsage, streamUsage } from '../usage/usage-extractor.js';
 import { isoTimestamp } from './iso-timestamp.js';
 
-export type { ChronicleEntry, ToolInvocation } from '../records/request-records.js';
+export type { ChronicleEntry, McpExchange, ToolInvocation } from '../records/request-records.js';
 
 /** The output text and usage of a relayed answer, parsed after it was sent. */
 function outputOf(context: ModelRequestContext | undefined): { output: string | null; usage: Record<string, unknown> | null } {
@@ -134,5 +134,46 @@ export function buildToolEntry(options: {
     guardrail_checks: invocation.guardrail_checks,
     tool_invocations: [invocation],
     error: options.error ?? null,
+  };
+}
+
+/**
+ * Builds the entry of an MCP exchange other than a tool call (kind `mcp`): `input` is the request's params, `output`
+ * the text the client was handed (after DLP redaction), and `error` the block or the tool server's error. It feeds no
+ * usage graph (no tool invocations). Secrets are scrubbed and fields bounded by the recorder, as for tool calls.
+ */
+export function buildMcpEntry(options: {
+  id: string;
+  application: string;
+  registry: string;
+  endpoint: string;
+  startedAt: number;
+  status: number;
+  exchange: McpExchange;
+  params: unknown;
+  output?: string;
+  checks: GuardrailCheck[];
+  error?: { code: string; message: string; type: string };
+}): ChronicleEntry {
+  return {
+    id: options.id,
+    timestamp: new Date(options.startedAt).toISOString(),
+    application: options.application,
+    kind: 'mcp',
+    endpoint: options.endpoint,
+    route: null,
+    provider: options.registry,
+    model: null,
+    status: options.status,
+    latency_ms: Date.now() - options.startedAt,
+    stream: false,
+    attempts: [],
+    input: options.params ?? null,
+    output: options.output ?? null,
+    usage: null,
+    guardrail_checks: options.checks,
+    tool_invocations: [],
+    error: options.error ?? null,
+    mcp: options.exchange,
   };
 }

@@ -33,7 +33,7 @@ export function toGatewayError(error: unknown): GatewayError {
 export function errorMiddleware(logger?: GatewayLogger, bodyOf: (error: GatewayError) => unknown = (error) => error.toJSON()): ErrorRequestHandler {
   return function gatewayErrorMiddleware(error, req, res, next) {
     const gatewayError = toGatewayError(error);
-    if (gatewayError.statusCode >= 500) {
+    if (gatewayError.statusCode >= 500 && !gatewayError.expected) {
       logger?.error('request failed', {
         request_id: requestIdOf(req),
         method: req.method,

@@ -31,6 +31,11 @@ export interface GatewayErrorOptions {
   headers?: Record<string, string>;
   /** Overrides the defined status, for errors that mirror an upstream status. */
   statusCode?: number;
+  /**
+   * The answer is one the gateway means to give, not a failure (a draining gateway's 503 to a readiness probe): the
+   * error middleware answers it as any other but writes no error line for it.
+   */
+  expected?: boolean;
 }
 
 /** Marks gateway errors across copies of this module (a plugin's own copy of the package, or a second module instance). */
@@ -44,6 +49,8 @@ export class GatewayError extends Error {
   readonly param: string | null;
   readonly details: Record<string, unknown> | undefined;
   readonly headers: Record<string, string> | undefined;
+  /** See {@link GatewayErrorOptions.expected}. */
+  readonly expected: boolean;
 
   constructor(code: string, statusCode: number, type: ErrorType, message: string, options: GatewayErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -54,6 +61,7 @@ export class GatewayError extends Error {
     this.param = options.param ?? null;
     this.details = options.details;
     this.headers = options.headers;
+    this.expected = options.expected === true;
     Object.defineProperty(this, GATEWAY_ERROR_BRAND, { value: true });
   }
 

@@ -11,7 +11,9 @@ export const READYZ_PATH = '/readyz';
 
 /**
  * Creates the probe router. Neither probe needs a key: they disclose no configuration, only which check failed.
- * `/readyz` answers 503 `not_ready` in the gateway's error shape, with each check under `error.checks`.
+ * `/readyz` answers 503 `not_ready` in the gateway's error shape, with each check under `error.checks`. A failed
+ * probe is an error line in `logger`, except while draining: the first draining probe writes one info line, the
+ * others none.
  * @example
  * app.use(healthRouter(readiness));
  */
@@ -21,10 +23,19 @@ export function healthRouter(readiness: Readiness, logger?: GatewayLogger): Rout
     res.setHeader('cache-control', 'no-store');
     res.json({ status: 'ok' });
   });
-  router.get(READYZ_PATH, async function readinessProbe(_req, res) {
+  let drainLogged = false;
+  router.get(READYZ_PATH, async function readinessProbe(req, res) {
     res.setHeader('cache-control', 'no-store');
     const report = await readiness.check();
-    if (!report.ready) throw Errors.notReady([report.reason ?? 'unknown'], { details: { checks: report.checks } });
+    if (!report.ready) {
+      // A draining gateway answers 503 on purpose, to every probe until it stops: one info line for the drain, no error line per probe.
+      const draining = readiness.draining;
+      if (draining && !drainLogged) {
+        drainLogged = true;
+        logger?.info('readiness probes answer 503: the gateway is draining before it stops', { path: (req.originalUrl.split('?')[0] ?? '').slice(0, 256) });
+      }
+      throw Errors.notReady([report.reason ?? 'unknown'], { details: { checks: report.checks }, expected: draining });
+    }
     res.json({ status: 'ready', checks: report.checks });
   });
   router.use([HEALTHZ_PATH, READYZ_PATH], errorMiddleware(logger));

@@ -11,6 +11,7 @@ import type { RegistryService } from './registry-service.js';
 import type { UpstreamTool } from './mcp-upstream.js';
 import type { Context } from '@opentelemetry/api';
 import type { ToolObserver } from '../observability/observer-types.js';
+import { recordMcpExchange, type ExchangeOutcome } from './mcp-exchange-log.js';
 
 /** A JSON-RPC message, loosely typed. */
 export interface JsonRpcMessage {
@@ -42,6 +43,7 @@ interface PendingCall {
   id?: string | number;
   method: string;
   tool?: string;
+  /** A tool call's arguments; the params of another content method (a resource read's uri, a prompt's name and arguments). */
   arguments?: unknown;
   startedAt: number;
   /** The registry knows the tool (it may still be disabled): only then is its name a metric label. */
@@ -127,7 +129,7 @@ export class JsonRpcInterceptor {
           this.record(call, { error: refusal.reason, blocked: true }, 200);
           continue;
         }
-      }
+      } else if (CONTENT_METHODS.has(call.method)) call.arguments = message.params;
       if (hasId) this.pending.set(String(message.id), { ...call, id: message.id as string | number });
     }
     return refusals;
@@ -188,13 +190,15 @@ export class JsonRpcInterceptor {
     const slots: TextSlot[] = resultSlots(call.method, result);
     const stored = await this.deps.service.storedPolicies(this.registry);
     const verdict = await applyRegistryPolicies(this.deps.engine, stored ?? validateRegistryPolicies({}), slots, stored !== undefined);
+    // The text as the client gets it: DLP redaction rewrote the result in place, not the slots' own copies.
+    const handed = (): string => resultSlots(call.method, result).map((slot) => slot.text).join('\n');
     if (verdict.blocked) {
       const text = `Blocked by the registry policy ${verdict.blocked.family} (${verdict.blocked.processor}: ${verdict.blocked.categories.join(', ')}).`;
       this.record(call, { blocked: true, result: text, checks: verdict.checks }, 200);
       if (call.method !== 'tools/call') return { jsonrpc: '2.0', id: message.id, error: { code: INTERNAL_ERROR, message: text } };
       return { ...message, result: { content: [{ type: 'text', text }], isError: true } };
     }
-    this.record(call, { result: slots.map((slot) => slot.text).join('\n'), checks: verdict.checks }, 200);
+    this.record(call, { result: handed(), checks: verdict.checks }, 200);
     return message;
   }
 
@@ -207,21 +211,35 @@ export class JsonRpcInterceptor {
    */
   private async checkServerRequest(message: JsonRpcMessage): Promise<JsonRpcMessage | undefined> {
     const params = message.params !== null && typeof message.params === 'object' && !Array.isArray(message.params) ? message.params : {};
+    const method = String(message.method);
+    const startedAt = Date.now();
     let text: string;
+    let checks: ExchangeOutcome['checks'];
     try {
       const stored = await this.deps.service.storedPolicies(this.registry);
-      const verdict = await applyRegistryPolicies(this.deps.engine, stored ?? validateRegistryPolicies({}), requestSlots(String(message.method), params), stored !== undefined);
-      if (!verdict.blocked) return message;
+      const verdict = await applyRegistryPolicies(this.deps.engine, stored ?? validateRegistryPolicies({}), requestSlots(method, params), stored !== undefined);
+      checks = verdict.checks;
+      if (!verdict.blocked) {
+        this.recordExchange(method, params, startedAt, 200, { checks });
+        return message;
+      }
       text = `Blocked by the registry policy ${verdict.blocked.family} (${verdict.blocked.processor}: ${verdict.blocked.categories.join(', ')}).`;
     } catch {
       text = 'The registry could not check this request, so it is withheld.';
     }
+    this.recordExchange(method, params, startedAt, 200, { blocked: true, error: text, checks });
     if (typeof message.id === 'string' || typeof message.id === 'number') await this.replyUpstream?.({ jsonrpc: '2.0', id: message.id, error: { code: REQUEST_REFUSED, message: text } });
     return undefined;
   }
 
   private record(call: PendingCall, outcome: { result?: unknown; error?: string; blocked?: boolean; checks?: ToolInvocation['guardrail_checks'] }, status: number): void {
-    if (call.method !== 'tools/call' || call.unmatched) return;
+    if (!CONTENT_METHODS.has(call.method) || call.unmatched) return;
+    if (call.method !== 'tools/call') {
+      const output = typeof outcome.result === 'string' ? outcome.result : undefined;
+      // A blocked resource or prompt is answered with a JSON-RPC error: its message is the entry's error.
+      this.recordExchange(call.method, call.arguments ?? null, call.startedAt, status, { ...outcome, output: outcome.blocked ? undefined : output, error: outcome.error ?? (outcome.blocked ? output : undefined) });
+      return;
+    }
     const invocation: ToolInvocation = {
       tool: call.tool ?? '',
       registry: this.registry,
@@ -248,6 +266,11 @@ export class JsonRpcInterceptor {
       result: scrubbed.error ?? scrubbed.result,
     });
     this.sink(scrubbed, status, error);
+  }
+
+  /** One Chronicles entry of kind `mcp` (whatever the sink: these are not tool invocations). */
+  private recordExchange(method: string, params: unknown, startedAt: number, status: number, outcome: ExchangeOutcome): void {
+    recordMcpExchange(this.deps.recorder, { application: this.application, registry: this.registry, endpoint: this.endpoint, secrets: this.secrets }, method, params, startedAt, status, outcome);
   }
 
   /** The default sink: one Chronicles entry per tool call. */

@@ -42,7 +42,7 @@ function answerError(res: ServerResponse, failure: GatewayError): void {
 async function relay(proxyRes: IncomingMessage, res: ServerResponse, target: PassthroughTarget, limits: { maxBytes: number; timeoutMs: number }): Promise<void> {
   let headers: Record<string, string>;
   try {
-    headers = returnedHeaders(proxyRes.headers, target.bindSession);
+    headers = returnedHeaders(proxyRes.headers, target.bindSession, target.secrets);
   } catch (error) {
     proxyRes.destroy();
     answerError(res, error as GatewayError);

@@ -190,7 +190,7 @@ export function mcpProxyRouter(deps: McpProxyDeps): Router {
     }
     let headers: Record<string, string>;
     try {
-      headers = returnedHeaders(upstream.headers, target.bindSession);
+      headers = returnedHeaders(upstream.headers, target.bindSession, target.secrets);
     } catch (error) {
       upstream.body.destroy();
       interceptor.abandon((error as Error).message, 502);

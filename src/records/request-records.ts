@@ -39,6 +39,12 @@ export interface ToolInvocation {
   guardrail_checks: GuardrailCheck[];
 }
 
+/** An MCP exchange other than a tool call that the gateway decided on: a resource read, a prompt get, or a tool server's sampling or elicitation request. */
+export interface McpExchange {
+  method: string;
+  blocked: boolean;
+}
+
 /** A stored model configuration (element of a route's `models`). */
 export interface RouteModel {
   name: string;
@@ -76,7 +82,8 @@ export interface ChronicleEntry {
   id: string;
   timestamp: string;
   application: string;
-  kind: 'model' | 'tool';
+  /** `model`: a model request; `tool`: a `tools/call` through a registry; `mcp`: another exchange with a registry (see {@link McpExchange}). */
+  kind: 'model' | 'tool' | 'mcp';
   endpoint: string;
   route: string | null;
   provider: string | null;
@@ -103,6 +110,8 @@ export interface ChronicleEntry {
   rounds?: number;
   /** On routes with a response cache: `hit` when the cache answered (no provider was called), else `miss`. */
   cache?: 'hit' | 'miss';
+  /** Entries of kind `mcp`: the JSON-RPC method and whether the registry policies (or a failure to read them) blocked it. */
+  mcp?: McpExchange;
   /** The fields cut to the recorder's `maxFieldBytes`, with their sizes before the cut (see entry-limits.ts). */
   truncated?: Array<{ field: string; bytes: number }>;
 }

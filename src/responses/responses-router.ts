@@ -11,7 +11,7 @@ import { setGatewayHeaders } from '../traffic/gateway-headers.js';
 import type { ModelRequestContext } from '../traffic/model-request-context.js';
 import { resolveModelRequest, type ResolutionDeps } from '../traffic/model-request-resolution.js';
 import { MODEL_NAME_SCHEMA } from '../traffic/model-endpoints.js';
-import { enforceRouteRate } from '../traffic/rate-limiter-router.js';
+import { admitOnRoute } from '../traffic/rate-limiter-router.js';
 import { compileValidator } from '../validation/schema-validator.js';
 import { targetsOf } from './mcp-server-targets.js';
 import { checkToolHeaderKeys } from './tool-header-keys.js';
@@ -108,8 +108,8 @@ export function responsesRouter(deps: ResponsesRouterDeps): Router {
       plan.request,
       plan.inputMessages as unknown as Array<Record<string, unknown>>,
     );
-    await enforceRouteRate(deps.limits, context.routeName, context.route?.config.settings.rate_limit ?? 0);
-    await deps.admit?.(res, context);
+    // A request the budgets or per-minute limits refuse gives its route slot back.
+    await admitOnRoute(deps.limits, context.routeName, context.route?.config.settings.rate_limit ?? 0, () => deps.admit?.(res, context));
     const id = newId('resp');
     const base = {
       id,

@@ -113,6 +113,12 @@ export function scrubSecrets(text: string, secrets: readonly (string | undefined
   return scrubber ? scrubWith(scrubber, text, replacement) : text;
 }
 
+/** The length of the longest form of `secrets` that {@link scrubSecrets} searches for (0 when none is searched). */
+export function longestSecretForm(secrets: readonly (string | undefined | null)[]): number {
+  const scrubber = scrubberFor(secrets);
+  return scrubber ? Math.max(...scrubber.lowerForms.map((form) => form.length), ...scrubber.exactForms.map((form) => form.length)) : 0;
+}
+
 /** True when `text` holds one of the secrets in any form {@link scrubSecrets} removes. */
 export function containsSecret(text: string, secrets: readonly (string | undefined | null)[]): boolean {
   return scrubSecrets(text, secrets) !== text;

@@ -112,7 +112,7 @@ async function attempt(deps: FallbackProxyDeps, context: ModelRequestContext, ca
             context.firstChunkAt ??= performance.now();
           }, context.outputGuard, live, context.answerFormat?.stream(candidate.model), usage.hide)
         : RAW_ANSWER_ENDPOINTS.has(context.endpoint)
-          ? await relayRaw(res, upstream, () => timer.touch())
+          ? await relayRaw(res, upstream, () => timer.touch(), providerContext.apiKey?.value)
           : await relayJson(res, upstream, candidate.adapter, providerContext, context.outputGuard, context.answerFormat);
     context.relay = relay;
     finish({ kind: 'ok', status: upstream.status, streamError: relay.streamError }, upstream.status, relay.streamError);

@@ -71,13 +71,12 @@ export class RateLimitOutageGuard {
     return undefined;
   }
 
-  /** The answer for a request of `route` that Redis could not check: admitted (fail open), or a 503 thrown (fail closed). */
-  unavailable(route: string): boolean {
+  /** Counts a request of `route` that Redis could not check: it returns when the request is admitted unchecked (fail open), and throws a 503 (fail closed). */
+  unavailable(route: string): void {
     if (this.failClosed) {
       this.counts.failedClosed++;
       throw Errors.rateLimiterUnavailable([route, this.lastError]);
     }
     this.counts.failedOpen++;
-    return true;
   }
 }

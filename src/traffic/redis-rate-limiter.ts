@@ -5,7 +5,7 @@ import type { GatewayLogger } from '../errors/error-middleware.js';
 import type { GatewayRedisOptions } from '../redis/redis-options.js';
 import { LEASE_SCRIPT, SETTLE_SCRIPT, type LeaseCommands } from './rate-lease-scripts.js';
 import { RateLimitOutageGuard, type OutageCounts } from './rate-limit-outage-guard.js';
-import { reservoirFor, type RouteRateLimits } from './route-rate-limits.js';
+import { reservoirFor, UNCOUNTED_SLOT, type RouteRateLimits, type RouteSlot } from './route-rate-limits.js';
 
 /** How long after a slot is used its lower score is sent to Redis (batched per route), in ms. */
 const SETTLE_DELAY_MS = 10;
@@ -30,7 +30,7 @@ interface Lease {
 }
 
 interface Waiter {
-  resolve: (admitted: boolean) => void;
+  resolve: (slot: RouteSlot | false) => void;
   reject: (error: Error) => void;
 }
 
@@ -96,17 +96,18 @@ export class RedisRouteRateLimits implements RouteRateLimits {
     return this.client as unknown as LeaseCommands;
   }
 
-  take(route: string, rate: number): Promise<boolean> {
+  take(route: string, rate: number): Promise<RouteSlot | false> {
     let state = this.states.get(route);
     if (state?.rate !== rate) state = this.restart(route, rate);
     const now = performance.now();
     this.count(state, now);
-    if (this.takeLocal(state, now)) {
+    const slot = this.takeLocal(state, now);
+    if (slot) {
       this.stats.local++;
       this.leaseAhead(state, now);
-      return Promise.resolve(true);
+      return Promise.resolve(slot);
     }
-    return new Promise<boolean>((resolve, reject) => {
+    return new Promise<RouteSlot | false>((resolve, reject) => {
       state.waiters.push({ resolve, reject });
       if (!state.leasing) void this.lease(state, this.ahead(state));
     });
@@ -131,15 +132,24 @@ export class RedisRouteRateLimits implements RouteRateLimits {
     state.periodUsed++;
   }
 
-  /** Uses one slot of a lease that is still valid; false when none is left. */
-  private takeLocal(state: RouteState, now: number): boolean {
+  /** Uses one slot of a lease that is still valid; undefined when none is left. */
+  private takeLocal(state: RouteState, now: number): RouteSlot | undefined {
     for (const lease of state.leases) {
       if (lease.used >= lease.size || now >= lease.sentAt + this.leaseMs) continue;
-      lease.used++;
+      const index = lease.used++;
       this.schedule(state, now + SETTLE_DELAY_MS);
-      return true;
+      let released = false;
+      return {
+        release: () => {
+          if (released) return;
+          released = true;
+          // The slot's own member leaves the window (a settle coming after it does not bring it back: ZADD XX), so any
+          // replica may lease it again; it is never used again from this lease. Unsent while Redis is down: it stays counted.
+          this.send(state.route, lease.id, 0, 0, 0, index, index + 1);
+        },
+      };
     }
-    return false;
+    return undefined;
   }
 
   /** Slots leased and not used yet, in leases still valid. */
@@ -166,7 +176,8 @@ export class RedisRouteRateLimits implements RouteRateLimits {
   /** One lease request for every waiter plus `ahead` slots; serves the waiters from it, refuses them when the window is full. */
   private async lease(state: RouteState, ahead: number): Promise<void> {
     state.leasing = true;
-    const want = state.waiters.length + ahead;
+    const asked = state.waiters.length;
+    const want = asked + ahead;
     const id = `${this.instance}:${(this.sequence = (this.sequence + 1) % Number.MAX_SAFE_INTEGER)}`;
     let reply: [number, number, number] | undefined;
     let sentAt = 0;
@@ -189,19 +200,28 @@ export class RedisRouteRateLimits implements RouteRateLimits {
     if (!reply) {
       for (const waiter of state.waiters.splice(0)) {
         try {
-          waiter.resolve(this.redis.unavailable(state.route));
+          this.redis.unavailable(state.route);
+          waiter.resolve(UNCOUNTED_SLOT);
         } catch (error) {
           waiter.reject(error as Error);
         }
       }
       return;
     }
-    while (state.waiters.length > 0 && this.takeLocal(state, now)) state.waiters.shift()!.resolve(true);
+    let served = 0;
+    for (let slot = state.waiters.length > 0 ? this.takeLocal(state, now) : undefined; slot; slot = state.waiters.length > 0 ? this.takeLocal(state, now) : undefined) {
+      state.waiters.shift()!.resolve(slot);
+      served++;
+    }
     if (state.waiters.length === 0) return;
-    // Fewer granted than asked: the window is full, so whoever still waits is refused. Otherwise more came meanwhile.
-    if (reply[0] < want) for (const waiter of state.waiters.splice(0)) waiter.resolve(false);
-    else if (this.states.get(state.route) === state) void this.lease(state, 0);
-    else for (const waiter of state.waiters.splice(0)) waiter.resolve(false);
+    if (this.states.get(state.route) !== state) {
+      for (const waiter of state.waiters.splice(0)) waiter.resolve(false);
+      return;
+    }
+    // Fewer granted than asked: the window was full when the lease was asked, so whoever waited then is refused. Those
+    // who came meanwhile ask again: slots given back since (refused requests) may have freed the window.
+    if (reply[0] < want) for (const waiter of state.waiters.splice(0, Math.max(0, asked - served))) waiter.resolve(false);
+    if (state.waiters.length > 0) void this.lease(state, 0);
   }
 
   /** Runs the route's upkeep at `at` (or earlier if already due earlier). */

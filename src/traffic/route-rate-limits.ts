@@ -1,12 +1,24 @@
 // Per-route rate limits: the common interface, and the in-process one (a sliding-window log per route, no timers, excess refused at once).
 
+/** One slot taken from a route's budget. */
+export interface RouteSlot {
+  /**
+   * Gives the slot back, as if the request had never been admitted (a later limit refused it): the route's window
+   * no longer counts it. Calling it again does nothing.
+   */
+  release(): void;
+}
+
+/** The slot of a request admitted without a limiter to give back to (no rate, or a shared limiter failing open). */
+export const UNCOUNTED_SLOT: RouteSlot = { release() {} };
+
 /**
  * Per-route rate limits, in process ({@link MemoryRouteRateLimits}) or shared by replicas through Redis
- * (`RedisRouteRateLimits`). Interchangeable: the rate limiter router only calls `take`.
+ * (`RedisRouteRateLimits`). Interchangeable: the rate limiter router only calls `take` (and a slot's `release`).
  */
 export interface RouteRateLimits {
   /** Takes one slot of the route's budget; resolves false when the budget of the current interval is spent. */
-  take(route: string, rate: number): Promise<boolean>;
+  take(route: string, rate: number): Promise<RouteSlot | false>;
   /** Forgets the limiter of `route`, if any (its route was deleted or its settings changed). */
   release(route: string): void;
   /** How many route limiters this gateway holds. */
@@ -47,13 +59,22 @@ export class MemoryRouteRateLimits implements RouteRateLimits {
   constructor(private readonly now: () => number = () => performance.now()) {}
 
   /** Takes one slot of the route's budget; resolves false when `amount` were admitted in the last `intervalMs`. */
-  async take(route: string, rate: number): Promise<boolean> {
+  async take(route: string, rate: number): Promise<RouteSlot | false> {
     const window = this.windowFor(route, rate);
     const now = this.now();
     this.expire(window, now);
     if (window.admitted.length >= window.amount) return false;
     window.admitted.push(now);
-    return true;
+    let released = false;
+    return {
+      release() {
+        if (released) return;
+        released = true;
+        // Admissions of one time are alike: any one of them stands for this one.
+        const at = window.admitted.indexOf(now);
+        if (at >= 0) window.admitted.splice(at, 1);
+      },
+    };
   }
 
   private windowFor(route: string, rate: number): RouteWindow {

@@ -21,8 +21,8 @@ export interface WindowState {
 export interface CallerLimits {
   take(key: string, limit: number, windowMs: number, weight: number): Promise<WindowState>;
   add(key: string, windowMs: number, weight: number): Promise<void>;
-  /** Drops the windows held in process whose key starts with `prefix` (a deleted application's). */
-  forget(prefix: string): void;
+  /** Drops the windows held in process whose key `owns` matches (a deleted application's or a revoked key's). */
+  forget(owns: (key: string) => boolean): void;
 }
 
 interface Window {
@@ -93,8 +93,8 @@ export class MemoryCallerLimits implements CallerLimits {
     if (weight > 0) this.push(this.windowOf(key, windowMs, this.now()), this.now(), weight);
   }
 
-  forget(prefix: string): void {
-    for (const key of this.windows.keys()) if (key.startsWith(prefix)) this.windows.delete(key);
+  forget(owns: (key: string) => boolean): void {
+    for (const key of this.windows.keys()) if (owns(key)) this.windows.delete(key);
   }
 
   /**
@@ -228,7 +228,7 @@ export class RedisCallerLimits implements CallerLimits {
   }
 
   /** Drops the fallback windows; the shared ones expire a window after their last entry. */
-  forget(prefix: string): void {
-    this.local.forget(prefix);
+  forget(owns: (key: string) => boolean): void {
+    this.local.forget(owns);
   }
 }

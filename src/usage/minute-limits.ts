@@ -2,6 +2,7 @@
 import type { Response } from 'express';
 import { Errors } from '../errors/error-registry.js';
 import type { CallerLimits } from './caller-limits.js';
+import { ownerKeys } from './owner-keys.js';
 import { rateLimitHeaders } from './rate-limit-headers.js';
 import type { BudgetOwner } from './spend-counters.js';
 import type { Budget, CallerLimitSettings } from './usage-schemas.js';
@@ -23,6 +24,9 @@ export const MINUTE_MS = 60_000;
 /** The per-minute window of one owner and kind: `key:<id>:requests`, `application:<name>:<created_at>:tokens`. */
 export const windowKey = (item: Controls, kind: 'requests' | 'tokens'): string =>
   `${item.owner}:${item.id}:${item.incarnation ? `${item.incarnation}:` : ''}${kind}`;
+
+/** Matches the per-minute windows of one owner (every incarnation of an application), for {@link CallerLimits.forget}. */
+export const windowsOf = (owner: Controls['owner'], id: string): ((key: string) => boolean) => ownerKeys('', owner, id, '(?:requests|tokens)');
 
 /**
  * Takes the request from each owner's requests per minute and checks their tokens per minute; throws 429

@@ -5,6 +5,7 @@ import { firstConnection } from '../redis/redis-client.js';
 import type { CounterValue } from '../storage/storage-adapter.js';
 import { dayOf, periodOf, type BudgetPeriod } from './budget-periods.js';
 import type { CounterStore } from './counter-store.js';
+import { ownerKeys } from './owner-keys.js';
 
 /** Whose budget: an application's, or one developer key's. */
 export type BudgetOwner = 'application' | 'key';
@@ -31,7 +32,10 @@ export interface SpendCounters {
   add(scopes: readonly BudgetScope[], usd: number): Promise<number[]>;
   /** Writes what is not persisted yet. */
   flush(): Promise<void>;
-  /** Drops the spend of every period and incarnation of one owner, held and persisted (its application was deleted). */
+  /**
+   * Drops the spend of every period and incarnation of one owner, held, persisted and shared (its application was
+   * deleted, or the developer key revoked).
+   */
   forget(owner: BudgetOwner, id: string): Promise<void>;
 }
 
@@ -259,8 +263,23 @@ export class RedisSpendCounters implements SpendCounters {
     return this.stored.flush();
   }
 
-  /** Drops the persisted spend; the shared keys of an incarnation no one counts again expire a day after their period. */
-  forget(owner: BudgetOwner, id: string): Promise<void> {
-    return this.stored.forget(owner, id);
+  /**
+   * Drops the persisted spend and the owner's shared keys (every period and incarnation: one SCAN of the owner's key
+   * pattern, then UNLINK). While Redis cannot be reached, the shared keys are left to expire a day after their period
+   * (one warning); the persisted spend is dropped either way.
+   */
+  async forget(owner: BudgetOwner, id: string): Promise<void> {
+    await this.stored.forget(owner, id);
+    const owns = ownerKeys(this.prefix, owner, id, '[a-z]+:\\d{4}-\\d{2}-\\d{2}');
+    try {
+      await this.ready();
+      const pattern = `${`${this.prefix}${owner}:${id}:`.replace(/[*?[\]\\]/g, '\\$&')}*`;
+      for await (const found of this.client.scanStream({ match: pattern, count: 1000 }) as AsyncIterable<string[]>) {
+        const mine = found.filter(owns);
+        if (mine.length > 0) await this.client.unlink(...mine);
+      }
+    } catch (error) {
+      this.logger?.warn('the shared budget spend of a deleted owner could not be removed from Redis; its keys expire a day after their period', { error: (error as Error).message });
+    }
   }
 }

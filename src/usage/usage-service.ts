@@ -12,7 +12,7 @@ import { periodOf } from './budget-periods.js';
 import { MemoryCallerLimits, RedisCallerLimits, type CallerLimits } from './caller-limits.js';
 import { CounterStore } from './counter-store.js';
 import { costOf, PriceTable, type ModelPrice } from './price-table.js';
-import { MINUTE_MS, takeMinuteLimits, windowKey, type Controls } from './minute-limits.js';
+import { MINUTE_MS, takeMinuteLimits, windowKey, windowsOf, type Controls } from './minute-limits.js';
 import { RedisSpendCounters, StoredSpendCounters, type BudgetOwner, type BudgetScope, type SpendCounters } from './spend-counters.js';
 import { normalizeUsage } from './usage-extractor.js';
 import type { Budget, CallerLimitSettings } from './usage-schemas.js';
@@ -247,8 +247,17 @@ export class UsageService {
    * apart anyway (per incarnation); this leaves no garbage behind. Usage totals are history and are kept.
    */
   async forget(application: string): Promise<void> {
-    this.limits.forget(`application:${application}:`);
+    this.limits.forget(windowsOf('application', application));
     await this.spend.forget('application', application);
+  }
+
+  /**
+   * Drops what is kept for a revoked developer key (a key revocation hook, also run for each key of a deleted
+   * application): its budget spend, persisted, held and shared, and its per-minute windows held in process.
+   */
+  async forgetKey(id: string): Promise<void> {
+    this.limits.forget(windowsOf('key', id));
+    await this.spend.forget('key', id);
   }
 
   /** Adds pending usage totals and spend to storage. */

@@ -50,19 +50,33 @@ describe('15.1: health and readiness probes', () => {
   });
 });
 
-describe('15.1: the log line of a failed probe', () => {
-  it('15.1: names the probe\'s whole path, mount prefix included, not the path inside its router', async () => {
-    const lines: Array<{ message: string; fields?: Record<string, unknown> }> = [];
-    const logger = { info() {}, warn() {}, error: (message: string, fields?: Record<string, unknown>) => lines.push({ message, fields }) };
-    const gateway = createGateway({ logger });
-    await gateway.ready;
+describe('15.1: the log lines of failed probes', () => {
+  it("15.1: a failed probe's error line names its whole path, mount prefix included; a draining gateway's 503s log one info line, no error", async () => {
+    const lines: Record<'info' | 'warn' | 'error', Array<{ message: string; fields?: Record<string, unknown> }>> = { info: [], warn: [], error: [] };
+    const capture = (level: keyof typeof lines) => (message: string, fields?: Record<string, unknown>) => void lines[level].push({ message, fields });
+    let finish!: () => void;
+    const slow = defineGuardrail({ name: 'slow_setup', defaultThreshold: 0.5, setup: () => new Promise<void>((resolve) => (finish = resolve)), evaluate: () => ({ results: {}, flagged: false }) });
+    const gateway = createGateway({ plugins: [slow], logger: { info: capture('info'), warn: capture('warn'), error: capture('error') } });
     const app = express();
     app.use('/ops', gateway.router);
     try {
-      gateway.drain();
       await request(app).get('/ops/readyz?verbose=1').expect(503);
-      assert.deepEqual(lines.map(({ message, fields }) => [message, fields?.path, fields?.code]), [['request failed', '/ops/readyz', 'not_ready']]);
+      assert.deepEqual(lines.error.map(({ message, fields }) => [message, fields?.path, fields?.code]), [['request failed', '/ops/readyz', 'not_ready']]);
+      finish();
+      await gateway.ready;
+      await request(app).get('/ops/readyz').expect(200);
+      gateway.drain();
+      for (let probe = 0; probe < 3; probe++) {
+        const draining = await request(app).get('/ops/readyz').expect(503);
+        assert.equal(draining.body.error.code, 'not_ready');
+      }
+      assert.equal(lines.error.length, 1, `no error line per draining probe: ${JSON.stringify(lines.error)}`);
+      assert.equal(lines.warn.length, 0);
+      const drainLines = lines.info.filter(({ fields }) => fields?.path === '/ops/readyz');
+      assert.equal(drainLines.length, 1, `one info line for the whole drain: ${JSON.stringify(lines.info)}`);
+      assert.match(drainLines[0]!.message, /draining/);
     } finally {
+      finish?.();
       await gateway.close();
     }
   });

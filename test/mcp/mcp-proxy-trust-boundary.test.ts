@@ -118,6 +118,27 @@ describe('MCP proxy trust boundary', () => {
       }
     });
 
+    it('scrubs the registry token and the caller\'s key from the headers a tool server answers (POST, and GET or DELETE alike)', async () => {
+      const echo = (req: { headers: Record<string, string | string[] | undefined> }) => {
+        const token = String(req.headers.authorization ?? '').replace(/^Bearer /, '');
+        return { 'content-type': `application/json; token="${token}"`, 'cache-control': `no-store, x-${Buffer.from(token).toString('base64')}`, 'mcp-protocol-version': encodeURIComponent(token), 'mcp-session-id': `s-${token}` };
+      };
+      f.raw.onCall = (message, res) => {
+        res.writeHead(200, echo(f.raw.requests.at(-1)!));
+        res.end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { content: [{ type: 'text', text: 'ok' }] } }));
+      };
+      f.raw.onGet = (req, res) => void res.writeHead(405, echo(req)).end();
+      const answers = [
+        await f.post({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'probe', arguments: {} } }).expect(200),
+        await request(f.app).get('/v1/mcp/raw').set('authorization', `Bearer ${f.developerKey}`),
+      ];
+      for (const answer of answers) {
+        const headers = JSON.stringify(answer.headers);
+        for (const secret of [RAW_TOKEN, Buffer.from(RAW_TOKEN).toString('base64').slice(0, 24), f.developerKey]) assert.ok(!headers.includes(secret), `${secret} in ${headers}`);
+        assert.match(String(answer.headers['cache-control']), /\[REDACTED\]/);
+      }
+    });
+
     it('11.5: GET answers status and headers as soon as the tool server sends them, before any event', async () => {
       let sendEvent: (text: string) => void = () => undefined;
       let upstreamClosed!: Promise<unknown>;

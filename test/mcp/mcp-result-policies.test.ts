@@ -52,8 +52,9 @@ describe('MCP registry policies on every text of an answer', () => {
     }
     await assert.rejects(client.readResource({ uri: 'doc://notes' }), /Blocked by the registry policy data_protection/);
     await assert.rejects(client.getPrompt({ name: 'brief' }), /Blocked by the registry policy data_protection/);
-    const entries = (await request(f.app).get('/v1/admin/applications/app/chronicles').set('x-api-key', TEST_KEYS.viewer).expect(200)).body.data as Array<{ tool_invocations: Array<{ tool: string; blocked?: boolean }> }>;
-    assert.deepEqual(entries.map((entry) => [entry.tool_invocations[0]?.tool, entry.tool_invocations[0]?.blocked]).sort(), [['readfile', true], ['record', true]]);
+    const entries = (await request(f.app).get('/v1/admin/applications/app/chronicles').set('x-api-key', TEST_KEYS.viewer).expect(200)).body.data as Array<{ kind: string; tool_invocations: Array<{ tool: string; blocked?: boolean }>; mcp?: { method: string; blocked: boolean } }>;
+    assert.deepEqual(entries.filter((entry) => entry.kind === 'tool').map((entry) => [entry.tool_invocations[0]?.tool, entry.tool_invocations[0]?.blocked]).sort(), [['readfile', true], ['record', true]]);
+    assert.deepEqual(entries.flatMap((entry) => (entry.mcp ? [[entry.mcp.method, entry.mcp.blocked]] : [])).sort(), [['prompts/get', true], ['resources/read', true]], 'the blocked resource and prompt are recorded too');
   });
 
   it('an answer replayed on the server stream (GET with Last-Event-ID) meets the policies and tool states as on the POST', async () => {

@@ -43,6 +43,14 @@ export function ChronicleDetail(props: { entry: ChronicleEntry; onClose: () => v
         <dd>{entry.endpoint}</dd>
         <dt>Route / provider / model</dt>
         <dd>{[entry.route, entry.provider, entry.model].map((part) => part ?? '—').join(' / ')}</dd>
+        {entry.mcp && (
+          <>
+            <dt>MCP exchange</dt>
+            <dd>
+              {entry.mcp.method} — {entry.mcp.blocked ? 'blocked' : 'allowed'}
+            </dd>
+          </>
+        )}
         <dt>Status</dt>
         <dd>{entry.status}</dd>
         <dt>Latency</dt>

@@ -53,7 +53,7 @@ export function seriesFromEntries(entries: ChronicleEntry[], bucketSeconds: numb
     source: 'request log',
     times,
     metrics: [
-      { title: 'Requests per route', unit: 'requests', groups: grouped((e) => e.route ?? (e.kind === 'tool' ? `tools: ${e.provider ?? ''}` : '(no route)'), () => 1) },
+      { title: 'Requests per route', unit: 'requests', groups: grouped((e) => e.route ?? (e.kind !== 'model' ? `tools: ${e.provider ?? ''}` : '(no route)'), () => 1) },
       { title: 'Tokens per model', unit: 'tokens', groups: grouped((e) => e.model ?? '(no model)', tokensOf) },
       { title: 'Cost per model (USD)', unit: 'USD', groups: grouped((e) => e.model ?? '(no model)', (e) => e.cost?.usd ?? 0) },
     ],
