@@ -1,6 +1,6 @@
 // Bounds a Chronicles entry before it is stored: each recorded field capped with a `truncated` marker, secrets scrubbed, DLP text kept once.
 import { DLP_PROCESSOR } from '../guardrails/policy-options.js';
-import { holdsKeyShape, scrubKeyShapesDeep } from '../secrets/key-shapes.js';
+import { holdsSecretShape, scrubSecretShapesDeep } from '../secrets/secret-shapes.js';
 import type { SecretScrubber } from '../secrets/secret-scrubber.js';
 import type { ChronicleEntry } from './chronicle-entry.js';
 
@@ -158,26 +158,26 @@ export function boundedEntryJson(given: ChronicleEntry, maxFieldBytes: number): 
 }
 
 /**
- * Removes key-shaped text ({@link scrubKeyShapesDeep}) from the recorded content of `entry` (the fields a caller, a
- * provider or a tool server fills: input, output, error messages, tool arguments and results, check results), in
- * place. The names an admin chose (application, route, provider, model) are left as they are, so filters still work.
+ * Removes secrets found by their shape ({@link scrubSecretShapesDeep}: key-shaped text, credentials inside URLs) from
+ * the recorded content of `entry` (the fields a caller, a provider or a tool server fills: input, output, error
+ * messages, tool arguments and results, check results), in place. The names an admin chose (application, route, provider, model) are left as they are, so filters still work.
  */
-function scrubEntryKeyShapes(entry: ChronicleEntry): void {
+function scrubEntrySecretShapes(entry: ChronicleEntry): void {
   forEachField(entry, (owner, key) => {
     const value = owner[key];
-    if (value !== undefined && value !== null) owner[key] = scrubKeyShapesDeep(value);
+    if (value !== undefined && value !== null) owner[key] = scrubSecretShapesDeep(value);
   });
 }
 
 /**
- * {@link finishEntry} on the JSON text of a bounded entry, answering the finished entry's JSON text. Key-shaped text
- * is removed from its recorded content before the cut. An entry with no cut field and nothing key-shaped is not
- * parsed: the scrubber works on its text, which is then what is stored (a scrubbed text is checked to still be JSON).
+ * {@link finishEntry} on the JSON text of a bounded entry, answering the finished entry's JSON text. Secrets found by
+ * their shape are removed from its recorded content before the cut. An entry with no cut field and no such shape is
+ * not parsed: the scrubber works on its text, which is then what is stored (a scrubbed text is checked to still be JSON).
  */
 export function finishEntryText(json: string, sizes: Map<string, number>, maxFieldBytes: number, scrubber: SecretScrubber): string {
-  if (sizes.size > 0 || holdsKeyShape(json)) {
+  if (sizes.size > 0 || holdsSecretShape(json)) {
     const entry = JSON.parse(json) as ChronicleEntry;
-    scrubEntryKeyShapes(entry);
+    scrubEntrySecretShapes(entry);
     return JSON.stringify(finishEntry(entry, sizes, maxFieldBytes, scrubber));
   }
   const clean = scrubber.text(json);

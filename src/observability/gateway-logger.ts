@@ -1,7 +1,7 @@
 // Structured JSON logs with pino: secrets redacted by path and scrubbed by value; any GatewayLogger (pino, winston, console) can be wrapped.
 import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import type { GatewayLogger } from '../errors/error-middleware.js';
-import { scrubKeyShapes } from '../secrets/key-shapes.js';
+import { scrubSecretShapes } from '../secrets/secret-shapes.js';
 import { SCRUBBED, secretScrubber, type SecretScrubber } from '../secrets/secret-scrubber.js';
 
 /** Field paths whose values pino replaces with `[REDACTED]` on every line, at the top level and one level down. */
@@ -109,7 +109,7 @@ export function scrubbingLogger(logger: GatewayLogger, secrets: () => readonly s
       scrubber = secretScrubber(known);
     }
     const text = JSON.stringify([message, fields ?? null]);
-    const shaped = scrubKeyShapes(text);
+    const shaped = scrubSecretShapes(text);
     const scrubbed = scrubber!.text(shaped);
     if (scrubbed === text) return [message, fields];
     const [cleanMessage, cleanFields] = JSON.parse(scrubbed) as [string, Record<string, unknown> | null];

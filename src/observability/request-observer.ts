@@ -6,7 +6,7 @@ import type { GatewayError } from '../errors/error-registry.js';
 import { chunkText } from '../guardrails/pipeline/message-text.js';
 import { MESSAGES_PATH } from '../messages/messages-router.js';
 import { RESPONSES_PATH } from '../responses/responses-router.js';
-import { scrubKeyShapes } from '../secrets/key-shapes.js';
+import { scrubSecretShapes } from '../secrets/secret-shapes.js';
 import { scrubSecrets } from '../secrets/secret-scrubber.js';
 import { ENDPOINT_PATHS, endpointPathKey } from '../traffic/model-endpoints.js';
 import { modelContextOf, type ModelRequestContext } from '../traffic/model-request-context.js';
@@ -68,8 +68,8 @@ function finishSpan(observability: GatewayObservability, traced: RequestTrace, r
         // Secrets that cannot be loaded: the span records no content rather than unscrubbed content.
         if (known) {
           const secrets = [...own, ...known];
-          attributes['gen_ai.input.messages'] = scrubKeyShapes(scrubSecrets(cutToBytes(input, tracing.maxContentBytes), secrets));
-          attributes['gen_ai.output.messages'] = scrubKeyShapes(scrubSecrets(cutToBytes(output, tracing.maxContentBytes), secrets));
+          attributes['gen_ai.input.messages'] = scrubSecretShapes(scrubSecrets(cutToBytes(input, tracing.maxContentBytes), secrets));
+          attributes['gen_ai.output.messages'] = scrubSecretShapes(scrubSecrets(cutToBytes(output, tracing.maxContentBytes), secrets));
         }
         span.setAttributes(attributes);
         observability.checkSpans(traced.context, context.checks);

@@ -38,13 +38,3 @@ export function scrubKeyShapes(text: string, replacement: string = SCRUBBED): st
   if (!holdsKeyShape(text)) return text;
   return text.replace(KEY_SHAPES, replacement);
 }
-
-/** {@link scrubKeyShapes} on every string of a JSON-like value (keys included); the same value when nothing matched. */
-export function scrubKeyShapesDeep<T>(value: T): T {
-  if (typeof value === 'string') return scrubKeyShapes(value) as T;
-  if (value === null || typeof value !== 'object') return value;
-  const json = JSON.stringify(value);
-  if (json === undefined) return value;
-  const clean = scrubKeyShapes(json);
-  return clean === json ? value : (JSON.parse(clean) as T);
-}

@@ -4,7 +4,7 @@ import { PassThrough } from 'node:stream';
 import request from 'supertest';
 import { createPinoLogger, defineProvider, pinoGatewayLogger } from '../../src/index.js';
 import type { ChronicleEntry } from '../../src/chronicles/chronicle-entry.js';
-import { scrubKeyShapes } from '../../src/secrets/key-shapes.js';
+import { scrubSecretShapes } from '../../src/secrets/secret-shapes.js';
 import { eventually } from '../helpers/eventually.js';
 import { createMcpFixture } from '../helpers/mcp-fixture.js';
 import { recordSpans } from '../helpers/span-recorder.js';
@@ -114,17 +114,20 @@ describe('key-shaped text in Chronicles, span content and logs', () => {
     }
   });
 
-  it('11.2: the key-shape search stays linear on hostile text (many prefixes, long runs, escapes)', () => {
+  it('11.2: the shape searches stay linear on hostile text (many prefixes, long runs, escapes, URL pieces)', () => {
     const size = 2 * 1024 * 1024;
     const hostile = [
       'sk-'.repeat(size / 3),
       'gwk_0123456789abcde '.repeat(size / 20), // one character short of a key, again and again
       `${'a'.repeat(size)}gwk_${'b'.repeat(32)}`, // a long run before the prefix: not a key start
       '\\n'.repeat(size / 2),
+      '://'.repeat(size / 3),
+      'https://a@b?token=x&'.repeat(size / 20),
+      `https://host/?${'&'.repeat(size)}`,
     ];
-    for (const text of hostile) assert.equal(typeof scrubKeyShapes(text), 'string');
-    assert.equal(scrubKeyShapes('sk-'.repeat(size / 3)), '[REDACTED]', 'a single key-shaped run');
-    assert.equal(scrubKeyShapes(`x gwk_${'b'.repeat(16)} y`), 'x [REDACTED] y');
-    assert.equal(scrubKeyShapes(`x gwk_${'b'.repeat(15)} y`), `x gwk_${'b'.repeat(15)} y`);
+    for (const text of hostile) assert.equal(typeof scrubSecretShapes(text), 'string');
+    assert.equal(scrubSecretShapes('sk-'.repeat(size / 3)), '[REDACTED]', 'a single key-shaped run');
+    assert.equal(scrubSecretShapes(`x gwk_${'b'.repeat(16)} y`), 'x [REDACTED] y');
+    assert.equal(scrubSecretShapes(`x gwk_${'b'.repeat(15)} y`), `x gwk_${'b'.repeat(15)} y`);
   });
 });
