@@ -29,8 +29,8 @@ export function mcpAdminRouter(service: RegistryService, configuredBaseUrl: stri
   router.post('/mcp/registries', async function createRegistry(req, res) {
     const record = seal(registries.prepareCreate(objectBody(req), adminOf(req).name) as RegistryRecord);
     unmaskedUrl(record.url, undefined, 'url');
-    await registries.insert(record);
-    await service.pinTools(record.name);
+    // The record and its tools' pins are stored together, or neither (a failed write undoes the pins).
+    await registries.insert(record, undefined, (write) => service.pinAround(record, write));
     res.status(201).json({ message: `MCP registry ${record.name} created`, request_url: present(req, record).request_url });
   });
   router.get('/mcp/registries/:name', async function getRegistry(req, res) {
@@ -50,13 +50,12 @@ export function mcpAdminRouter(service: RegistryService, configuredBaseUrl: stri
       if (echoed) typed.authorization_token = current.authorization_token;
       else if (typeof body.authorization_token === 'string') typed.authorization_token = box.seal(body.authorization_token);
       delete typed.request_url;
-    });
-    await service.pinTools(record.name);
+    }, (write, next) => service.pinAround(next as RegistryRecord, write));
     res.json({ message: `MCP registry ${record.name} updated` });
   });
   router.delete('/mcp/registries/:name', async function deleteRegistry(req, res) {
-    const record = await registries.remove(pathParam(req, 'name'));
-    await service.forget(record.name);
+    // Its tool states and policies go before the record, so a failure midway never leaves them for a re-created registry.
+    const record = await registries.remove(pathParam(req, 'name'), (current) => service.forget(current.name));
     res.json({ message: `MCP registry ${record.name} deleted` });
   });
 
