@@ -1,8 +1,10 @@
 // Admin endpoints for providers; keys given inline in `api_keys` live in the `default` namespace of the key store.
 import { Router } from 'express';
 import { Errors } from '../errors/error-registry.js';
+import { maskUrlCredentials } from '../secrets/url-credentials.js';
 import { adminOf } from './admin-auth.js';
 import type { AdminServices } from './admin-services.js';
+import { unmaskedUrl } from './masked-urls.js';
 import { DEFAULT_NAMESPACE, type StoredProviderKey } from './provider-key-store.js';
 import { withoutServerFields, type ResourceRecord } from './resource-collection.js';
 import { objectBody, pathParam } from './request-body.js';
@@ -53,9 +55,23 @@ export function providersRouter(services: AdminServices): Router {
     return { ...body, api_keys: keys };
   };
 
+  /** The provider's config as answers show it: credentials inside `api_base` masked. */
+  const presentConfig = (config: unknown): unknown => {
+    const apiBase = (config as Record<string, unknown> | null)?.api_base;
+    return typeof apiBase === 'string' ? { ...(config as Record<string, unknown>), api_base: maskUrlCredentials(apiBase) } : config;
+  };
+
+  /** Keeps the stored `api_base` when it is sent back masked; refuses a new one that still holds a mask. */
+  const keepApiBase = (next: ResourceRecord, current?: ResourceRecord): void => {
+    const config = next.config as Record<string, unknown> | undefined;
+    if (config?.api_base === undefined) return;
+    config.api_base = unmaskedUrl(config.api_base, (current?.config as Record<string, unknown> | undefined)?.api_base, 'config.api_base');
+  };
+
   const present = async (record: ResourceRecord): Promise<Record<string, unknown>> => {
     const keys = await providerKeys.list(record.name, DEFAULT_NAMESPACE);
-    return { ...providers.present(record), api_keys: keys.map((key) => providerKeys.present(key)) };
+    const shown = providers.present(record);
+    return { ...shown, config: presentConfig(shown.config), api_keys: keys.map((key) => providerKeys.present(key)) };
   };
 
   router.get('/providers', async function listProviders(_req, res) {
@@ -65,6 +81,7 @@ export function providersRouter(services: AdminServices): Router {
     const actor = adminOf(req).name;
     const record = providers.prepareCreate(cleanBody(objectBody(req)), actor);
     checkType(record);
+    keepApiBase(record);
     const keys = await prepareInlineKeys(record, actor);
     await providers.insert(record, async () => {
       if (keys) await replaceInlineKeys(record.name, keys);
@@ -77,8 +94,9 @@ export function providersRouter(services: AdminServices): Router {
   router.put('/providers/:providername', async function updateProvider(req, res) {
     const actor = adminOf(req).name;
     let keys: StoredProviderKey[] | undefined;
-    const record = await providers.update(pathParam(req, 'providername'), cleanBody(objectBody(req)), actor, async (_current, next) => {
+    const record = await providers.update(pathParam(req, 'providername'), cleanBody(objectBody(req)), actor, async (current, next) => {
       checkType(next);
+      keepApiBase(next, current);
       keys = await prepareInlineKeys(next, actor);
       if (keys) await replaceInlineKeys(next.name, keys);
     });

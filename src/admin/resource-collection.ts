@@ -26,6 +26,14 @@ export interface CollectionSpec {
   fields: readonly string[];
 }
 
+/**
+ * Wraps the write of a record with the writes that belong to it, under the record's lock: it must call `write`, and
+ * undo its own writes if `write` or one of them fails.
+ */
+export type WriteAround = (write: () => Promise<void>, record: ResourceRecord) => Promise<void>;
+
+const justWrite: WriteAround = (write) => write();
+
 /** Removes the fields only the server sets, and top-level nulls (a null clears a field, as answers show unset fields as null). */
 export function withoutServerFields(body: Record<string, unknown>): Record<string, unknown> {
   const copy = { ...body };
@@ -105,27 +113,32 @@ export class ResourceCollection {
     } as ResourceRecord;
   }
 
-  /** Stores a prepared record unless one of that name exists (409). `extra` runs under the same lock, before the write. */
-  async insert(record: ResourceRecord, extra?: () => Promise<void>): Promise<void> {
+  /**
+   * Stores a prepared record unless one of that name exists (409). `extra` runs under the same lock, before the write.
+   * `around`, when given, runs under the lock too and must call `write` (the record's own write): it writes what
+   * belongs to the record and undoes its own writes when anything fails, so the operation is all or nothing.
+   */
+  async insert(record: ResourceRecord, extra?: () => Promise<void>, around: WriteAround = justWrite): Promise<void> {
     await this.storage.locked(this.key(record.name), async () => {
       if (await this.find(record.name)) throw Errors.alreadyExists([this.spec.kind, record.name], { param: 'name' });
       await extra?.();
-      await this.storage.set(this.key(record.name), record);
+      await around(() => this.storage.set(this.key(record.name), record), record);
     });
   }
 
-  /** Re-reads, prepares and stores an update under the resource's lock (404 when gone). */
+  /** Re-reads, prepares and stores an update under the resource's lock (404 when gone); `around` as for {@link insert}. */
   async update(
     name: string,
     body: Record<string, unknown>,
     actor: string,
     check?: (current: ResourceRecord, next: ResourceRecord) => void | Promise<void>,
+    around: WriteAround = justWrite,
   ): Promise<ResourceRecord> {
     return this.storage.locked(this.key(name), async () => {
       const current = await this.get(name);
       const next = this.prepareUpdate(current, body, actor);
       await check?.(current, next);
-      await this.storage.set(this.key(name), next);
+      await around(() => this.storage.set(this.key(name), next), next);
       return next;
     });
   }

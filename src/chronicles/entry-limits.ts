@@ -1,5 +1,6 @@
 // Bounds a Chronicles entry before it is stored: each recorded field capped with a `truncated` marker, secrets scrubbed, DLP text kept once.
 import { DLP_PROCESSOR } from '../guardrails/policy-options.js';
+import { holdsSecretShape, scrubSecretShapesDeep } from '../secrets/secret-shapes.js';
 import type { SecretScrubber } from '../secrets/secret-scrubber.js';
 import type { ChronicleEntry } from './chronicle-entry.js';
 
@@ -157,12 +158,28 @@ export function boundedEntryJson(given: ChronicleEntry, maxFieldBytes: number): 
 }
 
 /**
- * {@link finishEntry} on the JSON text of a bounded entry, answering the finished entry's JSON text. An entry with no
- * cut field is not parsed: the scrubber works on its text, which is then what is stored (a scrubbed text is checked
- * to still be JSON).
+ * Removes secrets found by their shape ({@link scrubSecretShapesDeep}: key-shaped text, credentials inside URLs) from
+ * the recorded content of `entry` (the fields a caller, a provider or a tool server fills: input, output, error
+ * messages, tool arguments and results, check results), in place. The names an admin chose (application, route, provider, model) are left as they are, so filters still work.
+ */
+function scrubEntrySecretShapes(entry: ChronicleEntry): void {
+  forEachField(entry, (owner, key) => {
+    const value = owner[key];
+    if (value !== undefined && value !== null) owner[key] = scrubSecretShapesDeep(value);
+  });
+}
+
+/**
+ * {@link finishEntry} on the JSON text of a bounded entry, answering the finished entry's JSON text. Secrets found by
+ * their shape are removed from its recorded content before the cut. An entry with no cut field and no such shape is
+ * not parsed: the scrubber works on its text, which is then what is stored (a scrubbed text is checked to still be JSON).
  */
 export function finishEntryText(json: string, sizes: Map<string, number>, maxFieldBytes: number, scrubber: SecretScrubber): string {
-  if (sizes.size > 0) return JSON.stringify(finishEntry(JSON.parse(json) as ChronicleEntry, sizes, maxFieldBytes, scrubber));
+  if (sizes.size > 0 || holdsSecretShape(json)) {
+    const entry = JSON.parse(json) as ChronicleEntry;
+    scrubEntrySecretShapes(entry);
+    return JSON.stringify(finishEntry(entry, sizes, maxFieldBytes, scrubber));
+  }
   const clean = scrubber.text(json);
   if (clean !== json) JSON.parse(clean);
   return clean;

@@ -1,16 +1,22 @@
-// The secrets the request log and log lines must never hold: every stored provider key and registry token (opened once, reloaded on change) and the configured admin keys.
+// The secrets the request log and log lines must never hold: every stored provider key, registry token and URL credential (opened once, reloaded on change) and the configured admin keys.
 import type { SecretBox } from '../secrets/secret-box.js';
 import { MIN_SCRUBBED_SECRET_LENGTH } from '../secrets/secret-scrubber.js';
+import { urlCredentials } from '../secrets/url-credentials.js';
 import type { Storage } from '../storage/storage-facade.js';
 
-/** Storage prefixes whose records hold secrets, and the fields that hold them. */
-const SOURCES: Array<{ prefix: string; fields: readonly string[] }> = [
-  { prefix: 'provider-keys/', fields: ['api_key', 'api_key_secret_key'] },
-  { prefix: 'mcp-registries/', fields: ['authorization_token'] },
+/**
+ * Storage prefixes whose records hold secrets: the fields sealed with the secret box, and the URLs (stored as an
+ * admin gave them) whose userinfo and credential parameters are secrets.
+ */
+const SOURCES: Array<{ prefix: string; sealed: readonly string[]; urls: ReadonlyArray<(record: Record<string, unknown>) => unknown> }> = [
+  { prefix: 'provider-keys/', sealed: ['api_key', 'api_key_secret_key'], urls: [] },
+  { prefix: 'mcp-registries/', sealed: ['authorization_token'], urls: [(record) => record.url] },
+  { prefix: 'providers/', sealed: [], urls: [(record) => (record.config as Record<string, unknown> | undefined)?.api_base] },
 ];
 
 /**
- * Keeps the clear values of every stored provider key and registry token, and the configured admin keys, for scrubbing
+ * Keeps the clear values of every stored provider key and registry token, the credentials inside provider and registry
+ * URLs, and the configured admin keys, for scrubbing
  * Chronicles entries, log lines and kept responses.
  * The set is loaded on first use and reloaded after any write under the secret prefixes; a secret removed
  * from storage is kept until the next reload finishes, so an entry recorded just before a rotation is still scrubbed.
@@ -49,9 +55,13 @@ export class KnownSecrets {
 
   private async load(): Promise<string[]> {
     const found = new Set<string>(this.configured);
-    for (const { prefix, fields } of SOURCES) {
+    for (const { prefix, sealed, urls } of SOURCES) {
       for (const { value } of await this.storage.list<Record<string, unknown>>(prefix)) {
-        for (const field of fields) {
+        for (const urlOf of urls) {
+          const url = urlOf(value);
+          for (const credential of urlCredentials(typeof url === 'string' ? url : undefined)) if (credential.length >= MIN_SCRUBBED_SECRET_LENGTH) found.add(credential);
+        }
+        for (const field of sealed) {
           const stored = value[field];
           if (typeof stored !== 'string') continue;
           try {

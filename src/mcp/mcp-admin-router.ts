@@ -1,6 +1,7 @@
 // Admin endpoints of MCP registries: CRUD with a sealed token, the Tools tab (scan on open, no writes), tool toggles and policies.
 import { Router, type Request } from 'express';
 import { adminOf } from '../admin/admin-auth.js';
+import { unmaskedUrl } from '../admin/masked-urls.js';
 import { objectBody, pathParam } from '../admin/request-body.js';
 import { Errors } from '../errors/error-registry.js';
 import type { GuardrailEngine } from '../guardrails/guardrail-engine.js';
@@ -27,8 +28,9 @@ export function mcpAdminRouter(service: RegistryService, configuredBaseUrl: stri
   });
   router.post('/mcp/registries', async function createRegistry(req, res) {
     const record = seal(registries.prepareCreate(objectBody(req), adminOf(req).name) as RegistryRecord);
-    await registries.insert(record);
-    await service.pinTools(record.name);
+    unmaskedUrl(record.url, undefined, 'url');
+    // The record and its tools' pins are stored together, or neither (a failed write undoes the pins).
+    await registries.insert(record, undefined, (write) => service.pinAround(record, write));
     res.status(201).json({ message: `MCP registry ${record.name} created`, request_url: present(req, record).request_url });
   });
   router.get('/mcp/registries/:name', async function getRegistry(req, res) {
@@ -41,18 +43,19 @@ export function mcpAdminRouter(service: RegistryService, configuredBaseUrl: stri
     const echoed = typeof body.authorization_token === 'string' && current.authorization_token !== undefined && present(req, current).authorization_token === body.authorization_token;
     const { authorization_token: _echo, ...withoutToken } = body;
     const changes = echoed ? withoutToken : body;
-    const record = await registries.update(current.name, changes, adminOf(req).name, (_old, next) => {
+    const record = await registries.update(current.name, changes, adminOf(req).name, (old, next) => {
       const typed = next as RegistryRecord;
+      // A URL sent back masked, as answers show it, keeps the stored one.
+      typed.url = unmaskedUrl(typed.url, old.url, 'url') as string;
       if (echoed) typed.authorization_token = current.authorization_token;
       else if (typeof body.authorization_token === 'string') typed.authorization_token = box.seal(body.authorization_token);
       delete typed.request_url;
-    });
-    await service.pinTools(record.name);
+    }, (write, next) => service.pinAround(next as RegistryRecord, write));
     res.json({ message: `MCP registry ${record.name} updated` });
   });
   router.delete('/mcp/registries/:name', async function deleteRegistry(req, res) {
-    const record = await registries.remove(pathParam(req, 'name'));
-    await service.forget(record.name);
+    // Its tool states and policies go before the record, so a failure midway never leaves them for a re-created registry.
+    const record = await registries.remove(pathParam(req, 'name'), (current) => service.forget(current.name));
     res.json({ message: `MCP registry ${record.name} deleted` });
   });
 

@@ -11,6 +11,7 @@ import { jsonBody } from '../http/json-body.js';
 import { jsonDepthExceeds, MAX_JSON_DEPTH } from '../http/json-depth.js';
 import { formatSse } from '../http/sse-parser.js';
 import { scrubSecrets } from '../secrets/secret-scrubber.js';
+import { urlCredentials } from '../secrets/url-credentials.js';
 import { AbortFlag, AttemptTimer } from '../traffic/attempt-timer.js';
 import type { UpstreamClient, UpstreamResponse } from '../traffic/upstream-client.js';
 import { JsonRpcInterceptor, type JsonRpcMessage, type UpstreamReply } from './jsonrpc-interceptor.js';
@@ -90,7 +91,8 @@ export function mcpProxyRouter(deps: McpProxyDeps): Router {
     await requireEnabledApplication(deps.storage, caller.application);
     const registry = await deps.service.registry(String(req.params.name));
     const token = deps.service.token(registry);
-    const secrets = [presentedKey(req, true), token].filter((value): value is string => typeof value === 'string');
+    // The credentials inside the registry's URL are secrets too (its answers and errors may quote the URL).
+    const secrets = [presentedKey(req, true), token, ...urlCredentials(registry.url)].filter((value): value is string => typeof value === 'string');
     // A session id is the tool server's own with an HMAC of the caller's application and this registry: one of
     // another application or registry (a leaked id) is an unknown session (404) and never reaches the tool server.
     const presented = req.headers['mcp-session-id'];

@@ -3,6 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Errors } from '../errors/error-registry.js';
 import { scrubSecrets } from '../secrets/secret-scrubber.js';
+import { scrubUrlCredentials, urlCredentials } from '../secrets/url-credentials.js';
 
 /** A tool as a tool server lists it. */
 export interface UpstreamTool {
@@ -21,7 +22,8 @@ const MAX_REASON_LENGTH = 1000;
 
 /**
  * Lists every tool of a tool server (all pages). Throws `mcp_upstream_unreachable` (502) when it cannot; its message
- * and cause have the token scrubbed, since tool servers may echo the Authorization header in their errors.
+ * and cause have the token and the URL's credentials scrubbed, since tool servers may echo the Authorization header
+ * in their errors and fetch quotes the URL.
  */
 export async function listUpstreamTools(registry: string, url: string, token: string | undefined, timeoutMs = UPSTREAM_LIST_TIMEOUT_MS): Promise<UpstreamTool[]> {
   const transport = new StreamableHTTPClientTransport(new URL(url), {
@@ -40,7 +42,8 @@ export async function listUpstreamTools(registry: string, url: string, token: st
     } while (cursor);
     return tools;
   } catch (error) {
-    const reason = scrubSecrets(String((error as Error).message), [token]).slice(0, MAX_REASON_LENGTH);
+    // The SDK's fetch quotes the URL (it refuses one with userinfo): its credentials are masked, as the token is.
+    const reason = scrubUrlCredentials(scrubSecrets(String((error as Error).message), [token, ...urlCredentials(url)])).slice(0, MAX_REASON_LENGTH);
     throw Errors.mcpUpstreamUnreachable([registry, reason], { cause: new Error(reason) });
   } finally {
     await client.close().catch(() => undefined);

@@ -1,8 +1,9 @@
-// MCP registry records: schema, stored shape with the sealed token, and the answer shape with request_url and a masked token.
+// MCP registry records: schema, stored shape with the sealed token, and the answer shape with request_url, a masked token and a masked URL.
 import { nameSchema, serverSetFields } from '../admin/schemas/common-schemas.js';
 import type { ResourceRecord } from '../admin/resource-collection.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import { maskSecret } from '../secrets/mask-secret.js';
+import { maskUrlCredentials } from '../secrets/url-credentials.js';
 
 /** JSON Schema of a registry body. */
 export const registrySchema = {
@@ -34,7 +35,7 @@ export function requestUrl(baseUrl: string, name: string): string {
   return `${baseUrl.replace(/\/+$/, '')}/v1/mcp/${encodeURIComponent(name)}`;
 }
 
-/** The registry as answers show it: request_url generated, token masked. */
+/** The registry as answers show it: request_url generated, token and the credentials inside `url` masked. */
 export function presentRegistry(record: RegistryRecord, box: SecretBox, baseUrl: string): Record<string, unknown> {
   let token: string | null = null;
   if (typeof record.authorization_token === 'string') {
@@ -46,7 +47,7 @@ export function presentRegistry(record: RegistryRecord, box: SecretBox, baseUrl:
   }
   return {
     name: record.name,
-    url: record.url,
+    url: maskUrlCredentials(record.url),
     request_url: requestUrl(baseUrl, record.name),
     description: record.description ?? null,
     authorization_token: token,

@@ -9,7 +9,10 @@ import type { RegistryRecord } from './registry-records.js';
 import { unregisteredFamilies, validateRegistryPolicies, type RegistryPolicies } from './registry-policies.js';
 import { ToolStateStore, type ToolView } from './tool-state-store.js';
 
-const policiesKey = (registry: string): string => `mcp-policies/${registry}`;
+/** Where registry policies are stored: `mcp-policies/<registry>`. */
+export const REGISTRY_POLICIES_PREFIX = 'mcp-policies/';
+
+const policiesKey = (registry: string): string => `${REGISTRY_POLICIES_PREFIX}${registry}`;
 
 /** What the admin API and the proxy share about registries. */
 export class RegistryService {
@@ -39,26 +42,39 @@ export class RegistryService {
   /** The tool server's tools, compared with their pins and freshly scanned. A read: nothing is written. */
   async listTools(name: string): Promise<{ upstream: UpstreamTool[]; views: ToolView[] }> {
     const record = await this.registry(name);
-    // The MCP SDK client (about 20 MB with zod) is loaded the first time a registry's tools are listed, not at start.
-    const { listUpstreamTools } = await import('./mcp-upstream.js');
-    const upstream = await listUpstreamTools(name, record.url, this.token(record));
+    const upstream = await this.upstreamTools(record);
     return { upstream, views: await this.tools.reconcile(name, upstream) };
   }
 
+  /** The tools the registry's tool server lists now (its URL and token as `record` has them). */
+  private async upstreamTools(record: Readonly<RegistryRecord>): Promise<UpstreamTool[]> {
+    // The MCP SDK client (about 20 MB with zod) is loaded the first time a registry's tools are listed, not at start.
+    const { listUpstreamTools } = await import('./mcp-upstream.js');
+    return listUpstreamTools(record.name, record.url, this.token(record));
+  }
+
   /**
-   * Pins the tools of the registry that are not pinned yet (at registration and on an admin's write). Best effort:
-   * a tool server that cannot be reached leaves its tools unpinned until the next admin write.
-   * @returns the listed tools, or undefined when the tool server could not be reached.
+   * Stores a registry with its tools pinned (at registration and on an admin's write), all or nothing: the tools of
+   * `record` that are not pinned yet are pinned first, then `write` stores the record; when a pin or `write` fails,
+   * the pins written here are deleted again before the error goes on, so neither a registry without its answer nor
+   * pins of a registry that was not stored are left. Runs under the registry's lock (see `ResourceCollection`).
+   * Pinning is best effort: a tool server that cannot be reached leaves its tools unpinned until the next admin write.
    */
-  async pinTools(name: string): Promise<UpstreamTool[] | undefined> {
-    let upstream: UpstreamTool[];
+  async pinAround(record: Readonly<RegistryRecord>, write: () => Promise<void>): Promise<void> {
+    let upstream: UpstreamTool[] | undefined;
     try {
-      upstream = (await this.listTools(name)).upstream;
+      upstream = await this.upstreamTools(record);
     } catch {
-      return undefined;
+      upstream = undefined;
     }
-    await this.tools.pinNew(name, upstream);
-    return upstream;
+    const created: string[] = [];
+    try {
+      if (upstream) await this.tools.pinNew(record.name, upstream, created);
+      await write();
+    } catch (error) {
+      await this.tools.unpin(record.name, created);
+      throw error;
+    }
   }
 
   /** The registry's policies, defaults filled. */

@@ -57,7 +57,10 @@ export function toolKeySegment(tool: string): string {
   return encoded === '.' || encoded === '..' ? encoded.replace(/\./g, '%2E') : encoded;
 }
 
-const stateKey = (registry: string, tool: string): string => `mcp-tools/${registry}/${toolKeySegment(tool)}`;
+/** Where tool states are stored: `mcp-tools/<registry>/<tool>`. */
+export const TOOL_STATES_PREFIX = 'mcp-tools/';
+
+const stateKey = (registry: string, tool: string): string => `${TOOL_STATES_PREFIX}${registry}/${toolKeySegment(tool)}`;
 const observationKey = (registry: string, tool: string): string => `${registry}\u0000${tool}`;
 
 /**
@@ -137,14 +140,18 @@ export class ToolStateStore {
   /**
    * Pins every listed tool that has no stored state yet (at registration, or with an admin's first write). A tool
    * that changed since this process first saw it is pinned as first seen, so it stays flagged as a rug pull.
+   * A pinned tool is not written again. Each tool it is about to pin is added to `created` first, so a caller can
+   * {@link unpin} them when this or a later write of its operation fails.
    */
-  async pinNew(registry: string, tools: UpstreamTool[]): Promise<void> {
+  async pinNew(registry: string, tools: UpstreamTool[], created: string[] = []): Promise<void> {
     const names = tools.map((tool) => tool.name);
     for (const tool of tools) {
       const scan = scanTool(tool, { otherToolNames: names.filter((name) => name !== tool.name) });
       const seen = this.observe(registry, tool, scan);
+      if (await this.storage.get(stateKey(registry, tool.name))) continue;
       await this.storage.update<ToolState>(stateKey(registry, tool.name), (current) => {
         if (current) return current;
+        created.push(tool.name);
         const pulled = seen.pulled || seen.first !== seen.fingerprint;
         return {
           name: tool.name,
@@ -178,9 +185,14 @@ export class ToolStateStore {
     return { ...(next as ToolState), description: tool.description ?? null };
   }
 
+  /** Deletes the stored states of `tools` (pins an operation wrote before it failed); tries each, whatever fails. */
+  async unpin(registry: string, tools: readonly string[]): Promise<void> {
+    await Promise.allSettled(tools.map((tool) => this.storage.delete(stateKey(registry, tool))));
+  }
+
   /** Forgets every tool of a registry. */
   async removeAll(registry: string): Promise<void> {
-    for (const { key } of await this.storage.list(`mcp-tools/${registry}/`)) await this.storage.delete(key);
+    for (const { key } of await this.storage.list(`${TOOL_STATES_PREFIX}${registry}/`)) await this.storage.delete(key);
     const prefix = observationKey(registry, '');
     for (const key of [...this.observed.keys()]) if (key.startsWith(prefix)) this.observed.delete(key);
   }

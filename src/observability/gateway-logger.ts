@@ -1,6 +1,7 @@
 // Structured JSON logs with pino: secrets redacted by path and scrubbed by value; any GatewayLogger (pino, winston, console) can be wrapped.
 import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import type { GatewayLogger } from '../errors/error-middleware.js';
+import { scrubSecretShapes } from '../secrets/secret-shapes.js';
 import { SCRUBBED, secretScrubber, type SecretScrubber } from '../secrets/secret-scrubber.js';
 
 /** Field paths whose values pino replaces with `[REDACTED]` on every line, at the top level and one level down. */
@@ -9,9 +10,6 @@ export const REDACTED_PATHS: readonly string[] = [
   '*.authorization', '*.api_key', '*.apiKey', '*.key', '*.token', '*.secret', '*.password', '*.cookie', '*.authorization_token', '*.api_key_secret_key',
   'headers["x-api-key"]', 'headers["x-gateway-apikey"]', '*.headers.authorization', '*.headers["x-api-key"]', '*.headers["x-gateway-apikey"]',
 ];
-
-/** Key-shaped text the gateway issues or forwards, removed from every logged string: developer keys, admin keys and `sk-` provider keys. */
-const KEY_SHAPES = /\b(?:gwk_[A-Za-z0-9_-]{16,}|gwa_[A-Za-z0-9_-]{16,}|sk-[A-Za-z0-9_-]{16,})/g;
 
 /** Options of {@link createPinoLogger}. */
 export interface PinoLoggerOptions {
@@ -111,8 +109,7 @@ export function scrubbingLogger(logger: GatewayLogger, secrets: () => readonly s
       scrubber = secretScrubber(known);
     }
     const text = JSON.stringify([message, fields ?? null]);
-    KEY_SHAPES.lastIndex = 0;
-    const shaped = KEY_SHAPES.test(text) ? text.replace(KEY_SHAPES, SCRUBBED) : text;
+    const shaped = scrubSecretShapes(text);
     const scrubbed = scrubber!.text(shaped);
     if (scrubbed === text) return [message, fields];
     const [cleanMessage, cleanFields] = JSON.parse(scrubbed) as [string, Record<string, unknown> | null];

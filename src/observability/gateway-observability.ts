@@ -2,6 +2,7 @@
 import { SpanKind, type Attributes, type Context } from '@opentelemetry/api';
 import type { GatewayLogger } from '../errors/error-middleware.js';
 import type { GuardrailCheck } from '../guardrails/pipeline/check-runner.js';
+import { scrubSecretShapes } from '../secrets/secret-shapes.js';
 import type { Candidate, ModelRequestContext } from '../traffic/model-request-context.js';
 import { CallLabelCache, type CallLabels } from './call-labels.js';
 import { GatewayMetrics, type AttemptCause, type GuardrailAction } from './gateway-metrics.js';
@@ -131,8 +132,9 @@ export class GatewayObservability implements ProxyObserver, GuardrailObserver, T
     if (call.registry !== undefined) attributes['gateway.mcp.registry'] = call.registry;
     if (call.server !== undefined) attributes['gateway.mcp.server_label'] = call.server;
     if (tracing.recordContent) {
-      attributes['gen_ai.tool.call.arguments'] = cutToBytes(contentText(call.arguments), tracing.maxContentBytes);
-      attributes['gen_ai.tool.call.result'] = cutToBytes(contentText(call.result), tracing.maxContentBytes);
+      // The callers scrubbed the secrets they know; key-shaped text (another application's developer key) goes here.
+      attributes['gen_ai.tool.call.arguments'] = scrubSecretShapes(cutToBytes(contentText(call.arguments), tracing.maxContentBytes));
+      attributes['gen_ai.tool.call.result'] = scrubSecretShapes(cutToBytes(contentText(call.result), tracing.maxContentBytes));
     }
     const span = tracing.startChild(call.parent, `execute_tool ${tool}`, SpanKind.INTERNAL, attributes, undefined, call.startedAt);
     GatewayTracing.end(span, call.outcome === 'ok' ? undefined : `tool_${call.outcome}`, call.startedAt + call.latencyMs);

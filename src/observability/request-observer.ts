@@ -6,6 +6,7 @@ import type { GatewayError } from '../errors/error-registry.js';
 import { chunkText } from '../guardrails/pipeline/message-text.js';
 import { MESSAGES_PATH } from '../messages/messages-router.js';
 import { RESPONSES_PATH } from '../responses/responses-router.js';
+import { scrubSecretShapes } from '../secrets/secret-shapes.js';
 import { scrubSecrets } from '../secrets/secret-scrubber.js';
 import { ENDPOINT_PATHS, endpointPathKey } from '../traffic/model-endpoints.js';
 import { modelContextOf, type ModelRequestContext } from '../traffic/model-request-context.js';
@@ -58,7 +59,7 @@ function finishSpan(observability: GatewayObservability, traced: RequestTrace, r
     else if (context) attributes['gateway.route'] = context.routeName;
     const tracing = observability.tracing!;
     if (context && tracing.recordContent) {
-      // The content is scrubbed of the request's credentials and of every stored and configured secret (loaded once,
+      // The content is scrubbed of key-shaped text, of the request's credentials and of every stored and configured secret (loaded once,
       // reloaded on change: the wait is for the first load, or the one after a key changed); the span keeps its end time.
       const endTime = performance.timeOrigin + performance.now();
       const own = requestSecrets(req);
@@ -67,8 +68,8 @@ function finishSpan(observability: GatewayObservability, traced: RequestTrace, r
         // Secrets that cannot be loaded: the span records no content rather than unscrubbed content.
         if (known) {
           const secrets = [...own, ...known];
-          attributes['gen_ai.input.messages'] = scrubSecrets(cutToBytes(input, tracing.maxContentBytes), secrets);
-          attributes['gen_ai.output.messages'] = scrubSecrets(cutToBytes(output, tracing.maxContentBytes), secrets);
+          attributes['gen_ai.input.messages'] = scrubSecretShapes(scrubSecrets(cutToBytes(input, tracing.maxContentBytes), secrets));
+          attributes['gen_ai.output.messages'] = scrubSecretShapes(scrubSecrets(cutToBytes(output, tracing.maxContentBytes), secrets));
         }
         span.setAttributes(attributes);
         observability.checkSpans(traced.context, context.checks);

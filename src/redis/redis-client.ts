@@ -64,3 +64,12 @@ export function firstConnection(client: Redis, timeoutMs = 2000): Promise<void> 
   }
   return pending;
 }
+
+/**
+ * Waits for the client's first connection attempt (only requests of the first moments after start wait: later the
+ * promise has settled), then throws unless the connection is ready, so a caller applies its failure mode at once.
+ */
+export async function readyConnection(client: Redis, timeoutMs = 2000): Promise<void> {
+  await firstConnection(client, timeoutMs);
+  if (client.status !== 'ready') throw new Error(`the connection is ${client.status}`);
+}

@@ -11,6 +11,7 @@ import { JsonRpcInterceptor, type InvocationSink } from '../mcp/jsonrpc-intercep
 import type { UpstreamTool } from '../mcp/mcp-upstream.js';
 import type { RegistryService } from '../mcp/registry-service.js';
 import { scrubSecrets } from '../secrets/secret-scrubber.js';
+import { urlCredentials } from '../secrets/url-credentials.js';
 import { withBoundedBodies } from './bounded-fetch.js';
 import { InterceptingTransport } from './intercepting-transport.js';
 import type { McpTarget } from './mcp-server-targets.js';
@@ -70,7 +71,7 @@ async function transportFor(entry: McpToolEntry, target: McpTarget, deps: Sessio
   if (target.kind === 'registry') {
     const registry = await deps.registries.registry(target.registry);
     const token = deps.registries.token(registry);
-    const secrets = [...headerSecrets, ...(token ? [token] : [])];
+    const secrets = [...headerSecrets, ...(token ? [token] : []), ...urlCredentials(registry.url)];
     const interceptor = new JsonRpcInterceptor(
       { service: deps.registries, engine: deps.engine, recorder: deps.recorder, observer: deps.observer },
       registry.name,

@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { GatewayLogger } from '../errors/error-middleware.js';
 import { Errors } from '../errors/error-registry.js';
 import { firstConnection } from '../redis/redis-client.js';
+import { RedisOutageNotice } from '../redis/redis-outage-notice.js';
 
 /** The outcome counts the guard adds to (the limiter's stats). */
 export interface OutageCounts {
@@ -20,20 +21,25 @@ export interface OutageCounts {
 export class RateLimitOutageGuard {
   private connected = false;
   private reconnecting = false;
-  private failingNow = false;
   private lastError = '';
+  private readonly outage: RedisOutageNotice;
 
   constructor(
     private readonly client: Redis,
     private readonly connectTimeoutMs: number,
     private readonly failClosed: boolean,
     private readonly counts: OutageCounts,
-    private readonly logger?: GatewayLogger,
-  ) {}
+    logger?: GatewayLogger,
+  ) {
+    this.outage = new RedisOutageNotice(logger, {
+      down: (error) => [`shared rate limits are unavailable (Redis: ${error.message}); requests are ${failClosed ? 'refused with 503' : 'admitted unchecked'} until Redis answers`],
+      up: 'shared rate limits work again: Redis answers',
+    });
+  }
 
   /** Whether Redis is in an outage (the last command failed). */
   get failing(): boolean {
-    return this.failingNow;
+    return this.outage.failing;
   }
 
   /** Runs a command, or resolves undefined when Redis is not ready or does not answer in time. */
@@ -45,10 +51,7 @@ export class RateLimitOutageGuard {
     if (this.client.status !== 'ready') return this.failed(new Error(`the connection is ${this.client.status}`));
     try {
       const result = await command();
-      if (this.failingNow) {
-        this.failingNow = false;
-        this.logger?.info('shared rate limits work again: Redis answers');
-      }
+      this.outage.recovered();
       return result;
     } catch (error) {
       // A command timeout on a live connection: reconnect, so unanswered commands do not pile up on it.
@@ -63,10 +66,7 @@ export class RateLimitOutageGuard {
 
   /** Starts (or continues) an outage for `error`: warns once per outage; always `undefined`, as a failed command answers. */
   failed(error: Error): undefined {
-    if (!this.failingNow) {
-      this.failingNow = true;
-      this.logger?.warn(`shared rate limits are unavailable (Redis: ${error.message}); requests are ${this.failClosed ? 'refused with 503' : 'admitted unchecked'} until Redis answers`);
-    }
+    this.outage.failed(error);
     this.lastError = error.message;
     return undefined;
   }

@@ -2,7 +2,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { GatewayLogger } from '../errors/error-middleware.js';
-import { firstConnection } from '../redis/redis-client.js';
+import { firstConnection, readyConnection } from '../redis/redis-client.js';
+import { RedisOutageNotice } from '../redis/redis-outage-notice.js';
 
 /** The answer of a check: admitted or not, what is left, and when the window is whole again (ms from now). */
 export interface WindowState {
@@ -179,14 +180,18 @@ export class RedisCallerLimits implements CallerLimits {
   private readonly connectTimeoutMs: number;
   private readonly instance = randomBytes(6).toString('hex');
   private sequence = 0;
-  private failing = false;
   private readonly local = new MemoryCallerLimits();
+  private readonly outage: RedisOutageNotice;
 
   constructor(
     private readonly client: Redis,
     options: { keyPrefix?: string; connectTimeoutMs?: number } = {},
-    private readonly logger?: GatewayLogger,
+    logger?: GatewayLogger,
   ) {
+    this.outage = new RedisOutageNotice(logger, {
+      down: (error) => ['shared key and application limits are unavailable (Redis); this process limits on its own until Redis answers', { error: error.message }],
+      up: 'shared key and application limits work again: Redis answers',
+    });
     this.prefix = `${options.keyPrefix ?? 'gateway:'}limit:`;
     this.connectTimeoutMs = options.connectTimeoutMs ?? 2000;
     client.defineCommand('gatewayCallerWindow', { numberOfKeys: 1, lua: WINDOW_SCRIPT });
@@ -196,24 +201,17 @@ export class RedisCallerLimits implements CallerLimits {
   private async run(key: string, limit: number, windowMs: number, weight: number, op: 'take' | 'add'): Promise<WindowState | undefined> {
     try {
       // Requests of the first moments after start wait for the first connection attempt, as route rate limits do.
-      await firstConnection(this.client, this.connectTimeoutMs);
-      if (this.client.status !== 'ready') throw new Error(`the connection is ${this.client.status}`);
+      await readyConnection(this.client, this.connectTimeoutMs);
       const member = `${this.instance}:${(this.sequence = (this.sequence + 1) % Number.MAX_SAFE_INTEGER)}`;
       const logged = Math.max(0, Math.round(weight));
       const [admitted, remaining, resetMs] = await (this.client as unknown as ScriptedRedis).gatewayCallerWindow(this.prefix + key, limit, windowMs, member, logged, op);
-      if (this.failing) {
-        this.failing = false;
-        this.logger?.info('shared key and application limits work again: Redis answers');
-      }
+      this.outage.recovered();
       const state: WindowState = { admitted: admitted === 1, remaining, resetMs };
       // The script logged the member as `<member>:<weight>`; a failed removal leaves it to leave the window in time.
       if (admitted === 1 && logged > 0) state.release = () => this.client.zrem(this.prefix + key, `${member}:${logged}`).then(() => undefined, () => undefined);
       return state;
     } catch (error) {
-      if (!this.failing) {
-        this.failing = true;
-        this.logger?.warn('shared key and application limits are unavailable (Redis); this process limits on its own until Redis answers', { error: (error as Error).message });
-      }
+      this.outage.failed(error);
       return undefined;
     }
   }

@@ -1,7 +1,8 @@
 // Budget spend per application or developer key and period: in memory and persisted, or shared by replicas through Redis.
 import type { Redis } from 'ioredis';
 import type { GatewayLogger } from '../errors/error-middleware.js';
-import { firstConnection } from '../redis/redis-client.js';
+import { firstConnection, readyConnection } from '../redis/redis-client.js';
+import { RedisOutageNotice } from '../redis/redis-outage-notice.js';
 import type { CounterValue } from '../storage/storage-adapter.js';
 import { dayOf, periodOf, type BudgetPeriod } from './budget-periods.js';
 import type { CounterStore } from './counter-store.js';
@@ -166,14 +167,18 @@ interface ScriptedRedis {
 export class RedisSpendCounters implements SpendCounters {
   private readonly prefix: string;
   private readonly connectTimeoutMs: number;
-  private failing = false;
+  private readonly outage: RedisOutageNotice;
 
   constructor(
     private readonly client: Redis,
     private readonly stored: StoredSpendCounters,
     options: { keyPrefix?: string; connectTimeoutMs?: number } = {},
-    private readonly logger?: GatewayLogger,
+    logger?: GatewayLogger,
   ) {
+    this.outage = new RedisOutageNotice(logger, {
+      down: (error) => ['shared budget spend is unavailable (Redis); this process counts on its own until Redis answers', { error: error.message }],
+      up: 'shared budget spend works again: Redis answers',
+    });
     this.prefix = `${options.keyPrefix ?? 'gateway:'}spend:`;
     this.connectTimeoutMs = options.connectTimeoutMs ?? 2000;
     client.defineCommand('gatewaySpendAdd', { lua: ADD_SCRIPT });
@@ -189,22 +194,9 @@ export class RedisSpendCounters implements SpendCounters {
     return scope.end.getTime() + 86_400_000;
   }
 
-  private failed(error: unknown): void {
-    if (this.failing) return;
-    this.failing = true;
-    this.logger?.warn('shared budget spend is unavailable (Redis); this process counts on its own until Redis answers', { error: (error as Error).message });
-  }
-
-  private recovered(): void {
-    if (!this.failing) return;
-    this.failing = false;
-    this.logger?.info('shared budget spend works again: Redis answers');
-  }
-
   /** Waits for the first connection attempt once (requests of the first moments after start), then needs it ready. */
-  private async ready(): Promise<void> {
-    await firstConnection(this.client, this.connectTimeoutMs);
-    if (this.client.status !== 'ready') throw new Error(`the connection is ${this.client.status}`);
+  private ready(): Promise<void> {
+    return readyConnection(this.client, this.connectTimeoutMs);
   }
 
   /** Sets a missing key to the spend persisted in storage (unless another replica set it meanwhile); answers its value. */
@@ -222,10 +214,10 @@ export class RedisSpendCounters implements SpendCounters {
       await this.ready();
       const values = await this.client.mget(scopes.map((scope) => this.key(scope)));
       const totals = await Promise.all(values.map((value, index) => (value === null ? this.seed(scopes[index]!) : Number(value))));
-      this.recovered();
+      this.outage.recovered();
       return totals;
     } catch (error) {
-      this.failed(error);
+      this.outage.failed(error);
       return this.stored.spent(scopes);
     }
   }
@@ -251,9 +243,9 @@ export class RedisSpendCounters implements SpendCounters {
     try {
       // Before the addition is queued for storage, so a seed read from storage cannot hold it already.
       shared = await this.addShared(scopes, usd);
-      this.recovered();
+      this.outage.recovered();
     } catch (error) {
-      this.failed(error);
+      this.outage.failed(error);
     }
     const local = await this.stored.add(scopes, usd);
     return shared ?? local;

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import request from 'supertest';
 import type { GatewayLogger } from '../../src/errors/error-middleware.js';
 import { fileStorage } from '../../src/storage/file-storage.js';
-import type { StorageAdapter } from '../../src/storage/storage-adapter.js';
+import { failingStorage } from '../helpers/failing-storage.js';
 import { createTestGateway, TEST_KEYS, type TestGateway } from '../helpers/test-gateway.js';
 import { CHURN_ADMIN_KEY } from './app-churn-child.js';
 
@@ -39,45 +39,6 @@ function churnAndKill(dir: string, delayMs: number): Promise<string[]> {
       else reject(new Error(`the churn child exited on its own (code ${code}, signal ${signal}): ${stderr}`));
     });
   });
-}
-
-/** Wraps an adapter so that the write number `failAt` (counted from `arm()`) fails, as a crash at that point would. */
-function failingStorage(inner: StorageAdapter): StorageAdapter & { arm(failAt: number): void; writes(): number } {
-  let armed = false;
-  let count = 0;
-  let failAt = 0;
-  const step = (): void => {
-    if (!armed) return;
-    count++;
-    if (count === failAt) {
-      armed = false;
-      throw Object.assign(new Error('injected write failure'), { code: 'EIO' });
-    }
-  };
-  return {
-    ...inner,
-    name: inner.name,
-    init: () => inner.init(),
-    get: (key) => inner.get(key),
-    list: (prefix) => inner.list(prefix),
-    readLog: (log) => inner.readLog(log),
-    readLogBackward: (log, options) => inner.readLogBackward(log, options),
-    listLogs: (prefix) => inner.listLogs(prefix),
-    close: () => inner.close(),
-    set: async (key, value) => (step(), inner.set(key, value)),
-    delete: async (key) => (step(), inner.delete(key)),
-    append: async (log, records) => (step(), inner.append(log, records)),
-    appendJson: inner.appendJson ? async (log, texts, guard) => (step(), inner.appendJson!(log, texts, guard)) : undefined,
-    rewriteLog: async (log, records) => (step(), inner.rewriteLog(log, records)),
-    trimLog: async (log, keep) => (step(), inner.trimLog(log, keep)),
-    deleteLog: async (log) => (step(), inner.deleteLog(log)),
-    arm(at: number) {
-      armed = true;
-      count = 0;
-      failAt = at;
-    },
-    writes: () => count,
-  };
 }
 
 function recordingLogger(): GatewayLogger & { errors: string[] } {
