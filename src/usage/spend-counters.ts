@@ -173,7 +173,7 @@ export class RedisSpendCounters implements SpendCounters {
     private readonly client: Redis,
     private readonly stored: StoredSpendCounters,
     options: { keyPrefix?: string; connectTimeoutMs?: number } = {},
-    logger?: GatewayLogger,
+    private readonly logger?: GatewayLogger,
   ) {
     this.outage = new RedisOutageNotice(logger, {
       down: (error) => ['shared budget spend is unavailable (Redis); this process counts on its own until Redis answers', { error: error.message }],
