@@ -7,6 +7,8 @@ import type { ChronicleEntry, GuardrailCheck, McpExchange, ToolInvocation } from
 import type { ModelRequestContext } from '../traffic/model-request-context.js';
 import { traceIdOf } from '../observability/gateway-tracing.js';
 import { requestIdOf } from '../observability/request-id.js';
+import { scrubSecretShapes } from '../secrets/secret-shapes.js';
+import { MAX_MODEL_NAME_LENGTH } from '../traffic/model-endpoints.js';
 import { answerUsage, streamUsage } from '../usage/usage-extractor.js';
 import { isoTimestamp } from './iso-timestamp.js';
 
@@ -39,6 +41,16 @@ function inputOf(context: ModelRequestContext | undefined, req: Request): unknow
 }
 
 /**
+ * A name a caller sent that the request did not validate (the `X-Gateway-Route` header, the body's `model` of a
+ * request refused before any attempt): key-shaped text and URL credentials removed, control characters dropped, cut
+ * to a model name's length (512). Null when it is not a string.
+ */
+function callerName(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  return scrubSecretShapes(value).replace(/[\u0000-\u001f\u007f]/g, '').slice(0, MAX_MODEL_NAME_LENGTH);
+}
+
+/**
  * The credentials a request carried (developer key, Bearer), which must never reach the log. The recorder scrubs
  * them, with every stored provider key and registry token, from every field of the entry.
  */
@@ -56,16 +68,16 @@ export function buildModelEntry(req: Request, res: Response, context: ModelReque
   const error = (res.locals.gatewayError as GatewayError | undefined) ?? context?.relay?.rejected;
   const streamError = context?.relay?.streamError;
   const left = !res.writableFinished;
-  const routeHeader = req.headers['x-gateway-route'];
   const entry: ChronicleEntry = {
     id: context?.id ?? newId(),
     timestamp: isoTimestamp(startedAt),
     application: caller.application,
     kind: 'model',
     endpoint: req.path,
-    route: context?.routeName ?? (typeof routeHeader === 'string' ? routeHeader : null),
+    // Names the request resolved to, else the caller's own as sent (scrubbed and bounded here: see callerName).
+    route: context?.routeName ?? callerName(req.headers['x-gateway-route']),
     provider: last?.provider ?? null,
-    model: last?.model ?? (typeof (req.body as { model?: unknown } | undefined)?.model === 'string' ? (req.body as { model: string }).model : null),
+    model: last?.model ?? callerName((req.body as { model?: unknown } | undefined)?.model),
     // A client that left before the answer ended (even mid-stream, after a 200 was sent) is recorded as 499.
     status: left ? 499 : res.statusCode,
     latency_ms: Date.now() - startedAt,

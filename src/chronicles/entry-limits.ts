@@ -1,6 +1,6 @@
 // Bounds a Chronicles entry before it is stored: each recorded field capped with a `truncated` marker, secrets scrubbed, DLP text kept once.
 import { DLP_PROCESSOR } from '../guardrails/policy-options.js';
-import { holdsSecretShape, scrubSecretShapesDeep } from '../secrets/secret-shapes.js';
+import { holdsSecretShape, scrubSecretShapes, scrubSecretShapesDeep } from '../secrets/secret-shapes.js';
 import type { SecretScrubber } from '../secrets/secret-scrubber.js';
 import type { ChronicleEntry } from './chronicle-entry.js';
 
@@ -33,7 +33,8 @@ function forEachField(entry: ChronicleEntry, visit: FieldVisitor): void {
   entry.guardrail_checks.forEach((check, index) => visit(check as unknown as Record<string, unknown>, 'results', () => `guardrail_checks.${index}.results`));
   entry.tool_invocations.forEach((invocation, index) => {
     const owner = invocation as unknown as Record<string, unknown>;
-    for (const key of ['arguments', 'result', 'error']) visit(owner, key, () => `tool_invocations.${index}.${key}`);
+    // The tool name is the caller's (a refused call names any tool it likes): capped and scrubbed like the content.
+    for (const key of ['tool', 'arguments', 'result', 'error']) visit(owner, key, () => `tool_invocations.${index}.${key}`);
     invocation.guardrail_checks.forEach((check, inner) =>
       visit(check as unknown as Record<string, unknown>, 'results', () => `tool_invocations.${index}.guardrail_checks.${inner}.results`),
     );
@@ -160,13 +161,17 @@ export function boundedEntryJson(given: ChronicleEntry, maxFieldBytes: number): 
 /**
  * Removes secrets found by their shape ({@link scrubSecretShapesDeep}: key-shaped text, credentials inside URLs) from
  * the recorded content of `entry` (the fields a caller, a provider or a tool server fills: input, output, error
- * messages, tool arguments and results, check results), in place. The names an admin chose (application, route, provider, model) are left as they are, so filters still work.
+ * messages, tool names, arguments and results, check results) and from the model a caller asked for (`model`, and
+ * as each attempt sent it), in place. The names an admin chose (application, route, provider) are left as they are,
+ * so filters on them still work; a route the caller named that did not resolve was scrubbed when the entry was built.
  */
 function scrubEntrySecretShapes(entry: ChronicleEntry): void {
   forEachField(entry, (owner, key) => {
     const value = owner[key];
     if (value !== undefined && value !== null) owner[key] = scrubSecretShapesDeep(value);
   });
+  if (entry.model !== null) entry.model = scrubSecretShapes(entry.model);
+  for (const attempt of entry.attempts) attempt.model = scrubSecretShapes(attempt.model);
 }
 
 /**

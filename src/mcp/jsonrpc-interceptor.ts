@@ -1,71 +1,21 @@
 // Watches the JSON-RPC traffic of one MCP request: blocks calls to disabled tools, filters tool lists, applies policies to results and to the tool server's own requests.
-import { randomUUID } from 'node:crypto';
-import { buildToolEntry, type ToolInvocation } from '../chronicles/chronicle-entry.js';
-import type { ChroniclesRecorder } from '../chronicles/chronicles-recorder.js';
+import type { Context } from '@opentelemetry/api';
 import type { GuardrailEngine } from '../guardrails/guardrail-engine.js';
 import type { TextSlot } from '../guardrails/pipeline/message-text.js';
-import { scrubSecrets, scrubSecretsDeep } from '../secrets/secret-scrubber.js';
-import { applyRegistryPolicies, validateRegistryPolicies } from './registry-policies.js';
-import { CONTENT_METHODS, methodOfResult, requestSlots, resultSlots, SERVER_REQUEST_METHODS } from './result-slots.js';
-import type { RegistryService } from './registry-service.js';
+import { scrubSecrets } from '../secrets/secret-scrubber.js';
+import { INTERNAL_ERROR, INVALID_REQUEST, REQUEST_REFUSED, TOOL_REFUSED, type JsonRpcMessage, type UpstreamReply } from './jsonrpc-messages.js';
+import { McpCallLog, type CallLogDeps, type CallOutcome, type InvocationSink, type PendingCall } from './mcp-call-log.js';
+import type { ExchangeOutcome } from './mcp-exchange-log.js';
 import type { UpstreamTool } from './mcp-upstream.js';
-import type { Context } from '@opentelemetry/api';
-import type { ToolObserver } from '../observability/observer-types.js';
-import { recordMcpExchange, type ExchangeOutcome } from './mcp-exchange-log.js';
-
-/** A JSON-RPC message, loosely typed. */
-export interface JsonRpcMessage {
-  jsonrpc?: string;
-  id?: string | number | null;
-  method?: string;
-  params?: { name?: string; arguments?: unknown; [key: string]: unknown };
-  result?: Record<string, unknown>;
-  error?: { code: number; message: string; data?: unknown };
-}
-
-/** JSON-RPC error code for calls the gateway refuses (invalid params: no tool name, unknown or disabled tool). */
-export const TOOL_REFUSED = -32602;
-
-/** JSON-RPC error code for a request whose answer the gateway could not obtain from the tool server. */
-export const INTERNAL_ERROR = -32603;
-
-/** JSON-RPC error code of a tool server's request the gateway withheld from the client (as the MCP spec's example of a rejected sampling request). */
-export const REQUEST_REFUSED = -1;
-
-/** Sends a message to the tool server on the client's behalf, in the client's session; never throws. */
-export type UpstreamReply = (message: JsonRpcMessage) => Promise<void>;
-
-/** JSON-RPC error code for a request that is not a valid request object (here: a `tools/call` without a usable id). */
-export const INVALID_REQUEST = -32600;
-
-interface PendingCall {
-  /** The request's JSON-RPC id, as the client sent it. */
-  id?: string | number;
-  method: string;
-  tool?: string;
-  /** A tool call's arguments; the params of another content method (a resource read's uri, a prompt's name and arguments). */
-  arguments?: unknown;
-  startedAt: number;
-  /** The registry knows the tool (it may still be disabled): only then is its name a metric label. */
-  known?: boolean;
-  /** An answer to no request of this exchange, checked by its shape: its call was recorded where it was made. */
-  unmatched?: boolean;
-}
+import { applyRegistryPolicies, validateRegistryPolicies } from './registry-policies.js';
+import type { RegistryService } from './registry-service.js';
+import { CONTENT_METHODS, methodOfResult, requestSlots, resultSlots, SERVER_REQUEST_METHODS } from './result-slots.js';
 
 /** What the interceptor needs. */
-export interface InterceptorDeps {
+export interface InterceptorDeps extends CallLogDeps {
   service: RegistryService;
   engine: GuardrailEngine;
-  recorder: ChroniclesRecorder;
-  /** Metrics and spans of tool calls; absent when both are off. */
-  observer?: ToolObserver;
 }
-
-/**
- * Where tool invocations go: by default one Chronicles entry each (the HTTP proxy); the Responses
- * tool loop collects them into its own single entry instead.
- */
-export type InvocationSink = (invocation: ToolInvocation, status: number, error?: { code: string; message: string; type: string }) => void;
 
 /**
  * The call an answer matching no pending request stands for, read from the answer's shape (a replay on a resumed
@@ -82,19 +32,19 @@ function unmatchedCall(message: JsonRpcMessage): PendingCall | undefined {
 export class JsonRpcInterceptor {
   private readonly pending = new Map<string, PendingCall>();
 
+  private readonly log: McpCallLog;
+
   constructor(
     private readonly deps: InterceptorDeps,
     private readonly registry: string,
-    private readonly application: string,
-    private readonly endpoint: string,
+    application: string,
+    endpoint: string,
     /** Credentials of this request (developer key, registry token): replaced wherever they appear in a log entry. */
     private readonly secrets: string[] = [],
     sink?: InvocationSink,
   ) {
-    this.sink = sink ?? ((invocation, status, error) => this.recordEntry(invocation, status, error));
+    this.log = new McpCallLog(deps, { application, registry, endpoint, secrets }, sink);
   }
-
-  private readonly sink: InvocationSink;
 
   /** The trace context of the MCP request, parent of the tool call spans (set by the proxy when a tracer is live). */
   traceParent?: Context;
@@ -232,62 +182,14 @@ export class JsonRpcInterceptor {
     return undefined;
   }
 
-  private record(call: PendingCall, outcome: { result?: unknown; error?: string; blocked?: boolean; checks?: ToolInvocation['guardrail_checks'] }, status: number): void {
-    if (!CONTENT_METHODS.has(call.method) || call.unmatched) return;
-    if (call.method !== 'tools/call') {
-      const output = typeof outcome.result === 'string' ? outcome.result : undefined;
-      // A blocked resource or prompt is answered with a JSON-RPC error: its message is the entry's error.
-      this.recordExchange(call.method, call.arguments ?? null, call.startedAt, status, { ...outcome, output: outcome.blocked ? undefined : output, error: outcome.error ?? (outcome.blocked ? output : undefined) });
-      return;
-    }
-    const invocation: ToolInvocation = {
-      tool: call.tool ?? '',
-      registry: this.registry,
-      arguments: call.arguments ?? null,
-      ...(outcome.result === undefined ? {} : { result: outcome.result }),
-      ...(outcome.blocked ? { blocked: true } : {}),
-      ...(outcome.error === undefined ? {} : { error: outcome.error }),
-      latency_ms: Date.now() - call.startedAt,
-      guardrail_checks: outcome.checks ?? [],
-    };
-    const message = outcome.error === undefined ? undefined : scrubSecrets(outcome.error, this.secrets);
-    const error = message === undefined ? undefined : { code: outcome.blocked ? 'tool_refused' : 'tool_error', message, type: 'tool_error' };
-    // This request's credentials are scrubbed in any form (case, base64, URL, hex) wherever they appear.
-    const scrubbed = scrubSecretsDeep(invocation, this.secrets);
-    this.deps.observer?.toolCalled({
-      registry: this.registry,
-      tool: invocation.tool,
-      known: call.known === true,
-      outcome: outcome.blocked ? 'blocked' : outcome.error === undefined ? 'ok' : 'error',
-      startedAt: call.startedAt,
-      latencyMs: invocation.latency_ms,
-      parent: this.traceParent,
-      arguments: scrubbed.arguments,
-      result: scrubbed.error ?? scrubbed.result,
-    });
-    this.sink(scrubbed, status, error);
+  /** Records a call once it ended, its span under this request's trace. */
+  private record(call: PendingCall, outcome: CallOutcome, status: number): void {
+    this.log.record(call, outcome, status, this.traceParent);
   }
 
-  /** One Chronicles entry of kind `mcp` (whatever the sink: these are not tool invocations). */
+  /** Records an exchange other than a tool call (kind `mcp`). */
   private recordExchange(method: string, params: unknown, startedAt: number, status: number, outcome: ExchangeOutcome): void {
-    recordMcpExchange(this.deps.recorder, { application: this.application, registry: this.registry, endpoint: this.endpoint, secrets: this.secrets }, method, params, startedAt, status, outcome);
-  }
-
-  /** The default sink: one Chronicles entry per tool call. */
-  private recordEntry(invocation: ToolInvocation, status: number, error?: { code: string; message: string; type: string }): void {
-    this.deps.recorder.record(
-      buildToolEntry({
-        id: randomUUID(),
-        application: this.application,
-        registry: this.registry,
-        endpoint: this.endpoint,
-        startedAt: Date.now() - invocation.latency_ms,
-        status,
-        invocation,
-        ...(error ? { error } : {}),
-      }),
-      this.secrets, // scrubbed by the recorder in every case and encoding
-    );
+    this.log.exchange(method, params, startedAt, status, outcome);
   }
 
   /**

@@ -70,9 +70,10 @@ export function mcpAdminRouter(service: RegistryService, configuredBaseUrl: stri
     const { upstream } = await service.listTools(name);
     const tool = upstream.find((candidate) => candidate.name === toolName);
     if (!tool) throw Errors.mcpToolNotFound([name, toolName]);
-    const others = upstream.filter((candidate) => candidate !== tool).map((candidate) => candidate.name);
-    const view = await service.tools.setEnabled(name, tool, body.enabled, others);
-    await service.tools.pinNew(name, upstream);
+    // The tool's state and the pins of its not yet pinned siblings are stored together, or none (a failure undoes the
+    // pins); under the registry's lock, so a delete or an update cannot interleave (404 when it is gone meanwhile).
+    const enabled = body.enabled;
+    const view = await registries.whileExists(name, () => service.toggleTool(name, tool, enabled, upstream));
     res.json({ message: `Tool ${toolName} ${body.enabled ? 'enabled' : 'disabled'}`, tool: view });
   });
 
@@ -81,8 +82,11 @@ export function mcpAdminRouter(service: RegistryService, configuredBaseUrl: stri
     res.json(await service.policies(name));
   });
   router.put('/mcp/registries/:name/policies', async function putRegistryPolicies(req, res) {
-    const name = (await registries.get(pathParam(req, 'name'))).name;
-    await service.setPolicies(name, objectBody(req), engine);
+    // Under the registry's lock: a delete running meanwhile cannot leave these policies for a re-created registry.
+    const name = await registries.whileExists(pathParam(req, 'name'), async (current) => {
+      await service.setPolicies(current.name, objectBody(req), engine);
+      return current.name;
+    });
     res.json({ message: `Policies of MCP registry ${name} updated` });
   });
   return router;

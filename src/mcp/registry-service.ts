@@ -77,6 +77,24 @@ export class RegistryService {
     }
   }
 
+  /**
+   * An admin's toggle of one tool, all or nothing: pins the other listed tools not pinned yet, then writes the
+   * tool's state ({@link ToolStateStore.setEnabled}); when a write fails, the pins written here are deleted again
+   * before the error goes on. Call it under the registry's lock (`registries.whileExists`).
+   * @param upstream the tool server's tools as just listed, `tool` among them.
+   */
+  async toggleTool(name: string, tool: UpstreamTool, enabled: boolean, upstream: UpstreamTool[]): Promise<ToolView> {
+    const created: string[] = [];
+    try {
+      await this.tools.pinNew(name, upstream, created, tool.name);
+      const others = upstream.filter((candidate) => candidate !== tool).map((candidate) => candidate.name);
+      return await this.tools.setEnabled(name, tool, enabled, others);
+    } catch (error) {
+      await this.tools.unpin(name, created);
+      throw error;
+    }
+  }
+
   /** The registry's policies, defaults filled. */
   async policies(name: string): Promise<RegistryPolicies> {
     return (await this.storedPolicies(name)) ?? validateRegistryPolicies({});

@@ -140,12 +140,13 @@ export class ToolStateStore {
   /**
    * Pins every listed tool that has no stored state yet (at registration, or with an admin's first write). A tool
    * that changed since this process first saw it is pinned as first seen, so it stays flagged as a rug pull.
-   * A pinned tool is not written again. Each tool it is about to pin is added to `created` first, so a caller can
-   * {@link unpin} them when this or a later write of its operation fails.
+   * A pinned tool is not written again, nor is the tool named `except` (one a toggle writes itself). Each tool it
+   * pins is added to `created`, so a caller can {@link unpin} them when this or a later write of its operation fails.
    */
-  async pinNew(registry: string, tools: UpstreamTool[], created: string[] = []): Promise<void> {
+  async pinNew(registry: string, tools: UpstreamTool[], created: string[] = [], except?: string): Promise<void> {
     const names = tools.map((tool) => tool.name);
     for (const tool of tools) {
+      if (tool.name === except) continue;
       const scan = scanTool(tool, { otherToolNames: names.filter((name) => name !== tool.name) });
       const seen = this.observe(registry, tool, scan);
       if (await this.storage.get(stateKey(registry, tool.name))) continue;

@@ -1,5 +1,6 @@
 // The labels, span name and gen_ai span attributes of model calls to one candidate: worked out once per route model or configured model, not per request.
 import type { Candidate, ModelRequestContext, ProviderRecord } from '../traffic/model-request-context.js';
+import { scrubSecretShapes } from '../secrets/secret-shapes.js';
 import { configuredModel, OPERATION_NAMES, OTHER, semconvProvider } from './metric-labels.js';
 
 /** What the metrics and spans of a model call to one candidate are labelled with. */
@@ -23,17 +24,19 @@ export interface CallLabels {
 function makeLabels(context: ModelRequestContext, candidate: Candidate): CallLabels {
   const operation = OPERATION_NAMES[context.endpoint] ?? context.endpoint;
   const providerType = semconvProvider(candidate.provider.type);
+  const requestModel = scrubSecretShapes(candidate.model);
   return {
     provider: candidate.provider,
     route: context.routeName,
     operation,
     providerType,
     model: configuredModel(candidate) ?? OTHER,
-    spanName: `${operation} ${candidate.model}`,
+    // The model may be the caller's own (`provider/<anything>`): key-shaped text and URL credentials are removed.
+    spanName: `${operation} ${requestModel}`,
     attributes: Object.freeze({
       'gen_ai.operation.name': operation,
       'gen_ai.provider.name': providerType,
-      'gen_ai.request.model': candidate.model,
+      'gen_ai.request.model': requestModel,
       'gateway.provider': candidate.provider.name,
       'gateway.route': context.routeName,
     }),

@@ -1,7 +1,8 @@
 // An MCP client transport that runs a registry's proxy logic in-process: refused calls, filtered lists, policies, recording.
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import type { JsonRpcInterceptor, JsonRpcMessage } from '../mcp/jsonrpc-interceptor.js';
+import type { JsonRpcInterceptor } from '../mcp/jsonrpc-interceptor.js';
+import type { JsonRpcMessage } from '../mcp/jsonrpc-messages.js';
 
 /** The error that stands in for an answer whose registry checks failed. */
 function uncheckedAnswer(message: JsonRpcMessage): JsonRpcMessage {

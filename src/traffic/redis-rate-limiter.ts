@@ -5,7 +5,8 @@ import type { GatewayLogger } from '../errors/error-middleware.js';
 import type { GatewayRedisOptions } from '../redis/redis-options.js';
 import { LEASE_SCRIPT, SETTLE_SCRIPT, type LeaseCommands } from './rate-lease-scripts.js';
 import { RateLimitOutageGuard, type OutageCounts } from './rate-limit-outage-guard.js';
-import { reservoirFor, UNCOUNTED_SLOT, type RouteRateLimits, type RouteSlot } from './route-rate-limits.js';
+import { countAdmission, newRouteState, settleLeases, slotsAhead, unusedSlots, type Lease, type RouteState, type Settle } from './rate-lease-state.js';
+import { UNCOUNTED_SLOT, type RouteRateLimits, type RouteSlot } from './route-rate-limits.js';
 
 /** How long after a slot is used its lower score is sent to Redis (batched per route), in ms. */
 const SETTLE_DELAY_MS = 10;
@@ -16,38 +17,6 @@ export interface RedisRateLimitStats extends OutageCounts {
   leases: number;
   /** Requests admitted from a slot already leased, with no Redis round trip. */
   local: number;
-}
-
-/** Slots `[0, size)` leased at Redis time `redisTime`; usable while local time is before `sentAt + leaseMs`. */
-interface Lease {
-  id: string;
-  redisTime: number;
-  sentAt: number;
-  size: number;
-  used: number;
-  /** Slots `[0, settled)` have had their score lowered (or were already returned). */
-  settled: number;
-}
-
-interface Waiter {
-  resolve: (slot: RouteSlot | false) => void;
-  reject: (error: Error) => void;
-}
-
-interface RouteState {
-  route: string;
-  rate: number;
-  amount: number;
-  intervalMs: number;
-  leases: Lease[];
-  waiters: Waiter[];
-  leasing: boolean;
-  /** Admissions counted per lease period, to size leases taken ahead of need. */
-  periodStart: number;
-  periodUsed: number;
-  lastPeriodUsed: number;
-  timer: NodeJS.Timeout | undefined;
-  timerAt: number;
 }
 
 /**
@@ -100,7 +69,7 @@ export class RedisRouteRateLimits implements RouteRateLimits {
     let state = this.states.get(route);
     if (state?.rate !== rate) state = this.restart(route, rate);
     const now = performance.now();
-    this.count(state, now);
+    countAdmission(state, now, this.leaseMs);
     const slot = this.takeLocal(state, now);
     if (slot) {
       this.stats.local++;
@@ -109,7 +78,7 @@ export class RedisRouteRateLimits implements RouteRateLimits {
     }
     return new Promise<RouteSlot | false>((resolve, reject) => {
       state.waiters.push({ resolve, reject });
-      if (!state.leasing) void this.lease(state, this.ahead(state));
+      if (!state.leasing) void this.lease(state, slotsAhead(state));
     });
   }
 
@@ -117,19 +86,9 @@ export class RedisRouteRateLimits implements RouteRateLimits {
   private restart(route: string, rate: number): RouteState {
     const old = this.states.get(route);
     if (old) this.finish(old);
-    const state: RouteState = { route, rate, ...reservoirFor(rate), leases: [], waiters: [], leasing: false, periodStart: performance.now(), periodUsed: 0, lastPeriodUsed: 0, timer: undefined, timerAt: Infinity };
+    const state = newRouteState(route, rate, performance.now());
     this.states.set(route, state);
     return state;
-  }
-
-  /** Counts one admission attempt into the current lease period. */
-  private count(state: RouteState, now: number): void {
-    if (now - state.periodStart >= this.leaseMs) {
-      state.lastPeriodUsed = now - state.periodStart < 2 * this.leaseMs ? state.periodUsed : 0;
-      state.periodUsed = 0;
-      state.periodStart = now;
-    }
-    state.periodUsed++;
   }
 
   /** Uses one slot of a lease that is still valid; undefined when none is left. */
@@ -145,30 +104,18 @@ export class RedisRouteRateLimits implements RouteRateLimits {
           released = true;
           // The slot's own member leaves the window (a settle coming after it does not bring it back: ZADD XX), so any
           // replica may lease it again; it is never used again from this lease. Unsent while Redis is down: it stays counted.
-          this.send(state.route, lease.id, 0, 0, 0, index, index + 1);
+          this.send(state.route, { id: lease.id, usedFrom: 0, usedTo: 0, score: 0, returnFrom: index, returnTo: index + 1 });
         },
       };
     }
     return undefined;
   }
 
-  /** Slots leased and not used yet, in leases still valid. */
-  private unused(state: RouteState, now: number): number {
-    let unused = 0;
-    for (const lease of state.leases) if (now < lease.sentAt + this.leaseMs) unused += lease.size - lease.used;
-    return unused;
-  }
-
-  /** How many slots to lease ahead of need: what the route used lately, at most a tenth of its budget (at least 1). */
-  private ahead(state: RouteState): number {
-    return Math.min(Math.max(state.lastPeriodUsed, state.periodUsed - 1), Math.max(1, Math.floor(state.amount / 10)));
-  }
-
   /** While the route is busy, leases the next slots before the current ones run out. */
   private leaseAhead(state: RouteState, now: number): void {
     if (state.leasing || this.redis.failing) return;
-    const ahead = this.ahead(state);
-    const unused = this.unused(state, now);
+    const ahead = slotsAhead(state);
+    const unused = unusedSlots(state, now, this.leaseMs);
     if (ahead === 0 || unused > ahead / 2) return;
     void this.lease(state, ahead - unused); // never more than `ahead` held unused
   }
@@ -237,31 +184,13 @@ export class RedisRouteRateLimits implements RouteRateLimits {
   private upkeep(state: RouteState, endAll = false): void {
     state.timer = undefined;
     state.timerAt = Infinity;
-    const now = performance.now();
-    const kept: Lease[] = [];
-    let next = Infinity;
-    for (const lease of state.leases) {
-      const ended = endAll || now >= lease.sentAt + this.leaseMs;
-      const usedFrom = lease.settled;
-      const usedTo = lease.used;
-      const returnTo = ended ? lease.size : usedTo;
-      if (ended) lease.size = lease.used; // nothing more is taken from it
-      if (usedTo > usedFrom || returnTo > usedTo) {
-        // No earlier than any use: a use happened at most `now - sentAt` after the lease ran on Redis.
-        const score = lease.redisTime + Math.min(this.leaseMs, Math.ceil(now - lease.sentAt) + 1);
-        this.send(state.route, lease.id, usedFrom, usedTo, score, usedTo, returnTo);
-      }
-      lease.settled = usedTo;
-      if (ended || lease.used >= lease.size) continue; // ended or spent, and settled: done with it
-      kept.push(lease);
-      next = Math.min(next, lease.sentAt + this.leaseMs);
-    }
-    state.leases = kept;
+    const { settles, next } = settleLeases(state, performance.now(), this.leaseMs, endAll);
+    for (const settle of settles) this.send(state.route, settle);
     if (next < Infinity) this.schedule(state, next);
   }
 
   /** Sends one settle; a failure leaves the slots with their lease score (they leave the window a little later). */
-  private send(route: string, id: string, usedFrom: number, usedTo: number, score: number, returnFrom: number, returnTo: number): void {
+  private send(route: string, { id, usedFrom, usedTo, score, returnFrom, returnTo }: Settle): void {
     if (this.client.status !== 'ready') return;
     const sent = this.commands.gatewayRateSettle(this.prefix + route, id, usedFrom, usedTo, score, returnFrom, returnTo).catch(() => undefined);
     this.settling.add(sent);
@@ -294,7 +223,7 @@ export class RedisRouteRateLimits implements RouteRateLimits {
     const state = this.states.get(route);
     if (!state) return undefined;
     const reply = await this.redis.call(() => this.commands.gatewayRateLease(this.prefix + route, state.amount, state.intervalMs, this.leaseMs, 'count', 0));
-    return reply === undefined ? undefined : Math.min(state.amount, reply[2] + this.unused(state, performance.now()));
+    return reply === undefined ? undefined : Math.min(state.amount, reply[2] + unusedSlots(state, performance.now(), this.leaseMs));
   }
 
   /** Gives back unused slots and forgets the routes; the Redis connection belongs to its creator (createGateway closes it). */

@@ -1,10 +1,11 @@
-// Registering or updating an MCP registry is all or nothing: a storage failure at any of its writes leaves no registry, pin or change behind.
+// Registering, updating an MCP registry or toggling one of its tools is all or nothing: a storage failure at any of its writes leaves no registry, pin or change behind.
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
 import { fileStorage } from '../../src/storage/file-storage.js';
+import { memoryStorage } from '../../src/storage/memory-storage.js';
 import { failingStorage } from '../helpers/failing-storage.js';
 import { startFakeMcpServer, type FakeMcpServer } from '../helpers/fake-mcp-server.js';
 import { REGISTRY_TOKEN } from '../helpers/mcp-fixture.js';
@@ -113,6 +114,74 @@ describe('MCP registries: writes cut short at every step', () => {
       assert.deepEqual(await keys(restarted, 'mcp-policies/'), []);
     } finally {
       await restarted.close();
+    }
+  });
+  it('11.7: a tool toggle failing at any write (the pins of the tools not pinned yet or the tool\'s state) answers an error and leaves every tool state as it was; a retry succeeds', async function () {
+    this.timeout(60_000);
+    // A tool server that refuses the registry's token at registration: its tools are listed but not pinned yet.
+    const server = await startFakeMcpServer({ token: 'another-token' });
+    const toggle = (t: TestGateway) => admin(t, 'put', '/mcp/registries/tools/tools/add').send({ enabled: false });
+    const states = async (t: TestGateway) => Promise.all((await keys(t, 'mcp-tools/')).map(async (key) => [key, await t.gateway.storage.get(key)]));
+    try {
+      let total = 0;
+      for (let failAt = 0; failAt <= total; failAt++) {
+        server.setToken('another-token');
+        const { t, storage } = await gatewayOn();
+        try {
+          await admin(t, 'post', '/mcp/registries').send({ ...registry, url: server.url }).expect(201);
+          server.setToken(REGISTRY_TOKEN);
+          assert.deepEqual(await keys(t, 'mcp-tools/'), []);
+          if (failAt === 0) {
+            storage.arm(1000);
+            await toggle(t).expect(200);
+            total = storage.writes();
+            assert.equal(total, 3, 'the state of add and the pins of echo and lookup');
+            continue;
+          }
+          storage.arm(failAt);
+          const failed = await toggle(t);
+          assert.equal(failed.status, 500, `failing write ${failAt}: ${failed.text}`);
+          assert.deepEqual(await states(t), [], `failing write ${failAt}: no tool state or pin is left`);
+          await toggle(t).expect(200);
+          assert.deepEqual(await keys(t, 'mcp-tools/tools/'), ['mcp-tools/tools/add', 'mcp-tools/tools/echo', 'mcp-tools/tools/lookup']);
+          assert.equal(((await t.gateway.storage.get('mcp-tools/tools/add')) as { enabled: boolean }).enabled, false);
+        } finally {
+          await t.close();
+        }
+      }
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('11.7: registry policies stored while the registry is being deleted are not left for a registry re-created under that name', async () => {
+    // The policies' write is held until the delete has answered (or had time to): a delete must wait for it.
+    const inner = memoryStorage();
+    let release!: () => void;
+    let reached!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const writing = new Promise<void>((resolve) => (reached = resolve));
+    const set: typeof inner.set = async (key, value) => {
+      if (key === 'mcp-policies/tools') {
+        reached();
+        await held;
+      }
+      return inner.set(key, value);
+    };
+    const storage = { ...inner, set };
+    const t = await createTestGateway({ storage });
+    try {
+      await admin(t, 'post', '/mcp/registries').send({ ...registry, url: plain.url }).expect(201);
+      const put = admin(t, 'put', '/mcp/registries/tools/policies').send({}).then((answer) => answer);
+      await writing;
+      const removed = admin(t, 'delete', '/mcp/registries/tools').then((answer) => answer);
+      await Promise.race([removed, new Promise((resolve) => setTimeout(resolve, 300))]);
+      release();
+      assert.equal((await put).status, 200);
+      assert.equal((await removed).status, 200);
+      assert.deepEqual(await keys(t, 'mcp-policies/'), [], 'no policies of a deleted registry');
+    } finally {
+      await t.close();
     }
   });
 });
