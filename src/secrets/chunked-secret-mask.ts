@@ -35,7 +35,8 @@ export class ChunkedSecretMask {
     const masked = this.forms.mask(text);
     const keep = this.forms.heldLength(masked);
     this.held = keep > 0 ? masked.slice(masked.length - keep) : '';
-    if (keep === 0 && masked === read) return bytes;
+    // Nothing was held before and nothing masked: the chunk's own bytes, less what is now held (no copy).
+    if (masked === read) return keep === 0 ? bytes : bytes.subarray(0, bytes.length - keep);
     return Buffer.from(keep > 0 ? masked.slice(0, masked.length - keep) : masked, 'latin1');
   }
 

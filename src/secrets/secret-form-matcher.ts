@@ -5,8 +5,6 @@ import { escapeRegExp, MIN_SCRUBBED_SECRET_LENGTH, scrubSecrets, secretForms } f
 /** How a body is read: as text (UTF-8 decoded), or one character per byte (latin1), as chunked bodies are. */
 export type SecretView = 'text' | 'bytes';
 
-const NEWLINE = 0x0a;
-
 /** Matchers of recently used secrets, per view: the forms are built and compiled once per secret, not per answer. */
 const matchers: Record<SecretView, Map<string, SecretFormMatcher>> = { text: new Map(), bytes: new Map() };
 /** Matchers kept per view; past it, the oldest goes (a plain map: its lookup is the request path's). */
@@ -31,12 +29,12 @@ export class SecretFormMatcher {
   private readonly firstLatin1 = new Uint8Array(256);
   private readonly firstOthers = new Set<number>();
   /** The length of the longest form. */
-  readonly longest: number;
+  private readonly longest: number;
 
   private constructor(
     private readonly secrets: readonly string[],
     /** The secret's mask (`sk-...wxyz`) in the view's reading. */
-    readonly replacement: string,
+    private readonly replacement: string,
   ) {
     const { anyCase, exact } = secretForms(secrets);
     const forms = [...anyCase, ...exact].sort((a, b) => b.length - a.length);
@@ -80,10 +78,9 @@ export class SecretFormMatcher {
    * character, and nothing before a line break, as no form holds one. Allocates nothing.
    */
   heldLength(text: string): number {
-    const stop = Math.max(0, text.length - this.longest + 1);
-    let from = text.length;
-    while (from > stop && text.charCodeAt(from - 1) !== NEWLINE) from--;
-    for (let at = from; at < text.length; at++) {
+    // No form holds a line break: after one, nothing is held, and none matches across one.
+    if (text.charCodeAt(text.length - 1) === 0x0a) return 0;
+    for (let at = Math.max(0, text.length - this.longest + 1); at < text.length; at++) {
       const code = text.charCodeAt(at);
       if (code < 256 ? this.firstLatin1[code] === 0 : !this.firstOthers.has(code)) continue;
       if (startsForm(this.exactForms, text, at, false) || startsForm(this.lowerForms, text, at, true)) return text.length - at;

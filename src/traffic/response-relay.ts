@@ -29,6 +29,11 @@ export interface RelayOutcome {
   cutAfterChars?: number;
   /** The answer in OpenAI's format, when it was captured rather than sent. */
   json?: Record<string, unknown>;
+  /**
+   * The forms of the attempt's provider key (streams only): a text joined from `payloads` (the stream's answer the
+   * response cache assembles) is masked with them, as a key cut across two events is whole there.
+   */
+  keyForms?: SecretFormMatcher;
 }
 
 /** The framing of one stream for an endpoint that speaks another API; each method answers the text to write ('' for none). */
@@ -273,7 +278,7 @@ export async function relayStream(
       return { payloads, rejected, streamError: rejected.message, cutAfterChars: gate.sentChars };
     }
     res.end();
-    return { payloads };
+    return forms ? { payloads, keyForms: forms } : { payloads };
   } catch (error) {
     const gatewayError = toGatewayError(error);
     // Translators build these from the upstream's events, which may echo the key it was sent.

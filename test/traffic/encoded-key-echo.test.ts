@@ -50,11 +50,13 @@ describe('provider keys echoed encoded in relayed 200 answers', () => {
   let f: TrafficFixture;
   before(async () => {
     f = await createTrafficFixture();
-    f.fake.script((req) => ({ text: echoOf(keyOf(req)), chunks: 1 }));
-    await f.create('/v1/admin/providers', { name: 'echo-openai', type: 'openai', config: { api_base: `${f.fake.url}/v1`, models: ['echo-gpt'] }, api_keys: [{ api_key: KEY }] });
+    // `echo-split` says the key once, cut across two stream events.
+    f.fake.script((req) => (req.model === 'echo-split' ? { text: `Your key: ${keyOf(req)}.`, chunks: 2 } : { text: echoOf(keyOf(req)), chunks: 1 }));
+    await f.create('/v1/admin/providers', { name: 'echo-openai', type: 'openai', config: { api_base: `${f.fake.url}/v1`, models: ['echo-gpt', 'echo-split'] }, api_keys: [{ api_key: KEY }] });
     await f.create('/v1/admin/providers', { name: 'echo-claude', type: 'anthropic', config: { api_base: f.fake.url, models: ['echo-claude'] }, api_keys: [{ api_key: KEY }] });
     await f.create('/v1/admin/providers', { name: 'echo-gemini', type: 'gemini', config: { api_base: f.fake.url, models: ['echo-gemini'] }, api_keys: [{ api_key: KEY }] });
     await f.create('/v1/admin/routes', { name: 'cached', type: 'chat', models: [{ name: 'echo-gpt', provider: 'echo-openai' }], config: { cache: { ttl_seconds: 60 } } });
+    await f.create('/v1/admin/routes', { name: 'cached-split', type: 'chat', models: [{ name: 'echo-split', provider: 'echo-openai' }], config: { cache: { ttl_seconds: 60 } } });
   });
   after(() => f.close());
 
@@ -96,5 +98,14 @@ describe('provider keys echoed encoded in relayed 200 answers', () => {
       const stream = await chat({ model: 'echo-gpt', stream: true }).set('x-gateway-route', 'cached').expect(200);
       assertNoKey(stream.text, `cached stream, round ${round}`);
     }
+  });
+
+  it('a key cut across two stream events is whole in the answer the cache assembles: it is masked there, and replayed masked', async () => {
+    const first = await chat({ model: 'echo-split', stream: true }).set('x-gateway-route', 'cached-split').expect(200);
+    assert.equal(first.headers['x-gateway-cache'], 'miss');
+    const replayed = await chat({ model: 'echo-split', stream: true }).set('x-gateway-route', 'cached-split').expect(200);
+    assert.equal(replayed.headers['x-gateway-cache'], 'hit');
+    assert.ok(!replayed.text.includes(KEY), replayed.text);
+    assert.match(replayed.text, /Your key: sk-\.\.\.cdef\./);
   });
 });
