@@ -164,17 +164,21 @@ export class DeveloperKeyStore {
   /**
    * Removes what a crash between the writes of a create, revoke or application delete can leave: index entries
    * whose key record is missing or differs, key records without their index entry, and key records whose
-   * application no longer exists. Run at start.
+   * application no longer exists. Run at start. A removed key is then revoked for good: the {@link revokedHooks} run
+   * for it, as for a revoke, so its budget spend is purged too (also of an index entry whose key record is missing).
    * Resolves the number of records removed.
    */
   async repair(applicationExists: (name: string) => Promise<boolean>): Promise<number> {
     let removed = 0;
+    /** The keys removed (or whose record was already gone), by `application/id`. */
+    const gone = new Map<string, { application: string; id: string }>();
     for (const { key, value } of await this.storage.list<DeveloperKeyIndex>('developer-keys/')) {
       const hash = key.slice('developer-keys/'.length);
       const record = await this.storage.get<DeveloperKeyRecord>(keyRecordKey(value.application, value.id));
       if (record?.hash !== hash || !(await applicationExists(value.application))) {
         await this.storage.delete(key);
         removed++;
+        if (!record) gone.set(keyRecordKey(value.application, value.id), { application: value.application, id: value.id });
       }
     }
     for (const { key, value } of await this.storage.list<DeveloperKeyRecord>('application-keys/')) {
@@ -184,7 +188,9 @@ export class DeveloperKeyStore {
       await this.storage.delete(indexKey(value.hash)); // normally gone already (see above)
       await this.storage.delete(key);
       removed++;
+      gone.set(key, { application: value.application, id: value.id });
     }
+    for (const { application, id } of gone.values()) for (const hook of this.revokedHooks) await hook(application, id);
     return removed;
   }
 

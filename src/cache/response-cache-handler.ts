@@ -80,7 +80,10 @@ function answerToStore(res: Response, context: ModelRequestContext): Buffer | un
   if (res.statusCode !== 200 || !relay || relay.rejected || relay.streamError) return undefined;
   if (!relay.payloads) return relay.bytes;
   const answer = assembleStreamAnswer(context.endpoint, relay.payloads);
-  return answer ? Buffer.from(JSON.stringify(answer)) : undefined;
+  if (!answer) return undefined;
+  // The events' text joined: a provider key cut across two events is whole here, and is masked.
+  const text = JSON.stringify(answer);
+  return Buffer.from(relay.keyForms ? relay.keyForms.mask(text) : text);
 }
 
 /**

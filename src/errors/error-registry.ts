@@ -159,6 +159,7 @@ export const Errors = {
   upstreamUnreachable: createError('upstream_unreachable', 'The provider %s could not be reached: %s', 502, 'upstream_error'),
   upstreamTimeout: createError('upstream_timeout', 'The provider %s did not answer within %s ms.', 504, 'timeout_error'),
   upstreamFailed: createError('upstream_error', '%s', 502, 'upstream_error'),
+  upstreamRedirect: createError('upstream_redirect', 'The provider %s answered %s (a redirect), which the gateway does not follow: check its api_base.', 502, 'upstream_error'),
   // Guardrails on traffic
   guardrailRejected: createError('guardrail_rejected', 'The %s was rejected by %s: %s.', 400, 'guardrail_error'),
   guardrailUnavailable: createError('guardrail_unavailable', 'The guardrail %s could not run (%s) and the policy fails closed.', 503, 'guardrail_error'),

@@ -12,8 +12,8 @@ export const READYZ_PATH = '/readyz';
 /**
  * Creates the probe router. Neither probe needs a key: they disclose no configuration, only which check failed.
  * `/readyz` answers 503 `not_ready` in the gateway's error shape, with each check under `error.checks`. A failed
- * probe is an error line in `logger`, except while draining: the first draining probe writes one info line, the
- * others none.
+ * probe is an error line in `logger`, except an expected 503: while storage and plugins are still loading at start
+ * (and every other check passes), and while draining, the first such probe writes one info line, the others none.
  * @example
  * app.use(healthRouter(readiness));
  */
@@ -23,18 +23,20 @@ export function healthRouter(readiness: Readiness, logger?: GatewayLogger): Rout
     res.setHeader('cache-control', 'no-store');
     res.json({ status: 'ok' });
   });
-  let drainLogged = false;
+  /** The expected states already logged: one info line each, not an error line per probe. */
+  const logged = new Set<'starting' | 'draining'>();
   router.get(READYZ_PATH, async function readinessProbe(req, res) {
     res.setHeader('cache-control', 'no-store');
     const report = await readiness.check();
     if (!report.ready) {
-      // A draining gateway answers 503 on purpose, to every probe until it stops: one info line for the drain, no error line per probe.
-      const draining = readiness.draining;
-      if (draining && !drainLogged) {
-        drainLogged = true;
-        logger?.info('readiness probes answer 503: the gateway is draining before it stops', { path: (req.originalUrl.split('?')[0] ?? '').slice(0, 256) });
+      // A starting or draining gateway answers 503 on purpose, to every probe until it is ready or stops.
+      const state = readiness.draining ? 'draining' : report.starting ? 'starting' : undefined;
+      if (state && !logged.has(state)) {
+        logged.add(state);
+        const why = state === 'draining' ? 'the gateway is draining before it stops' : 'storage and plugins are still loading';
+        logger?.info(`readiness probes answer 503: ${why}`, { path: (req.originalUrl.split('?')[0] ?? '').slice(0, 256) });
       }
-      throw Errors.notReady([report.reason ?? 'unknown'], { details: { checks: report.checks }, expected: draining });
+      throw Errors.notReady([report.reason ?? 'unknown'], { details: { checks: report.checks }, expected: state !== undefined });
     }
     res.json({ status: 'ready', checks: report.checks });
   });

@@ -14,6 +14,8 @@ export interface ReadinessReport {
   ready: boolean;
   reason?: string;
   checks: Record<string, CheckResult>;
+  /** Not ready only because storage and plugins are still loading at start (every other check passes): an expected 503. */
+  starting?: boolean;
 }
 
 /** What the readiness checks look at. */
@@ -76,7 +78,10 @@ export class Readiness {
     checks.storage = storage;
     if (redis) checks.redis = redis;
     if (this.draining) return { ready: false, reason: 'the gateway is draining before it stops', checks };
-    const failed = Object.entries(checks).find(([, result]) => !result.ok);
-    return failed ? { ready: false, reason: failed[1].error ?? `${failed[0]} is not ready`, checks } : { ready: true, checks };
+    const failed = Object.entries(checks).filter(([, result]) => !result.ok);
+    if (failed.length === 0) return { ready: true, checks };
+    const [name, first] = failed[0]!;
+    const starting = failed.length === 1 && name === 'plugins' && !started.ok && started.error === undefined;
+    return { ready: false, reason: first.error ?? `${name} is not ready`, checks, ...(starting ? { starting } : {}) };
   }
 }

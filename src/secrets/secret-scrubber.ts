@@ -36,7 +36,8 @@ function scrubWith(scrubber: CompiledScrubber, text: string, replacement: string
 
 const compiled = new LRUCache<string, CompiledScrubber>({ max: 512 });
 
-function escapeRegExp(text: string): string {
+/** `text` with the characters a regular expression gives a meaning escaped. */
+export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
@@ -61,7 +62,11 @@ function base64Cores(secret: string): string[] {
   return cores;
 }
 
-function compile(secrets: readonly string[]): CompiledScrubber {
+/**
+ * The forms {@link scrubSecrets} searches for `secrets`: those matched in any letter case (the secret, its URL and hex
+ * encodings) and those matched exactly (the stable cores of its base64 and base64url encodings).
+ */
+export function secretForms(secrets: readonly string[]): { anyCase: Set<string>; exact: Set<string> } {
   const anyCase = new Set<string>();
   const exact = new Set<string>();
   for (const secret of secrets) {
@@ -70,6 +75,11 @@ function compile(secrets: readonly string[]): CompiledScrubber {
     anyCase.add(Buffer.from(secret, 'utf8').toString('hex'));
     for (const core of base64Cores(secret)) exact.add(core);
   }
+  return { anyCase, exact };
+}
+
+function compile(secrets: readonly string[]): CompiledScrubber {
+  const { anyCase, exact } = secretForms(secrets);
   // Longest first, so a longer form wins over a shorter one it contains.
   const pattern = (forms: Set<string>, flags: string): RegExp | null =>
     forms.size === 0
@@ -111,12 +121,6 @@ function scrubberFor(secrets: readonly (string | undefined | null)[]): CompiledS
 export function scrubSecrets(text: string, secrets: readonly (string | undefined | null)[], replacement: string = SCRUBBED): string {
   const scrubber = scrubberFor(secrets);
   return scrubber ? scrubWith(scrubber, text, replacement) : text;
-}
-
-/** The length of the longest form of `secrets` that {@link scrubSecrets} searches for (0 when none is searched). */
-export function longestSecretForm(secrets: readonly (string | undefined | null)[]): number {
-  const scrubber = scrubberFor(secrets);
-  return scrubber ? Math.max(...scrubber.lowerForms.map((form) => form.length), ...scrubber.exactForms.map((form) => form.length)) : 0;
 }
 
 /** True when `text` holds one of the secrets in any form {@link scrubSecrets} removes. */

@@ -101,6 +101,13 @@ async function attempt(deps: FallbackProxyDeps, context: ModelRequestContext, ca
       finish({ kind: 'status', status: upstream.status }, upstream.status, error.message);
       return { ok: false, error, failure: { kind: 'status', status: upstream.status, retryAfterMs: parseRetryAfter(upstream.headers['retry-after']) } };
     }
+    if (upstream.status >= 300) {
+      // A redirect is neither followed (its Location is the upstream's to choose) nor success: a 502, retried and falling back as one.
+      await upstream.body.dump({ limit: MAX_ERROR_BODY_BYTES }).catch(() => undefined);
+      const error = Errors.upstreamRedirect([candidate.provider.name, upstream.status]);
+      finish({ kind: 'status', status: upstream.status }, upstream.status, error.message);
+      return { ok: false, error, failure: { kind: 'network' } };
+    }
     if (res) setGatewayHeaders(res, context);
     // The stream's payloads so far, visible to the request log if the client leaves mid-stream (recorded as 499).
     if (res && context.stream) context.relay = { payloads: live };

@@ -7,7 +7,8 @@ import { chunkChoiceTexts } from '../guardrails/pipeline/message-text.js';
 import type { OutputGuard } from '../guardrails/pipeline/output-guard.js';
 import { createSseParser } from '../http/sse-parser.js';
 import type { ProviderPlugin, ProviderRequestContext } from '../plugins/plugin-types.js';
-import { ProviderKeyMask } from './provider-key-mask.js';
+import { ChunkedSecretMask } from '../secrets/chunked-secret-mask.js';
+import { SecretFormMatcher } from '../secrets/secret-form-matcher.js';
 import type { UpstreamResponse } from './upstream-client.js';
 import { withoutProviderKey } from './upstream-error.js';
 import { withoutStreamUsage } from '../usage/stream-usage.js';
@@ -28,6 +29,11 @@ export interface RelayOutcome {
   cutAfterChars?: number;
   /** The answer in OpenAI's format, when it was captured rather than sent. */
   json?: Record<string, unknown>;
+  /**
+   * The forms of the attempt's provider key (streams only): a text joined from `payloads` (the stream's answer the
+   * response cache assembles) is masked with them, as a key cut across two events is whole there.
+   */
+  keyForms?: SecretFormMatcher;
 }
 
 /** The framing of one stream for an endpoint that speaks another API; each method answers the text to write ('' for none). */
@@ -56,9 +62,9 @@ async function write(res: Response, chunk: string | Uint8Array): Promise<void> {
   if (!res.write(chunk) && !res.destroyed) await once(res, 'drain');
 }
 
-function parseJson(bytes: Buffer): unknown {
+function parseJson(text: string): unknown {
   try {
-    return JSON.parse(bytes.toString('utf8'));
+    return JSON.parse(text);
   } catch {
     throw Errors.upstreamInvalidResponse(['the answer is not JSON']);
   }
@@ -70,14 +76,20 @@ function sendJson(res: Response, bytes: Buffer): void {
   res.end(bytes);
 }
 
-/** The answer's bytes with the attempt's provider key masked (an upstream may echo the key it was sent). */
-function unechoed(bytes: Buffer, context: ProviderRequestContext): Buffer {
-  return ProviderKeyMask.of(context.apiKey?.value)?.whole(bytes) ?? bytes;
+/**
+ * Reads a whole answer: its text with every form of the attempt's provider key masked (an upstream may echo the key
+ * it was sent, as is or encoded), and its bytes, the upstream's own unless a form was masked.
+ */
+async function readUnechoed(upstream: UpstreamResponse, context: ProviderRequestContext): Promise<{ bytes: Buffer; text: string }> {
+  const bytes = Buffer.from(await upstream.body.arrayBuffer());
+  const text = bytes.toString('utf8');
+  const masked = SecretFormMatcher.of(context.apiKey?.value, 'text')?.mask(text) ?? text;
+  return masked === text ? { bytes, text } : { bytes: Buffer.from(masked, 'utf8'), text: masked };
 }
 
 /**
- * Reads a whole JSON answer and sends it: compatible answers byte for byte (once they parse as JSON; the provider key
- * masked), others translated. With an output guard, the answer is checked (and DLP-transformed) first, and
+ * Reads a whole JSON answer and sends it: compatible answers byte for byte (once they parse as JSON; every form of the
+ * provider key masked), others translated. With an output guard, the answer is checked (and DLP-transformed) first, and
  * withheld when rejected. An answer that is not JSON throws 502 `upstream_invalid_response` before
  * anything is sent, so the proxy may retry or fall back as for a network failure.
  */
@@ -89,15 +101,15 @@ export async function relayJson(
   guard?: OutputGuard,
   format?: AnswerFormat,
 ): Promise<RelayOutcome> {
-  const bytes = unechoed(Buffer.from(await upstream.body.arrayBuffer()), context);
+  const { bytes, text } = await readUnechoed(upstream, context);
   const compatible = adapter.openaiCompatible || !adapter.translateResponse;
   if (compatible && !guard && !format) {
-    const parsed = parseJson(bytes);
+    const parsed = parseJson(text);
     if (parsed === null || typeof parsed !== 'object') throw Errors.upstreamInvalidResponse(['the answer is not a JSON object']);
     sendJson(res, bytes);
     return { bytes, answer: parsed as Record<string, unknown> };
   }
-  const parsed = parseJson(bytes);
+  const parsed = parseJson(text);
   const answer = compatible ? (parsed as Record<string, unknown>) : adapter.translateResponse!(parsed, context);
   const rejected = await guard?.checkAnswer(answer);
   if (rejected) return { rejected };
@@ -108,7 +120,7 @@ export async function relayJson(
 
 /** Reads a whole JSON answer and keeps it, translated into OpenAI's format, for the caller (the Responses tool loop). */
 export async function captureJson(upstream: UpstreamResponse, adapter: ProviderPlugin, context: ProviderRequestContext): Promise<RelayOutcome> {
-  const parsed = parseJson(unechoed(Buffer.from(await upstream.body.arrayBuffer()), context));
+  const parsed = parseJson((await readUnechoed(upstream, context)).text);
   const compatible = adapter.openaiCompatible || !adapter.translateResponse;
   return { json: compatible ? (parsed as Record<string, unknown>) : adapter.translateResponse!(parsed, context) };
 }
@@ -179,8 +191,9 @@ class StreamGate {
  * before the first byte can still be retried or fall back (it is thrown). After that, a failure or
  * an output check that rejects ends the stream with an SSE `error` event, never a silent clean end.
  * With `hideUsage`, usage stays in `payloads` (for the request log) but is not sent: the usage-only chunk is dropped and
- * the `usage` member of other chunks taken out. The provider key is masked in what is sent and in `payloads` (which
- * the response cache keeps), a key split across two chunks included.
+ * the `usage` member of other chunks taken out. Every form of the provider key (as is, any case, base64, URL, hex) is
+ * masked in what is sent and in `payloads` (which the response cache keeps), a form split across two chunks included;
+ * a chunk is held back only as far as its end may begin a form.
  */
 export async function relayStream(
   res: Response,
@@ -201,12 +214,13 @@ export async function relayStream(
   const translator = adapter.openaiCompatible ? undefined : adapter.createStreamTranslator?.(context);
   const gate = new StreamGate(res, guard);
   const textOf = (from: number): Array<[number, string]> => (guard ? payloads.slice(from).flatMap(chunkChoiceTexts) : []);
-  const mask = ProviderKeyMask.of(context.apiKey?.value);
+  const forms = SecretFormMatcher.of(context.apiKey?.value, 'text');
   const parser = createSseParser((event) => {
-    if (translator) for (const payload of translator.onEvent(event)) payloads.push(mask ? mask.text(payload) : payload);
-    else payloads.push(mask ? mask.text(event.data) : event.data);
+    if (translator) for (const payload of translator.onEvent(event)) payloads.push(forms ? forms.mask(payload) : payload);
+    else payloads.push(forms ? forms.mask(event.data) : event.data);
   });
   const bytewise = !translator && !framing && !hideUsage;
+  const mask = bytewise ? ChunkedSecretMask.of(context.apiKey?.value) : undefined;
   const forward = async (chunk: Buffer): Promise<GatewayError | undefined> => {
     const before = payloads.length;
     parser.push(chunk);
@@ -246,13 +260,13 @@ export async function relayStream(
     }
     if (!rejected) {
       parser.end();
-      const held = bytewise ? mask?.flush() : undefined;
+      const held = mask?.flush();
       if (held && held.length > 0) rejected = await gate.push(held, []);
     }
     if (!rejected) {
       if (translator) {
         const before = payloads.length;
-        payloads.push(...translator.onEnd().map((payload) => (mask ? mask.text(payload) : payload)));
+        payloads.push(...translator.onEnd().map((payload) => (forms ? forms.mask(payload) : payload)));
         rejected = await sendPayloads(before);
       }
       if (!rejected && framing) rejected = await gate.push(framing.end(), []);
@@ -264,7 +278,7 @@ export async function relayStream(
       return { payloads, rejected, streamError: rejected.message, cutAfterChars: gate.sentChars };
     }
     res.end();
-    return { payloads };
+    return forms ? { payloads, keyForms: forms } : { payloads };
   } catch (error) {
     const gatewayError = toGatewayError(error);
     // Translators build these from the upstream's events, which may echo the key it was sent.

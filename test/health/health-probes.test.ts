@@ -1,7 +1,7 @@
 // /healthz and /readyz over real HTTP: liveness without I/O, readiness of storage, plugins and Redis, 503 while draining or cut off.
 import assert from 'node:assert/strict';
 import request from 'supertest';
-import { createGateway, defineGuardrail, postgresStorage } from '../../src/index.js';
+import { createGateway, defineGuardrail, memoryStorage, postgresStorage, type StorageAdapter } from '../../src/index.js';
 import { createTestGateway, type TestGateway } from '../helpers/test-gateway.js';
 import { dropSchema, requirePostgres, TEST_DATABASE_URL, testSchemaName } from '../helpers/postgres-test.js';
 import { deleteKeys, redisPort, requireRedis, testKeyPrefix, TEST_REDIS_URL } from '../helpers/redis-test.js';
@@ -51,17 +51,30 @@ describe('15.1: health and readiness probes', () => {
 });
 
 describe('15.1: the log lines of failed probes', () => {
-  it("15.1: a failed probe's error line names its whole path, mount prefix included; a draining gateway's 503s log one info line, no error", async () => {
-    const lines: Record<'info' | 'warn' | 'error', Array<{ message: string; fields?: Record<string, unknown> }>> = { info: [], warn: [], error: [] };
-    const capture = (level: keyof typeof lines) => (message: string, fields?: Record<string, unknown>) => void lines[level].push({ message, fields });
+  type Lines = Record<'info' | 'warn' | 'error', Array<{ message: string; fields?: Record<string, unknown> }>>;
+  /** A gateway mounted under `/ops` whose plugin sets up when `finish` is called, its log lines captured. */
+  function slowGateway(storage?: StorageAdapter) {
+    const lines: Lines = { info: [], warn: [], error: [] };
+    const capture = (level: keyof Lines) => (message: string, fields?: Record<string, unknown>) => void lines[level].push({ message, fields });
     let finish!: () => void;
     const slow = defineGuardrail({ name: 'slow_setup', defaultThreshold: 0.5, setup: () => new Promise<void>((resolve) => (finish = resolve)), evaluate: () => ({ results: {}, flagged: false }) });
-    const gateway = createGateway({ plugins: [slow], logger: { info: capture('info'), warn: capture('warn'), error: capture('error') } });
+    const gateway = createGateway({ plugins: [slow], storage, logger: { info: capture('info'), warn: capture('warn'), error: capture('error') } });
     const app = express();
     app.use('/ops', gateway.router);
+    return { lines, gateway, app, finish: () => finish?.(), probeLines: () => lines.info.filter(({ fields }) => fields?.path === '/ops/readyz') };
+  }
+
+  it("15.1: a starting gateway's 503s (storage and plugins still loading) and a draining gateway's log one info line each, no error", async () => {
+    const { lines, gateway, app, finish, probeLines } = slowGateway();
     try {
-      await request(app).get('/ops/readyz?verbose=1').expect(503);
-      assert.deepEqual(lines.error.map(({ message, fields }) => [message, fields?.path, fields?.code]), [['request failed', '/ops/readyz', 'not_ready']]);
+      for (let probe = 0; probe < 3; probe++) {
+        const starting = await request(app).get('/ops/readyz?verbose=1').expect(503);
+        assert.equal(starting.body.error.code, 'not_ready');
+        assert.match(starting.body.error.message, /still loading/);
+      }
+      assert.deepEqual(lines.error, [], 'no error line per starting probe');
+      assert.equal(probeLines().length, 1, `one info line for the whole start: ${JSON.stringify(lines.info)}`);
+      assert.match(probeLines()[0]!.message, /still loading/);
       finish();
       await gateway.ready;
       await request(app).get('/ops/readyz').expect(200);
@@ -70,13 +83,41 @@ describe('15.1: the log lines of failed probes', () => {
         const draining = await request(app).get('/ops/readyz').expect(503);
         assert.equal(draining.body.error.code, 'not_ready');
       }
-      assert.equal(lines.error.length, 1, `no error line per draining probe: ${JSON.stringify(lines.error)}`);
+      assert.deepEqual(lines.error, [], `no error line per draining probe: ${JSON.stringify(lines.error)}`);
       assert.equal(lines.warn.length, 0);
-      const drainLines = lines.info.filter(({ fields }) => fields?.path === '/ops/readyz');
-      assert.equal(drainLines.length, 1, `one info line for the whole drain: ${JSON.stringify(lines.info)}`);
-      assert.match(drainLines[0]!.message, /draining/);
+      assert.equal(probeLines().length, 2, `one info line for the whole drain: ${JSON.stringify(lines.info)}`);
+      assert.match(probeLines()[1]!.message, /draining/);
     } finally {
-      finish?.();
+      finish();
+      await gateway.close();
+    }
+  });
+
+  it("15.1: a 503 for storage down is an error line naming the probe's whole path, mount prefix included, while starting too", async () => {
+    let down = true;
+    const inner = memoryStorage();
+    const storage = new Proxy(inner, {
+      get: (target, name) =>
+        name === 'get' ? (key: string) => (down ? Promise.reject(new Error('connection refused')) : target.get(key)) : (Reflect.get(target, name) as unknown),
+    });
+    const { lines, gateway, app, finish, probeLines } = slowGateway(storage);
+    try {
+      const failing = await request(app).get('/ops/readyz?verbose=1').expect(503);
+      assert.equal(failing.body.error.checks.storage.ok, false);
+      assert.deepEqual(lines.error.map(({ message, fields }) => [message, fields?.path, fields?.code]), [['request failed', '/ops/readyz', 'not_ready']]);
+      down = false;
+      await request(app).get('/ops/readyz').expect(503);
+      assert.equal(lines.error.length, 1, 'storage back while still starting: no error line');
+      assert.equal(probeLines().length, 1);
+      finish();
+      await gateway.ready;
+      await request(app).get('/ops/readyz').expect(200);
+      down = true;
+      await request(app).get('/ops/readyz').expect(503);
+      assert.equal(lines.error.length, 2, 'storage down once started: an error line');
+    } finally {
+      down = false;
+      finish();
       await gateway.close();
     }
   });

@@ -138,8 +138,11 @@ describe('provider keys echoed in raw-relayed answers (images, audio, transcript
     const sent = [mask.chunk(Buffer.from(`a ${KEY.slice(0, 9)}`)), mask.chunk(Buffer.from(`${KEY.slice(9)} b\n`)), mask.chunk(Buffer.from('c')), mask.flush()];
     assert.equal(sent.map(String).join(''), `a ${MASK} b\nc`);
     assert.equal(String(sent[1]).endsWith('\n'), true, 'a chunk that ends a line is sent whole');
-    const long = mask.chunk(Buffer.alloc(10_000, 'x'));
-    assert.equal(long.length, 10_000 - (Buffer.from(KEY).toString('hex').length - 1), 'at most the hex form less one byte is held');
+    assert.equal(mask.chunk(Buffer.alloc(10_000, 'x')).length, 10_000, 'an end that cannot begin a form is not held');
+    const hex = Buffer.from(KEY).toString('hex');
+    const long = mask.chunk(Buffer.from(`${'x'.repeat(10_000)}${hex.slice(0, -1)}`));
+    assert.equal(long.length, 10_000, 'at most the longest form (hex) less one byte is held');
+    assert.equal(String(mask.chunk(Buffer.from(hex.slice(-1)))), MASK);
     const bytes = Buffer.from([0xff, 0xfe, 0x00, 0xc3]);
     const other = ChunkedSecretMask.of(KEY)!;
     assert.deepEqual(Buffer.concat([other.chunk(bytes), other.flush()]), bytes, 'bytes that are not UTF-8 pass unchanged');

@@ -1,15 +1,16 @@
-// An OpenAI-compatible provider that echoes its key in a 200 answer (JSON, stream data lines, a key split across two chunks) never passes it on.
+// An OpenAI-compatible provider that echoes its key in a 200 answer (JSON, stream data lines, a key or its encoding split across two chunks) never passes it on.
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import request from 'supertest';
-import { ProviderKeyMask } from '../../src/traffic/provider-key-mask.js';
+import { ChunkedSecretMask } from '../../src/secrets/chunked-secret-mask.js';
 import { listenOnLoopback, type LoopbackServer } from '../helpers/loopback-server.js';
 import { chatBody, createTrafficFixture, type TrafficFixture } from '../helpers/traffic-fixture.js';
 
 const KEY = 'sk-echoed-provider-key-0123456789abcdef';
 const MASK = 'sk-...cdef';
+const HEX = Buffer.from(KEY).toString('hex');
 
 /** An OpenAI-compatible upstream that puts the Bearer it was sent into its 200 answers; streams split it across two writes. */
 async function startEchoingUpstream(): Promise<{ url: string; close(): Promise<void> }> {
@@ -30,13 +31,19 @@ async function startEchoingUpstream(): Promise<{ url: string; close(): Promise<v
       const chunk = (content: string) => `data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`;
       const split = chunk(`split ${key} here`);
       const cut = split.indexOf(key) + 9;
+      const hex = Buffer.from(key).toString('hex').toUpperCase();
+      const splitHex = chunk(`hex ${hex} there`);
+      const hexCut = splitHex.indexOf(hex) + 21;
       res.write(chunk(`whole ${key}.`));
       res.write(split.slice(0, cut));
       setTimeout(() => {
-        res.write(split.slice(cut));
+        res.write(split.slice(cut) + splitHex.slice(0, hexCut));
+      }, 30);
+      setTimeout(() => {
+        res.write(splitHex.slice(hexCut));
         res.write(`data: ${JSON.stringify({ error: { message: `invalid key ${key}` } })}\n\n`);
         res.end('data: [DONE]\n\n');
-      }, 30);
+      }, 60);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -83,8 +90,10 @@ describe('provider keys echoed in relayed 200 answers', () => {
       const res = await chat({ stream: true, ...extra }).expect(200);
       assert.ok(!res.text.includes(KEY), res.text);
       assert.ok(!res.text.includes(KEY.slice(0, 12)), 'not even the first part of the split key');
+      assert.ok(!res.text.toLowerCase().includes(HEX.slice(0, 20)), 'nor of its hex encoding');
       assert.match(res.text, /whole sk-\.\.\.cdef\./);
       assert.match(res.text, /split sk-\.\.\.cdef here/);
+      assert.match(res.text, /hex sk-\.\.\.cdef there/);
       assert.match(res.text, /invalid key sk-\.\.\.cdef/);
     });
   }
@@ -105,10 +114,22 @@ describe('provider keys echoed in relayed 200 answers', () => {
     }
   });
 
-  it('holds back only the end of a chunk that may start the key, and sends it with the next chunk', () => {
-    const mask = ProviderKeyMask.of(KEY)!;
+  it('holds back only the end of a chunk that may start a form of the key, and sends it with the next chunk', () => {
+    const mask = ChunkedSecretMask.of(KEY)!;
     const sent = [mask.chunk(Buffer.from(`data: a ${KEY.slice(0, 5)}`)), mask.chunk(Buffer.from(`${KEY.slice(5)} b\n\n`)), mask.chunk(Buffer.from('data: sk')), mask.flush()];
     assert.deepEqual(sent.map(String), ['data: a ', `${MASK} b\n\n`, 'data: ', 'sk']);
     assert.equal(String(mask.chunk(Buffer.from(`data: ${KEY.slice(0, 3)}\n`))), `data: ${KEY.slice(0, 3)}\n`, 'a line end holds nothing back');
+    const hexSent = [mask.chunk(Buffer.from(`data: x ${HEX.slice(0, 30).toUpperCase()}`)), mask.chunk(Buffer.from(`${HEX.slice(30)} y`)), mask.flush()];
+    assert.deepEqual(hexSent.map(String), ['data: x ', `${MASK} y`, ''], 'an encoded form cut across chunks, in another letter case');
+  });
+
+  it('sends a chunk whose end cannot begin a form as it came, without holding anything back', () => {
+    const mask = ChunkedSecretMask.of(KEY)!;
+    const chunk = Buffer.from('data: {"id":"chatcmpl-1","choices":[{"index":0,"delta":{"content":"Hello, "');
+    assert.equal(mask.chunk(chunk), chunk, 'the same buffer, not delayed');
+    assert.equal(mask.flush().length, 0);
+    const start = Buffer.from(`data: ${KEY.slice(0, -1).toUpperCase()}`);
+    assert.equal(String(mask.chunk(start)), 'data: ', 'the key less its last character may still become the key');
+    assert.equal(String(mask.flush()), KEY.slice(0, -1).toUpperCase());
   });
 });

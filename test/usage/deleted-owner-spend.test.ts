@@ -10,13 +10,14 @@ import { CounterStore } from '../../src/usage/counter-store.js';
 import { windowsOf } from '../../src/usage/minute-limits.js';
 import { sharedReplicaOptions } from '../helpers/shared-replica-options.js';
 import { TEST_REDIS_URL } from '../helpers/redis-test.js';
+import { createTestGateway } from '../helpers/test-gateway.js';
 import { createTrafficFixture, type TrafficFixture } from '../helpers/traffic-fixture.js';
 import { admin, chat, metered, oneDollarPerAnswer } from './usage-helpers.js';
 
 const BUDGET = { budget: { amount_usd: 100, period: 'day' } };
 
 /** The spend buckets persisted in the gateway's storage. */
-async function spendBuckets(f: TrafficFixture): Promise<string[]> {
+async function spendBuckets(f: Pick<TrafficFixture, 'gateway'>): Promise<string[]> {
   const values = await new CounterStore(f.gateway.services.storage).read('spend/', 'spend/\uffff');
   return [...new Set(values.map((value) => value.bucket))].sort();
 }
@@ -86,6 +87,33 @@ describe("budget spend of deleted applications and revoked developer keys", func
       await purgeScenario(f);
     } finally {
       await f.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('file storage: the keys the start-up repair removes (a revoke or an application delete cut short by a crash) lose their spend too', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'gw-spend-repair-'));
+    const f = await createTrafficFixture({ storage: fileStorage({ dir }) });
+    let first: TrafficFixture | undefined = f;
+    let restarted: Awaited<ReturnType<typeof createTestGateway>> | undefined;
+    try {
+      const ids = await spendOnEveryOwner(f);
+      const storage = f.gateway.services.storage;
+      // A revoke cut short after its first write: the key's grant (index entry) is gone, its record is left.
+      const record = await storage.get<{ hash: string }>(`application-keys/app/${ids.revoked}`);
+      await storage.delete(`developer-keys/${record!.hash}`);
+      // An application delete cut short: its record is gone, its keys are left.
+      await storage.delete(f.gateway.services.applications.key('app:x'));
+      first = undefined;
+      await f.close();
+      restarted = await createTestGateway({ storage: fileStorage({ dir }) });
+      const buckets = await spendBuckets(restarted);
+      assert.ok(!buckets.includes(`spend/key/${ids.revoked}`), `the half-revoked key keeps no spend: ${buckets.join(', ')}`);
+      assert.ok(!buckets.includes(`spend/key/${ids.other}`), `a key of the half-deleted application keeps no spend: ${buckets.join(', ')}`);
+      assert.ok(buckets.includes(`spend/key/${ids.kept}`) && buckets.includes('spend/application/app'), `the live key and application keep theirs: ${buckets.join(', ')}`);
+    } finally {
+      await first?.close();
+      await restarted?.close();
       await rm(dir, { recursive: true, force: true });
     }
   });
