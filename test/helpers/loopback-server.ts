@@ -23,3 +23,31 @@ export async function listenOnLoopback(app: Express): Promise<LoopbackServer> {
   const port = (server.address() as { port: number }).port;
   return { server, port, base: `http://127.0.0.1:${port}`, close: () => server.close() };
 }
+
+/** A plain `node:http` server on a loopback port: its origin, and a close that drops open connections first. */
+export interface RawLoopbackServer {
+  server: Server;
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Listens with a plain `node:http` server (a fake upstream or tool server that writes raw bytes) on port 0 of
+ * 127.0.0.1. `close` ends kept-alive connections too, so a test's `after` never waits on them.
+ * @example
+ * const upstream = await listenRawOnLoopback(createServer((req, res) => res.end('{}')));
+ * // ... api_base: `${upstream.url}/v1` ...
+ * await upstream.close();
+ */
+export async function listenRawOnLoopback(server: Server): Promise<RawLoopbackServer> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    server,
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,12 +1,12 @@
 // A provider that echoes its key in an image, transcription or other raw-relayed answer (as is, base64 or URL-encoded, split across writes) never passes it on.
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import request from 'supertest';
 import { ChunkedSecretMask } from '../../src/secrets/chunked-secret-mask.js';
 import { listenOnLoopback, type LoopbackServer } from '../helpers/loopback-server.js';
 import { createTrafficFixture, type TrafficFixture } from '../helpers/traffic-fixture.js';
+import { listenRawOnLoopback } from '../helpers/loopback-server.js';
 
 const KEY = 'sk-raw-echoed-provider-key-0123456789abcdef';
 const MASK = 'sk-...cdef';
@@ -48,14 +48,7 @@ async function startEchoingUpstream(): Promise<{ url: string; close(): Promise<v
       res.end(bytes);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
-  };
+  return listenRawOnLoopback(server);
 }
 
 function assertNoKey(text: string): void {

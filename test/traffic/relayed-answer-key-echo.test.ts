@@ -1,12 +1,12 @@
 // An OpenAI-compatible provider that echoes its key in a 200 answer (JSON, stream data lines, a key or its encoding split across two chunks) never passes it on.
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import request from 'supertest';
 import { ChunkedSecretMask } from '../../src/secrets/chunked-secret-mask.js';
 import { listenOnLoopback, type LoopbackServer } from '../helpers/loopback-server.js';
 import { chatBody, createTrafficFixture, type TrafficFixture } from '../helpers/traffic-fixture.js';
+import { listenRawOnLoopback } from '../helpers/loopback-server.js';
 
 const KEY = 'sk-echoed-provider-key-0123456789abcdef';
 const MASK = 'sk-...cdef';
@@ -46,14 +46,7 @@ async function startEchoingUpstream(): Promise<{ url: string; close(): Promise<v
       }, 60);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
-  };
+  return listenRawOnLoopback(server);
 }
 
 describe('provider keys echoed in relayed 200 answers', () => {

@@ -1,9 +1,9 @@
 // A provider that echoes its key in a stream's error event (or in an event that is not JSON) never passes the key on.
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { chatBody, createTrafficFixture, type TrafficFixture } from '../helpers/traffic-fixture.js';
+import { listenRawOnLoopback } from '../helpers/loopback-server.js';
 
 const KEY = 'AIzaEchoedProviderKey0123456789';
 
@@ -25,14 +25,7 @@ async function startEchoingUpstream(): Promise<{ url: string; close(): Promise<v
       }
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
-  };
+  return listenRawOnLoopback(server);
 }
 
 function assertNoKey(text: string): void {

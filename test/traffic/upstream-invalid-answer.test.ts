@@ -1,9 +1,9 @@
 // A 200 answer that is not JSON is never relayed as JSON: 502 upstream_invalid_response, or the fallback's answer.
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { chatBody, createTrafficFixture, type TrafficFixture } from '../helpers/traffic-fixture.js';
+import { listenRawOnLoopback } from '../helpers/loopback-server.js';
 
 /** An OpenAI-compatible upstream that answers 200 with an HTML page. */
 async function startHtmlUpstream(): Promise<{ url: string; hits: () => number; close(): Promise<void> }> {
@@ -16,15 +16,8 @@ async function startHtmlUpstream(): Promise<{ url: string; hits: () => number; c
       res.end('<html><body>Welcome to the captive portal</body></html>');
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    hits: () => hits,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
-  };
+  const listening = await listenRawOnLoopback(server);
+  return { ...listening, hits: () => hits };
 }
 
 describe('upstream answers that are not JSON', () => {

@@ -1,9 +1,9 @@
 // An upstream 3xx (redirect) is never followed nor passed on as success: 502 upstream_redirect on the JSON, stream and raw paths, retried and falling back as a 502.
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { chatBody, createTrafficFixture, type TrafficFixture } from '../helpers/traffic-fixture.js';
+import { listenRawOnLoopback } from '../helpers/loopback-server.js';
 
 interface Loopback {
   url: string;
@@ -20,15 +20,8 @@ async function startServer(answer: (res: import('node:http').ServerResponse, bod
     req.on('data', (chunk: Buffer) => (body += chunk.toString('latin1')));
     req.on('end', () => answer(res, body));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    hits: () => hits,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
-  };
+  const listening = await listenRawOnLoopback(server);
+  return { ...listening, hits: () => hits };
 }
 
 describe('upstream redirects (3xx)', () => {
