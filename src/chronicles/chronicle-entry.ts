@@ -115,37 +115,46 @@ export function buildModelEntry(req: Request, res: Response, context: ModelReque
   return entry;
 }
 
-/** Builds the entry of one tool call made through a registry with a developer key. */
-export function buildToolEntry(options: {
+/** What every entry of a registry exchange (a tool call, or another MCP request) is built from. */
+interface RegistryExchange {
   id: string;
   application: string;
   registry: string;
   endpoint: string;
   startedAt: number;
   status: number;
-  invocation: ToolInvocation;
   error?: { code: string; message: string; type: string };
-}): ChronicleEntry {
-  const { invocation } = options;
+}
+
+/** The fields a registry exchange's entry shares with every other such entry (no route, model, usage or attempts). */
+function registryEntryBase(options: RegistryExchange, kind: 'tool' | 'mcp', latencyMs: number) {
   return {
     id: options.id,
     timestamp: new Date(options.startedAt).toISOString(),
     application: options.application,
-    kind: 'tool',
+    kind,
     endpoint: options.endpoint,
     route: null,
     provider: options.registry,
     model: null,
     status: options.status,
-    latency_ms: invocation.latency_ms,
+    latency_ms: latencyMs,
     stream: false,
     attempts: [],
+    usage: null,
+    error: options.error ?? null,
+  } satisfies Partial<ChronicleEntry>;
+}
+
+/** Builds the entry of one tool call made through a registry with a developer key. */
+export function buildToolEntry(options: RegistryExchange & { invocation: ToolInvocation }): ChronicleEntry {
+  const { invocation } = options;
+  return {
+    ...registryEntryBase(options, 'tool', invocation.latency_ms),
     input: invocation.arguments ?? null,
     output: typeof invocation.result === 'string' ? invocation.result : invocation.result === undefined ? null : JSON.stringify(invocation.result),
-    usage: null,
     guardrail_checks: invocation.guardrail_checks,
     tool_invocations: [invocation],
-    error: options.error ?? null,
   };
 }
 
@@ -154,38 +163,18 @@ export function buildToolEntry(options: {
  * the text the client was handed (after DLP redaction), and `error` the block or the tool server's error. It feeds no
  * usage graph (no tool invocations). Secrets are scrubbed and fields bounded by the recorder, as for tool calls.
  */
-export function buildMcpEntry(options: {
-  id: string;
-  application: string;
-  registry: string;
-  endpoint: string;
-  startedAt: number;
-  status: number;
+export function buildMcpEntry(options: RegistryExchange & {
   exchange: McpExchange;
   params: unknown;
   output?: string;
   checks: GuardrailCheck[];
-  error?: { code: string; message: string; type: string };
 }): ChronicleEntry {
   return {
-    id: options.id,
-    timestamp: new Date(options.startedAt).toISOString(),
-    application: options.application,
-    kind: 'mcp',
-    endpoint: options.endpoint,
-    route: null,
-    provider: options.registry,
-    model: null,
-    status: options.status,
-    latency_ms: Date.now() - options.startedAt,
-    stream: false,
-    attempts: [],
+    ...registryEntryBase(options, 'mcp', Date.now() - options.startedAt),
     input: options.params ?? null,
     output: options.output ?? null,
-    usage: null,
     guardrail_checks: options.checks,
     tool_invocations: [],
-    error: options.error ?? null,
     mcp: options.exchange,
   };
 }
