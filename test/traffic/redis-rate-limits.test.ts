@@ -1,13 +1,13 @@
 // Issue 14: route rate limits shared by gateways on one real Redis, exact under concurrent bursts, and their behaviour while Redis is down.
 import assert from 'node:assert/strict';
 import request from 'supertest';
-import type { GatewayLogger } from '../../src/errors/error-middleware.js';
 import type { RedisRouteRateLimits } from '../../src/traffic/redis-rate-limiter.js';
 import { reservoirFor } from '../../src/traffic/route-rate-limits.js';
 import { deleteKeys, redisPort, requireRedis, TEST_REDIS_URL, testKeyPrefix } from '../helpers/redis-test.js';
 import { TEST_KEYS } from '../helpers/test-gateway.js';
 import { tcpCut, type TcpCut } from '../helpers/tcp-cut.js';
 import { chatBody, createTrafficFixture, type TrafficFixture } from '../helpers/traffic-fixture.js';
+import { capturingLogger, type LoggedLine } from '../helpers/capturing-logger.js';
 
 const send = (f: TrafficFixture, route: string) =>
   request(f.app).post('/v1/chat/completions').set({ 'x-gateway-apikey': f.developerKey, 'x-gateway-route': route }).send(chatBody());
@@ -25,11 +25,6 @@ async function windowEmpty(f: TrafficFixture, route: string, amount: number): Pr
   }
 }
 
-interface Logged { level: string; message: string }
-function captureLogger(into: Logged[]): GatewayLogger {
-  const log = (level: string) => (message: string) => void into.push({ level, message });
-  return { info: log('info'), warn: log('warn'), error: log('error') };
-}
 
 describe('14.3 Redis: route rate limits shared by two gateways', function () {
   this.timeout(60_000);
@@ -144,14 +139,14 @@ describe('14.5 Redis down: rate limits fail open (default) or closed, never hang
   let relay: TcpCut;
   let open: TrafficFixture;
   let closed: TrafficFixture;
-  const logs: Logged[] = [];
+  const logs: LoggedLine[] = [];
   before(async () => {
     const { host, port } = redisPort();
     relay = await tcpCut(host, port);
     const url = new URL(TEST_REDIS_URL);
     url.hostname = '127.0.0.1';
     url.port = String(relay.port);
-    open = await createTrafficFixture({ redis: { url: url.toString(), keyPrefix: prefix }, logger: captureLogger(logs) });
+    open = await createTrafficFixture({ redis: { url: url.toString(), keyPrefix: prefix }, logger: capturingLogger(logs) });
     closed = await createTrafficFixture({ redis: { url: url.toString(), keyPrefix: prefix, rateLimitFailure: 'closed' } });
     await addRoute([open, closed], 'one', 1);
     await addRoute([open, closed], 'free', 0);

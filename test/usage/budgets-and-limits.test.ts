@@ -5,19 +5,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { fileStorage, type GatewayOptions } from '../../src/index.js';
-import type { GatewayLogger } from '../../src/errors/error-middleware.js';
 import { periodOf } from '../../src/usage/budget-periods.js';
 import { formatReset } from '../../src/usage/rate-limit-headers.js';
 import { deleteKeys, requireRedis, TEST_REDIS_URL, testKeyPrefix } from '../helpers/redis-test.js';
 import { createTestGateway } from '../helpers/test-gateway.js';
 import { createTrafficFixture, type TrafficFixture } from '../helpers/traffic-fixture.js';
 import { admin, chat, metered, oneDollarPerAnswer } from './usage-helpers.js';
+import { capturingLogger, type LoggedLine } from '../helpers/capturing-logger.js';
 
-interface Logged { level: string; message: string; fields?: Record<string, unknown> }
-function captureLogger(into: Logged[]): GatewayLogger {
-  const log = (level: string) => (message: string, fields?: Record<string, unknown>) => void into.push({ level, message, fields });
-  return { info: log('info'), warn: log('warn'), error: log('error') };
-}
 
 async function fixture(options: GatewayOptions = {}): Promise<TrafficFixture> {
   const f = await createTrafficFixture(options);
@@ -37,8 +32,8 @@ describe('15.5.4 budgets', function () {
   });
 
   it('15.5.4: set through the application admin API, validated; over budget is 429 budget_exceeded with the reset time', async () => {
-    const logs: Logged[] = [];
-    f = await fixture({ logger: captureLogger(logs) });
+    const logs: LoggedLine[] = [];
+    f = await fixture({ logger: capturingLogger(logs) });
     for (const budget of [{ amount_usd: 0, period: 'day' }, { amount_usd: 5, period: 'year' }, { amount_usd: 5 }, { amount_usd: 5, period: 'day', alert_threshold: 2 }, { amount_usd: 5, period: 'day', x: 1 }]) {
       const res = await admin(f, 'put', '/v1/admin/applications/app').send({ budget }).expect(400);
       assert.equal(res.body.error.type, 'invalid_request_error');

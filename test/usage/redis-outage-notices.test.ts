@@ -1,10 +1,10 @@
 // With Redis cut and restored, caller limits and budget spend fall back to the process and tell each outage once: one warning, then one line when Redis answers again.
 import assert from 'node:assert/strict';
-import type { GatewayLogger } from '../../src/errors/error-middleware.js';
 import { deleteKeys, redisPort, requireRedis, TEST_REDIS_URL, testKeyPrefix } from '../helpers/redis-test.js';
 import { tcpCut, type TcpCut } from '../helpers/tcp-cut.js';
 import { createTrafficFixture, type TrafficFixture } from '../helpers/traffic-fixture.js';
 import { admin, chat, metered, oneDollarPerAnswer } from './usage-helpers.js';
+import { capturingLogger, type LoggedLine } from '../helpers/capturing-logger.js';
 
 describe('14.5 Redis down: caller limits and budget spend tell each outage once', function () {
   this.timeout(30_000);
@@ -12,12 +12,8 @@ describe('14.5 Redis down: caller limits and budget spend tell each outage once'
   const prefix = testKeyPrefix();
   let relay: TcpCut;
   let f: TrafficFixture;
-  const lines: Array<{ level: string; message: string; fields?: Record<string, unknown> }> = [];
-  const logger: GatewayLogger = {
-    info: (message, fields) => void lines.push({ level: 'info', message, fields }),
-    warn: (message, fields) => void lines.push({ level: 'warn', message, fields }),
-    error: (message, fields) => void lines.push({ level: 'error', message, fields }),
-  };
+  const lines: LoggedLine[] = [];
+  const logger = capturingLogger(lines);
   before(async () => {
     const { host, port } = redisPort();
     relay = await tcpCut(host, port);
