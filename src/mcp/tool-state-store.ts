@@ -3,6 +3,7 @@ import { LRUCache } from 'lru-cache';
 import type { Storage } from '../storage/storage-facade.js';
 import { scanTool, toolFingerprint, type ToolScanResult } from './tool-scan/tool-scanner.js';
 import type { UpstreamTool } from './mcp-upstream.js';
+import { encodeUriComponentSafe } from '../http/uri-component.js';
 
 /** Why a tool is disabled. */
 export type DisabledReason = 'admin' | 'rug_pull' | 'scan_critical';
@@ -52,7 +53,7 @@ const MAX_OBSERVED_TOOLS = 100_000;
  * (`.`, `..`, '', which a tool server may list) escaped further, so such a tool cannot break its registry's writes.
  */
 export function toolKeySegment(tool: string): string {
-  const encoded = encodeURIComponent(tool);
+  const encoded = encodeUriComponentSafe(tool);
   if (encoded === '') return '%';
   return encoded === '.' || encoded === '..' ? encoded.replace(/\./g, '%2E') : encoded;
 }

@@ -1,6 +1,7 @@
 // The x-gateway-* headers every model answer carries: request id, route, provider, model and attempt count.
 import type { Response } from 'express';
 import type { ModelRequestContext } from './model-request-context.js';
+import { encodeUriComponentSafe } from '../http/uri-component.js';
 
 const HEADER_SAFE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
@@ -9,7 +10,7 @@ const HEADER_SAFE = /^[\t\x20-\x7e\x80-\xff]*$/;
  * and route names may come from the client; one Node refuses would otherwise throw after the provider answered.
  */
 export function headerValue(name: string): string {
-  return HEADER_SAFE.test(name) ? name : encodeURIComponent(name);
+  return HEADER_SAFE.test(name) ? name : encodeUriComponentSafe(name);
 }
 
 /** Sets the gateway's answer headers from the context and the last attempt. */

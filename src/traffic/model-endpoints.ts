@@ -33,9 +33,11 @@ export const MAX_MODEL_NAME_LENGTH = 512;
 
 /**
  * The JSON Schema of a request's `model`: a name goes into upstream bodies and paths, answer headers, logs, spans and
- * usage totals, so it is bounded and holds no control characters (400 otherwise, naming the field, never echoing it).
+ * usage totals, so it is bounded and holds no control characters and no lone surrogates, which cannot be encoded as
+ * UTF-8 (400 otherwise, naming the field, never echoing it). Ajv matches patterns with the `u` flag: the range
+ * `\ud800-\udfff` matches only unpaired surrogates.
  */
-export const MODEL_NAME_SCHEMA = { type: 'string', minLength: 1, maxLength: MAX_MODEL_NAME_LENGTH, pattern: '^[^\\u0000-\\u001f\\u007f]*$' } as const;
+export const MODEL_NAME_SCHEMA = { type: 'string', minLength: 1, maxLength: MAX_MODEL_NAME_LENGTH, pattern: '^[^\\u0000-\\u001f\\u007f\\ud800-\\udfff]*$' } as const;
 
 const common = {
   model: MODEL_NAME_SCHEMA,

@@ -1,4 +1,4 @@
-// A tool server listing tools named `.`, `..` or '' (names no storage key may be) cannot stop an admin from registering it or switching its tools off.
+// A tool server listing tools named `.`, `..`, '' or a lone surrogate (names no storage key may be as they are) cannot stop an admin from registering it or switching its tools off.
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -6,7 +6,8 @@ import request from 'supertest';
 import { createTestGateway, TEST_KEYS, type TestGateway } from '../helpers/test-gateway.js';
 import { RAW_TOOLS, startRawToolServer, type RawToolServer } from './raw-tool-server.js';
 
-const HOSTILE_NAMES = ['..', '.', '', 'a/b', '%2E%2E'];
+// Lone surrogates: encodeURIComponent throws on them, and the tool's storage key must still be made.
+const HOSTILE_NAMES = ['..', '.', '', 'a/b', '%2E%2E', '\ud800', 'a\udfff'];
 
 describe('MCP tools with hostile names', () => {
   let t: TestGateway;

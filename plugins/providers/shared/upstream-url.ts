@@ -20,8 +20,11 @@ export function baseUrl(context: ProviderRequestContext, fallback: string): stri
   return (configString(context, 'api_base') ?? fallback).replace(/\/+$/, '');
 }
 
-/** What may not appear in a name put into a URL path: dot segments, separators (raw or encoded) and control characters. */
-const UNSAFE_PATH_NAME = /^\.{1,2}$|\.\.|[/\\\u0000-\u001f\u007f]|%(?:2e|2f|5c)/i;
+/**
+ * What may not appear in a name put into a URL path: dot segments, separators (raw or encoded), control characters and
+ * lone surrogates (with the `u` flag, `\ud800-\udfff` matches only unpaired ones, which have no UTF-8 form).
+ */
+const UNSAFE_PATH_NAME = /^\.{1,2}$|\.\.|[/\\\u0000-\u001f\u007f\ud800-\udfff]|%(?:2e|2f|5c)/iu;
 
 /**
  * A client-chosen name (a model or deployment) as one URL path segment, encoded. A name that could
