@@ -35,6 +35,9 @@ const validateRequest = compileValidator<ResponsesRequest>({
     top_p: { type: 'number', minimum: 0, maximum: 1 },
     max_output_tokens: { type: 'integer', minimum: 1 },
     stream: { type: 'boolean' },
+    // `store` decides whether the answer is kept; `metadata` is echoed in the answer and kept with it: OpenAI's bounds.
+    store: { type: 'boolean' },
+    metadata: { type: 'object', maxProperties: 16, propertyNames: { maxLength: 64 }, additionalProperties: { type: 'string', maxLength: 512 } },
     previous_response_id: { type: 'string' },
     tools: {
       type: 'array',
