@@ -1,7 +1,7 @@
 // createExpressServer: requests arrive with the app's prototypes already, and the gateway behaves as under app.listen.
 import assert from 'node:assert/strict';
 import type { IncomingMessage, Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import express from 'express';
 import OpenAI from 'openai';
 import { createExpressServer } from '../../src/index.js';
@@ -71,6 +71,31 @@ describe('createExpressServer', () => {
     const routes = await fetch(`${base}/v1/admin/routes`, { headers: { 'x-api-key': TEST_KEYS.viewer } });
     assert.equal(routes.status, 200);
     assert.ok(arrived.length >= 5 && arrived.every(Boolean));
+  });
+
+  it("answers requests Node's parser refuses (431, 400) in the error shape, not with an empty body, and keeps serving", async () => {
+    const { port } = server.address() as AddressInfo;
+    const raw = (text: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(port, '127.0.0.1', () => socket.end(text));
+        let answer = '';
+        socket.setEncoding('utf8').on('data', (chunk: string) => (answer += chunk)).on('end', () => resolve(answer)).on('error', reject);
+      });
+    const cases: Array<[string, string, string]> = [
+      [`GET /v1/models/${'x'.repeat(20_000)} HTTP/1.1\r\nHost: a\r\n\r\n`, '431', 'headers_too_large'],
+      [`GET / HTTP/1.1\r\nHost: a\r\nX-Big: ${'y'.repeat(20_000)}\r\n\r\n`, '431', 'headers_too_large'],
+      ['NOT HTTP AT ALL\r\n\r\n', '400', 'malformed_request'],
+      ['GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n', '400', 'malformed_request'],
+    ];
+    for (const [request, status, code] of cases) {
+      const answer = await raw(request);
+      assert.equal(answer.split(' ')[1], status, answer.slice(0, 200));
+      const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as { error: Record<string, unknown> };
+      assert.deepEqual(Object.keys(body.error).sort(), ['code', 'message', 'param', 'type']);
+      assert.equal(body.error.code, code);
+      assert.ok(!String(body.error.message).includes('xxxx'), 'the request is not quoted back');
+    }
+    assert.equal((await fetch(`${base}/healthz`)).status, 200);
   });
 
   it('adds one property of its own to a model or admin request (its record), so hosts on app.listen pay for one new hidden class, not one per step', async () => {
