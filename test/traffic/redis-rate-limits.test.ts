@@ -25,7 +25,6 @@ async function windowEmpty(f: TrafficFixture, route: string, amount: number): Pr
   }
 }
 
-
 describe('14.3 Redis: route rate limits shared by two gateways', function () {
   this.timeout(60_000);
   requireRedis();

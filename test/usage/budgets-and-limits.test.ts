@@ -13,7 +13,6 @@ import { createTrafficFixture, type TrafficFixture } from '../helpers/traffic-fi
 import { admin, chat, metered, oneDollarPerAnswer } from './usage-helpers.js';
 import { capturingLogger, type LoggedLine } from '../helpers/capturing-logger.js';
 
-
 async function fixture(options: GatewayOptions = {}): Promise<TrafficFixture> {
   const f = await createTrafficFixture(options);
   await f.create('/v1/admin/routes', { name: 'chat', type: 'chat', models: [{ name: 'gpt-4o-mini', provider: 'fake' }] });
