@@ -86,12 +86,13 @@ export function prepareExamples(examples: readonly MultiLabelExample[], bits = D
 }
 
 /** Up to `max` windows spread evenly over the list (first and last kept). */
-function spread<T>(items: readonly T[], max: number): T[] {
+export function spread<T>(items: readonly T[], max: number): T[] {
   if (items.length <= max) return [...items];
   return Array.from({ length: max }, (_, i) => items[Math.round((i * (items.length - 1)) / (max - 1))] as T);
 }
 
-function windowMargin(weights: Float64Array, bias: number, buckets: Uint32Array, featureFloor: number): number {
+/** The margin of one window's `buckets`: the bias plus the weights' sum scaled by 1/sqrt(max(count, floor)). */
+export function windowMargin(weights: Float64Array, bias: number, buckets: Uint32Array, featureFloor: number): number {
   let sum = 0;
   for (const bucket of buckets) sum += weights[bucket] as number;
   return buckets.length === 0 ? bias : bias + sum / Math.sqrt(Math.max(buckets.length, featureFloor));
@@ -108,6 +109,32 @@ function classScales(training: ReadonlyArray<{ windows: Uint32Array[]; positive:
   if (balance.kind === 'windows') return { pos: 1, neg: (balance.negativeMass * positiveWeight) / Math.max(1e-9, negativeWeight) };
   const total = positiveWeight + negativeWeight;
   return { pos: total / (2 * Math.max(1e-9, positiveWeight)), neg: total / (2 * Math.max(1e-9, negativeWeight)) };
+}
+
+/**
+ * One AdaGrad step on the hashed weights of a window's `buckets`: each weight moves by its share (`scale`) of
+ * `gradient` plus L2, over the root of its summed squared steps (`squares`, updated). The bias is the caller's.
+ */
+export function sparseAdaGradStep(weights: Float64Array, squares: Float64Array, buckets: Uint32Array, gradient: number, scale: number, l2: number, learningRate: number): void {
+  for (const bucket of buckets) {
+    const g = gradient * scale + l2 * (weights[bucket] as number);
+    squares[bucket] = (squares[bucket] as number) + g * g;
+    weights[bucket] = (weights[bucket] as number) - (learningRate * g) / Math.sqrt(squares[bucket] as number);
+  }
+}
+
+/**
+ * The weight of a negative window under `balance: windows`: every window of a negative text counts, and all of them
+ * together weigh as much as the positive texts (`count` gives a text's window count).
+ */
+export function negativeWindowScale<T extends { positive: boolean; weight: number }>(training: readonly T[], count: (example: T) => number): number {
+  let positive = 0;
+  let negative = 0;
+  for (const e of training) {
+    if (e.positive) positive += e.weight;
+    else negative += e.weight * count(e);
+  }
+  return positive / Math.max(1e-9, negative);
 }
 
 /** Trains one label (index `label` of each example's labels) with AdaGrad; answers its weights and bias. */
@@ -127,11 +154,7 @@ export function trainLabel(examples: readonly PreparedExample[], label: number, 
     if (buckets.length === 0) return;
     const scale = 1 / Math.sqrt(Math.max(buckets.length, floor));
     const gradient = (sigmoid(windowMargin(weights, bias, buckets, floor)) - target) * importance;
-    for (const bucket of buckets) {
-      const g = gradient * scale + settings.l2 * (weights[bucket] as number);
-      squares[bucket] = (squares[bucket] as number) + g * g;
-      weights[bucket] = (weights[bucket] as number) - (settings.learningRate * g) / Math.sqrt(squares[bucket] as number);
-    }
+    sparseAdaGradStep(weights, squares, buckets, gradient, scale, settings.l2, settings.learningRate);
     biasSquare += gradient * gradient;
     bias -= (settings.learningRate * gradient) / Math.sqrt(biasSquare);
   };

@@ -1,8 +1,8 @@
 // Exploration: the promptinjectiondetection linear model and a word-vector network trained jointly, one window margin (linear + network) under the same multiple-instance and window-balance rules as hashed-trainer.ts.
 import { sigmoid } from '../../plugins/guardrails/prompt-injection-detection/hashed-model.js';
-import { DEFAULT_HASHED_OPTIONS, type HashedTrainOptions, type PreparedExample } from './hashed-trainer.js';
+import { DEFAULT_HASHED_OPTIONS, negativeWindowScale, sparseAdaGradStep, spread, windowMargin, type HashedTrainOptions, type PreparedExample } from './hashed-trainer.js';
 import { seededRandom, shuffle } from './linear-trainer.js';
-import { adaGradStep, netMargin, newVectorNet, spread, WINDOW_VECTOR_OPTIONS, type VectorNet, type VectorPrepared, type WindowVectorOptions } from './prompt-injection-vectors.js';
+import { adaGradStep, netMargin, newVectorNet, WINDOW_VECTOR_OPTIONS, type VectorNet, type VectorPrepared, type WindowVectorOptions } from './prompt-injection-vectors.js';
 
 /** One label's jointly trained parts: the hashed weights and bias, and the network whose margin adds to theirs. */
 export interface JointLabel {
@@ -38,27 +38,13 @@ export function trainJointLabel(prepared: readonly PreparedExample[], vectors: r
     if (inputs.length !== e.windows.length) throw new Error(`example ${i}: ${e.windows.length} windows but ${inputs.length} vector inputs`);
     return { windows: spread(e.windows, s.maxWindows), inputs: spread(inputs, s.maxWindows), positive: e.labels[label] === true, weight: e.weight };
   });
-  let positive = 0;
-  let negative = 0;
-  for (const e of training) {
-    if (e.positive) positive += e.weight;
-    else negative += e.weight * e.windows.length;
-  }
-  const negScale = positive / Math.max(1e-9, negative);
-  const linear = (buckets: Uint32Array): number => {
-    let sum = 0;
-    for (const bucket of buckets) sum += weights[bucket] as number;
-    return buckets.length === 0 ? bias : bias + sum / Math.sqrt(Math.max(buckets.length, floor));
-  };
+  const negScale = negativeWindowScale(training, (e) => e.windows.length);
+  const linear = (buckets: Uint32Array): number => windowMargin(weights, bias, buckets, floor);
   const update = (buckets: Uint32Array, x: Float32Array, target: number, importance: number): void => {
     const gradient = (sigmoid(linear(buckets) + netMargin(net, x, h)) - target) * importance;
     if (buckets.length > 0) {
       const scale = 1 / Math.sqrt(Math.max(buckets.length, floor));
-      for (const bucket of buckets) {
-        const g = gradient * scale + s.l2 * (weights[bucket] as number);
-        squares[bucket] = (squares[bucket] as number) + g * g;
-        weights[bucket] = (weights[bucket] as number) - (s.learningRate * g) / Math.sqrt(squares[bucket] as number);
-      }
+      sparseAdaGradStep(weights, squares, buckets, gradient, scale, s.l2, s.learningRate);
     }
     biasSquare += gradient * gradient;
     bias -= (s.learningRate * gradient) / Math.sqrt(biasSquare);

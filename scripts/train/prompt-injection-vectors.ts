@@ -1,6 +1,6 @@
 // A word-vector view for promptinjectiondetection (exploration): per 512-character window, GloVe inputs (SIF mean, optionally max-pooled) through a small tanh layer, trained multiple-instance as the linear model is.
 import { modelText, textWindows } from '../../plugins/guardrails/prompt-injection-detection/hashed-features.js';
-import type { MultiLabelExample } from './hashed-trainer.js';
+import { negativeWindowScale, spread, type MultiLabelExample } from './hashed-trainer.js';
 import { seededRandom, shuffle } from './linear-trainer.js';
 import { sharedWordTable } from './shared-word-table.js';
 
@@ -92,12 +92,6 @@ export function netMargin(net: VectorNet, x: Float32Array, h?: Float32Array): nu
   return z;
 }
 
-/** `max` items of `items`, evenly spread over it (all of them when there are fewer). */
-export function spread<T>(items: readonly T[], max: number): T[] {
-  if (items.length <= max) return [...items];
-  return Array.from({ length: max }, (_, i) => items[Math.round((i * (items.length - 1)) / (max - 1))] as T);
-}
-
 /** A network of `hidden` tanh units over `inputSize` inputs, its weights drawn from `random`. */
 export function newVectorNet(inputSize: number, hidden: number, random: () => number): VectorNet {
   const W = new Float32Array(hidden * inputSize).map(() => (random() - 0.5) * 0.2);
@@ -148,13 +142,7 @@ export function trainVectorNet(examples: readonly VectorPrepared[], label: numbe
   const step = adaGradStep(net, o.learningRate, o.l2);
   let gc = 1e-6;
   const training = examples.map((e) => ({ inputs: spread(e.inputs, o.maxWindows), positive: e.labels[label] === true, weight: e.weight }));
-  let positive = 0;
-  let negative = 0;
-  for (const e of training) {
-    if (e.positive) positive += e.weight;
-    else negative += e.weight * e.inputs.length;
-  }
-  const negScale = positive / Math.max(1e-9, negative);
+  const negScale = negativeWindowScale(training, (e) => e.inputs.length);
   const h = new Float32Array(H);
   const rate = o.learningRate;
   const update = (x: Float32Array, target: number, importance: number): void => {
