@@ -1,7 +1,7 @@
 // Provider API keys, stored per provider and namespace, sealed at rest and shown masked.
 import { Errors } from '../errors/error-registry.js';
 import type { SecretBox } from '../secrets/secret-box.js';
-import { isMaskOf, maskSecret } from '../secrets/mask-secret.js';
+import { isMaskOf, maskSecret, SEALED_SECRET_MASK } from '../secrets/mask-secret.js';
 import type { Storage } from '../storage/storage-facade.js';
 import { compileValidator } from '../validation/schema-validator.js';
 import { SERVER_SET_FIELDS } from './schemas/common-schemas.js';
@@ -92,7 +92,7 @@ export class ProviderKeyStore {
     try {
       return maskSecret(this.box.open(sealed));
     } catch {
-      return '...(encrypted)';
+      return SEALED_SECRET_MASK;
     }
   }
 

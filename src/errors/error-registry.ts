@@ -173,6 +173,8 @@ export const Errors = {
   mcpUpstreamInvalidResponse: createError('upstream_invalid_response', 'The tool server of registry %s sent an answer the gateway cannot read: %s.', 502, 'upstream_error'),
   mcpSessionNotFound: createError('mcp_session_not_found', 'No MCP session with this Mcp-Session-Id exists at registry %s for this application; start a new one with initialize.', 404, 'not_found_error'),
   mcpToolNotFound: createError('tool_not_found', 'The registry %s has no tool named %s.', 404, 'not_found_error'),
+  mcpRegistryNotDeleted: createError('mcp_registry_not_deleted', 'The MCP registry %s was not deleted: a storage write failed, and the registry and its tool pins are as they were. Retry the delete.', 500, 'api_error'),
+  mcpRegistryDeleteIncomplete: createError('mcp_registry_delete_incomplete', 'The MCP registry %s is deleted, but a storage write failed before all of its tool pins and policies were removed: nothing serves the registry, and what is left is removed when a registry of that name is created and at the next start.', 500, 'api_error'),
   // Probes
   notReady: createError('not_ready', 'The gateway is not ready: %s.', 503, 'api_error'),
   // Admin console

@@ -4,6 +4,7 @@ import { adminOf } from '../admin/admin-auth.js';
 import { unmaskedUrl } from '../admin/masked-urls.js';
 import { objectBody, pathParam } from '../admin/request-body.js';
 import { Errors } from '../errors/error-registry.js';
+import { looksMasked } from '../secrets/mask-secret.js';
 import type { GuardrailEngine } from '../guardrails/guardrail-engine.js';
 import { publicBaseUrl } from '../http/public-base-url.js';
 import { presentRegistry, type RegistryRecord } from './registry-records.js';
@@ -27,10 +28,13 @@ export function mcpAdminRouter(service: RegistryService, configuredBaseUrl: stri
     res.json((await registries.list()).map((record) => present(req, record as RegistryRecord)));
   });
   router.post('/mcp/registries', async function createRegistry(req, res) {
-    const record = seal(registries.prepareCreate(objectBody(req), adminOf(req).name) as RegistryRecord);
+    const body = objectBody(req);
+    if (typeof body.authorization_token === 'string') refuseMaskedToken(body.authorization_token);
+    const record = seal(registries.prepareCreate(body, adminOf(req).name) as RegistryRecord);
     unmaskedUrl(record.url, undefined, 'url');
-    // The record and its tools' pins are stored together, or neither (a failed write undoes the pins).
-    await registries.insert(record, undefined, (write) => service.pinAround(record, write));
+    // The record and its tools' pins are stored together, or neither (a failed write undoes the pins); what a delete
+    // cut short left under this name goes first, so the new registry inherits no pin or policy.
+    await registries.insert(record, () => service.removeLeftovers(record.name), (write) => service.pinAround(record, write));
     res.status(201).json({ message: `MCP registry ${record.name} created`, request_url: present(req, record).request_url });
   });
   router.get('/mcp/registries/:name', async function getRegistry(req, res) {
@@ -38,24 +42,25 @@ export function mcpAdminRouter(service: RegistryService, configuredBaseUrl: stri
   });
   router.put('/mcp/registries/:name', async function updateRegistry(req, res) {
     const body = objectBody(req);
-    const current = (await registries.get(pathParam(req, 'name'))) as RegistryRecord;
-    // A token echoed back masked keeps the stored one; a new value replaces it at once.
-    const echoed = typeof body.authorization_token === 'string' && current.authorization_token !== undefined && present(req, current).authorization_token === body.authorization_token;
-    const { authorization_token: _echo, ...withoutToken } = body;
-    const changes = echoed ? withoutToken : body;
-    const record = await registries.update(current.name, changes, adminOf(req).name, (old, next) => {
+    const token = body.authorization_token;
+    // Decided under the registry's lock against the record stored then (`old`), never one read before it.
+    const record = await registries.update(pathParam(req, 'name'), body, adminOf(req).name, (old, next) => {
       const typed = next as RegistryRecord;
       // A URL sent back masked, as answers show it, keeps the stored one.
       typed.url = unmaskedUrl(typed.url, old.url, 'url') as string;
-      if (echoed) typed.authorization_token = current.authorization_token;
-      else if (typeof body.authorization_token === 'string') typed.authorization_token = box.seal(body.authorization_token);
+      // A token sent back masked keeps the stored one; a new value replaces it at once.
+      if (typeof token === 'string') {
+        const echoed = old.authorization_token !== undefined && present(req, old as RegistryRecord).authorization_token === token;
+        if (echoed) typed.authorization_token = old.authorization_token as string;
+        else typed.authorization_token = box.seal(refuseMaskedToken(token));
+      }
       delete typed.request_url;
     }, (write, next) => service.pinAround(next as RegistryRecord, write));
     res.json({ message: `MCP registry ${record.name} updated` });
   });
   router.delete('/mcp/registries/:name', async function deleteRegistry(req, res) {
-    // Its tool states and policies go before the record, so a failure midway never leaves them for a re-created registry.
-    const record = await registries.remove(pathParam(req, 'name'), (current) => service.forget(current.name));
+    // The record first, then its tool states and policies: a failure midway never leaves a live registry without pins.
+    const record = await service.remove(pathParam(req, 'name'));
     res.json({ message: `MCP registry ${record.name} deleted` });
   });
 
@@ -65,15 +70,9 @@ export function mcpAdminRouter(service: RegistryService, configuredBaseUrl: stri
   router.put('/mcp/registries/:name/tools/:tool', async function toggleTool(req, res) {
     const body = objectBody(req);
     if (typeof body.enabled !== 'boolean') throw Errors.validation(["The field 'enabled' is required and must be a boolean."], { param: 'enabled' });
-    const name = pathParam(req, 'name');
     const toolName = pathParam(req, 'tool');
-    const { upstream } = await service.listTools(name);
-    const tool = upstream.find((candidate) => candidate.name === toolName);
-    if (!tool) throw Errors.mcpToolNotFound([name, toolName]);
-    // The tool's state and the pins of its not yet pinned siblings are stored together, or none (a failure undoes the
-    // pins); under the registry's lock, so a delete or an update cannot interleave (404 when it is gone meanwhile).
-    const enabled = body.enabled;
-    const view = await registries.whileExists(name, () => service.toggleTool(name, tool, enabled, upstream));
+    // Listed, pinned and written under the registry's lock: all or nothing, and never from an outdated URL or token.
+    const view = await service.toggleTool(pathParam(req, 'name'), toolName, body.enabled);
     res.json({ message: `Tool ${toolName} ${body.enabled ? 'enabled' : 'disabled'}`, tool: view });
   });
 
@@ -90,4 +89,13 @@ export function mcpAdminRouter(service: RegistryService, configuredBaseUrl: stri
     res.json({ message: `Policies of MCP registry ${name} updated` });
   });
   return router;
+}
+
+/**
+ * Returns `token` unless it has the shape of a mask and so is not the echo of the stored token (a stale one, read
+ * before the token was replaced, or another registry's): storing it would replace the token with its mask (400).
+ */
+function refuseMaskedToken(token: string): string {
+  if (!looksMasked(token)) return token;
+  throw Errors.validation(["The field 'authorization_token' holds a masked token that is not the mask of the stored one: send the whole token, or the stored token's mask unchanged to keep it."], { param: 'authorization_token' });
 }

@@ -2,7 +2,7 @@
 import { nameSchema, serverSetFields } from '../admin/schemas/common-schemas.js';
 import type { ResourceRecord } from '../admin/resource-collection.js';
 import type { SecretBox } from '../secrets/secret-box.js';
-import { maskSecret } from '../secrets/mask-secret.js';
+import { maskSecret, SEALED_SECRET_MASK } from '../secrets/mask-secret.js';
 import { maskUrlCredentials } from '../secrets/url-credentials.js';
 
 /** JSON Schema of a registry body. */
@@ -42,7 +42,7 @@ export function presentRegistry(record: RegistryRecord, box: SecretBox, baseUrl:
     try {
       token = maskSecret(box.open(record.authorization_token));
     } catch {
-      token = '...(encrypted)';
+      token = SEALED_SECRET_MASK;
     }
   }
   return {

@@ -78,21 +78,27 @@ export class RegistryService {
   }
 
   /**
-   * An admin's toggle of one tool, all or nothing: pins the other listed tools not pinned yet, then writes the
-   * tool's state ({@link ToolStateStore.setEnabled}); when a write fails, the pins written here are deleted again
-   * before the error goes on. Call it under the registry's lock (`registries.whileExists`).
-   * @param upstream the tool server's tools as just listed, `tool` among them.
+   * An admin's toggle of one tool, all or nothing, under the registry's lock (404 when the registry is gone): lists the
+   * tool server's tools from the record as stored under the lock, so an update that changes the URL or token at the
+   * same time comes wholly before or after it and never leaves pins of the old tool list; pins the other listed tools
+   * not pinned yet, then writes the tool's state ({@link ToolStateStore.setEnabled}). When a write fails, the pins
+   * written here are deleted again before the error goes on.
    */
-  async toggleTool(name: string, tool: UpstreamTool, enabled: boolean, upstream: UpstreamTool[]): Promise<ToolView> {
-    const created: string[] = [];
-    try {
-      await this.tools.pinNew(name, upstream, created, tool.name);
-      const others = upstream.filter((candidate) => candidate !== tool).map((candidate) => candidate.name);
-      return await this.tools.setEnabled(name, tool, enabled, others);
-    } catch (error) {
-      await this.tools.unpin(name, created);
-      throw error;
-    }
+  async toggleTool(name: string, toolName: string, enabled: boolean): Promise<ToolView> {
+    return this.registries.whileExists(name, async (current) => {
+      const upstream = await this.upstreamTools(current as RegistryRecord);
+      const tool = upstream.find((candidate) => candidate.name === toolName);
+      if (!tool) throw Errors.mcpToolNotFound([name, toolName]);
+      const created: string[] = [];
+      try {
+        await this.tools.pinNew(name, upstream, created, tool.name);
+        const others = upstream.filter((candidate) => candidate !== tool).map((candidate) => candidate.name);
+        return await this.tools.setEnabled(name, tool, enabled, others);
+      } catch (error) {
+        await this.tools.unpin(name, created);
+        throw error;
+      }
+    });
   }
 
   /** The registry's policies, defaults filled. */
@@ -114,9 +120,43 @@ export class RegistryService {
     return policies;
   }
 
-  /** Deletes what belongs to a registry besides its record. */
-  async forget(name: string): Promise<void> {
-    await this.tools.removeAll(name);
-    await this.storage.delete(policiesKey(name));
+  /**
+   * Deletes a registry with its tool states and policies, under its lock (404 when absent). The record goes first, in
+   * one batch with the rest (one transaction on PostgreSQL; elsewhere one write after another in that order): once a
+   * pin is gone nothing serves the registry, so no tool of a live registry is ever callable without its pin. A write
+   * failing at the record leaves everything as it was (500 `mcp_registry_not_deleted`); one failing after it leaves
+   * only tool states and policies of a registry that no longer exists (500 `mcp_registry_delete_incomplete`), which a
+   * registration under that name ({@link removeLeftovers}) and the start-up repair remove.
+   */
+  async remove(name: string): Promise<Readonly<RegistryRecord>> {
+    return this.registries.whileExists(name, async (current) => {
+      const owned = await this.ownedKeys(current.name);
+      try {
+        await this.storage.batch([this.registries.key(current.name), ...owned].map((key) => ({ op: 'delete' as const, key })));
+      } catch (error) {
+        if (await this.registries.find(current.name)) throw Errors.mcpRegistryNotDeleted([current.name], { cause: error });
+        this.tools.forgetObserved(current.name);
+        throw Errors.mcpRegistryDeleteIncomplete([current.name], { cause: error });
+      }
+      this.tools.forgetObserved(current.name);
+      return current as RegistryRecord;
+    });
+  }
+
+  /**
+   * Removes the tool states and policies a registry that does not exist left behind (a delete cut short after its
+   * record), so a registry created under that name inherits none of them. Call it under the registry's lock, before
+   * the new record is stored.
+   */
+  async removeLeftovers(name: string): Promise<void> {
+    for (const key of await this.ownedKeys(name)) await this.storage.delete(key);
+    this.tools.forgetObserved(name);
+  }
+
+  /** The storage keys of a registry's tool states and policies. */
+  private async ownedKeys(name: string): Promise<string[]> {
+    const keys = await this.tools.storedKeys(name);
+    if ((await this.storage.get(policiesKey(name))) !== undefined) keys.push(policiesKey(name));
+    return keys;
   }
 }

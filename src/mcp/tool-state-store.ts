@@ -192,9 +192,13 @@ export class ToolStateStore {
     await Promise.allSettled(tools.map((tool) => this.storage.delete(stateKey(registry, tool))));
   }
 
-  /** Forgets every tool of a registry. */
-  async removeAll(registry: string): Promise<void> {
-    for (const { key } of await this.storage.list(`${TOOL_STATES_PREFIX}${registry}/`)) await this.storage.delete(key);
+  /** The storage keys of every stored tool state of a registry (for a delete that removes them with its record). */
+  async storedKeys(registry: string): Promise<string[]> {
+    return (await this.storage.list(`${TOOL_STATES_PREFIX}${registry}/`)).map((entry) => entry.key);
+  }
+
+  /** Forgets what this process saw of a registry's tools (once the registry is gone). */
+  forgetObserved(registry: string): void {
     const prefix = observationKey(registry, '');
     for (const key of [...this.observed.keys()]) if (key.startsWith(prefix)) this.observed.delete(key);
   }

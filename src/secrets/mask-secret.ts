@@ -14,3 +14,14 @@ export function maskSecret(secret: string): string {
 export function isMaskOf(secret: string, given: string): boolean {
   return given.includes('...') && maskSecret(secret) === given;
 }
+
+/** The answer shown for a sealed secret this gateway cannot open (another `GATEWAY_SECRET`, or none). */
+export const SEALED_SECRET_MASK = '...(encrypted)';
+
+/**
+ * True when `given` has the shape of a mask ({@link maskSecret}'s `sk-...wxyz` or `...yz`, or {@link SEALED_SECRET_MASK}):
+ * a client echoing back what it read, never a real secret.
+ */
+export function looksMasked(given: string): boolean {
+  return given === SEALED_SECRET_MASK || /^(?:[^]{3}\.\.\.[^]{4}|\.\.\.[^]{2})$/.test(given);
+}

@@ -26,6 +26,11 @@ export interface FakeMcpServer {
   setLookupResult(text: string): void;
   /** The body of 401 answers, from the Authorization header received (default `{"error":"unauthorized"}`). */
   setUnauthorizedBody(render: ((authorization: string | undefined) => string) | undefined): void;
+  /**
+   * Holds every `tools/list` request from now on until `release()` is called: `reached` resolves when the first one
+   * arrives, so a test can interleave a gateway's writes with a listing in flight.
+   */
+  holdToolsList(): { reached: Promise<void>; release(): void };
   close(): Promise<void>;
 }
 
@@ -55,6 +60,7 @@ export async function startFakeMcpServer(options: { token?: string; poisoned?: b
   const calls: Array<{ name: string; arguments: unknown }> = [];
   const transports = new Map<string, StreamableHTTPServerTransport>();
   let unauthorizedBody: ((authorization: string | undefined) => string) | undefined;
+  let hold: { arrived(): void; released: Promise<void> } | undefined;
 
   const buildServer = (): McpServer => {
     const server = new McpServer({ name: 'fake-tools', version: '1.0.0' });
@@ -91,6 +97,13 @@ export async function startFakeMcpServer(options: { token?: string; poisoned?: b
       if (unauthorizedBody) res.status(401).type('text/plain').send(unauthorizedBody(req.headers.authorization));
       else res.status(401).json({ error: 'unauthorized' });
       return;
+    }
+    next();
+  });
+  app.post('/mcp', async (req, _res, next) => {
+    if (hold && (req.body as { method?: unknown } | undefined)?.method === 'tools/list') {
+      hold.arrived();
+      await hold.released;
     }
     next();
   });
@@ -133,6 +146,21 @@ export async function startFakeMcpServer(options: { token?: string; poisoned?: b
     setDescription: (tool, description) => void (descriptions[tool] = description),
     setLookupResult: (next) => void (lookupResult = next),
     setUnauthorizedBody: (render) => void (unauthorizedBody = render),
+    holdToolsList() {
+      let arrived!: () => void;
+      let release!: () => void;
+      const reached = new Promise<void>((resolve) => (arrived = resolve));
+      const released = new Promise<void>((resolve) => (release = resolve));
+      const current = { arrived, released };
+      hold = current;
+      return {
+        reached,
+        release() {
+          if (hold === current) hold = undefined;
+          release();
+        },
+      };
+    },
     async close() {
       for (const transport of transports.values()) await transport.close().catch(() => undefined);
       server.closeAllConnections();
