@@ -33,6 +33,8 @@ export function failingStorage(inner: StorageAdapter): StorageAdapter & { arm(fa
     close: () => inner.close(),
     set: async (key, value) => (step(), inner.set(key, value)),
     delete: async (key) => (step(), inner.delete(key)),
+    // A batch (one transaction on PostgreSQL) is one write: it fails whole.
+    batch: inner.batch ? async (writes) => (step(), inner.batch!(writes)) : undefined,
     append: async (log, records) => (step(), inner.append(log, records)),
     appendJson: inner.appendJson ? async (log, texts, guard) => (step(), inner.appendJson!(log, texts, guard)) : undefined,
     rewriteLog: async (log, records) => (step(), inner.rewriteLog(log, records)),
