@@ -4,9 +4,9 @@ import { adminOf } from '../admin/admin-auth.js';
 import { unmaskedUrl } from '../admin/masked-urls.js';
 import { objectBody, pathParam } from '../admin/request-body.js';
 import { Errors } from '../errors/error-registry.js';
-import { looksMasked } from '../secrets/mask-secret.js';
 import type { GuardrailEngine } from '../guardrails/guardrail-engine.js';
 import { publicBaseUrl } from '../http/public-base-url.js';
+import { looksMasked } from '../secrets/mask-secret.js';
 import { presentRegistry, type RegistryRecord } from './registry-records.js';
 import type { RegistryService } from './registry-service.js';
 
@@ -97,5 +97,5 @@ export function mcpAdminRouter(service: RegistryService, configuredBaseUrl: stri
  */
 function refuseMaskedToken(token: string): string {
   if (!looksMasked(token)) return token;
-  throw Errors.validation(["The field 'authorization_token' holds a masked token that is not the mask of the stored one: send the whole token, or the stored token's mask unchanged to keep it."], { param: 'authorization_token' });
+  throw Errors.validation(["The field 'authorization_token' holds a masked token (as answers show one), not the mask of the stored token: send the whole token, or, in an update, the stored token's mask unchanged to keep it."], { param: 'authorization_token' });
 }
