@@ -142,6 +142,7 @@ export const Errors = {
   storageCorrupt: createError('storage_corrupt', 'The storage file %s is corrupt: %s. Restore it from a backup or remove it; the gateway does not reset data on its own.', 500, 'api_error'),
   storageClosed: createError('storage_closed', 'The storage adapter is closed.', 500, 'api_error'),
   storageUnavailable: createError('storage_unavailable', 'The storage backend is unreachable (%s); retry shortly.', 503, 'api_error'),
+  storageBusy: createError('storage_busy', 'Another gateway replica is writing the same record and did not finish within %s ms; retry shortly.', 503, 'api_error'),
   secretUnavailable: createError('secret_unavailable', 'A stored secret is encrypted but %s.', 500, 'configuration_error'),
   // Provider adapters
   unsupportedEndpoint: createError('unsupported_endpoint', 'The provider type %s does not support the %s endpoint.', 400, 'invalid_request_error'),

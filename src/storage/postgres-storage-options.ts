@@ -15,4 +15,9 @@ export interface PostgresStorageOptions {
   connectionTimeoutMillis?: number;
   /** How long a query may wait for its answer before it fails with `storage_unavailable` (a hung server), in ms. Default 10,000. */
   queryTimeoutMillis?: number;
+  /**
+   * How long an admin write waits for another replica's write of the same record (the shared key lock) before it fails
+   * with `storage_busy` (503), in ms. Default 8000, and at most 80% of `queryTimeoutMillis`.
+   */
+  lockWaitMillis?: number;
 }

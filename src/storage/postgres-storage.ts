@@ -8,6 +8,7 @@ import { postgresLogReads } from './postgres-log-reads.js';
 import { postgresLogWrites } from './postgres-log-writes.js';
 import { MIGRATIONS } from './postgres-migrations/index.js';
 import { runMigrations } from './postgres-migrator.js';
+import { postgresKeyLocks } from './postgres-key-lock.js';
 import { adapterPool, poolTransactions } from './postgres-pool.js';
 import { asStorageError, postgresTables, type Query } from './postgres-sql.js';
 import type { PostgresStorageOptions } from './postgres-storage-options.js';
@@ -20,7 +21,8 @@ import { keySegments } from './storage-key.js';
  * so replicas starting together migrate once). Values live in `gateway_values` (JSON text as written), logs in
  * `gateway_logs` and `gateway_log_records`, whose primary key `(log_id, seq)` serves appends, newest-first pages
  * and trims; a record's position is its `seq`, dense per log. `readLogMatching` answers Chronicles lookups on
- * expression indexes. `batch()` writes several keys in one transaction. Writes are
+ * expression indexes. `batch()` writes several keys in one transaction. `withKeyLock()` (an advisory lock per key)
+ * serialises the facade's read-modify-write of one key across replicas. Writes are
  * applied in call order per key and per log; an append to a log is serialised with other appends to that log
  * across replicas (a row lock on the log), so batches never interleave. When PostgreSQL cannot be reached,
  * calls fail with `storage_unavailable` (503) and work again once it is back.
@@ -69,6 +71,8 @@ export function postgresStorage(options: PostgresStorageOptions): StorageAdapter
       return method(name, ...rest);
     };
   const append = keyed(logWrites.append);
+  const queryTimeout = options.queryTimeoutMillis ?? 10_000;
+  const withKeyLock = postgresKeyLocks(pool, schema, Math.min(options.lockWaitMillis ?? 8000, queryTimeout * 0.8));
 
   return {
     name: 'postgres',
@@ -79,6 +83,10 @@ export function postgresStorage(options: PostgresStorageOptions): StorageAdapter
     },
     watch(listener) {
       watchers.push(listener);
+    },
+    withKeyLock(key, work) {
+      open();
+      return withKeyLock(key, work);
     },
     get: keyed(values.get),
     set: keyed(values.set),

@@ -113,6 +113,13 @@ export interface StorageAdapter {
    */
   batch?(writes: StorageWrite[]): Promise<void>;
   /**
+   * Optional: runs `work` while holding the lock of `key`, shared by every process using the same store (PostgreSQL:
+   * an advisory lock), so the facade's `locked()` and `update()` hold across replicas: two admin writes of one record
+   * through two replicas run one after the other. Adapters that no other process shares leave it out: the facade's
+   * in-process lock is enough.
+   */
+  withKeyLock?<T>(key: string, work: () => Promise<T>): Promise<T>;
+  /**
    * Optional: calls `listener` with a key whenever another process (a replica on the same database) changed it, so
    * cached copies can be dropped; with `undefined` when changes may have been missed (after the notice channel
    * reconnected). Adapters that no other process shares leave it out.

@@ -132,21 +132,35 @@ export class Storage {
   }
 
   /**
-   * Runs `work` while holding the lock of `key`: other `locked`/`update` calls on the same key wait.
+   * Runs `work` while holding the lock of `key`: other `locked`/`update` calls on the same key wait, in this process
+   * and, when the adapter has `withKeyLock` (PostgreSQL), in every replica sharing the store.
    * Use it for check-then-write sequences such as create-if-absent.
    */
   locked<T>(key: string, work: () => Promise<T>): Promise<T> {
-    return this.lock.run(key, work);
+    return this.lock.run(key, this.acrossProcesses(key, work));
   }
 
-  /** Reads, transforms and writes one key atomically with respect to other updates in this process. `undefined` deletes. */
+  /**
+   * Reads, transforms and writes one key atomically with respect to other updates in this process, and in the other
+   * processes sharing the store when the adapter has `withKeyLock` (PostgreSQL). `undefined` deletes.
+   */
   update<T>(key: string, transform: (current: T | undefined) => T | undefined | Promise<T | undefined>): Promise<T | undefined> {
-    return this.lock.run(key, async () => {
-      const next = await transform(await this.get<T>(key));
-      if (next === undefined) await this.delete(key);
-      else await this.set(key, next);
-      return next;
-    });
+    return this.lock.run(
+      key,
+      this.acrossProcesses(key, async () => {
+        const next = await transform(await this.get<T>(key));
+        if (next === undefined) await this.delete(key);
+        else await this.set(key, next);
+        return next;
+      }),
+    );
+  }
+
+  /** `work` under the adapter's lock of `key` shared with other processes, when it has one; else `work` itself. */
+  private acrossProcesses<T>(key: string, work: () => Promise<T>): () => Promise<T> {
+    const adapter = this.adapter;
+    if (!adapter.withKeyLock) return work;
+    return () => adapter.withKeyLock!(key, work);
   }
 
   append<T>(log: string, records: T[]): Promise<void> {
