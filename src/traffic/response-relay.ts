@@ -5,10 +5,10 @@ import { toGatewayError } from '../errors/error-middleware.js';
 import { Errors, type GatewayError } from '../errors/error-registry.js';
 import { chunkChoiceTexts } from '../guardrails/pipeline/message-text.js';
 import type { OutputGuard } from '../guardrails/pipeline/output-guard.js';
-import { createSseParser } from '../http/sse-parser.js';
+import { createSseParser, formatSse } from '../http/sse-parser.js';
 import type { ProviderPlugin, ProviderRequestContext } from '../plugins/plugin-types.js';
-import { ChunkedSecretMask } from '../secrets/chunked-secret-mask.js';
 import { SecretFormMatcher } from '../secrets/secret-form-matcher.js';
+import { StreamTextKeyMask } from './stream-text-key-mask.js';
 import type { UpstreamResponse } from './upstream-client.js';
 import { withoutProviderKey } from './upstream-error.js';
 import { withoutStreamUsage } from '../usage/stream-usage.js';
@@ -56,6 +56,9 @@ export interface AnswerFormat {
 
 /** The headers of every SSE answer the gateway writes. */
 export const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' };
+
+/** One OpenAI-format payload as an SSE event (a payload with line breaks, as several `data:` lines). */
+const frame = (payload: string): string => (payload.includes('\n') ? formatSse(payload) : `data: ${payload}\n\n`);
 
 /** Writes and waits for drain when the socket's buffer is full. */
 async function write(res: Response, chunk: string | Uint8Array): Promise<void> {
@@ -192,8 +195,10 @@ class StreamGate {
  * an output check that rejects ends the stream with an SSE `error` event, never a silent clean end.
  * With `hideUsage`, usage stays in `payloads` (for the request log) but is not sent: the usage-only chunk is dropped and
  * the `usage` member of other chunks taken out. Every form of the provider key (as is, any case, base64, URL, hex) is
- * masked in what is sent and in `payloads` (which the response cache keeps), a form split across two chunks included;
- * a chunk is held back only as far as its end may begin a form.
+ * masked in what is sent and in `payloads` (which the response cache keeps), a form split across chunks or across
+ * events included: with a key, the stream goes event by event, and the texts a client joins (content, tool-call
+ * arguments, refusals, reasoning, completion text) are held back only as far as their end may begin a form
+ * ({@link StreamTextKeyMask}). Without one (and without reframing or usage to take out), it goes byte for byte.
  */
 export async function relayStream(
   res: Response,
@@ -215,17 +220,22 @@ export async function relayStream(
   const gate = new StreamGate(res, guard);
   const textOf = (from: number): Array<[number, string]> => (guard ? payloads.slice(from).flatMap(chunkChoiceTexts) : []);
   const forms = SecretFormMatcher.of(context.apiKey?.value, 'text');
+  // The texts a client joins are masked as joined: a key cut across events (delta by delta) is caught too.
+  const split = forms && new StreamTextKeyMask(forms);
+  const accept = (payload: string): void => {
+    if (split) split.push(payload, payloads);
+    else payloads.push(payload);
+  };
   const parser = createSseParser((event) => {
-    if (translator) for (const payload of translator.onEvent(event)) payloads.push(forms ? forms.mask(payload) : payload);
-    else payloads.push(forms ? forms.mask(event.data) : event.data);
+    if (translator) for (const payload of translator.onEvent(event)) accept(payload);
+    else accept(event.data);
   });
-  const bytewise = !translator && !framing && !hideUsage;
-  const mask = bytewise ? ChunkedSecretMask.of(context.apiKey?.value) : undefined;
+  // Byte for byte only when there is no key to mask, no reframing, and no usage chunk the gateway asked for to take out.
+  const bytewise = !translator && !framing && !hideUsage && !forms;
   const forward = async (chunk: Buffer): Promise<GatewayError | undefined> => {
     const before = payloads.length;
     parser.push(chunk);
-    // Byte for byte, unless the events are reframed or the usage chunk the gateway asked for must be taken out.
-    if (bytewise) return gate.push(mask ? mask.chunk(chunk) : chunk, textOf(before));
+    if (bytewise) return gate.push(chunk, textOf(before));
     return sendPayloads(before);
   };
   // The usage the gateway asked for is kept from an OpenAI-format client; a reframed stream (Anthropic's) reports usage itself.
@@ -236,14 +246,14 @@ export async function relayStream(
       let text = '';
       for (let index = from; index < payloads.length; index++) {
         const payload = shown(payloads[index]!);
-        if (payload !== undefined) text += framing ? framing.chunk(payload) : `data: ${payload}\n\n`;
+        if (payload !== undefined) text += framing ? framing.chunk(payload) : frame(payload);
       }
       return text === '' ? undefined : gate.push(text, []);
     }
     for (let index = from; index < payloads.length; index++) {
       const payload = shown(payloads[index]!);
       if (payload === undefined) continue;
-      const frames = framing ? framing.chunk(payload) : `data: ${payload}\n\n`;
+      const frames = framing ? framing.chunk(payload) : frame(payload);
       const rejected = frames === '' ? undefined : await gate.push(frames, chunkChoiceTexts(payload));
       if (rejected) return rejected;
     }
@@ -260,13 +270,11 @@ export async function relayStream(
     }
     if (!rejected) {
       parser.end();
-      const held = mask?.flush();
-      if (held && held.length > 0) rejected = await gate.push(held, []);
-    }
-    if (!rejected) {
-      if (translator) {
+      if (!bytewise) {
+        // The translator's last payloads, then whatever text is still held (a stream that ended without `[DONE]`).
         const before = payloads.length;
-        payloads.push(...translator.onEnd().map((payload) => (forms ? forms.mask(payload) : payload)));
+        if (translator) for (const payload of translator.onEnd()) accept(payload);
+        split?.end(payloads);
         rejected = await sendPayloads(before);
       }
       if (!rejected && framing) rejected = await gate.push(framing.end(), []);

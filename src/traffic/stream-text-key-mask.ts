@@ -1,0 +1,185 @@
+// Masks a provider key an OpenAI-format stream cuts across events: each text a client joins is read as one, and only an end that may begin a form waits.
+import type { SecretFormMatcher } from '../secrets/secret-form-matcher.js';
+
+type Json = Record<string, unknown>;
+
+const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The delta members a client joins into one text each, besides tool-call and function-call arguments. */
+const DELTA_TEXTS = ['content', 'refusal', 'reasoning', 'reasoning_content'] as const;
+
+/**
+ * A member named like a joined text, with a string value: in a payload without a backslash (so no escape), its value
+ * is the text itself. Extra matches (a member of that name elsewhere) only cost a parse.
+ */
+const TEXT_MEMBER = /"(?:content|arguments|text|refusal|reasoning|reasoning_content)"\s*:\s*"([^"]*)"/g;
+
+/** Texts held back at most in one stream: past it, all are sent (bounds what many choices or tool calls keep). */
+const MAX_HELD_TEXTS = 256;
+
+/** Where one joined text sits in a chunk's choice: completion text, a delta member, or call arguments. */
+type TextPlace = { kind: 'text' } | { kind: 'delta'; name: string } | { kind: 'function_call' } | { kind: 'tool'; index: number };
+
+/** The end of one choice's text, held back because it may begin a form of the key. */
+interface HeldText {
+  choice: number;
+  place: TextPlace;
+  text: string;
+  /** The number of the event that last added to this text. */
+  event: number;
+}
+
+/**
+ * Reads the text members of OpenAI chat and completion chunks that a client joins (per choice: `delta.content`,
+ * `refusal`, `reasoning`, `reasoning_content`, each tool call's and the legacy function call's `arguments`, and a
+ * completion's `text`) as one continuous text each, so a form of the provider key cut across events is masked like
+ * one inside an event. An end that may begin a form (at most the longest form less one character; nothing after a
+ * line break) is held back and put in front of the same member's next text. What a choice holds is sent, masked, no
+ * later than its `finish_reason` chunk (or in a chunk of its own just before it), before text of another member of
+ * that choice, and before `[DONE]` or the end of the stream (in a chunk of its own), so no text is lost and the
+ * order holds. A payload that needs no change passes as the same string: it is not rewritten, and one without JSON
+ * escapes and without a text end to hold is not even parsed. One mask per stream: it holds state.
+ * @example
+ * const split = new StreamTextKeyMask(SecretFormMatcher.of(providerKey, 'text')!);
+ * for (const payload of upstreamPayloads) split.push(payload, sent); // `sent`: the payloads to write, in order
+ * split.end(sent);
+ */
+export class StreamTextKeyMask {
+  private readonly held = new Map<string, HeldText>();
+  /** The last chunk read, whose members other than its choices frame a chunk of held text. */
+  private last: string | undefined;
+  private events = 0;
+
+  constructor(private readonly forms: SecretFormMatcher) {}
+
+  /** Adds to `out` what to send for one payload, every form inside it masked: held text first when due, then the payload. */
+  push(upstream: string, out: string[]): void {
+    const payload = this.forms.mask(upstream);
+    if (payload === '[DONE]') {
+      this.end(out);
+      out.push(payload);
+      return;
+    }
+    if (this.held.size === 0 && !this.mayHold(payload)) {
+      out.push(payload);
+      if (payload.includes('"choices"')) this.last = payload;
+      return;
+    }
+    const chunk = parseChunk(payload);
+    if (!chunk) {
+      out.push(payload);
+      return;
+    }
+    this.last = payload;
+    const event = ++this.events;
+    let changed = false;
+    let due: HeldText[] | undefined;
+    const choices = chunk.choices as unknown[];
+    for (let position = 0; position < choices.length; position++) {
+      const choice = choices[position];
+      if (!isRecord(choice)) continue;
+      const index = typeof choice.index === 'number' ? choice.index : position;
+      const finishing = choice.finish_reason !== null && choice.finish_reason !== undefined;
+      let texts = 0;
+      const join = (holder: Json, member: string, place: TextPlace, key: string): void => {
+        texts++;
+        if (this.joinText(holder, member, place, `${index}:${key}`, index, finishing, event)) changed = true;
+      };
+      if (typeof choice.text === 'string') join(choice, 'text', { kind: 'text' }, 'text');
+      const delta = choice.delta;
+      if (isRecord(delta)) {
+        for (const name of DELTA_TEXTS) if (typeof delta[name] === 'string') join(delta, name, { kind: 'delta', name }, name);
+        if (isRecord(delta.function_call) && typeof delta.function_call.arguments === 'string') join(delta.function_call, 'arguments', { kind: 'function_call' }, 'function_call');
+        if (Array.isArray(delta.tool_calls)) {
+          delta.tool_calls.forEach((call: unknown, at: number) => {
+            if (!isRecord(call) || !isRecord(call.function) || typeof call.function.arguments !== 'string') return;
+            const tool = typeof call.index === 'number' ? call.index : at;
+            join(call.function, 'arguments', { kind: 'tool', index: tool }, `tool:${tool}`);
+          });
+        }
+      }
+      // Text this choice holds in members this chunk does not continue is sent before it: another member's text, or the finish, comes next.
+      if (this.held.size > 0 && (texts > 0 || finishing)) {
+        for (const [key, held] of this.held) {
+          if (held.choice !== index || held.event === event) continue;
+          (due ??= []).push(held);
+          this.held.delete(key);
+        }
+      }
+    }
+    if (due) out.push(this.heldChunk(due));
+    out.push(changed ? JSON.stringify(chunk) : payload);
+    if (this.held.size > MAX_HELD_TEXTS) this.end(out);
+  }
+
+  /** Adds to `out` a chunk with every text still held (none when nothing is): before `[DONE]`, or at the end of the stream. */
+  end(out: string[]): void {
+    if (this.held.size === 0) return;
+    const all = [...this.held.values()];
+    this.held.clear();
+    out.push(this.heldChunk(all));
+  }
+
+  /**
+   * False when, with nothing held, the payload surely needs no change: it has no backslash (no escape may hide a form
+   * from the scan of the raw text), and no text member's end may begin a form. The common event is not parsed.
+   */
+  private mayHold(payload: string): boolean {
+    if (payload.includes('\\')) return true;
+    TEXT_MEMBER.lastIndex = 0;
+    for (let match = TEXT_MEMBER.exec(payload); match; match = TEXT_MEMBER.exec(payload)) if (this.forms.heldLength(match[1]!) > 0) return true;
+    return false;
+  }
+
+  /** Joins one member's text to what it held: masks the whole, holds back an end that may begin a form, and answers true when the member changed. */
+  private joinText(holder: Json, member: string, place: TextPlace, key: string, choice: number, finishing: boolean, event: number): boolean {
+    const raw = holder[member] as string;
+    const before = this.held.size === 0 ? undefined : this.held.get(key);
+    const text = before ? before.text + raw : raw;
+    const masked = this.forms.mask(text);
+    const keep = finishing || masked === '' ? 0 : this.forms.heldLength(masked);
+    if (keep === 0) {
+      if (before) this.held.delete(key);
+    } else if (before) {
+      before.text = masked.slice(masked.length - keep);
+      before.event = event;
+    } else {
+      this.held.set(key, { choice, place, text: masked.slice(masked.length - keep), event });
+    }
+    const send = keep === 0 ? masked : masked.slice(0, masked.length - keep);
+    if (send === raw) return false;
+    holder[member] = send;
+    return true;
+  }
+
+  /** A chunk carrying held texts, framed like the last chunk read (its members but `choices` and `usage`). */
+  private heldChunk(texts: readonly HeldText[]): string {
+    const { choices: _choices, usage: _usage, ...frame } = (this.last === undefined ? undefined : parseChunk(this.last)) ?? {};
+    const byChoice = new Map<number, Json>();
+    for (const { choice, place, text } of texts) {
+      let target = byChoice.get(choice);
+      if (!target) byChoice.set(choice, (target = { index: choice }));
+      if (place.kind === 'text') {
+        target.text = text;
+        continue;
+      }
+      const delta = (target.delta ??= {}) as Json;
+      if (place.kind === 'delta') delta[place.name] = text;
+      else if (place.kind === 'function_call') delta.function_call = { arguments: text };
+      else ((delta.tool_calls ??= []) as Json[]).push({ index: place.index, function: { arguments: text } });
+    }
+    for (const target of byChoice.values()) target.finish_reason = null;
+    return JSON.stringify({ ...frame, choices: [...byChoice.values()] });
+  }
+}
+
+/** A payload as a chunk with choices, or undefined (an error line, text that is not JSON). */
+function parseChunk(payload: string): Json | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(payload);
+  } catch {
+    return undefined;
+  }
+  return isRecord(parsed) && Array.isArray(parsed.choices) ? parsed : undefined;
+}
