@@ -6,7 +6,8 @@ import { validateRoutePolicy } from './policy-validation.js';
 import { adminOf, assertRole } from './admin-auth.js';
 import type { AdminServices } from './admin-services.js';
 import type { ResourceRecord } from './resource-collection.js';
-import { objectBody, pathParam, queryText } from './request-body.js';
+import { queryReader } from './query-parameters.js';
+import { objectBody, pathParam } from './request-body.js';
 
 type RouteModel = { name: string; provider: string };
 type RouteConfig = { policy?: unknown };
@@ -19,12 +20,14 @@ interface RouteFilters {
   name?: string;
 }
 
+const readRouteFilters = queryReader(['type', 'enabled', 'provider', 'name']);
+
 function routeFilters(req: Request): RouteFilters {
-  const enabled = queryText(req, 'enabled');
-  if (enabled !== undefined && enabled !== 'true' && enabled !== 'false') {
+  const filters = readRouteFilters(req);
+  if (filters.enabled !== undefined && filters.enabled !== 'true' && filters.enabled !== 'false') {
     throw Errors.validation(["The filter 'enabled' must be true or false."], { param: 'enabled' });
   }
-  return { type: queryText(req, 'type'), enabled, provider: queryText(req, 'provider'), name: queryText(req, 'name') };
+  return filters;
 }
 
 /** Keeps the routes whose fields match the list filters. */

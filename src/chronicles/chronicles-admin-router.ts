@@ -1,7 +1,8 @@
 // Admin endpoints of the Chronicles: an application's entries, newest first, page by page with a cursor and filters, one entry by id, and the usage graph.
 import { Router, type Request } from 'express';
 import type { AdminServices } from '../admin/admin-services.js';
-import { pathParam, queryText } from '../admin/request-body.js';
+import { queryReader } from '../admin/query-parameters.js';
+import { pathParam } from '../admin/request-body.js';
 import { Errors } from '../errors/error-registry.js';
 import type { ChronicleEntry } from './chronicle-entry.js';
 import type { ChroniclesRecorder } from './chronicles-recorder.js';
@@ -21,28 +22,28 @@ interface ListQuery {
   to?: number;
 }
 
-function timeParam(req: Request, name: 'from' | 'to'): number | undefined {
-  const text = queryText(req, name);
+const readListQuery = queryReader(['limit', 'cursor', 'route', 'model', 'status', 'from', 'to']);
+
+function timeParam(text: string | undefined, name: 'from' | 'to'): number | undefined {
   if (text === undefined) return undefined;
   const time = /^\d+$/.test(text) ? Number(text) : Date.parse(text);
   if (Number.isNaN(time)) throw Errors.validation([`The filter '${name}' must be an ISO 8601 time or epoch milliseconds.`], { param: name });
   return time;
 }
 
-/** The list's query: each parameter at most once, `limit` and `status` in decimal digits, `from` not after `to`. */
+/** The list's query: only its own parameters, each at most once, `limit` and `status` in decimal digits, `from` not after `to`. */
 function parseQuery(req: Request): ListQuery {
-  const limitText = queryText(req, 'limit');
-  const limit = limitText === undefined ? 50 : /^\d{1,4}$/.test(limitText) ? Number(limitText) : NaN;
+  const given = readListQuery(req);
+  const limit = given.limit === undefined ? 50 : /^\d{1,4}$/.test(given.limit) ? Number(given.limit) : NaN;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
     throw Errors.validation([`The parameter 'limit' must be an integer from 1 to ${MAX_LIMIT}.`], { param: 'limit' });
   }
-  const statusText = queryText(req, 'status');
-  const status = statusText === undefined ? undefined : /^[1-5]\d\d$/.test(statusText) ? Number(statusText) : NaN;
+  const status = given.status === undefined ? undefined : /^[1-5]\d\d$/.test(given.status) ? Number(given.status) : NaN;
   if (Number.isNaN(status)) throw Errors.validation(["The filter 'status' must be an HTTP status (100 to 599)."], { param: 'status' });
-  const from = timeParam(req, 'from');
-  const to = timeParam(req, 'to');
+  const from = timeParam(given.from, 'from');
+  const to = timeParam(given.to, 'to');
   if (from !== undefined && to !== undefined && from > to) throw Errors.validation(["The filter 'from' must not be after 'to'."], { param: 'from' });
-  return { limit, cursor: queryText(req, 'cursor'), route: queryText(req, 'route'), model: queryText(req, 'model'), status, from, to };
+  return { limit, cursor: given.cursor, route: given.route, model: given.model, status, from, to };
 }
 
 function matches(entry: ChronicleEntry, query: ListQuery): boolean {

@@ -98,7 +98,11 @@ function assistantMessage(content: Array<Record<string, unknown>>, where: string
     if (item.type === 'text' && typeof item.text === 'string') texts.push(item.text);
     else if (item.type === 'tool_use') {
       if (typeof item.id !== 'string' || typeof item.name !== 'string') invalid(`${where}[${index}] needs an id and a name.`, `${where}[${index}]`);
-      calls.push({ id: item.id, type: 'function', function: { name: item.name, arguments: JSON.stringify(item.input ?? {}) } });
+      // Anthropic requires `input`, the tool's arguments, as an object: a string or array is refused, never sent on as one.
+      if (typeof item.input !== 'object' || item.input === null || Array.isArray(item.input)) {
+        invalid(`${where}[${index}].input must be an object (the tool's arguments).`, `${where}[${index}].input`);
+      }
+      calls.push({ id: item.id, type: 'function', function: { name: item.name, arguments: JSON.stringify(item.input) } });
     } else if (item.type !== 'thinking' && item.type !== 'redacted_thinking') {
       invalid(`${where}[${index}] has the type ${JSON.stringify(item.type)}, which an assistant turn cannot carry here.`, `${where}[${index}]`);
     }

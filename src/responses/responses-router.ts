@@ -10,12 +10,11 @@ import { mountPrefix, publicBaseUrl } from '../http/public-base-url.js';
 import { setGatewayHeaders } from '../traffic/gateway-headers.js';
 import type { ModelRequestContext } from '../traffic/model-request-context.js';
 import { resolveModelRequest, type ResolutionDeps } from '../traffic/model-request-resolution.js';
-import { MODEL_NAME_SCHEMA } from '../traffic/model-endpoints.js';
 import { admitOnRoute } from '../traffic/rate-limiter-router.js';
-import { compileValidator } from '../validation/schema-validator.js';
 import { targetsOf } from './mcp-server-targets.js';
 import { checkToolHeaderKeys } from './tool-header-keys.js';
 import { newId, ResponseOutput } from './response-output.js';
+import { validateResponsesRequest } from './responses-request.js';
 import { checkResponsesInput, checkResponsesOutput, checksOutput, outputText } from './responses-guardrails.js';
 import type { McpToolEntry, OutputItem, ResponsesRequest } from './responses-types.js';
 import { planResponse, runToolLoop, type ToolLoopDeps } from './tool-loop.js';
@@ -23,42 +22,6 @@ import { keepResponse, retrieveResponseHandler } from './stored-responses.js';
 
 /** The path of the Responses endpoint. */
 export const RESPONSES_PATH = '/v1/responses';
-
-const validateRequest = compileValidator<ResponsesRequest>({
-  type: 'object',
-  required: ['model', 'input'],
-  properties: {
-    model: MODEL_NAME_SCHEMA,
-    input: { type: ['string', 'array'] },
-    instructions: { type: 'string' },
-    temperature: { type: 'number', minimum: 0, maximum: 2 },
-    top_p: { type: 'number', minimum: 0, maximum: 1 },
-    max_output_tokens: { type: 'integer', minimum: 1 },
-    stream: { type: 'boolean' },
-    // `store` decides whether the answer is kept; `metadata` is echoed in the answer and kept with it: OpenAI's bounds.
-    store: { type: 'boolean' },
-    metadata: { type: 'object', maxProperties: 16, propertyNames: { maxLength: 64 }, additionalProperties: { type: 'string', maxLength: 512 } },
-    previous_response_id: { type: 'string' },
-    tools: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['type'],
-        properties: { type: { enum: ['mcp', 'function'] } },
-        if: { properties: { type: { const: 'mcp' } } },
-        then: {
-          required: ['server_label'],
-          properties: {
-            server_label: { type: 'string', minLength: 1 },
-            server_url: { type: 'string', format: 'uri', pattern: '^https?://' },
-            headers: { type: 'object', additionalProperties: { type: 'string' } },
-          },
-        },
-        else: { required: ['name'], properties: { name: { type: 'string', pattern: '^[a-zA-Z0-9_-]{1,64}$' } } },
-      },
-    },
-  },
-});
 
 /** What the router needs. */
 export interface ResponsesRouterDeps extends ToolLoopDeps, ResolutionDeps {
@@ -95,7 +58,7 @@ async function resolve(req: Request, res: Response, deps: ResponsesRouterDeps, r
 export function responsesRouter(deps: ResponsesRouterDeps): Router {
   const handle: RequestHandler = async function createResponse(req, res) {
     if (req.body === undefined) throw Errors.bodyNotObject();
-    const request = validateRequest(req.body);
+    const request = validateResponsesRequest(req.body);
     const context = await resolve(req, res, deps, request);
     const ownOrigins = [...new Set([new URL(publicBaseUrl(req, undefined)).origin, ...(deps.baseUrl ? [new URL(deps.baseUrl).origin] : [])])];
     // Every MCP server and approval is checked before anything is called; the first model call then takes a rate-limit token.
@@ -179,8 +142,9 @@ export function responsesRouter(deps: ResponsesRouterDeps): Router {
   };
   const stored = { store: deps.store, developerKeys: deps.services.developerKeys, storage: deps.services.storage, secrets: deps.secrets, logger: deps.logger };
   const router = Router();
-  router.get(`${RESPONSES_PATH}/:id`, retrieveResponseHandler(stored));
-  router.post(RESPONSES_PATH, requireDeveloperKey(deps.services.developerKeys), jsonBody({ limitBytes: deps.bodyLimitBytes, maxDepth: deps.maxJsonDepth }), handle);
-  router.use(RESPONSES_PATH, errorMiddleware(deps.logger));
+  // The error handler is on each route, not `use`d under the path, so req.path stays whole for the request log.
+  const answerError = errorMiddleware(deps.logger);
+  router.get(`${RESPONSES_PATH}/:id`, retrieveResponseHandler(stored), answerError);
+  router.post(RESPONSES_PATH, requireDeveloperKey(deps.services.developerKeys), jsonBody({ limitBytes: deps.bodyLimitBytes, maxDepth: deps.maxJsonDepth }), handle, answerError);
   return router;
 }

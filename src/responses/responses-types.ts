@@ -20,6 +20,13 @@ export interface FunctionToolEntry {
   strict?: boolean;
 }
 
+/** `tool_choice` of a Responses request: a mode, or an object naming a tool (checked against the request's tools). */
+export type ResponsesToolChoice =
+  | 'none'
+  | 'auto'
+  | 'required'
+  | { type: string; name?: string | null; server_label?: string; mode?: 'auto' | 'required'; tools?: Array<Record<string, unknown>> };
+
 /** The request body. */
 export interface ResponsesRequest {
   model: string;
@@ -29,7 +36,11 @@ export interface ResponsesRequest {
   top_p?: number;
   max_output_tokens?: number;
   tools?: Array<McpToolEntry | FunctionToolEntry>;
-  tool_choice?: unknown;
+  tool_choice?: ResponsesToolChoice;
+  /** The output format and verbosity; checked, not passed on to the model. */
+  text?: { format?: { type: 'text' | 'json_object' | 'json_schema'; name?: string; schema?: Record<string, unknown> }; verbosity?: string | null };
+  /** Reasoning effort and summary; checked, not passed on to the model. */
+  reasoning?: { effort?: string | null; summary?: string | null } | null;
   stream?: boolean;
   previous_response_id?: string;
   metadata?: Record<string, string>;

@@ -2,6 +2,7 @@
 import { Router, type Request } from 'express';
 import type { AdminServices } from '../admin/admin-services.js';
 import type { DeveloperKeyRecord } from '../admin/developer-key-store.js';
+import { queryReader } from '../admin/query-parameters.js';
 import { objectBody, pathParam } from '../admin/request-body.js';
 import { nameSchema } from '../admin/schemas/common-schemas.js';
 import { Errors } from '../errors/error-registry.js';
@@ -20,19 +21,19 @@ const TYPE_NAME = new RegExp(nameSchema.pattern);
 
 const validateOverrides = compileValidator<{ models: Record<string, ModelPrice | null> }>(priceOverridesSchema);
 
+const readUsageQuery = queryReader(['group_by', 'from', 'to']);
+
 /** A `from`/`to` parameter: a date (`2026-11-25`) or an ISO 8601 time, as its UTC day. */
-function dayParam(req: Request, name: 'from' | 'to', fallback: string): string {
-  const value = req.query[name];
+function dayParam(value: string | undefined, name: 'from' | 'to', fallback: string): string {
   if (value === undefined) return fallback;
-  const time = typeof value === 'string' && /^\d{4}-\d{2}-\d{2}([T ][0-9:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(value) ? Date.parse(value) : NaN;
+  const time = /^\d{4}-\d{2}-\d{2}([T ][0-9:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(value) ? Date.parse(value) : NaN;
   if (Number.isNaN(time)) throw Errors.validation([`The parameter '${name}' must be a date (YYYY-MM-DD) or an ISO 8601 time.`], { param: name });
   return dayOf(new Date(time));
 }
 
-function groupParam(req: Request): UsageGroup {
-  const value = req.query.group_by;
+function groupParam(value: string | undefined): UsageGroup {
   if (value === undefined) return 'application';
-  if (typeof value !== 'string' || !(USAGE_GROUPS as readonly string[]).includes(value)) {
+  if (!(USAGE_GROUPS as readonly string[]).includes(value)) {
     throw Errors.validation([`The parameter 'group_by' must be one of ${USAGE_GROUPS.join(', ')}.`], { param: 'group_by' });
   }
   return value as UsageGroup;
@@ -45,16 +46,18 @@ function typeParam(req: Request): string {
 }
 
 /**
- * `GET /usage?group_by=application|key|route|model|day&from=&to=` (UTC days, inclusive; default the last 30 days),
+ * `GET /usage?group_by=application|key|route|model|day&from=&to=` (UTC days, inclusive; default the last 30 days; no other
+ * parameter),
  * `GET /prices`, `GET|PUT|DELETE /prices/:type`, `GET /budgets`.
  */
 export function usageAdminRouter(services: AdminServices, usage: UsageService, now: () => Date = () => new Date()): Router {
   const router = Router();
 
   router.get('/usage', async function readUsage(req, res) {
-    const groupBy = groupParam(req);
-    const to = dayParam(req, 'to', dayOf(now()));
-    const from = dayParam(req, 'from', dayOf(new Date(Date.parse(to) - 29 * DAY_MS)));
+    const query = readUsageQuery(req);
+    const groupBy = groupParam(query.group_by);
+    const to = dayParam(query.to, 'to', dayOf(now()));
+    const from = dayParam(query.from, 'from', dayOf(new Date(Date.parse(to) - 29 * DAY_MS)));
     if (from > to) throw Errors.validation(["The parameter 'from' must not be after 'to'."], { param: 'from' });
     if (Date.parse(to) - Date.parse(from) >= MAX_DAYS * DAY_MS) throw Errors.validation([`A usage query covers at most ${MAX_DAYS} days.`], { param: 'from' });
     await usage.flush();

@@ -40,7 +40,7 @@ export function describeError(error: ErrorObject, param: string): string {
     case 'type':
       return `${field} must be of type ${String(error.params.type)}.`;
     case 'enum':
-      return `${field} must be one of: ${(error.params.allowedValues as unknown[]).join(', ')}.`;
+      return `${field} must be one of: ${(error.params.allowedValues as unknown[]).map(String).join(', ')}.`;
     default:
       return `${field} ${error.message ?? 'is not valid'}.`;
   }

@@ -29,6 +29,7 @@ const WRONG: unknown[] = [null, [], [1, 'a'], 42, true, {}, { nested: { x: 1 } }
 type Accepts = 'none' | 'any' | ((value: unknown) => boolean);
 const isString = (v: unknown): boolean => typeof v === 'string';
 const isEmpty = (v: unknown): boolean => (Array.isArray(v) && v.length === 0) || (typeof v === 'object' && v !== null && Object.keys(v).length === 0);
+const isObject = (v: unknown): boolean => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Probes replacing each field of `base` by every wrong value. */
 function fieldProbes(path: string, base: Record<string, unknown>, fields: Record<string, Accepts>): Probe[] {
@@ -118,7 +119,9 @@ describe('Hostile-input sweep of the newest endpoints', function () {
       ...item('role', [{ role: '$', content: 'x' }]),
       ...item('content item', [{ role: 'user', content: ['$'] }]),
       ...item('text block', [{ role: 'user', content: [{ type: 'text', text: '$' }] }]).map((p, i) => ({ ...p, allow2xx: isString(WRONG[i]) })),
-      ...item('tool_use and tool_result', [{ role: 'assistant', content: [{ type: 'tool_use', id: '$', name: '$', input: '$' }] }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: '$', content: '$' }] }]).map((p, i) => ({ ...p, allow2xx: isString(WRONG[i]) })),
+      ...item('tool_use and tool_result', [{ role: 'assistant', content: [{ type: 'tool_use', id: '$', name: '$', input: {} }] }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: '$', content: '$' }] }]).map((p, i) => ({ ...p, allow2xx: isString(WRONG[i]) })),
+      // Anthropic requires a tool_use block's input to be an object: anything else is refused, a string included.
+      ...item('tool_use input', [{ role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'n', input: '$' }] }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'ok' }] }]).map((p, i) => ({ ...p, allow2xx: isObject(WRONG[i]) })),
     ], dev(), 'anthropic');
   });
 
@@ -131,7 +134,9 @@ describe('Hostile-input sweep of the newest endpoints', function () {
         model: 'none', input: (v) => isString(v) || isEmpty(v), instructions: isString, tools: isEmpty, stream: (v) => v === true, max_output_tokens: (v) => v === 42, previous_response_id: 'none',
         // store decides what is kept and metadata is echoed in the answer: both are checked.
         store: (v) => v === true, metadata: isEmpty,
-        tool_choice: 'any', text: 'any', reasoning: 'any',
+        // As OpenAI types them: tool_choice a mode or an object naming a tool; text an object; reasoning an object or null.
+        // Fields of text and reasoning OpenAI may add later (here `nested`) pass, as unknown top-level fields do.
+        tool_choice: 'none', text: isObject, reasoning: (v) => v === null || isObject(v),
       }),
       ...WRONG.map((v, i) => ({ name: `${path} input item #${i}`, method: 'post' as const, path, headers: JSON_TYPE, body: json({ ...valid, input: [v] }) })),
       ...WRONG.map((v, i) => ({ name: `${path} mcp tool fields #${i}`, method: 'post' as const, path, headers: JSON_TYPE, body: json({ ...valid, tools: [{ type: 'mcp', server_label: v, server_url: v, headers: v, allowed_tools: v, require_approval: v }] }) })),
@@ -198,11 +203,11 @@ describe('Hostile-input sweep of the newest endpoints', function () {
   it('GET /v1/admin/usage query parameters', async () => {
     const queries = ['group_by=__proto__', 'group_by=constructor', 'group_by=model&group_by=day', 'from=not-a-date', 'from=2026-13-45', 'from=-271821-04-20', 'from=9999999999999999', 'to=0',
       'from=2026-11-30&to=2026-11-01', `from=${'1'.repeat(8000)}`, 'group_by=day&from=1970-01-01&to=9999-12-31', 'group_by=%00', 'from=%ED%A0%80', 'from=%FF'];
-    // Unknown parameters and bracketed names (Express's simple query parser keeps `group_by[]` as its own name) are ignored.
-    const ignored = ['group_by[]=model', 'from[$gt]=1', '%00=%00', 'application=__proto__'];
+    // Unknown parameters and bracketed names are refused, never ignored.
+    const unknown = ['group_by[]=model', 'group_by%5B%5D=model', 'from[$gt]=1', 'from[a]=1', '%00=%00', 'application=__proto__', '__proto__=x', '=x', `${'x'.repeat(8000)}=1`];
     await sweep([
-      ...queries.map((q) => ({ name: `usage ?${q.slice(0, 40)}`, method: 'get' as const, path: `/v1/admin/usage?${q}` })),
-      ...ignored.map((q) => ({ name: `usage ?${q}`, method: 'get' as const, path: `/v1/admin/usage?${q}`, allow2xx: true })),
+      ...[...queries, ...unknown].map((q) => ({ name: `usage ?${q.slice(0, 40)}`, method: 'get' as const, path: `/v1/admin/usage?${q}` })),
+      ...['', 'group_by=day', 'group_by=model&from=2026-11-01&to=2026-11-30'].map((q) => ({ name: `usage ?${q}`, method: 'get' as const, path: `/v1/admin/usage?${q}`, allow2xx: true })),
     ], { 'x-api-key': TEST_KEYS.admin });
   });
 

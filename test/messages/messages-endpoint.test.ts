@@ -151,6 +151,31 @@ describe('15.1: POST /v1/messages (Anthropic Messages in front of any provider)'
     });
   });
 
+  it('a tool_use block whose input is not an object is 400 in Anthropic\'s shape, naming the field, with no upstream call', async () => {
+    const turns = (input: unknown) => [
+      { role: 'user' as const, content: 'Weather in Paris?' },
+      { role: 'assistant' as const, content: [{ type: 'tool_use' as const, id: 'toolu_1', name: 'get_weather', input }] },
+      { role: 'user' as const, content: [{ type: 'tool_result' as const, tool_use_id: 'toolu_1', content: 'sunny' }] },
+    ];
+    await assert.rejects(client('via-openai').messages.create({ model: 'm', max_tokens: 8, messages: turns('{"city":"Paris"}') }), (error: unknown) => {
+      assert.ok(error instanceof Anthropic.BadRequestError);
+      assert.deepEqual(error.error, {
+        type: 'error',
+        error: { type: 'invalid_request_error', message: "messages[1].content[0].input must be an object (the tool's arguments).", code: 'invalid_value' },
+      });
+      return true;
+    });
+    for (const input of [['city', 'Paris'], null, 42, undefined]) {
+      const res = await request(f.app).post('/v1/messages').set('x-api-key', f.developerKey).set('x-gateway-route', 'via-openai')
+        .send({ model: 'm', max_tokens: 8, messages: turns(input) }).expect(400);
+      assert.equal(res.body.type, 'error', JSON.stringify(input));
+      assert.match(res.body.error.message, /^messages\[1\]\.content\[0\]\.input must be an object/, JSON.stringify(input));
+    }
+    assert.equal(f.fake.requests.length, 0, 'the provider was called');
+    const answer = await client('via-openai').messages.create({ model: 'm', max_tokens: 8, messages: turns({ city: 'Paris' }) });
+    assert.equal(answer.type, 'message');
+  });
+
   it('15.1: the application\'s guardrail policy holds on input and on streamed output, and the request log records /v1/messages', async () => {
     await request(f.app).put('/v1/admin/applications/app/policy').set('x-api-key', TEST_KEYS.admin).send({ mode: 'reject', processors: { banned_words: { words: ['forbidden', 'provider'] } } }).expect(200);
     try {

@@ -1,0 +1,136 @@
+// The /v1/responses body, checked once against OpenAI's Responses request shape: a 400 naming the field before anything runs.
+import { Errors } from '../errors/error-registry.js';
+import { MODEL_NAME_SCHEMA } from '../traffic/model-endpoints.js';
+import { compileValidator } from '../validation/schema-validator.js';
+import type { ResponsesRequest } from './responses-types.js';
+
+/** OpenAI's tool-name rule, shared by function tools and `json_schema` formats: 1 to 64 of `[a-zA-Z0-9_-]`. */
+const TOOL_NAME = { type: 'string', pattern: '^[a-zA-Z0-9_-]{1,64}$' };
+
+/** Tool kinds a `tool_choice` object may name in OpenAI's Responses API; the gateway itself runs `function` and `mcp`. */
+const TOOL_CHOICE_TYPES = [
+  'function', 'mcp', 'allowed_tools', 'custom', 'file_search', 'web_search_preview', 'web_search_preview_2025_03_11', 'computer',
+  'computer_use', 'computer_use_preview', 'image_generation', 'code_interpreter', 'apply_patch', 'shell', 'programmatic_tool_calling',
+];
+
+/** `then` holds when `type` is `value` (ajv checks `if` before `required`, so an absent `type` must not match). */
+const whenType = (value: string, then: Record<string, unknown>) => ({ if: { required: ['type'], properties: { type: { const: value } } }, then });
+
+/** `tool_choice`: `none`, `auto`, `required`, or an object naming a tool of a known kind with that kind's fields. */
+const toolChoiceSchema = {
+  type: ['string', 'object'],
+  if: { type: 'string' },
+  then: { enum: ['none', 'auto', 'required'] },
+  else: {
+    required: ['type'],
+    properties: { type: { enum: TOOL_CHOICE_TYPES } },
+    allOf: [
+      whenType('function', { required: ['name'], properties: { name: TOOL_NAME } }),
+      whenType('custom', { required: ['name'], properties: { name: { type: 'string', minLength: 1 } } }),
+      // The official client also types a bare `{ type: 'mcp' }` (any MCP tool of the request).
+      whenType('mcp', { properties: { server_label: { type: 'string', minLength: 1 }, name: { type: ['string', 'null'] } } }),
+      whenType('allowed_tools', {
+        required: ['mode', 'tools'],
+        properties: { mode: { enum: ['auto', 'required'] }, tools: { type: 'array', items: { type: 'object', required: ['type'], properties: { type: { type: 'string' } } } } },
+      }),
+    ],
+  },
+};
+
+/** `text`: the output format (`text`, `json_object`, or `json_schema` with a name and a schema) and `verbosity`. */
+const textSchema = {
+  type: 'object',
+  properties: {
+    format: {
+      type: 'object',
+      required: ['type'],
+      properties: { type: { enum: ['text', 'json_object', 'json_schema'] } },
+      ...whenType('json_schema', {
+        required: ['name', 'schema'],
+        properties: { name: TOOL_NAME, schema: { type: 'object' }, description: { type: 'string' }, strict: { type: ['boolean', 'null'] } },
+      }),
+    },
+    verbosity: { enum: ['low', 'medium', 'high', null] },
+  },
+};
+
+/** `reasoning` (null allowed): `effort` and `summary` (and the older `generate_summary`) as the official client types them. */
+const SUMMARY = { enum: ['auto', 'concise', 'detailed', null] };
+const reasoningSchema = {
+  type: ['object', 'null'],
+  properties: {
+    effort: { enum: ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max', null] },
+    summary: SUMMARY,
+    generate_summary: SUMMARY,
+  },
+};
+
+const validateSchema = compileValidator<ResponsesRequest>({
+  type: 'object',
+  required: ['model', 'input'],
+  properties: {
+    model: MODEL_NAME_SCHEMA,
+    input: { type: ['string', 'array'] },
+    instructions: { type: 'string' },
+    temperature: { type: 'number', minimum: 0, maximum: 2 },
+    top_p: { type: 'number', minimum: 0, maximum: 1 },
+    max_output_tokens: { type: 'integer', minimum: 1 },
+    stream: { type: 'boolean' },
+    // `store` decides whether the answer is kept; `metadata` is echoed in the answer and kept with it: OpenAI's bounds.
+    store: { type: 'boolean' },
+    metadata: { type: 'object', maxProperties: 16, propertyNames: { maxLength: 64 }, additionalProperties: { type: 'string', maxLength: 512 } },
+    previous_response_id: { type: 'string' },
+    tools: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['type'],
+        properties: { type: { enum: ['mcp', 'function'] } },
+        if: { required: ['type'], properties: { type: { const: 'mcp' } } },
+        then: {
+          required: ['server_label'],
+          properties: {
+            server_label: { type: 'string', minLength: 1 },
+            server_url: { type: 'string', format: 'uri', pattern: '^https?://' },
+            headers: { type: 'object', additionalProperties: { type: 'string' } },
+          },
+        },
+        else: { required: ['name'], properties: { name: TOOL_NAME } },
+      },
+    },
+    tool_choice: toolChoiceSchema,
+    text: textSchema,
+    reasoning: reasoningSchema,
+  },
+});
+
+/** A `tool_choice` object must name a tool of the request: a function tool by `name`, an MCP tool by `server_label`. */
+function checkToolChoice(request: ResponsesRequest): void {
+  const choice = request.tool_choice;
+  if (typeof choice !== 'object' || choice.type === 'allowed_tools') return;
+  const tools = request.tools ?? [];
+  if (choice.type === 'function') {
+    if (!tools.some((tool) => tool.type === 'function' && tool.name === choice.name)) {
+      throw Errors.validation([`The field 'tool_choice' names the function ${choice.name}, which is not among the request's tools.`], { param: 'tool_choice.name' });
+    }
+  } else if (choice.type === 'mcp') {
+    if (!tools.some((tool) => tool.type === 'mcp' && (choice.server_label === undefined || tool.server_label === choice.server_label))) {
+      const server = choice.server_label === undefined ? 'an MCP server' : `the MCP server ${choice.server_label}`;
+      throw Errors.validation([`The field 'tool_choice' names ${server}, which is not among the request's tools.`], { param: choice.server_label === undefined ? 'tool_choice' : 'tool_choice.server_label' });
+    }
+  } else {
+    throw Errors.validation([`The field 'tool_choice' names a ${choice.type} tool; this gateway runs only function and mcp tools.`], { param: 'tool_choice.type' });
+  }
+}
+
+/**
+ * Checks a /v1/responses body and answers it typed; throws a 400 `invalid_value` naming the first
+ * bad field: `tool_choice`, `text` and `reasoning` included, so a wrong one is refused before anything is stored or called.
+ * @example
+ * const request = validateResponsesRequest(req.body);
+ */
+export function validateResponsesRequest(body: unknown): ResponsesRequest {
+  const request = validateSchema(body);
+  checkToolChoice(request);
+  return request;
+}
