@@ -1,7 +1,7 @@
-// Starts and stops examples/server.ts as a child process on a free loopback port, for tests over real HTTP.
-import { spawn, type ChildProcess } from 'node:child_process';
+// Starts and stops examples/server.ts as a child process on a loopback port it picks itself, for tests over real HTTP.
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
+import { spawnGateway } from './gateway-process.js';
 
 /** A running example server. */
 export interface ExampleServer {
@@ -11,41 +11,30 @@ export interface ExampleServer {
   output(): string;
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const port = (server.address() as { port: number }).port;
-  server.close();
-  return port;
-}
-
 /**
- * Starts the example server with `env` over the test's environment, and waits until `/healthz` answers: at least
- * 400 tries, and up to `startTimeoutMs` (default 20 s) on a slow machine.
+ * Starts the example server with `env` over the test's environment, on port 0 unless `env` names a `PORT`: the port is
+ * read from its `gateway listening` line, so no other process can take it between a probe and the bind. Then waits
+ * until `/healthz` answers, up to `startTimeoutMs` (default 20 s) in all.
  * @example
  * const server = await startExampleServer({ GATEWAY_ADMIN_KEY: key, GATEWAY_DATA_DIR: dir });
  */
 export async function startExampleServer(env: Record<string, string>, startTimeoutMs = 20_000): Promise<ExampleServer> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'examples/server.ts'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (chunk) => (output += chunk));
-  child.stderr?.on('data', (chunk) => (output += chunk));
-  const base = `http://127.0.0.1:${port}`;
   const started = performance.now();
-  for (let i = 0; i < 400 || performance.now() - started < startTimeoutMs; i++) {
-    if (child.exitCode !== null) break;
+  const gateway = await spawnGateway(process.execPath, ['--import', 'tsx', 'examples/server.ts'], {
+    env: { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    timeoutMs: startTimeoutMs,
+  });
+  const { child, base, output } = gateway;
+  while (child.exitCode === null && performance.now() - started < startTimeoutMs) {
     try {
-      if ((await fetch(`${base}/healthz`)).ok) return { child, base, output: () => output };
+      if ((await fetch(`${base}/healthz`)).ok) return { child, base, output };
     } catch {
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // not answering yet
     }
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
   child.kill('SIGKILL');
-  throw new Error(`the example server did not start:\n${output}`);
+  throw new Error(`the example server did not answer /healthz:\n${output()}`);
 }
 
 /** Sends SIGTERM and answers the exit code. */
