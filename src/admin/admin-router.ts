@@ -1,8 +1,9 @@
-// The admin router: no-store answers, x-api-key authentication, role checks, JSON bodies and every admin resource under /v1/admin.
+// The admin router: no-store answers, x-api-key authentication, role checks, JSON bodies (no prototype-reaching keys) and every admin resource under /v1/admin.
 import { Router } from 'express';
 import type { GatewayLogger } from '../errors/error-middleware.js';
 import { errorMiddleware, notFoundHandler } from '../errors/error-middleware.js';
 import { jsonBody } from '../http/json-body.js';
+import { refusePrototypeKeys } from '../http/prototype-keys.js';
 import { adminAnswerHeaders } from './admin-answer-headers.js';
 import { requireAdminKey, requireWriteRoleForChanges, type AdminKeyring } from './admin-auth.js';
 import type { AdminServices } from './admin-services.js';
@@ -32,7 +33,7 @@ export interface AdminRouterOptions {
 export function adminRouter(options: AdminRouterOptions): Router {
   const router = Router();
   const admin = Router();
-  admin.use(adminAnswerHeaders, requireAdminKey(options.keyring), requireWriteRoleForChanges, jsonBody({ limitBytes: options.bodyLimitBytes, maxDepth: options.maxJsonDepth }));
+  admin.use(adminAnswerHeaders, requireAdminKey(options.keyring), requireWriteRoleForChanges, jsonBody({ limitBytes: options.bodyLimitBytes, maxDepth: options.maxJsonDepth }), refusePrototypeKeys);
   admin.use(templatesAndGatewaysRouter(options.services));
   admin.use(providersRouter(options.services));
   admin.use(providerKeysRouter(options.services));

@@ -43,6 +43,17 @@ export function withoutServerFields(body: Record<string, unknown>): Record<strin
 }
 
 /**
+ * Checks a body's `name` against the name the resource must have: absent or equal passes; another string is 400
+ * `name_mismatch`, any other value 400 naming its type (never turned into text through its own `toString`, which a
+ * JSON object such as `{"toString": 1}` breaks).
+ */
+function checkBodyName(given: unknown, expected: string): void {
+  if (given === undefined || given === expected) return;
+  if (typeof given !== 'string') throw Errors.validation(["The field 'name' must be of type string."], { param: 'name' });
+  throw Errors.nameMismatch([given, expected], { param: 'name' });
+}
+
+/**
  * CRUD over one kind of named resource. Every write validates the whole resource first,
  * so a failed request stores nothing.
  */
@@ -84,9 +95,7 @@ export class ResourceCollection {
   prepareCreate(body: Record<string, unknown>, actor: string, pathName?: string): ResourceRecord {
     const candidate = withoutServerFields(structuredClone(body));
     if (pathName !== undefined) {
-      if (candidate.name !== undefined && candidate.name !== pathName) {
-        throw Errors.nameMismatch([String(candidate.name), pathName], { param: 'name' });
-      }
+      checkBodyName(candidate.name, pathName);
       candidate.name = pathName;
     }
     const valid = this.spec.validate(candidate);
@@ -98,9 +107,7 @@ export class ResourceCollection {
   prepareUpdate(current: ResourceRecord, body: Record<string, unknown>, actor: string): ResourceRecord {
     const given = structuredClone(body);
     const changes = withoutServerFields(given);
-    if (changes.name !== undefined && changes.name !== current.name) {
-      throw Errors.nameMismatch([String(changes.name), current.name], { param: 'name' });
-    }
+    checkBodyName(changes.name, current.name);
     const merged = withoutServerFields({ ...current, ...changes, name: current.name });
     for (const [field, value] of Object.entries(given)) if (value === null) delete merged[field];
     const valid = this.spec.validate(merged);

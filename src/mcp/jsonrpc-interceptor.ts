@@ -28,6 +28,15 @@ function unmatchedCall(message: JsonRpcMessage): PendingCall | undefined {
   return method === undefined ? undefined : { method, startedAt: Date.now(), unmatched: true };
 }
 
+/**
+ * The key of a JSON-RPC id among the pending requests: a string, or a finite number (JSON-RPC's ids). Undefined for
+ * any other id, so it never goes through an object's own `toString`, and a number too large for a double (`1e400`,
+ * which JSON.parse reads as Infinity and JSON.stringify writes as null) is not an id either.
+ */
+function idKey(id: unknown): string | undefined {
+  return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? String(id) : undefined;
+}
+
 /** The JSON-RPC side of one proxied request to one registry, made by one application. */
 export class JsonRpcInterceptor {
   private readonly pending = new Map<string, PendingCall>();
@@ -53,16 +62,23 @@ export class JsonRpcInterceptor {
   replyUpstream?: UpstreamReply;
 
   /**
-   * Looks at the client's messages before they are forwarded. Every `tools/call` is screened, whatever its id, and
-   * answered here with a JSON-RPC error when it must not reach the tool server: no usable id (null, missing: a
-   * notification cannot be a call), no tool name, an unknown or a disabled tool.
+   * Looks at the client's messages before they are forwarded. A request whose `method` is not a string cannot be
+   * screened, and is answered here with a JSON-RPC invalid-request error. Every `tools/call` is screened, whatever its
+   * id, and answered here with a JSON-RPC error when it must not reach the tool server: no usable id (null, missing: a
+   * notification cannot be a call; neither can an object, or a number too large to keep), no tool name, an unknown or
+   * a disabled tool.
    */
   async screen(messages: JsonRpcMessage[]): Promise<JsonRpcMessage[]> {
     const refusals: JsonRpcMessage[] = [];
     for (const message of messages) {
       if (message === null || typeof message !== 'object' || message.method === undefined) continue;
-      const hasId = typeof message.id === 'string' || typeof message.id === 'number';
-      const call: PendingCall = { method: String(message.method), startedAt: Date.now() };
+      const key = idKey(message.id);
+      const hasId = key !== undefined;
+      if (typeof message.method !== 'string') {
+        refusals.push({ jsonrpc: '2.0', id: hasId ? message.id : null, error: { code: INVALID_REQUEST, message: 'The method of a JSON-RPC request must be a string.' } });
+        continue;
+      }
+      const call: PendingCall = { method: message.method, startedAt: Date.now() };
       if (message.method === 'tools/call') {
         const params = message.params !== null && typeof message.params === 'object' && !Array.isArray(message.params) ? message.params : undefined;
         call.tool = typeof params?.name === 'string' ? params.name : '';
@@ -80,7 +96,7 @@ export class JsonRpcInterceptor {
           continue;
         }
       } else if (CONTENT_METHODS.has(call.method)) call.arguments = message.params;
-      if (hasId) this.pending.set(String(message.id), { ...call, id: message.id as string | number });
+      if (hasId) this.pending.set(key, { ...call, id: message.id as string | number });
     }
     return refusals;
   }
@@ -94,10 +110,12 @@ export class JsonRpcInterceptor {
   async transform(message: JsonRpcMessage): Promise<JsonRpcMessage | undefined> {
     if (message === null || typeof message !== 'object') return message;
     if (typeof message.method === 'string' && SERVER_REQUEST_METHODS.has(message.method)) return this.checkServerRequest(message);
-    if (message.id === undefined || message.id === null || message.method !== undefined) return message;
-    const call = this.pending.get(String(message.id)) ?? unmatchedCall(message);
+    if (message.method !== undefined) return message;
+    // An answer whose id is no request's (null, missing, an object) is judged by its shape, as a replay is.
+    const key = idKey(message.id);
+    const call = (key === undefined ? undefined : this.pending.get(key)) ?? unmatchedCall(message);
     if (!call) return message;
-    this.pending.delete(String(message.id));
+    if (key !== undefined) this.pending.delete(key);
     if (call.method === 'tools/list' && Array.isArray(message.result?.tools)) {
       const tools = message.result.tools as UpstreamTool[];
       const views = await this.deps.service.tools.reconcile(this.registry, tools);
