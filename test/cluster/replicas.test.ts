@@ -75,8 +75,13 @@ describe('14 cluster: three example-server processes on one PostgreSQL schema an
     const key = await application(a, 'burst');
     // Each replica reads the route once (from PostgreSQL) before the bursts.
     for (const replica of cluster.replicas) assert.ok([200, 429].includes((await chat(replica, key, 'limited')).status));
-    const admitted = await rateBursts(3, 10, async () =>
-      (await Promise.all(cluster.replicas.flatMap((replica) => Array.from({ length: 10 }, () => chat(replica, key, 'limited'))))).map((answer) => answer.status),
+    // A Redis command that times out on a loaded machine admits unchecked, with a warning (the documented fail-open mode).
+    const uncheckedWarnings = (): number => cluster.replicas.reduce((sum, replica) => sum + replica.output().split('admitted unchecked').length - 1, 0);
+    const admitted = await rateBursts(
+      3,
+      10,
+      async () => (await Promise.all(cluster.replicas.flatMap((replica) => Array.from({ length: 10 }, () => chat(replica, key, 'limited'))))).map((answer) => answer.status),
+      uncheckedWarnings,
     );
     console.log(`      admitted per burst of 30 across three processes: ${admitted.join(', ')}`);
   });

@@ -5,8 +5,11 @@ import assert from 'node:assert/strict';
  * Runs `count` bursts (`burst` answers the statuses of one), each starting at least 1050 ms after the previous one
  * ended so that the sliding window is empty. Asserts every status is 200 or 429, at most `limit` admitted per
  * second the burst spanned, and exactly `limit` when it took under a second. Answers the admitted count per burst.
+ * `uncheckedWarnings`, when given, counts the gateways' "admitted unchecked" warnings so far: a burst during which
+ * it grew met a Redis command timeout (a loaded machine), where failing open is the documented behaviour, so that
+ * burst is not judged (its count is -1); at least half of the bursts must be judged.
  */
-export async function rateBursts(count: number, limit: number, burst: () => Promise<number[]>): Promise<number[]> {
+export async function rateBursts(count: number, limit: number, burst: () => Promise<number[]>, uncheckedWarnings?: () => number): Promise<number[]> {
   const admitted: number[] = [];
   let lastEnd = performance.now();
   for (let i = 0; i < count; i++) {
@@ -14,14 +17,26 @@ export async function rateBursts(count: number, limit: number, burst: () => Prom
     const wait = lastEnd + 1050 - performance.now();
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     const started = performance.now();
+    const warningsBefore = uncheckedWarnings?.();
     const statuses = await burst();
     lastEnd = performance.now();
     const span = lastEnd - started;
     assert.ok(statuses.every((s) => s === 200 || s === 429), statuses.join(','));
     const ok = statuses.filter((s) => s === 200).length;
+    const withinLimit = ok <= limit * (Math.floor(span / 1000) + 1) && (span >= 1000 || ok === limit);
+    if (!withinLimit && warningsBefore !== undefined) {
+      // The warning line may reach this process just after the answers: give the pipes a moment.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      if (uncheckedWarnings!() > warningsBefore) {
+        admitted.push(-1);
+        continue;
+      }
+    }
     assert.ok(ok <= limit * (Math.floor(span / 1000) + 1), `burst ${i}: ${ok} admitted in ${span.toFixed(0)} ms`);
     if (span < 1000) assert.equal(ok, limit, `burst ${i}: the whole budget and no more, in ${span.toFixed(0)} ms`);
     admitted.push(ok);
   }
+  const judged = admitted.filter((ok) => ok >= 0).length;
+  assert.ok(judged * 2 >= count, `only ${judged} of ${count} bursts ran with Redis answering in time: ${admitted.join(',')}`);
   return admitted;
 }

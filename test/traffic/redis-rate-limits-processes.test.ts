@@ -57,7 +57,9 @@ describe('14.3 Redis: two example-server processes share a route rate limit', fu
       }).then(async (res) => (await res.arrayBuffer(), res.status));
     // Both processes know the route before the bursts (the first read of a route goes to PostgreSQL).
     for (const { base } of servers) assert.ok([200, 429].includes(await send(base)));
-    const admitted = await rateBursts(5, 10, () => Promise.all(servers.flatMap(({ base }) => Array.from({ length: 15 }, () => send(base)))));
+    // A Redis command that times out on a loaded machine admits unchecked, with a warning (the documented fail-open mode).
+    const uncheckedWarnings = (): number => servers.reduce((sum, server) => sum + server.output().split('admitted unchecked').length - 1, 0);
+    const admitted = await rateBursts(5, 10, () => Promise.all(servers.flatMap(({ base }) => Array.from({ length: 15 }, () => send(base)))), uncheckedWarnings);
     console.log(`      admitted per burst across two processes: ${admitted.join(',')}`);
   });
 });
