@@ -15,6 +15,23 @@ function gate(): { opened: Promise<void>; open: () => void } {
   return { opened, open };
 }
 
+/** Holds `key`'s lock through `storage` until `release()`; resolves once the lock is held. `done` settles when the work has ended. */
+async function holdLock(storage: Storage, key: string): Promise<{ release: () => Promise<void> }> {
+  const held = gate();
+  const released = gate();
+  const done = storage.locked(key, async () => {
+    held.open();
+    await released.opened;
+  });
+  await held.opened;
+  return {
+    release: async () => {
+      released.open();
+      await done;
+    },
+  };
+}
+
 describe('key locks shared by replicas on PostgreSQL', function () {
   requirePostgres();
   let schema: string;
@@ -77,28 +94,18 @@ describe('key locks shared by replicas on PostgreSQL', function () {
 
   it('lets locked work on other keys run at once', async () => {
     const [a, b] = [await replica(), await replica()];
-    const release = gate();
-    const held = gate();
-    const first = a.locked('applications/one', async () => {
-      held.open();
-      await release.opened;
-    });
-    await held.opened;
-    assert.equal(await b.locked('applications/two', async () => 'ran'), 'ran');
-    release.open();
-    await first;
+    const first = await holdLock(a, 'applications/one');
+    try {
+      assert.equal(await b.locked('applications/two', async () => 'ran'), 'ran');
+    } finally {
+      await first.release();
+    }
   });
 
   it('answers storage_busy (503) and runs nothing when the other replica holds the lock longer than lockWaitMillis', async () => {
     const a = await replica();
     const b = await replica(200);
-    const release = gate();
-    const held = gate();
-    const first = a.locked('routes/chat', async () => {
-      held.open();
-      await release.opened;
-    });
-    await held.opened;
+    const first = await holdLock(a, 'routes/chat');
     let ran = false;
     try {
       await assert.rejects(
@@ -109,8 +116,7 @@ describe('key locks shared by replicas on PostgreSQL', function () {
       );
       assert.equal(ran, false);
     } finally {
-      release.open();
-      await first;
+      await first.release();
     }
     // The lock is free again, and b's connection went back to its pool.
     assert.equal(await b.locked('routes/chat', async () => 'ran'), 'ran');
