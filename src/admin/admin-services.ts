@@ -7,7 +7,7 @@ import { compileValidator } from '../validation/schema-validator.js';
 import { DeveloperKeyStore } from './developer-key-store.js';
 import { ProviderKeyStore } from './provider-key-store.js';
 import { ResourceCollection } from './resource-collection.js';
-import { REGISTRY_FIELDS, registrySchema } from '../mcp/registry-records.js';
+import { REGISTRY_FIELDS, REGISTRY_SEALED_FIELDS, registrySchema } from '../mcp/registry-records.js';
 import { applicationSchema, gatewaySchema, providerSchema, routeSchema, templateSchema } from './schemas/resource-schemas.js';
 
 const STAMPS = ['created_at', 'modified_at', 'created_by', 'modified_by'] as const;
@@ -41,8 +41,8 @@ export function createAdminServices(deps: {
   now?: () => Date;
 }): AdminServices {
   const { storage, now } = deps;
-  const collection = (kind: string, prefix: string, schema: Record<string, unknown>, fields: string[]): ResourceCollection =>
-    new ResourceCollection(storage, { kind, prefix, validate: compileValidator(schema), fields: [...fields, ...STAMPS] }, now);
+  const collection = (kind: string, prefix: string, schema: Record<string, unknown>, fields: string[], sealedFields?: readonly string[]): ResourceCollection =>
+    new ResourceCollection(storage, { kind, prefix, validate: compileValidator(schema), fields: [...fields, ...STAMPS], sealedFields }, now);
   return {
     ...deps,
     templates: collection('template', 'templates', templateSchema, ['name', 'type', 'description', 'enabled', 'config', 'models']),
@@ -50,7 +50,7 @@ export function createAdminServices(deps: {
     providers: collection('provider', 'providers', providerSchema, ['name', 'type', 'enabled', 'vault_enabled', 'config', 'api_keys']),
     routes: collection('route', 'routes', routeSchema, ['name', 'type', 'models', 'config', 'enabled']),
     applications: collection('application', 'applications', applicationSchema, ['name', 'description', 'enabled', 'budget', 'limits']),
-    registries: collection('MCP registry', 'mcp-registries', registrySchema, [...REGISTRY_FIELDS]),
+    registries: collection('MCP registry', 'mcp-registries', registrySchema, [...REGISTRY_FIELDS], REGISTRY_SEALED_FIELDS),
     providerKeys: new ProviderKeyStore(storage, deps.box, now),
     developerKeys: new DeveloperKeyStore(storage, now),
     applicationDeletedHooks: [],

@@ -199,15 +199,23 @@ export class ProviderKeyStore {
     }
   }
 
-  /** Removes keys whose provider no longer exists (left by a crash during a provider delete or create). Run at start. */
-  async repair(providerExists: (name: string) => Promise<boolean>): Promise<number> {
-    let removed = 0;
+  /**
+   * The storage keys of provider keys whose provider does not exist (left by a crash during a provider delete or
+   * create, or written by a create in progress), by provider. The start-up repair removes them under the provider's lock.
+   */
+  async orphans(providerExists: (name: string) => Promise<boolean>): Promise<Map<string, string[]>> {
+    const byProvider = new Map<string, string[]>();
+    const known = new Map<string, boolean>();
     for (const { key, value } of await this.storage.list<StoredProviderKey>('provider-keys/')) {
-      if (await providerExists(value.provider_name)) continue;
-      await this.storage.delete(key);
-      removed++;
+      const provider = value.provider_name;
+      let exists = known.get(provider);
+      if (exists === undefined) known.set(provider, (exists = await providerExists(provider)));
+      if (exists) continue;
+      const keys = byProvider.get(provider) ?? [];
+      keys.push(key);
+      byProvider.set(provider, keys);
     }
-    return removed;
+    return byProvider;
   }
 
   /** The enabled keys of a provider in a namespace, opened for use. A disabled key is never returned. */

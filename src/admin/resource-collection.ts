@@ -24,6 +24,11 @@ export interface CollectionSpec {
   validate: Validator<Record<string, unknown>>;
   /** Every field of the spec's table, so answers show each one (null when unset). */
   fields: readonly string[];
+  /**
+   * Fields stored in a form the schema does not describe (a sealed secret, longer than the clear value it allows): an
+   * update that leaves one out keeps the stored form unchecked; a new value given is checked as the schema says.
+   */
+  sealedFields?: readonly string[];
 }
 
 /**
@@ -110,9 +115,16 @@ export class ResourceCollection {
     checkBodyName(changes.name, current.name);
     const merged = withoutServerFields({ ...current, ...changes, name: current.name });
     for (const [field, value] of Object.entries(given)) if (value === null) delete merged[field];
+    const kept: Record<string, unknown> = {};
+    for (const field of this.spec.sealedFields ?? []) {
+      if (Object.hasOwn(changes, field) || merged[field] === undefined) continue;
+      kept[field] = merged[field];
+      delete merged[field];
+    }
     const valid = this.spec.validate(merged);
     return {
       ...valid,
+      ...kept,
       created_at: current.created_at,
       created_by: current.created_by,
       modified_at: this.now().toISOString(),

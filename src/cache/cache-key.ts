@@ -19,7 +19,10 @@ export const KEY_EXCLUDED_FIELDS: ReadonlySet<string> = new Set([
   'prompt_cache_retention',
 ]);
 
-/** Writes `value` as JSON with object keys in sorted order, so key order never changes the key. */
+/**
+ * Writes `value` as JSON with object keys in sorted order, so key order never changes the key. Every own key counts,
+ * `__proto__` included (JSON.parse keeps it as an own key; it is read as one and never assigned anywhere).
+ */
 function writeCanonical(value: unknown, out: string[]): void {
   if (Array.isArray(value)) {
     out.push('[');
@@ -31,27 +34,35 @@ function writeCanonical(value: unknown, out: string[]): void {
     return;
   }
   if (value !== null && typeof value === 'object') {
-    out.push('{');
-    let first = true;
-    for (const key of Object.keys(value).sort()) {
-      const item = (value as Record<string, unknown>)[key];
-      if (item === undefined) continue;
-      out.push(first ? '' : ',', JSON.stringify(key), ':');
-      first = false;
-      writeCanonical(item, out);
-    }
-    out.push('}');
+    writeObject(value as Record<string, unknown>, out);
     return;
   }
   out.push(JSON.stringify(value) ?? 'null');
 }
 
-/** The request body as the key sees it: every field but {@link KEY_EXCLUDED_FIELDS}, as canonical JSON. */
+/** Writes an object's own keys (but those in `skip`) in sorted order, each with its canonical value. */
+function writeObject(value: Record<string, unknown>, out: string[], skip?: ReadonlySet<string>): void {
+  out.push('{');
+  let first = true;
+  for (const key of Object.keys(value).sort()) {
+    if (skip?.has(key)) continue;
+    const item = value[key];
+    if (item === undefined) continue;
+    out.push(first ? '' : ',', JSON.stringify(key), ':');
+    first = false;
+    writeCanonical(item, out);
+  }
+  out.push('}');
+}
+
+/**
+ * The request body as the key sees it: every own field but {@link KEY_EXCLUDED_FIELDS}, as canonical JSON. Written
+ * from the body itself, with no copy: a copy made by assignment would turn a top-level `__proto__` into the copy's
+ * prototype and drop it from the key.
+ */
 export function normalisedBody(body: Record<string, unknown>): string {
-  const kept: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(body)) if (!KEY_EXCLUDED_FIELDS.has(key)) kept[key] = value;
   const out: string[] = [];
-  writeCanonical(kept, out);
+  writeObject(body, out, KEY_EXCLUDED_FIELDS);
   return out.join('');
 }
 

@@ -7,8 +7,11 @@ import { Errors } from '../errors/error-registry.js';
 import type { GuardrailEngine } from '../guardrails/guardrail-engine.js';
 import { publicBaseUrl } from '../http/public-base-url.js';
 import { looksMasked } from '../secrets/mask-secret.js';
-import { presentRegistry, type RegistryRecord } from './registry-records.js';
+import { compileValidator } from '../validation/schema-validator.js';
+import { presentRegistry, toolToggleSchema, type RegistryRecord } from './registry-records.js';
 import type { RegistryService } from './registry-service.js';
+
+const validateToggle = compileValidator<{ enabled: boolean }>(toolToggleSchema);
 
 /**
  * `GET|POST /mcp/registries`, `GET|PUT|DELETE /mcp/registries/:name`, `GET /mcp/registries/:name/tools`,
@@ -68,8 +71,8 @@ export function mcpAdminRouter(service: RegistryService, configuredBaseUrl: stri
     res.json((await service.listTools(pathParam(req, 'name'))).views);
   });
   router.put('/mcp/registries/:name/tools/:tool', async function toggleTool(req, res) {
-    const body = objectBody(req);
-    if (typeof body.enabled !== 'boolean') throw Errors.validation(["The field 'enabled' is required and must be a boolean."], { param: 'enabled' });
+    // `enabled` and nothing else: an unknown field is 400 naming it, as in every other admin write.
+    const body = validateToggle(objectBody(req));
     const toolName = pathParam(req, 'tool');
     // Listed, pinned and written under the registry's lock: all or nothing, and never from an outdated URL or token.
     const view = await service.toggleTool(pathParam(req, 'name'), toolName, body.enabled);

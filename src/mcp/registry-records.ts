@@ -4,8 +4,9 @@ import type { ResourceRecord } from '../admin/resource-collection.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import { maskSecret, SEALED_SECRET_MASK } from '../secrets/mask-secret.js';
 import { maskUrlCredentials } from '../secrets/url-credentials.js';
+import { headerSecretSchema } from '../validation/header-safe-text.js';
 
-/** JSON Schema of a registry body. */
+/** JSON Schema of a registry body; the token (sent as the tool server's Bearer) is bounded and header-safe. */
 export const registrySchema = {
   type: 'object',
   required: ['name', 'url'],
@@ -14,10 +15,21 @@ export const registrySchema = {
     name: nameSchema,
     url: { type: 'string', format: 'uri', pattern: '^https?://' },
     description: { type: 'string' },
-    authorization_token: { type: 'string', minLength: 1 },
+    authorization_token: headerSecretSchema,
     request_url: { type: 'string' },
     ...serverSetFields,
   },
+} as const;
+
+/** Registry fields stored sealed: an update that leaves them out keeps the stored form, which the schema does not describe. */
+export const REGISTRY_SEALED_FIELDS = ['authorization_token'] as const;
+
+/** JSON Schema of a tool toggle body: `enabled` and nothing else. */
+export const toolToggleSchema = {
+  type: 'object',
+  required: ['enabled'],
+  additionalProperties: false,
+  properties: { enabled: { type: 'boolean' } },
 } as const;
 
 /** The fields of a registry, as the spec's table lists them. */

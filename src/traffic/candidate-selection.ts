@@ -1,19 +1,31 @@
 // Chooses where a model request goes: weighted random choice on custom routes, model lookup on unified routes.
+import { MAX_MODEL_WEIGHT } from '../admin/schemas/model-config-schema.js';
 import { Errors } from '../errors/error-registry.js';
 import type { Candidate, ProviderRecord, RouteModel, RouteRecord } from './model-request-context.js';
 import type { ProviderDirectory } from './provider-directory.js';
+
+/**
+ * A model's weight as the choice counts it: at most {@link MAX_MODEL_WEIGHT}, as routes stored before that bound (or
+ * written to storage directly) may hold more; anything not a positive number counts 0. So the sum stays finite.
+ */
+function weightOf(model: RouteModel): number {
+  const weight = model.weight ?? 1;
+  return typeof weight === 'number' && weight > 0 ? Math.min(weight, MAX_MODEL_WEIGHT) : 0;
+}
 
 /**
  * Orders a custom route's models: the first is a weighted random choice among models with weight > 0;
  * the others follow in list order after it, wrapping around (weight 0 makes a model fallback-only).
  */
 export function orderByWeight(models: readonly RouteModel[], random: () => number = Math.random): RouteModel[] {
-  const total = models.reduce((sum, model) => sum + Math.max(0, model.weight ?? 1), 0);
+  let total = 0;
+  for (const model of models) total += weightOf(model);
   let first = 0;
   if (total > 0) {
     let point = random() * total;
-    first = models.findIndex((model) => (point -= Math.max(0, model.weight ?? 1)) < 0);
-    if (first === -1) first = models.length - 1;
+    first = models.findIndex((model) => (point -= weightOf(model)) < 0);
+    // Rounding may leave the point past the end: the last model with a weight takes it, never a fallback-only one.
+    if (first === -1) first = models.findLastIndex((model) => weightOf(model) > 0);
   }
   return [...models.slice(first), ...models.slice(0, first)];
 }

@@ -3,6 +3,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { Errors, type GatewayError } from '../errors/error-registry.js';
 import type { JsonSchema } from '../plugins/plugin-types.js';
+import { HEADER_SAFE_TEXT_PATTERN, HEADER_SAFE_TEXT_WORDS } from './header-safe-text.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
@@ -39,6 +40,9 @@ export function describeError(error: ErrorObject, param: string): string {
       return `${field} is not a known field.`;
     case 'type':
       return `${field} must be of type ${String(error.params.type)}.`;
+    case 'pattern':
+      if (error.params.pattern === HEADER_SAFE_TEXT_PATTERN) return `${field} ${HEADER_SAFE_TEXT_WORDS}.`;
+      return `${field} ${error.message ?? 'is not valid'}.`;
     case 'enum':
       return `${field} must be one of: ${(error.params.allowedValues as unknown[]).map(String).join(', ')}.`;
     default:

@@ -2,6 +2,8 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { memoryStorage, type StorageAdapter } from '../../src/index.js';
+import { MAX_MODEL_WEIGHT } from '../../src/admin/schemas/model-config-schema.js';
+import { MAX_SECRET_LENGTH } from '../../src/validation/header-safe-text.js';
 import { startFakeMcpServer, type FakeMcpServer } from '../helpers/fake-mcp-server.js';
 import { listenOnLoopback, type LoopbackServer } from '../helpers/loopback-server.js';
 import { createTestGateway, TEST_KEYS, type TestGateway } from '../helpers/test-gateway.js';
@@ -31,6 +33,12 @@ const isEmptyArray: Accepts = (v) => Array.isArray(v) && v.length === 0;
 const isNumberAtLeast0: Accepts = (v) => typeof v === 'number' && v >= 0;
 const isXs: Accepts = (v) => typeof v === 'string' && /^x+$/.test(v);
 const isUnitNumber: Accepts = (v) => typeof v === 'number' && v >= 0 && v <= 1;
+const isWeight: Accepts = (v) => typeof v === 'number' && v >= 0 && v <= MAX_MODEL_WEIGHT;
+/** A secret sent in a header: at most MAX_SECRET_LENGTH characters, none a control character or beyond U+00FF. */
+const isHeaderSafe: Accepts = (v) => typeof v === 'string' && v.length <= MAX_SECRET_LENGTH && /^[\u0020-\u007e\u00a0-\u00ff]*$/.test(v);
+const isSecret: Accepts = (v) => isHeaderSafe(v) && v !== '';
+/** A header or query parameter name: at most 256 characters. */
+const isShort = (accepts: Accepts): Accepts => (v) => accepts(v) && (v as string).length <= 256;
 /** A top-level null clears an optional field of a stored resource (answers show unset fields as null). */
 const orNull = (accepts: Accepts): Accepts => (v) => v === null || accepts(v);
 
@@ -188,7 +196,7 @@ describe('Admin API hostile writes', function () {
   const modelFields = (prefix: string, provider: Accepts): Record<string, Accepts> => ({
     [`${prefix}.name`]: isText,
     [`${prefix}.provider`]: provider,
-    [`${prefix}.weight`]: isNumberAtLeast0,
+    [`${prefix}.weight`]: isWeight,
     [`${prefix}.fallback_enabled`]: isTrue,
     [`${prefix}.fallback_codes`]: isEmptyArray,
   });
@@ -229,7 +237,7 @@ describe('Admin API hostile writes', function () {
       fields: {
         name: (v) => v === 'x', type: none, enabled: orNull(isTrue), vault_enabled: orNull(isTrue), config: orNull(isObject), api_keys: orNull(isEmptyArray),
         'config.api_base': none, 'config.models': isEmptyArray,
-        'api_keys.0.api_key': isText, 'api_keys.0.header_key': orNull(isXs), 'api_keys.0.enabled': orNull(isTrue), 'api_keys.0.api_key_secret_name': (v) => v === 'x' || v === null,
+        'api_keys.0.api_key': isSecret, 'api_keys.0.header_key': orNull(isShort(isXs)), 'api_keys.0.enabled': orNull(isTrue), 'api_keys.0.api_key_secret_name': (v) => v === 'x' || v === null,
       },
     },
     {
@@ -246,7 +254,7 @@ describe('Admin API hostile writes', function () {
       namespace: true,
       body: () => ({ api_key: 'sk-hostile-0123456789', header_key: 'api-key', group: 'g' }),
       fields: {
-        api_key: isText, api_key_secret_key: orNull(isString), api_key_secret_key_gateway: orNull(isString), header_key: orNull(isXs), query_param_key: orNull(isText),
+        api_key: isSecret, api_key_secret_key: orNull(isHeaderSafe), api_key_secret_key_gateway: orNull(isString), header_key: orNull(isShort(isXs)), query_param_key: orNull(isShort(isText)),
         enabled: orNull(isTrue), group: orNull(isString), organization: orNull(isString), namespace: isNull, provider_name: isNull, api_key_secret_name: isNull,
       },
     },
@@ -256,7 +264,7 @@ describe('Admin API hostile writes', function () {
       path: () => '/v1/admin/providers/openai-main/keys/team-key',
       namespace: true,
       body: () => ({ enabled: true, group: 'g' }),
-      fields: { api_key: orNull(isText), header_key: orNull(isXs), enabled: orNull(isTrue), group: orNull(isString), namespace: isNull, provider_name: isNull, api_key_secret_name: isNull },
+      fields: { api_key: orNull(isSecret), header_key: orNull(isShort(isXs)), enabled: orNull(isTrue), group: orNull(isString), namespace: isNull, provider_name: isNull, api_key_secret_name: isNull },
     },
     {
       name: 'POST /routes',
@@ -334,14 +342,14 @@ describe('Admin API hostile writes', function () {
       method: 'POST',
       path: () => '/v1/admin/mcp/registries',
       body: (n) => ({ name: `reg-${n}`, url: OFFLINE_URL, description: 'd' }),
-      fields: { name: (v) => v === 'x', url: none, description: orNull(isString), authorization_token: orNull(isText), request_url: orNull(isString) },
+      fields: { name: (v) => v === 'x', url: none, description: orNull(isString), authorization_token: orNull(isSecret), request_url: orNull(isString) },
     },
     {
       name: 'PUT /mcp/registries/:name',
       method: 'PUT',
       path: () => '/v1/admin/mcp/registries/offline',
       body: () => ({ description: 'd' }),
-      fields: { name: isNull, url: isNull, description: orNull(isString), authorization_token: orNull(isText) },
+      fields: { name: isNull, url: isNull, description: orNull(isString), authorization_token: orNull(isSecret) },
     },
     {
       name: 'PUT /mcp/registries/:name/tools/:tool',
@@ -379,6 +387,7 @@ describe('Admin API hostile writes', function () {
         ...Object.entries(w.fields).flatMap(([field, accepts]) =>
           (field.includes('.') ? WRONG_NESTED : WRONG).map((value, i) => probe(`${field} = ${JSON.stringify(value).slice(0, 20)} (#${i})`, JSON.stringify(withField(valid(), field, value)), { accepts: accepts(value), param: paramOf(field) })),
         ),
+        probe('an unknown field', JSON.stringify({ ...valid(), surprise: 1 }), { param: 'surprise' }),
         ...['[]', 'null', '42', '"x"', 'true', '{"a":', '{', '[1,2', '{"a":1}}'].map((text) => probe(`body ${text}`, text)),
         probe('invalid UTF-8', Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]).toString('latin1')),
         probe('10,000 nested arrays', '['.repeat(10_000) + ']'.repeat(10_000)),

@@ -63,6 +63,22 @@ describe('response cache', () => {
     assert.equal(f.fake.requests.length, 4);
   });
 
+  it('the key counts a top-level __proto__ field like any other: a body with it never shares an entry with the same body without it', async () => {
+    const send = (text: string) => request(f.app).post('/v1/chat/completions').set({ 'x-gateway-apikey': f.developerKey, 'x-gateway-route': 'cached', 'content-type': 'application/json' }).send(text);
+    const plain = JSON.stringify(chatBody());
+    const withProto = `{"__proto__":{"temperature":0},${plain.slice(1)}`;
+    const withOtherProto = `{"__proto__":{"temperature":1},${plain.slice(1)}`;
+    assert.equal((await send(plain).expect(200)).headers['x-gateway-cache'], 'miss');
+    assert.equal((await send(withProto).expect(200)).headers['x-gateway-cache'], 'miss');
+    assert.equal((await send(withOtherProto).expect(200)).headers['x-gateway-cache'], 'miss');
+    assert.equal(f.fake.requests.length, 3, 'each body reached the provider');
+    // Each is cached under its own key.
+    assert.equal((await send(withProto).expect(200)).headers['x-gateway-cache'], 'hit');
+    assert.equal((await send(plain).expect(200)).headers['x-gateway-cache'], 'hit');
+    assert.equal(f.fake.requests.length, 3);
+    assert.equal(({} as Record<string, unknown>).temperature, undefined, 'no prototype changed');
+  });
+
   it('15.6: a route without config.cache is never cached and carries no x-gateway-cache header', async () => {
     for (let i = 0; i < 2; i++) {
       const res = await ask(f, chatBody(), { 'x-gateway-route': 'plain' }).expect(200);

@@ -43,6 +43,11 @@ describe('MCP registry admin validation', () => {
     assert.equal(family.body.error.param, 'nope');
     const toggle = await as(TEST_KEYS.admin).put('/v1/admin/mcp/registries/tools/tools/add', { enabled: 'yes' }).expect(400);
     assert.equal(toggle.body.error.param, 'enabled');
+    // Only `enabled`: an unknown field is named, as in every other admin write, before the tool server is asked.
+    const surprise = await as(TEST_KEYS.admin).put('/v1/admin/mcp/registries/tools/tools/add', { enabled: false, surprise: 1 }).expect(400);
+    assert.equal(surprise.body.error.code, 'invalid_value');
+    assert.equal(surprise.body.error.param, 'surprise');
+    assert.equal((await as(TEST_KEYS.admin).put('/v1/admin/mcp/registries/tools/tools/add', {}).expect(400)).body.error.param, 'enabled');
     await as(TEST_KEYS.admin).get('/v1/admin/mcp/registries/ghost/tools').expect(404);
     const policies = (await as(TEST_KEYS.viewer).get('/v1/admin/mcp/registries/tools/policies').expect(200)).body;
     assert.equal(policies.security_filters.mode, 'inspect', 'the failed update stored nothing');

@@ -100,4 +100,33 @@ applications:
     );
     assert.match(problems[1]?.message ?? '', /^The field 'routes\[0\]\.config\.policy\.processors\.ghost': The processor 'ghost' is not registered/);
   });
+
+  it('refuses provider keys, registry tokens and model weights the admin API refuses: control characters, over-long values, huge weights; values never shown', () => {
+    const file = `providers:
+  - name: p1
+    type: openai
+    api_keys:
+      - api_key: \${BAD_KEY}
+      - api_key: \${LONG_KEY}
+        header_key: \${LONG_NAME}
+routes:
+  - name: split
+    type: chat
+    models:
+      - { name: a, provider: p1, weight: 1e308 }
+registries:
+  - name: tools
+    url: http://127.0.0.1:9/mcp
+    authorization_token: \${BAD_TOKEN}
+`;
+    const env = { BAD_KEY: 'sk-marker\r\nX-Injected: 1', LONG_KEY: `sk-marker${'k'.repeat(9000)}`, LONG_NAME: 'h'.repeat(300), BAD_TOKEN: 'tok-marker\u0000' };
+    const result = parseGatewayConfig(file, env);
+    assert.ok(!result.ok);
+    const paths = result.problems.map((problem) => problem.path);
+    for (const path of ['providers[0].api_keys[0].api_key', 'providers[0].api_keys[1].api_key', 'providers[0].api_keys[1].header_key', 'routes[0].models[0].weight', 'registries[0].authorization_token']) {
+      assert.ok(paths.includes(path), `${path} in ${JSON.stringify(paths)}`);
+    }
+    assert.ok(!JSON.stringify(result.problems).includes('marker'), 'no problem shows a secret');
+    assert.ok(result.problems.some((problem) => problem.message.includes('control characters')), JSON.stringify(result.problems));
+  });
 });

@@ -1,4 +1,9 @@
 // JSON Schema of one element of a `models` array (route and template model configuration).
+
+/** The largest model weight: weights are relative, and a bound keeps their sum finite (the weighted choice needs it). */
+export const MAX_MODEL_WEIGHT = 1_000_000;
+
+/** One model of a route or template: name, provider, weight, fallback. */
 export const modelConfigSchema = {
   type: 'object',
   required: ['name', 'provider'],
@@ -7,7 +12,7 @@ export const modelConfigSchema = {
     name: { type: 'string', minLength: 1 },
     provider: { type: 'string', minLength: 1 },
     suffix: { type: 'string' },
-    weight: { type: 'number', minimum: 0, default: 1 },
+    weight: { type: 'number', minimum: 0, maximum: MAX_MODEL_WEIGHT, default: 1 },
     fallback_enabled: { type: 'boolean', default: false },
     fallback_codes: { type: 'array', items: { type: 'integer', minimum: 100, maximum: 599 }, default: [] },
     virtual_secret_key: { type: 'string', minLength: 1 },

@@ -4,6 +4,7 @@ import { routeCacheSchema } from './cache-schema.js';
 import { modelConfigSchema } from './model-config-schema.js';
 import { routePolicySchema } from './policy-schema.js';
 import { usageControlFields } from '../../usage/usage-schemas.js';
+import { headerSecretSchema, MAX_PARAMETER_NAME_LENGTH } from '../../validation/header-safe-text.js';
 
 /** A template. */
 export const templateSchema = {
@@ -36,19 +37,23 @@ export const gatewaySchema = {
   },
 } as const;
 
-/** A provider API key, as the key endpoints and a provider's `api_keys` accept it. */
+/**
+ * A provider API key, as the key endpoints and a provider's `api_keys` accept it. The secrets are bounded and hold only
+ * characters a header can carry, and the header or query parameter name is bounded: a value stored otherwise would
+ * make every call with the key fail (502 or 431).
+ */
 export const providerKeySchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    api_key: { type: 'string', minLength: 1 },
-    api_key_secret_key: { type: 'string' },
+    api_key: headerSecretSchema,
+    api_key_secret_key: { ...headerSecretSchema, minLength: 0 },
     api_key_secret_key_gateway: { type: 'string' },
     api_key_secret_name: nameSchema,
     enabled: { type: 'boolean', default: true },
     group: { type: 'string' },
-    header_key: { type: 'string', pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$" },
-    query_param_key: { type: 'string', minLength: 1 },
+    header_key: { type: 'string', maxLength: MAX_PARAMETER_NAME_LENGTH, pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$" },
+    query_param_key: { type: 'string', minLength: 1, maxLength: MAX_PARAMETER_NAME_LENGTH },
     organization: { type: 'string' },
     provider_name: { type: 'string' },
     namespace: { type: 'string' },
