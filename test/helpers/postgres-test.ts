@@ -39,3 +39,24 @@ export async function dropSchema(schema: string, url = TEST_DATABASE_URL): Promi
     await client.end();
   }
 }
+
+/**
+ * How many other sessions are trying for the key lock of `key` on `schema` (src/storage/postgres-key-lock.ts) while
+ * one session holds it: sessions whose last query is the lock's try and that hold no key lock of that schema
+ * themselves (a replica polling for a lock is such a session between two tries). 0 when nobody holds the lock.
+ */
+export async function keyLockWaiters(pool: pg.Pool, schema: string, key: string): Promise<number> {
+  const { rows } = await pool.query<{ waiting: number }>(
+    `WITH holder AS (
+       SELECT pid FROM pg_locks
+        WHERE locktype = 'advisory' AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+          AND classid = hashtext($1)::oid AND objid = hashtext($2)::oid
+     )
+     SELECT count(*)::int AS waiting FROM pg_stat_activity activity
+      WHERE activity.datname = current_database() AND activity.query LIKE 'SELECT pg_try_advisory_lock(%'
+        AND EXISTS (SELECT 1 FROM holder) AND activity.pid NOT IN (SELECT pid FROM holder)
+        AND NOT EXISTS (SELECT 1 FROM pg_locks mine WHERE mine.pid = activity.pid AND mine.locktype = 'advisory' AND mine.granted AND mine.classid = hashtext($1)::oid)`,
+    [`gateway-service:key-lock:${schema}`, key],
+  );
+  return rows[0]!.waiting;
+}

@@ -5,7 +5,8 @@ import request from 'supertest';
 import { postgresStorage } from '../../src/storage/postgres-storage.js';
 import { Storage } from '../../src/storage/storage-facade.js';
 import { eventually } from '../helpers/eventually.js';
-import { dropSchema, requirePostgres, TEST_DATABASE_URL, testSchemaName } from '../helpers/postgres-test.js';
+import { startFakeMcpServer } from '../helpers/fake-mcp-server.js';
+import { dropSchema, keyLockWaiters, requirePostgres, TEST_DATABASE_URL, testSchemaName } from '../helpers/postgres-test.js';
 import { createTestGateway, TEST_KEYS, type TestGateway } from '../helpers/test-gateway.js';
 
 /** A promise and the function that resolves it. */
@@ -46,11 +47,10 @@ describe('key locks shared by replicas on PostgreSQL', function () {
     return storage;
   }
 
-  /** Resolves once some session waits for an advisory lock that another holds: a replica's locked work is queued. */
-  const someoneWaits = (): Promise<void> =>
+  /** Resolves once another replica is trying for the lock of `key` that one holds: its locked work is queued. */
+  const someoneWaits = (key: string): Promise<void> =>
     eventually(async () => {
-      const { rows } = await pool.query<{ waiting: number }>("SELECT count(*)::int AS waiting FROM pg_locks WHERE locktype = 'advisory' AND NOT granted");
-      assert.ok(rows[0]!.waiting > 0, 'a replica waits for the lock');
+      assert.ok((await keyLockWaiters(pool, schema, key)) > 0, 'a replica waits for the lock');
     }, 5000);
 
   beforeEach(() => {
@@ -82,7 +82,7 @@ describe('key locks shared by replicas on PostgreSQL', function () {
     });
     try {
       // Wait until b is queued on the lock (seen in pg_locks), or has run ahead, which the order below then shows.
-      await Promise.race([someoneWaits(), second]);
+      await Promise.race([someoneWaits('applications/shop'), second]);
       assert.deepEqual(order, ['a starts'], 'b waits while a holds the lock');
     } finally {
       release.open();
@@ -120,6 +120,24 @@ describe('key locks shared by replicas on PostgreSQL', function () {
     }
     // The lock is free again, and b's connection went back to its pool.
     assert.equal(await b.locked('routes/chat', async () => 'ran'), 'ran');
+  });
+
+  it('nests locks without waiting for pool connections: a registry of three tools is created, and a key updated, on a pool of 3', async () => {
+    // The change listener keeps one of the 3; the registry's lock and each tool pin's nested lock share one more.
+    const mcp = await startFakeMcpServer();
+    const t = await createTestGateway({ storage: postgresStorage({ connectionString: TEST_DATABASE_URL, schema, maxConnections: 3, connectionTimeoutMillis: 3000 }) });
+    try {
+      const admin = (method: 'post' | 'put' | 'get', path: string) => request(t.app)[method](path).set('x-api-key', TEST_KEYS.admin);
+      await admin('post', '/v1/admin/mcp/registries').send({ name: 'tools', url: mcp.url }).expect(201);
+      const tools = await admin('get', '/v1/admin/mcp/registries/tools/tools').expect(200);
+      assert.equal(tools.body.length, 3);
+      await admin('post', '/v1/admin/applications').send({ name: 'shop' }).expect(201);
+      const key = await admin('post', '/v1/admin/applications/shop/keys').send({}).expect(201);
+      await admin('put', `/v1/admin/applications/shop/keys/${key.body.id}`).send({ name: 'renamed' }).expect(200);
+    } finally {
+      await t.close();
+      await mcp.close();
+    }
   });
 
   describe('two gateways on one schema', () => {

@@ -6,7 +6,7 @@ import type { StorageAdapter } from '../../src/index.js';
 import { postgresStorage } from '../../src/storage/postgres-storage.js';
 import { eventually } from '../helpers/eventually.js';
 import { startFakeMcpServer, type FakeMcpServer } from '../helpers/fake-mcp-server.js';
-import { dropSchema, requirePostgres, TEST_DATABASE_URL, testSchemaName } from '../helpers/postgres-test.js';
+import { dropSchema, keyLockWaiters, requirePostgres, TEST_DATABASE_URL, testSchemaName } from '../helpers/postgres-test.js';
 import { createTestGateway, TEST_KEYS, type TestGateway } from '../helpers/test-gateway.js';
 
 /** An adapter that holds the write of one key until released, so a test can act while a create is midway. */
@@ -62,21 +62,14 @@ describe('start-up repair while another replica creates (PostgreSQL)', function 
     await dropSchema(schema);
   });
 
-  // A registration holds two key locks at once (the registry's, then each pin's), each on a connection, besides its
-  // queries and the change listener's connection: 6 leaves room for them.
-  const storageOptions = () => ({ connectionString: TEST_DATABASE_URL, schema, maxConnections: 6 });
+  // As the replicas' own options do elsewhere: every key lock of a process is on one connection, so 3 are enough.
+  const storageOptions = () => ({ connectionString: TEST_DATABASE_URL, schema, maxConnections: 3 });
   const admin = (t: TestGateway, method: 'get' | 'post', path: string) => request(t.app)[method](path).set('x-api-key', TEST_KEYS.admin);
 
-  /** Resolves once some session on this schema waits for the key lock of `key` (held by gateway A's create). */
+  /** Resolves once some session on this schema is trying for the key lock of `key` (held by gateway A's create). */
   const waitsForLock = (key: string): Promise<void> =>
     eventually(async () => {
-      const { rows } = await pool.query<{ waiting: number }>(
-        `SELECT count(*)::int AS waiting FROM pg_locks
-          WHERE locktype = 'advisory' AND NOT granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
-            AND classid = hashtext($1)::oid AND objid = hashtext($2)::oid`,
-        [`gateway-service:key-lock:${schema}`, key],
-      );
-      assert.ok(rows[0]!.waiting > 0, `a replica waits for the lock of ${key}`);
+      assert.ok((await keyLockWaiters(pool, schema, key)) > 0, `a replica waits for the lock of ${key}`);
     }, 10_000);
 
   /**
