@@ -17,7 +17,7 @@ export interface PostgresStorageOptions {
   queryTimeoutMillis?: number;
   /**
    * How long an admin write waits for another replica's write of the same record (the shared key lock) before it fails
-   * with `storage_busy` (503), in ms. Default 8000, and at most 80% of `queryTimeoutMillis`.
+   * with `storage_busy` (503), in ms. Default 8000.
    */
   lockWaitMillis?: number;
 }

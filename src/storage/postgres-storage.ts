@@ -71,8 +71,7 @@ export function postgresStorage(options: PostgresStorageOptions): StorageAdapter
       return method(name, ...rest);
     };
   const append = keyed(logWrites.append);
-  const queryTimeout = options.queryTimeoutMillis ?? 10_000;
-  const withKeyLock = postgresKeyLocks(pool, schema, Math.min(options.lockWaitMillis ?? 8000, queryTimeout * 0.8));
+  const withKeyLock = postgresKeyLocks(pool, schema, options.lockWaitMillis ?? 8000);
 
   return {
     name: 'postgres',
