@@ -4,6 +4,7 @@ import type { GuardrailEngine } from '../guardrails/guardrail-engine.js';
 import { runChecks, type GuardrailCheck } from '../guardrails/pipeline/check-runner.js';
 import type { TextSlot } from '../guardrails/pipeline/message-text.js';
 import { compileValidator } from '../validation/schema-validator.js';
+import { shortTextSchema } from '../admin/schemas/common-schemas.js';
 
 /** One filter family's settings. */
 export interface FamilySettings {
@@ -43,8 +44,8 @@ export const registryPoliciesSchema = {
   properties: {
     malicious_instruction_injection: family(),
     tool_injection: family({ enabled: { type: 'boolean', default: false } }),
-    data_protection: family({ action: { enum: ['redact', 'block'], default: 'redact' }, info_types: { type: 'array', items: { type: 'string' } } }),
-    security_filters: family({ categories: { type: 'array', items: { type: 'string' } } }),
+    data_protection: family({ action: { enum: ['redact', 'block'], default: 'redact' }, info_types: { type: 'array', items: shortTextSchema } }),
+    security_filters: family({ categories: { type: 'array', items: shortTextSchema } }),
     on_error: { enum: ['fail_open', 'fail_closed'], default: 'fail_closed' },
     timeout_ms: { type: 'integer', minimum: 1, maximum: 60000, default: 2000 },
   },

@@ -1,5 +1,5 @@
 // MCP registry records: schema, stored shape with the sealed token, and the answer shape with request_url, a masked token and a masked URL.
-import { nameSchema, serverSetFields } from '../admin/schemas/common-schemas.js';
+import { descriptionSchema, MAX_URL_LENGTH, nameSchema, serverSetFields, urlSchema } from '../admin/schemas/common-schemas.js';
 import type { ResourceRecord } from '../admin/resource-collection.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import { maskSecret, SEALED_SECRET_MASK } from '../secrets/mask-secret.js';
@@ -13,10 +13,10 @@ export const registrySchema = {
   additionalProperties: false,
   properties: {
     name: nameSchema,
-    url: { type: 'string', format: 'uri', pattern: '^https?://' },
-    description: { type: 'string' },
+    url: urlSchema,
+    description: descriptionSchema,
     authorization_token: headerSecretSchema,
-    request_url: { type: 'string' },
+    request_url: { type: 'string', maxLength: MAX_URL_LENGTH },
     ...serverSetFields,
   },
 } as const;

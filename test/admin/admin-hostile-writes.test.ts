@@ -19,7 +19,7 @@ const OFFLINE_URL = 'http://127.0.0.1:9/mcp';
 /** Wrong or hostile values, put in each top-level field in turn (no `false`: valid for every boolean). */
 const WRONG: unknown[] = [null, 0, -1, 1.5, 1e308, true, '', 'x', '\u0000', [], [1, 'a'], {}, { nested: { deep: [1] } }, { toString: 1, valueOf: 1 }, BIG];
 /** The same kinds, fewer of each, for nested fields (the top-level ones already meet every value). */
-const WRONG_NESTED: unknown[] = [null, 0, 1.5, true, 'x', [1, 'a'], {}, { toString: 1, valueOf: 1 }];
+const WRONG_NESTED: unknown[] = [null, 0, 1.5, 1e308, true, 'x', 'x'.repeat(2000), [1, 'a'], {}, { toString: 1, valueOf: 1 }];
 
 type Accepts = (value: unknown) => boolean;
 const none: Accepts = () => false;
@@ -30,15 +30,18 @@ const isTrue: Accepts = (v) => v === true;
 const isObject: Accepts = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 const isEmptyObject: Accepts = (v) => isObject(v) && Object.keys(v as object).length === 0;
 const isEmptyArray: Accepts = (v) => Array.isArray(v) && v.length === 0;
-const isNumberAtLeast0: Accepts = (v) => typeof v === 'number' && v >= 0;
+/** A route rate: 0 to 1,000,000 requests per second. */
+const isRate: Accepts = (v) => typeof v === 'number' && v >= 0 && v <= 1_000_000;
 const isXs: Accepts = (v) => typeof v === 'string' && /^x+$/.test(v);
 const isUnitNumber: Accepts = (v) => typeof v === 'number' && v >= 0 && v <= 1;
 const isWeight: Accepts = (v) => typeof v === 'number' && v >= 0 && v <= MAX_MODEL_WEIGHT;
 /** A secret sent in a header: at most MAX_SECRET_LENGTH characters, none a control character or beyond U+00FF. */
 const isHeaderSafe: Accepts = (v) => typeof v === 'string' && v.length <= MAX_SECRET_LENGTH && /^[\u0020-\u007e\u00a0-\u00ff]*$/.test(v);
 const isSecret: Accepts = (v) => isHeaderSafe(v) && v !== '';
-/** A header or query parameter name: at most 256 characters. */
+/** A short text field (a type, group, organization, header or query parameter name): at most 256 characters. */
 const isShort = (accepts: Accepts): Accepts => (v) => accepts(v) && (v as string).length <= 256;
+/** A description: at most 1,024 characters. */
+const isDescription: Accepts = (v) => isString(v) && (v as string).length <= 1024;
 /** A top-level null clears an optional field of a stored resource (answers show unset fields as null). */
 const orNull = (accepts: Accepts): Accepts => (v) => v === null || accepts(v);
 
@@ -194,7 +197,7 @@ describe('Admin API hostile writes', function () {
 
   const model = { name: 'gpt-4o-mini', provider: 'openai-main' };
   const modelFields = (prefix: string, provider: Accepts): Record<string, Accepts> => ({
-    [`${prefix}.name`]: isText,
+    [`${prefix}.name`]: isShort(isText),
     [`${prefix}.provider`]: provider,
     [`${prefix}.weight`]: isWeight,
     [`${prefix}.fallback_enabled`]: isTrue,
@@ -206,28 +209,28 @@ describe('Admin API hostile writes', function () {
       method: 'POST',
       path: (n) => `/v1/admin/templates/tp-${n}`,
       body: () => ({ type: 'dlp', description: 'd', config: { info_types: ['EMAIL_ADDRESS'] }, models: [model] }),
-      fields: { name: isNull, type: orNull(isString), description: orNull(isString), enabled: orNull(isTrue), config: orNull(isObject), models: orNull(isEmptyArray), 'config.info_types': () => true, ...modelFields('models.0', isText) },
+      fields: { name: isNull, type: orNull(isShort(isString)), description: orNull(isDescription), enabled: orNull(isTrue), config: orNull(isObject), models: orNull(isEmptyArray), 'config.info_types': () => true, ...modelFields('models.0', isShort(isText)) },
     },
     {
       name: 'PUT /templates/:name',
       method: 'PUT',
       path: () => '/v1/admin/templates/inspect-pii',
       body: () => ({ description: 'd', config: {}, models: [model] }),
-      fields: { name: isNull, type: orNull(isString), description: orNull(isString), enabled: orNull(isTrue), config: orNull(isObject), models: orNull(isEmptyArray), ...modelFields('models.0', isText) },
+      fields: { name: isNull, type: orNull(isShort(isString)), description: orNull(isDescription), enabled: orNull(isTrue), config: orNull(isObject), models: orNull(isEmptyArray), ...modelFields('models.0', isShort(isText)) },
     },
     {
       name: 'POST /gateways',
       method: 'POST',
       path: () => '/v1/admin/gateways',
       body: (n) => ({ name: `gw-${n}`, type: 'standard', config: { region: 'eu' } }),
-      fields: { name: (v) => v === 'x', gateway_id: orNull(isText), type: orNull(isString), enabled: orNull(isTrue), config: orNull(isObject), 'config.region': () => true },
+      fields: { name: (v) => v === 'x', gateway_id: orNull(isShort(isText)), type: orNull(isShort(isString)), enabled: orNull(isTrue), config: orNull(isObject), 'config.region': () => true },
     },
     {
       name: 'PUT /gateways/:name',
       method: 'PUT',
       path: () => '/v1/admin/gateways/edge',
       body: () => ({ type: 'standard', config: {} }),
-      fields: { name: isNull, gateway_id: orNull(isText), type: orNull(isString), enabled: orNull(isTrue), config: orNull(isObject) },
+      fields: { name: isNull, gateway_id: orNull(isShort(isText)), type: orNull(isShort(isString)), enabled: orNull(isTrue), config: orNull(isObject) },
     },
     {
       name: 'POST /providers',
@@ -254,8 +257,8 @@ describe('Admin API hostile writes', function () {
       namespace: true,
       body: () => ({ api_key: 'sk-hostile-0123456789', header_key: 'api-key', group: 'g' }),
       fields: {
-        api_key: isSecret, api_key_secret_key: orNull(isHeaderSafe), api_key_secret_key_gateway: orNull(isString), header_key: orNull(isShort(isXs)), query_param_key: orNull(isShort(isText)),
-        enabled: orNull(isTrue), group: orNull(isString), organization: orNull(isString), namespace: isNull, provider_name: isNull, api_key_secret_name: isNull,
+        api_key: isSecret, api_key_secret_key: orNull(isHeaderSafe), api_key_secret_key_gateway: orNull(isShort(isString)), header_key: orNull(isShort(isXs)), query_param_key: orNull(isShort(isText)),
+        enabled: orNull(isTrue), group: orNull(isShort(isString)), organization: orNull(isShort(isString)), namespace: isNull, provider_name: isNull, api_key_secret_name: isNull,
       },
     },
     {
@@ -264,7 +267,7 @@ describe('Admin API hostile writes', function () {
       path: () => '/v1/admin/providers/openai-main/keys/team-key',
       namespace: true,
       body: () => ({ enabled: true, group: 'g' }),
-      fields: { api_key: orNull(isSecret), header_key: orNull(isShort(isXs)), enabled: orNull(isTrue), group: orNull(isString), namespace: isNull, provider_name: isNull, api_key_secret_name: isNull },
+      fields: { api_key: orNull(isSecret), header_key: orNull(isShort(isXs)), enabled: orNull(isTrue), group: orNull(isShort(isString)), namespace: isNull, provider_name: isNull, api_key_secret_name: isNull },
     },
     {
       name: 'POST /routes',
@@ -275,8 +278,8 @@ describe('Admin API hostile writes', function () {
         config: { settings: { rate_limit: 5, retries: 1 }, team: { owner: 'o' }, policy: { enabled: false, processors: {} }, cache: { ttl_seconds: 60 } },
       }),
       fields: {
-        name: (v) => v === 'x', type: isText, models: none, enabled: orNull(isTrue), config: orNull(isObject),
-        'config.settings.rate_limit': isNumberAtLeast0, 'config.settings.retries': (v) => v === 0, 'config.settings.timeout_ms': none, 'config.team.owner': isString,
+        name: (v) => v === 'x', type: isShort(isText), models: none, enabled: orNull(isTrue), config: orNull(isObject),
+        'config.settings.rate_limit': isRate, 'config.settings.retries': (v) => v === 0, 'config.settings.timeout_ms': none, 'config.team.owner': isShort(isString),
         'config.policy': isEmptyObject, 'config.policy.mode': none, 'config.policy.processors': isEmptyObject, 'config.policy.timeout_ms': none, 'config.cache.ttl_seconds': none,
         ...modelFields('models.0', (v) => v === 'x'),
       },
@@ -286,7 +289,7 @@ describe('Admin API hostile writes', function () {
       method: 'PUT',
       path: () => '/v1/admin/routes/chat-route',
       body: () => ({ enabled: true, config: { settings: { retries: 2 }, policy: { enabled: false } } }),
-      fields: { name: isNull, type: isText, models: none, enabled: orNull(isTrue), config: orNull(isObject), 'config.settings.retries': (v) => v === 0, 'config.policy': isEmptyObject, 'config.policy.enabled': isTrue },
+      fields: { name: isNull, type: isShort(isText), models: none, enabled: orNull(isTrue), config: orNull(isObject), 'config.settings.retries': (v) => v === 0, 'config.policy': isEmptyObject, 'config.policy.enabled': isTrue },
     },
     {
       name: 'POST /applications',
@@ -294,7 +297,7 @@ describe('Admin API hostile writes', function () {
       path: () => '/v1/admin/applications',
       body: (n) => ({ name: `app-${n}`, description: 'd', budget: { amount_usd: 10, period: 'day' }, limits: { requests_per_minute: 10 } }),
       fields: {
-        name: (v) => v === 'x', description: orNull(isString), enabled: orNull(isTrue), budget: isNull, limits: isNull,
+        name: (v) => v === 'x', description: orNull(isDescription), enabled: orNull(isTrue), budget: isNull, limits: isNull,
         'budget.amount_usd': (v) => v === 1.5, 'budget.period': none, 'budget.alert_threshold': none, 'limits.requests_per_minute': none, 'limits.tokens_per_minute': none,
       },
     },
@@ -303,7 +306,7 @@ describe('Admin API hostile writes', function () {
       method: 'PUT',
       path: () => '/v1/admin/applications/shop',
       body: () => ({ description: 'd', budget: { amount_usd: 10, period: 'week' } }),
-      fields: { name: isNull, description: orNull(isString), enabled: orNull(isTrue), budget: isNull, limits: isNull, 'budget.amount_usd': (v) => v === 1.5, 'budget.period': none },
+      fields: { name: isNull, description: orNull(isDescription), enabled: orNull(isTrue), budget: isNull, limits: isNull, 'budget.amount_usd': (v) => v === 1.5, 'budget.period': none },
     },
     {
       name: 'POST /applications/:name/keys',
@@ -342,14 +345,14 @@ describe('Admin API hostile writes', function () {
       method: 'POST',
       path: () => '/v1/admin/mcp/registries',
       body: (n) => ({ name: `reg-${n}`, url: OFFLINE_URL, description: 'd' }),
-      fields: { name: (v) => v === 'x', url: none, description: orNull(isString), authorization_token: orNull(isSecret), request_url: orNull(isString) },
+      fields: { name: (v) => v === 'x', url: none, description: orNull(isDescription), authorization_token: orNull(isSecret), request_url: orNull((v) => isString(v) && (v as string).length <= 2048) },
     },
     {
       name: 'PUT /mcp/registries/:name',
       method: 'PUT',
       path: () => '/v1/admin/mcp/registries/offline',
       body: () => ({ description: 'd' }),
-      fields: { name: isNull, url: isNull, description: orNull(isString), authorization_token: orNull(isSecret) },
+      fields: { name: isNull, url: isNull, description: orNull(isDescription), authorization_token: orNull(isSecret) },
     },
     {
       name: 'PUT /mcp/registries/:name/tools/:tool',

@@ -1,5 +1,7 @@
 // JSON Schema of one element of a `models` array (route and template model configuration).
 
+import { requiredShortTextSchema, shortTextSchema } from './common-schemas.js';
+
 /** The largest model weight: weights are relative, and a bound keeps their sum finite (the weighted choice needs it). */
 export const MAX_MODEL_WEIGHT = 1_000_000;
 
@@ -9,12 +11,12 @@ export const modelConfigSchema = {
   required: ['name', 'provider'],
   additionalProperties: false,
   properties: {
-    name: { type: 'string', minLength: 1 },
-    provider: { type: 'string', minLength: 1 },
-    suffix: { type: 'string' },
+    name: requiredShortTextSchema,
+    provider: requiredShortTextSchema,
+    suffix: shortTextSchema,
     weight: { type: 'number', minimum: 0, maximum: MAX_MODEL_WEIGHT, default: 1 },
     fallback_enabled: { type: 'boolean', default: false },
     fallback_codes: { type: 'array', items: { type: 'integer', minimum: 100, maximum: 599 }, default: [] },
-    virtual_secret_key: { type: 'string', minLength: 1 },
+    virtual_secret_key: requiredShortTextSchema,
   },
 } as const;

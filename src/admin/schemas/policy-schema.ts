@@ -1,5 +1,7 @@
 // JSON Schema of a guardrail policy, shared by applications and route overrides; processor options are checked by each plugin.
 
+import { requiredShortTextSchema } from './common-schemas.js';
+
 /** DLP strategies, as the spec's state table lists them. */
 export const DLP_STRATEGIES = ['mask', 'redact', 'replace', 'inspect', 'reject'] as const;
 
@@ -21,7 +23,7 @@ export const policyProperties = {
     additionalProperties: false,
     properties: {
       strategy: { enum: DLP_STRATEGIES },
-      info_types: { type: 'array', items: { type: 'string', minLength: 1 } },
+      info_types: { type: 'array', items: requiredShortTextSchema },
     },
   },
   on_error: { enum: ['fail_open', 'fail_closed'], default: 'fail_closed' },

@@ -1,10 +1,19 @@
 // JSON Schemas of the admin resources, following the spec's field tables; compiled once by the admin router.
-import { nameSchema, objectSchema, serverSetFields } from './common-schemas.js';
+import { descriptionSchema, nameSchema, objectSchema, requiredShortTextSchema, serverSetFields, shortTextSchema, urlSchema } from './common-schemas.js';
 import { routeCacheSchema } from './cache-schema.js';
 import { modelConfigSchema } from './model-config-schema.js';
 import { routePolicySchema } from './policy-schema.js';
 import { usageControlFields } from '../../usage/usage-schemas.js';
 import { headerSecretSchema, MAX_PARAMETER_NAME_LENGTH } from '../../validation/header-safe-text.js';
+
+/** The highest route `rate_limit`, in requests per second (0 is unlimited). */
+export const MAX_ROUTE_RATE_LIMIT = 1_000_000;
+
+/** The longest route `timeout_ms`: 10 minutes. */
+export const MAX_ROUTE_TIMEOUT_MS = 600_000;
+
+/** The most `retries` a route makes. */
+export const MAX_ROUTE_RETRIES = 10;
 
 /** A template. */
 export const templateSchema = {
@@ -13,8 +22,8 @@ export const templateSchema = {
   additionalProperties: false,
   properties: {
     name: nameSchema,
-    type: { type: 'string' },
-    description: { type: 'string' },
+    type: shortTextSchema,
+    description: descriptionSchema,
     enabled: { type: 'boolean', default: true },
     config: { ...objectSchema, default: {} },
     models: { type: 'array', items: modelConfigSchema, default: [] },
@@ -28,9 +37,9 @@ export const gatewaySchema = {
   required: ['name'],
   additionalProperties: false,
   properties: {
-    gateway_id: { type: 'string', minLength: 1 },
+    gateway_id: requiredShortTextSchema,
     name: nameSchema,
-    type: { type: 'string' },
+    type: shortTextSchema,
     enabled: { type: 'boolean', default: true },
     config: { ...objectSchema, default: {} },
     ...serverSetFields,
@@ -48,15 +57,15 @@ export const providerKeySchema = {
   properties: {
     api_key: headerSecretSchema,
     api_key_secret_key: { ...headerSecretSchema, minLength: 0 },
-    api_key_secret_key_gateway: { type: 'string' },
+    api_key_secret_key_gateway: shortTextSchema,
     api_key_secret_name: nameSchema,
     enabled: { type: 'boolean', default: true },
-    group: { type: 'string' },
+    group: shortTextSchema,
     header_key: { type: 'string', maxLength: MAX_PARAMETER_NAME_LENGTH, pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$" },
     query_param_key: { type: 'string', minLength: 1, maxLength: MAX_PARAMETER_NAME_LENGTH },
-    organization: { type: 'string' },
-    provider_name: { type: 'string' },
-    namespace: { type: 'string' },
+    organization: shortTextSchema,
+    provider_name: shortTextSchema,
+    namespace: shortTextSchema,
     ...serverSetFields,
   },
 } as const;
@@ -68,15 +77,15 @@ export const providerSchema = {
   additionalProperties: false,
   properties: {
     name: nameSchema,
-    type: { type: 'string', minLength: 1 },
+    type: requiredShortTextSchema,
     enabled: { type: 'boolean', default: true },
     vault_enabled: { type: 'boolean', default: false },
     config: {
       type: 'object',
       default: {},
       properties: {
-        api_base: { type: 'string', format: 'uri', pattern: '^https?://' },
-        models: { type: 'array', items: { type: 'string', minLength: 1 } },
+        api_base: urlSchema,
+        models: { type: 'array', items: requiredShortTextSchema },
       },
     },
     api_keys: { type: 'array', items: { ...providerKeySchema, required: ['api_key'] } },
@@ -91,7 +100,7 @@ export const routeSchema = {
   additionalProperties: false,
   properties: {
     name: nameSchema,
-    type: { type: 'string', minLength: 1 },
+    type: requiredShortTextSchema,
     models: { type: 'array', items: modelConfigSchema, minItems: 1 },
     enabled: { type: 'boolean', default: true },
     config: {
@@ -102,15 +111,15 @@ export const routeSchema = {
           type: 'object',
           default: {},
           properties: {
-            rate_limit: { type: 'number', minimum: 0, default: 0 },
-            retries: { type: 'integer', minimum: 0, maximum: 10, default: 1 },
-            timeout_ms: { type: 'integer', minimum: 1, maximum: 600000 },
+            rate_limit: { type: 'number', minimum: 0, maximum: MAX_ROUTE_RATE_LIMIT, default: 0 },
+            retries: { type: 'integer', minimum: 0, maximum: MAX_ROUTE_RETRIES, default: 1 },
+            timeout_ms: { type: 'integer', minimum: 1, maximum: MAX_ROUTE_TIMEOUT_MS },
           },
         },
         team: {
           type: 'object',
           default: {},
-          properties: { owner: { type: 'string' }, organization: { type: 'string' } },
+          properties: { owner: shortTextSchema, organization: shortTextSchema },
         },
         policy: routePolicySchema,
         cache: routeCacheSchema,
@@ -128,7 +137,7 @@ export const applicationSchema = {
   additionalProperties: false,
   properties: {
     name: nameSchema,
-    description: { type: 'string' },
+    description: descriptionSchema,
     enabled: { type: 'boolean', default: true },
     ...usageControlFields,
     ...serverSetFields,
