@@ -130,17 +130,24 @@ export class JsonRpcInterceptor {
     return this.checkResult(call, message);
   }
 
-  /** Why a call must not be forwarded, or undefined. An unknown tool refreshes the tool list once. */
+  /**
+   * Why a call must not be forwarded, or undefined. A tool this process has not seen listed (unknown, or pinned before
+   * this process started) refreshes the tool list once, so a tool changed since its pin is caught even when the client
+   * calls it without listing first; when that list cannot be read, the call is refused rather than let through unchecked.
+   */
   private async refusal(call: PendingCall): Promise<string | undefined> {
     const tool = call.tool ?? '';
-    let state = await this.deps.service.tools.state(this.registry, tool);
-    if (!state) {
+    const tools = this.deps.service.tools;
+    let state = await tools.state(this.registry, tool);
+    if (!state || !tools.isObserved(this.registry, tool)) {
       try {
         await this.deps.service.listTools(this.registry);
       } catch {
-        return `The tool ${tool} is unknown and the tool server's tool list could not be read.`;
+        return state
+          ? `The tool ${tool} could not be checked against the tool server's tool list, which could not be read.`
+          : `The tool ${tool} is unknown and the tool server's tool list could not be read.`;
       }
-      state = await this.deps.service.tools.state(this.registry, tool);
+      state = await tools.state(this.registry, tool);
     }
     if (!state) return `The registry ${this.registry} has no tool named ${tool}.`;
     call.known = true;

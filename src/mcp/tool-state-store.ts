@@ -81,6 +81,11 @@ export class ToolStateStore {
    * The effective state of one tool for a call's check: the stored state against the latest listing seen.
    * Undefined when the tool is neither pinned nor seen in a listing yet.
    */
+  /** Whether this process has seen `tool` in a listing of `registry` (and not forgotten it since). */
+  isObserved(registry: string, tool: string): boolean {
+    return this.observed.has(observationKey(registry, tool));
+  }
+
   async state(registry: string, tool: string): Promise<Readonly<EffectiveToolState> | undefined> {
     const stored = await this.storage.getCached<ToolState>(stateKey(registry, tool));
     const seen = this.observed.get(observationKey(registry, tool));

@@ -31,6 +31,8 @@ export interface FakeMcpServer {
    * arrives, so a test can interleave a gateway's writes with a listing in flight.
    */
   holdToolsList(): { reached: Promise<void>; release(): void };
+  /** From now on, answers every `tools/list` with an HTTP 500 while other requests are served (`false` stops it). */
+  failToolsList(fail: boolean): void;
   close(): Promise<void>;
 }
 
@@ -61,6 +63,7 @@ export async function startFakeMcpServer(options: { token?: string; poisoned?: b
   const transports = new Map<string, StreamableHTTPServerTransport>();
   let unauthorizedBody: ((authorization: string | undefined) => string) | undefined;
   let hold: { arrived(): void; released: Promise<void> } | undefined;
+  let failList = false;
 
   const buildServer = (): McpServer => {
     const server = new McpServer({ name: 'fake-tools', version: '1.0.0' });
@@ -100,7 +103,11 @@ export async function startFakeMcpServer(options: { token?: string; poisoned?: b
     }
     next();
   });
-  app.post('/mcp', async (req, _res, next) => {
+  app.post('/mcp', async (req, res, next) => {
+    if (failList && (req.body as { method?: unknown } | undefined)?.method === 'tools/list') {
+      res.status(500).json({ error: 'tools/list is broken' });
+      return;
+    }
     if (hold && (req.body as { method?: unknown } | undefined)?.method === 'tools/list') {
       hold.arrived();
       await hold.released;
@@ -144,6 +151,7 @@ export async function startFakeMcpServer(options: { token?: string; poisoned?: b
     calls,
     setToken: (next) => void (token = next),
     setDescription: (tool, description) => void (descriptions[tool] = description),
+    failToolsList: (fail) => void (failList = fail),
     setLookupResult: (next) => void (lookupResult = next),
     setUnauthorizedBody: (render) => void (unauthorizedBody = render),
     holdToolsList() {
