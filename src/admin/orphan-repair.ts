@@ -1,5 +1,6 @@
 // Start-up repair of multi-record writes cut short by a crash: removes records whose owner is gone, so none grants access.
 import type { GatewayLogger } from '../errors/error-middleware.js';
+import { Errors } from '../errors/error-registry.js';
 import type { AdminServices } from './admin-services.js';
 import { chroniclesLog, usageGraphKey } from '../chronicles/chronicles-keys.js';
 import { REGISTRY_POLICIES_PREFIX } from '../mcp/registry-service.js';
@@ -26,7 +27,7 @@ async function removeUnderOwnerLock(storage: Storage, ownerKey: string, keys: st
       return keys.length;
     });
   } catch (error) {
-    if ((error as { code?: unknown }).code !== 'storage_busy') throw error;
+    if ((error as { code?: unknown } | null)?.code !== Errors.storageBusy.code) throw error;
     logger?.warn('left records of a missing resource for the next start: another replica is writing it', { resource: ownerKey });
     return 0;
   }
