@@ -23,7 +23,7 @@ import { ModelCatalog } from './models/model-catalog.js';
 import { modelsRouter } from './models/models-router.js';
 import { mcpAdminRouter } from './mcp/mcp-admin-router.js';
 import { mcpProxyRouter } from './mcp/mcp-proxy-router.js';
-import { resolveLimits } from './mcp/upstream-body.js';
+import { resolveLimits, resolveToolListMaxAge } from './mcp/upstream-body.js';
 import { RegistryService } from './mcp/registry-service.js';
 import { McpSessionIds } from './mcp/session-ids.js';
 import { PluginRegistry } from './plugins/plugin-registry.js';
@@ -139,7 +139,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   services.applicationDeletedHooks.push((application) => usage.forget(application));
   services.developerKeys.revokedHooks.push((_application, id) => usage.forgetKey(id));
   const meter = (entry: ChronicleEntry, context: ModelRequestContext | undefined): Promise<void> | undefined => usage.meter(entry, context);
-  const registries = new RegistryService(storage, box, services.registries, options.now);
+  const registries = new RegistryService(storage, box, services.registries, options.now, resolveToolListMaxAge(options.mcp));
   const admin = part(
     adminRouter({
       services,

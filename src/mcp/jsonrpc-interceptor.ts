@@ -132,16 +132,17 @@ export class JsonRpcInterceptor {
 
   /**
    * Why a call must not be forwarded, or undefined. A tool this process has not seen listed (unknown, or pinned before
-   * this process started) refreshes the tool list once, so a tool changed since its pin is caught even when the client
-   * calls it without listing first; when that list cannot be read, the call is refused rather than let through unchecked.
+   * this process started), or last saw listed longer ago than `mcp.toolListMaxAgeMs`, refreshes the tool list first,
+   * so a tool changed since its pin is caught even when the client calls it without listing again; when that list
+   * cannot be read, the call is refused rather than let through unchecked.
    */
   private async refusal(call: PendingCall): Promise<string | undefined> {
     const tool = call.tool ?? '';
     const tools = this.deps.service.tools;
     let state = await tools.state(this.registry, tool);
-    if (!state || !tools.isObserved(this.registry, tool)) {
+    if (!state || !tools.isFresh(this.registry, tool)) {
       try {
-        await this.deps.service.listTools(this.registry);
+        await this.deps.service.refreshTools(this.registry);
       } catch {
         return state
           ? `The tool ${tool} could not be checked against the tool server's tool list, which could not be read.`

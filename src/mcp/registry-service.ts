@@ -17,14 +17,18 @@ const policiesKey = (registry: string): string => `${REGISTRY_POLICIES_PREFIX}${
 /** What the admin API and the proxy share about registries. */
 export class RegistryService {
   readonly tools: ToolStateStore;
+  /** The listings under way, per registry: calls that need a fresh list at the same time share one. */
+  private readonly refreshing = new Map<string, Promise<unknown>>();
 
+  /** @param toolListMaxAgeMs how long a tool's listing stays good for its calls (see {@link ToolStateStore.isFresh}). */
   constructor(
     readonly storage: Storage,
     readonly box: SecretBox,
     readonly registries: ResourceCollection,
     now?: () => Date,
+    toolListMaxAgeMs?: number,
   ) {
-    this.tools = new ToolStateStore(storage, now);
+    this.tools = new ToolStateStore(storage, now, toolListMaxAgeMs);
   }
 
   /** A registry from the request-path cache; 404 when unknown. */
@@ -44,6 +48,19 @@ export class RegistryService {
     const record = await this.registry(name);
     const upstream = await this.upstreamTools(record);
     return { upstream, views: await this.tools.reconcile(name, upstream) };
+  }
+
+  /**
+   * Lists the registry's tools for the calls that need a fresh listing, once for all the calls that ask while it is
+   * under way (so a burst of calls after the list's maximum age makes one listing, not one each).
+   */
+  async refreshTools(name: string): Promise<void> {
+    let pending = this.refreshing.get(name);
+    if (!pending) {
+      pending = this.listTools(name).finally(() => this.refreshing.delete(name));
+      this.refreshing.set(name, pending);
+    }
+    await pending;
   }
 
   /** The tools the registry's tool server lists now (its URL and token as `record` has them). */

@@ -4,6 +4,7 @@ import type { Storage } from '../storage/storage-facade.js';
 import { scanTool, toolFingerprint, type ToolScanResult } from './tool-scan/tool-scanner.js';
 import type { UpstreamTool } from './mcp-upstream.js';
 import { encodeUriComponentSafe } from '../http/uri-component.js';
+import { DEFAULT_TOOL_LIST_MAX_AGE_MS } from './upstream-body.js';
 
 /** Why a tool is disabled. */
 export type DisabledReason = 'admin' | 'rug_pull' | 'scan_critical';
@@ -43,6 +44,8 @@ interface Observation {
   critical: boolean;
   /** A rug pull was seen: the tool stays disabled until an admin enables it, even if the server reverts. */
   pulled: boolean;
+  /** When the tool was last seen in a listing, in ms since the epoch. */
+  listedAt: number;
 }
 
 /** Tools observed per process, at most; the oldest are forgotten (a forgotten tool is re-listed on its next call). */
@@ -72,20 +75,30 @@ const observationKey = (registry: string, tool: string): string => `${registry}\
 export class ToolStateStore {
   private readonly observed = new LRUCache<string, Observation>({ max: MAX_OBSERVED_TOOLS });
 
+  /**
+   * @param maxListAgeMs how long a listing of a tool stays good for its calls ({@link isFresh}); default
+   * {@link DEFAULT_TOOL_LIST_MAX_AGE_MS}.
+   */
   constructor(
     private readonly storage: Storage,
     private readonly now: () => Date = () => new Date(),
+    private readonly maxListAgeMs: number = DEFAULT_TOOL_LIST_MAX_AGE_MS,
   ) {}
+
+  /**
+   * Whether this process saw `tool` in a listing of `registry` less than the list's maximum age ago. A call to a tool
+   * that is not fresh lists the tool server's tools first, so a tool changed since its pin is caught within that age
+   * even when no client lists tools again.
+   */
+  isFresh(registry: string, tool: string): boolean {
+    const seen = this.observed.get(observationKey(registry, tool));
+    return seen !== undefined && this.now().getTime() - seen.listedAt < this.maxListAgeMs;
+  }
 
   /**
    * The effective state of one tool for a call's check: the stored state against the latest listing seen.
    * Undefined when the tool is neither pinned nor seen in a listing yet.
    */
-  /** Whether this process has seen `tool` in a listing of `registry` (and not forgotten it since). */
-  isObserved(registry: string, tool: string): boolean {
-    return this.observed.has(observationKey(registry, tool));
-  }
-
   async state(registry: string, tool: string): Promise<Readonly<EffectiveToolState> | undefined> {
     const stored = await this.storage.getCached<ToolState>(stateKey(registry, tool));
     const seen = this.observed.get(observationKey(registry, tool));
@@ -132,13 +145,15 @@ export class ToolStateStore {
     const key = observationKey(registry, tool.name);
     const fingerprint = toolFingerprint(tool);
     const critical = scan.risk === 'critical';
+    const listedAt = this.now().getTime();
     const seen = this.observed.get(key);
     if (seen) {
       seen.fingerprint = fingerprint;
       seen.critical = critical;
+      seen.listedAt = listedAt;
       return seen;
     }
-    const fresh: Observation = { fingerprint, first: fingerprint, critical, pulled: false };
+    const fresh: Observation = { fingerprint, first: fingerprint, critical, pulled: false, listedAt };
     this.observed.set(key, fresh);
     return fresh;
   }

@@ -9,12 +9,33 @@ export interface McpProxyLimits {
   bodyTimeoutMs?: number;
   /** Largest JSON answer, and largest single event of a stream, the proxy accepts from a tool server, in bytes. Default 10 MiB. */
   maxResponseBytes?: number;
+  /**
+   * How long a tool server's listing of a tool stays good for calls of that tool, in ms. A `tools/call` of a tool
+   * last seen listed longer ago lists the tool server's tools first, so a tool changed since it was approved is refused
+   * within this time even when clients never list tools again. Default 60000; 0 lists before every call.
+   */
+  toolListMaxAgeMs?: number;
 }
 
 /** Default of {@link McpProxyLimits.bodyTimeoutMs}. */
 export const DEFAULT_MCP_BODY_TIMEOUT_MS = 30_000;
+/** Default of {@link McpProxyLimits.toolListMaxAgeMs}: 60 s. */
+export const DEFAULT_TOOL_LIST_MAX_AGE_MS = 60_000;
 /** Default of {@link McpProxyLimits.maxResponseBytes}. */
 export const DEFAULT_MCP_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
+
+/**
+ * `mcp.toolListMaxAgeMs` with its default filled. Throws `config_invalid` for a value that is not a finite number of
+ * 0 or more.
+ * @example
+ * resolveToolListMaxAge({}); // 60000
+ */
+export function resolveToolListMaxAge(limits: McpProxyLimits = {}): number {
+  const value = limits.toolListMaxAgeMs;
+  if (value === undefined) return DEFAULT_TOOL_LIST_MAX_AGE_MS;
+  if (!(typeof value === 'number' && Number.isFinite(value) && value >= 0)) throw Errors.configInvalid(['mcp.toolListMaxAgeMs must be a number of 0 or more']);
+  return value;
+}
 
 /**
  * The limits with their defaults filled. Throws `config_invalid` for a limit that is not a positive number.

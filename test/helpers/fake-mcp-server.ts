@@ -33,6 +33,8 @@ export interface FakeMcpServer {
   holdToolsList(): { reached: Promise<void>; release(): void };
   /** From now on, answers every `tools/list` with an HTTP 500 while other requests are served (`false` stops it). */
   failToolsList(fail: boolean): void;
+  /** How many `tools/list` requests have arrived so far. */
+  readonly toolListings: number;
   close(): Promise<void>;
 }
 
@@ -64,6 +66,7 @@ export async function startFakeMcpServer(options: { token?: string; poisoned?: b
   let unauthorizedBody: ((authorization: string | undefined) => string) | undefined;
   let hold: { arrived(): void; released: Promise<void> } | undefined;
   let failList = false;
+  let toolListings = 0;
 
   const buildServer = (): McpServer => {
     const server = new McpServer({ name: 'fake-tools', version: '1.0.0' });
@@ -104,6 +107,7 @@ export async function startFakeMcpServer(options: { token?: string; poisoned?: b
     next();
   });
   app.post('/mcp', async (req, res, next) => {
+    if ((req.body as { method?: unknown } | undefined)?.method === 'tools/list') toolListings++;
     if (failList && (req.body as { method?: unknown } | undefined)?.method === 'tools/list') {
       res.status(500).json({ error: 'tools/list is broken' });
       return;
@@ -144,6 +148,9 @@ export async function startFakeMcpServer(options: { token?: string; poisoned?: b
   await new Promise((resolve) => server.once('listening', resolve));
   const port = (server.address() as { port: number }).port;
   return {
+    get toolListings() {
+      return toolListings;
+    },
     url: `http://127.0.0.1:${port}/mcp`,
     authorizations,
     traceparents,
