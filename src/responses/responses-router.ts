@@ -91,8 +91,10 @@ export function responsesRouter(deps: ResponsesRouterDeps): Router {
       previous_response_id: request.previous_response_id ?? null,
       temperature: request.temperature ?? null,
       top_p: request.top_p ?? null,
-      tool_choice: 'auto',
+      tool_choice: request.tool_choice ?? 'auto',
       tools: echoTools(request),
+      text: request.text ?? { format: { type: 'text' } },
+      reasoning: request.reasoning ?? null,
     };
     const invocations: ToolInvocation[] = [];
     // Tool calls are spans under this request's span, and registries' tool servers receive its trace context.

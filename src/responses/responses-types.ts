@@ -37,9 +37,9 @@ export interface ResponsesRequest {
   max_output_tokens?: number;
   tools?: Array<McpToolEntry | FunctionToolEntry>;
   tool_choice?: ResponsesToolChoice;
-  /** The output format and verbosity; checked, not passed on to the model. */
+  /** The output format and verbosity: the chat request's `response_format` and `verbosity`. */
   text?: { format?: { type: 'text' | 'json_object' | 'json_schema'; name?: string; schema?: Record<string, unknown> }; verbosity?: string | null };
-  /** Reasoning effort and summary; checked, not passed on to the model. */
+  /** Reasoning effort (the chat request's `reasoning_effort`) and summary (not passed on). */
   reasoning?: { effort?: string | null; summary?: string | null } | null;
   stream?: boolean;
   previous_response_id?: string;

@@ -1,4 +1,5 @@
 // The Responses tool loop: lists MCP tools, lets the model call them through chat tool calls, runs them, and loops to a final answer.
+import { chatRequestOptions, type ChatTool } from './chat-request-options.js';
 import type { ToolInvocation } from '../chronicles/chronicle-entry.js';
 import { Errors } from '../errors/error-registry.js';
 import { proxyModelRequest, type FallbackProxyDeps } from '../traffic/fallback-proxy.js';
@@ -145,7 +146,7 @@ export async function runToolLoop(
   const sessions = await openSessions(plan.servers, { ...deps.sessions, application: base.application, sink: (invocation) => invocations.push(invocation) }, output);
   try {
     const names = new ToolNameMap();
-    const chatTools: Array<Record<string, unknown>> = [];
+    const chatTools: ChatTool[] = [];
     for (const { session } of sessions.values()) {
       for (const tool of session.tools) {
         chatTools.push({ type: 'function', function: { name: names.add(session.label, tool.name), description: tool.description ?? '', parameters: tool.inputSchema ?? { type: 'object', properties: {} } } });
@@ -220,7 +221,7 @@ export async function runToolLoop(
       const body: Record<string, unknown> = {
         model: request.model,
         messages: [...(request.instructions ? [{ role: 'system', content: request.instructions }] : []), ...messages],
-        ...(chatTools.length > 0 ? { tools: chatTools } : {}),
+        ...chatRequestOptions(request, chatTools, names, round),
         ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
         ...(request.top_p !== undefined ? { top_p: request.top_p } : {}),
         ...(request.max_output_tokens !== undefined ? { max_tokens: request.max_output_tokens } : {}),
