@@ -66,7 +66,8 @@ export class JsonRpcInterceptor {
    * screened, and is answered here with a JSON-RPC invalid-request error. Every `tools/call` is screened, whatever its
    * id, and answered here with a JSON-RPC error when it must not reach the tool server: no usable id (null, missing: a
    * notification cannot be a call; neither can an object, or a number too large to keep), no tool name, an unknown or
-   * a disabled tool.
+   * a disabled tool. A `resources/read` or `prompts/get` without a usable id is refused the same way, so every read
+   * whose answer is checked is recorded too.
    */
   async screen(messages: JsonRpcMessage[]): Promise<JsonRpcMessage[]> {
     const refusals: JsonRpcMessage[] = [];
@@ -95,7 +96,16 @@ export class JsonRpcInterceptor {
           this.record(call, { error: refusal.reason, blocked: true }, 200);
           continue;
         }
-      } else if (CONTENT_METHODS.has(call.method)) call.arguments = message.params;
+      } else if (CONTENT_METHODS.has(call.method)) {
+        call.arguments = message.params;
+        // A read whose answer could not be matched to it would be checked by its shape but recorded nowhere.
+        if (!hasId) {
+          const reason = `A ${call.method} request needs an id that is a string or a number.`;
+          refusals.push({ jsonrpc: '2.0', id: null, error: { code: INVALID_REQUEST, message: reason } });
+          this.record(call, { error: reason, blocked: true }, 200);
+          continue;
+        }
+      }
       if (hasId) this.pending.set(key, { ...call, id: message.id as string | number });
     }
     return refusals;

@@ -106,6 +106,24 @@ describe('MCP proxy: hostile JSON-RPC', function () {
     }
   });
 
+  it('refuses a resources/read or prompts/get without a usable id with -32600, never forwarded, and records the refusal', async () => {
+    const from = raw.requests.length;
+    const requests = [
+      ...[null, {}, [], true, 'missing'].map((id) => ({ jsonrpc: '2.0', ...(id === 'missing' ? {} : { id }), method: 'resources/read', params: { uri: 'doc://secret' } })),
+      { jsonrpc: '2.0', id: null, method: 'prompts/get', params: { name: 'brief' } },
+    ];
+    for (const message of requests) {
+      const answer = await post(JSON.stringify(message));
+      assert.ok(isJsonRpcError(answer, -32600), `${JSON.stringify(message)}: ${answer.status} ${answer.text}`);
+      assert.equal(answer.body.id, null);
+      assert.match(answer.body.error?.message ?? '', /needs an id that is a string or a number/);
+    }
+    assert.equal(raw.requests.length, from, 'no read without a usable id reached the tool server');
+    const entries = (await request(f.app).get('/v1/admin/applications/app/chronicles?limit=20').set('x-api-key', TEST_KEYS.viewer).expect(200)).body.data as Array<{ mcp?: { method: string; blocked: boolean } }>;
+    const refused = entries.filter((entry) => entry.mcp?.blocked && ['resources/read', 'prompts/get'].includes(entry.mcp.method));
+    assert.equal(refused.length, requests.length, 'each refused read is in Chronicles');
+  });
+
   it('answers a request whose method is not a string with -32600, never forwarded', async () => {
     const from = raw.requests.length;
     for (const method of [42, true, null, [], ['tools/call'], {}, { toString: 1 }, { toString: 1, valueOf: 1 }]) {
