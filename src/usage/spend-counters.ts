@@ -137,15 +137,15 @@ export class StoredSpendCounters implements SpendCounters {
 }
 
 /**
- * KEYS: spend keys. ARGV: the USD to add, then each key's expiry (epoch ms). Adds to each key that exists and
+ * KEYS: spend keys. ARGV: for each key, the USD to add and its expiry (epoch ms). Adds to each key that exists and
  * answers its new total; answers nil for a key that is missing (it is seeded from storage first).
  */
 const ADD_SCRIPT = `
 local out = {}
 for i, key in ipairs(KEYS) do
   if redis.call('EXISTS', key) == 1 then
-    out[i] = redis.call('INCRBYFLOAT', key, ARGV[1])
-    redis.call('PEXPIREAT', key, ARGV[i + 1])
+    out[i] = redis.call('INCRBYFLOAT', key, ARGV[2 * i - 1])
+    redis.call('PEXPIREAT', key, ARGV[2 * i])
   else
     out[i] = false
   end
@@ -162,12 +162,18 @@ interface ScriptedRedis {
  * expire a day after the period ends. Also persisted through `stored` (for the record and for a gateway without
  * Redis later). A key missing in Redis (Redis restarted without persistence, or evicted it) is seeded from the spend
  * persisted in storage before it is read or added to, with SET NX so replicas seeding at once agree. While Redis
- * cannot be reached, the in-process counters answer (one warning per outage).
+ * cannot be reached, the in-process counters answer (one warning per outage), and what this process adds is held
+ * and added to the shared keys once Redis answers again (on reconnection, at the next flush, or before this process
+ * next reads or adds spend there).
  */
 export class RedisSpendCounters implements SpendCounters {
   private readonly prefix: string;
   private readonly connectTimeoutMs: number;
   private readonly outage: RedisOutageNotice;
+  /** Spend added while Redis could not be reached, per shared key: bounded by the budgets in use (one entry each). */
+  private readonly unshared = new Map<string, { scope: BudgetScope; usd: number }>();
+  /** The addition of {@link unshared} under way, shared by the callers that come meanwhile. */
+  private sharing: Promise<void> | undefined;
 
   constructor(
     private readonly client: Redis,
@@ -183,6 +189,8 @@ export class RedisSpendCounters implements SpendCounters {
     this.connectTimeoutMs = options.connectTimeoutMs ?? 2000;
     client.defineCommand('gatewaySpendAdd', { lua: ADD_SCRIPT });
     void firstConnection(client, this.connectTimeoutMs);
+    // Spend held during an outage reaches the other replicas as soon as Redis is back, not at this one's next request.
+    client.on('ready', () => void this.shareHeld().catch(() => undefined));
   }
 
   /** `<prefix>spend:application:<name>:<created_at>:<period>:<start day>`, or `…:key:<id>:<period>:<start day>`. */
@@ -208,10 +216,37 @@ export class RedisSpendCounters implements SpendCounters {
     return typeof value === 'string' ? Number(value) : persisted;
   }
 
+  /** Holds an addition that did not reach Redis, to add it there once Redis answers. */
+  private hold(scope: BudgetScope, usd: number): void {
+    const key = this.key(scope);
+    this.unshared.set(key, { scope, usd: (this.unshared.get(key)?.usd ?? 0) + usd });
+  }
+
+  /**
+   * Adds the spend held during an outage to the shared keys (one script call). A key Redis no longer holds is left to
+   * its seed from storage, which holds what was flushed of it. On failure the spend is held again.
+   */
+  private shareHeld(): Promise<void> {
+    if (this.unshared.size === 0) return Promise.resolve();
+    this.sharing ??= (async () => {
+      const held = [...this.unshared.entries()];
+      this.unshared.clear();
+      try {
+        const args = held.flatMap(([, { scope, usd }]) => [usd, this.expiry(scope)]);
+        await (this.client as unknown as ScriptedRedis).gatewaySpendAdd(held.length, ...held.map(([key]) => key), ...args);
+      } catch (error) {
+        for (const [, { scope, usd }] of held) this.hold(scope, usd);
+        throw error;
+      }
+    })().finally(() => (this.sharing = undefined));
+    return this.sharing;
+  }
+
   async spent(scopes: readonly BudgetScope[]): Promise<number[]> {
     if (scopes.length === 0) return [];
     try {
       await this.ready();
+      await this.shareHeld();
       const values = await this.client.mget(scopes.map((scope) => this.key(scope)));
       const totals = await Promise.all(values.map((value, index) => (value === null ? this.seed(scopes[index]!) : Number(value))));
       this.outage.recovered();
@@ -222,17 +257,32 @@ export class RedisSpendCounters implements SpendCounters {
     }
   }
 
-  /** Adds to the shared keys (seeding missing ones first); answers each new total. */
+  /**
+   * Adds to the shared keys (seeding missing ones first); answers each new total. An addition that may not have reached
+   * Redis is held, to be added there once Redis answers again: otherwise an outage's spend would never count there.
+   */
   private async addShared(scopes: readonly BudgetScope[], usd: number): Promise<number[]> {
-    await this.ready();
-    const keys = scopes.map((scope) => this.key(scope));
-    const added = await (this.client as unknown as ScriptedRedis).gatewaySpendAdd(keys.length, ...keys, usd, ...scopes.map((scope) => this.expiry(scope)));
+    let added: Array<string | null>;
+    try {
+      await this.ready();
+      await this.shareHeld();
+      const keys = scopes.map((scope) => this.key(scope));
+      added = await (this.client as unknown as ScriptedRedis).gatewaySpendAdd(keys.length, ...keys, ...scopes.flatMap((scope) => [usd, this.expiry(scope)]));
+    } catch (error) {
+      for (const scope of scopes) this.hold(scope, usd);
+      throw error;
+    }
     return Promise.all(
       added.map(async (value, index) => {
         if (value !== null) return Number(value);
         const scope = scopes[index]!;
-        await this.seed(scope);
-        return Number(await this.client.incrbyfloat(this.key(scope), usd));
+        try {
+          await this.seed(scope);
+          return Number(await this.client.incrbyfloat(this.key(scope), usd));
+        } catch (error) {
+          this.hold(scope, usd);
+          throw error;
+        }
       }),
     );
   }
@@ -251,8 +301,10 @@ export class RedisSpendCounters implements SpendCounters {
     return shared ?? local;
   }
 
-  flush(): Promise<void> {
-    return this.stored.flush();
+  /** Writes the pending spend to storage, and adds the spend held during an outage to Redis if it answers now. */
+  async flush(): Promise<void> {
+    const sharing = this.client.status === 'ready' ? this.shareHeld().catch(() => undefined) : undefined;
+    await Promise.all([this.stored.flush(), sharing]);
   }
 
   /**
@@ -263,6 +315,7 @@ export class RedisSpendCounters implements SpendCounters {
   async forget(owner: BudgetOwner, id: string): Promise<void> {
     await this.stored.forget(owner, id);
     const owns = ownerKeys(this.prefix, owner, id, '[a-z]+:\\d{4}-\\d{2}-\\d{2}');
+    for (const key of this.unshared.keys()) if (owns(key)) this.unshared.delete(key);
     try {
       await this.ready();
       const pattern = `${`${this.prefix}${owner}:${id}:`.replace(/[*?[\]\\]/g, '\\$&')}*`;
