@@ -44,6 +44,11 @@ interface Observation {
   critical: boolean;
   /** A rug pull was seen: the tool stays disabled until an admin enables it, even if the server reverts. */
   pulled: boolean;
+  /**
+   * The stored pin the rug pull was seen against ({@link pinIdentity}; '' for none). When the stored pin is another
+   * one, an admin pinned the tool since, maybe through another replica: the pull is judged again against that pin.
+   */
+  pulledUnder?: string;
   /** When the tool was last seen in a listing, in ms since the epoch. */
   listedAt: number;
 }
@@ -64,6 +69,8 @@ export function toolKeySegment(tool: string): string {
 /** Where tool states are stored: `mcp-tools/<registry>/<tool>`. */
 export const TOOL_STATES_PREFIX = 'mcp-tools/';
 
+/** Which pin a stored state holds: its fingerprint and when it was pinned (an admin's enable pins again, with a new time). */
+const pinIdentity = (stored: Readonly<ToolState>): string => `${stored.pinned_fingerprint}\u0000${stored.pinned_at}`;
 const stateKey = (registry: string, tool: string): string => `${TOOL_STATES_PREFIX}${registry}/${toolKeySegment(tool)}`;
 const observationKey = (registry: string, tool: string): string => `${registry}\u0000${tool}`;
 
@@ -107,9 +114,15 @@ export class ToolStateStore {
   }
 
   private effective(name: string, stored: Readonly<ToolState> | undefined, seen: Observation | undefined): EffectiveToolState {
+    const pinned = stored ? pinIdentity(stored) : '';
+    if (seen?.pulled && stored && seen.pulledUnder !== pinned) {
+      // Pinned again since the pull was seen (an admin enabled the tool through any replica): that pin decides now.
+      seen.pulled = false;
+      seen.first = stored.pinned_fingerprint;
+    }
     const pin = stored?.pinned_fingerprint ?? seen?.first;
     const changed = seen !== undefined && pin !== undefined && seen.fingerprint !== pin;
-    if (seen && changed) seen.pulled = true;
+    if (seen && changed && !seen.pulled) Object.assign(seen, { pulled: true, pulledUnder: pinned });
     const base: EffectiveToolState = stored
       ? { ...stored }
       : {
