@@ -136,7 +136,9 @@ export class MemoryCallerLimits implements CallerLimits {
 /**
  * KEYS[1]: a sorted set of entries `<unique>:<weight>` scored by Redis time in ms. ARGV: limit, window ms, unique
  * member, weight, and `take` or `add`. Drops entries older than the window, sums the rest, and (take) admits while
- * the sum is below the limit, or (add) logs the weight. Returns {admitted, remaining, reset ms}.
+ * the sum is below the limit, or (add) logs the weight. Returns {admitted, remaining, reset ms}: refused, until the
+ * window admits again; admitted, until it is empty (its newest entry leaves it), 0 when it is empty already, as in
+ * {@link MemoryCallerLimits}.
  */
 const WINDOW_SCRIPT = `
 local t = redis.call('TIME')
@@ -163,7 +165,10 @@ if weight > 0 then
 end
 local remaining = limit - sum
 if remaining < 0 then remaining = 0 end
-return {1, remaining, window}
+local newest = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
+local reset = 0
+if #newest > 0 then reset = tonumber(newest[2]) + window - now end
+return {1, remaining, reset}
 `;
 
 interface ScriptedRedis {

@@ -197,10 +197,17 @@ describe('15.5.4/15.5.5 budgets and limits shared through Redis', function () {
     const keyOf = async (f: TrafficFixture) => (await admin(f, 'post', '/v1/admin/applications/tokened/keys').send({}).expect(201)).body.key as string;
     const [ka, kb] = [await keyOf(a), await keyOf(b)];
     const before = [a.gateway.usage.metered, b.gateway.usage.metered];
-    await chat(a, {}, ka).expect(200);
+    const first = await chat(a, {}, ka).expect(200);
+    assert.equal(first.headers['x-ratelimit-reset-tokens'], '0ms', 'an empty window is whole already, as in process');
     await metered(a, before[0]! + 1);
+    const countedAt = Date.now();
+    // At least 50 ms after the answer's tokens were logged, so the window is whole again in less than a minute.
+    while (Date.now() - countedAt < 50) await new Promise((resolve) => setTimeout(resolve, 10));
     const second = await chat(b, {}, kb).expect(200);
     assert.equal(second.headers['x-ratelimit-remaining-tokens'], '5', '15 tokens of the answer on the other gateway count');
+    const reset = second.headers['x-ratelimit-reset-tokens'] as string;
+    assert.match(reset, /^\d+(\.\d+)?s$/, `the tokens of the answer leave the window in less than a minute: ${reset}`);
+    assert.ok(Number(reset.slice(0, -1)) <= 59.95, reset);
     await metered(b, before[1]! + 1);
     const refused = await chat(a, {}, ka).expect(429);
     assert.equal(refused.headers['x-ratelimit-remaining-tokens'], '0');
