@@ -20,4 +20,9 @@ export interface PostgresStorageOptions {
    * with `storage_busy` (503), in ms. Default 8000.
    */
   lockWaitMillis?: number;
+  /**
+   * How often the connection that listens for other replicas' changes is checked (`SELECT 1`, bounded by
+   * `queryTimeoutMillis`), in ms: one dropped silently is replaced and every cached copy dropped. Default 5000.
+   */
+  listenCheckMillis?: number;
 }

@@ -43,6 +43,7 @@ export function postgresStorage(options: PostgresStorageOptions): StorageAdapter
       for (const watcher of watchers) watcher(key);
     },
     (pid) => ownBackends.has(pid),
+    options.listenCheckMillis,
   );
 
   const open = (): void => {

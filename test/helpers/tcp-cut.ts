@@ -10,6 +10,11 @@ export interface TcpCut {
   cut(): Promise<void>;
   /** Keeps connections open but relays nothing more, as a hung server would. */
   hang(): void;
+  /**
+   * Stops relaying on the connections open now, silently and for good, while new connections are relayed: as a
+   * firewall, NAT or load balancer that dropped idle connections without a reset would.
+   */
+  stall(): void;
   /** Relays new connections again (after `cut`), or drops the hung connections (after `hang`). */
   restore(): Promise<void>;
   close(): Promise<void>;
@@ -58,6 +63,9 @@ export async function tcpCut(host: string, port: number): Promise<TcpCut> {
     },
     hang() {
       hanging = true;
+      relay.stall();
+    },
+    stall() {
       for (const [client, upstream] of pairs) {
         client.unpipe(upstream);
         upstream.unpipe(client);

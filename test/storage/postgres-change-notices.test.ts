@@ -82,4 +82,23 @@ describe('replicas on one PostgreSQL schema: change notices', function () {
       await relay.close();
     }
   });
+
+  it('a replica whose notice connection was dropped silently (no reset: a firewall, NAT or load balancer) replaces it and drops its cached copies', async () => {
+    const target = new URL(TEST_DATABASE_URL);
+    const relay = await tcpCut(target.hostname, Number(target.port || 5432));
+    target.port = String(relay.port);
+    // Short checks and query timeouts, so the test sees in a few seconds what defaults see within 15 s.
+    const c = await createTestGateway({ storage: postgresStorage({ connectionString: target.toString(), schema, listenCheckMillis: 200, queryTimeoutMillis: 1000 }) });
+    try {
+      await chatOn(c).expect(200); // C holds the key in its cache
+      relay.stall(); // C's open connections, the listening one among them, go silent; new ones work
+      const keys = await request(a.app).get('/v1/admin/applications/app/keys').set('x-api-key', TEST_KEYS.admin).expect(200);
+      await request(a.app).delete(`/v1/admin/applications/app/keys/${(keys.body as Array<{ id: string }>)[0]!.id}`).set('x-api-key', TEST_KEYS.superAdmin).expect(200);
+      const ms = await within(8000, async () => (await chatOn(c)).status === 401);
+      console.log(`      revocation seen through a silently dropped notice connection after ${ms.toFixed(0)} ms`);
+    } finally {
+      await c.close();
+      await relay.close();
+    }
+  });
 });
