@@ -20,8 +20,14 @@ export interface UsageRow {
 
 const FIELDS = ['requests', 'prompt_tokens', 'completion_tokens', 'cached_tokens', 'cost_usd'] as const;
 const BUCKET = 'usage/';
-/** At most this many (day, application, key, route, model) rows wait for a flush; more are folded into the next flush. */
+/**
+ * At most this many (day, application, key, route, model) rows wait for a flush by default (a long storage outage,
+ * or very many routes and models); beyond it, a new row is folded into its (day, application, key) row of
+ * {@link OTHER_ROUTE_OR_MODEL}.
+ */
 const MAX_PENDING_ROWS = 50_000;
+/** The route and model of usage folded together once the pending rows reach their bound: counted, not broken down. */
+export const OTHER_ROUTE_OR_MODEL = '(other)';
 
 const emptyRow = (): UsageRow => ({ requests: 0, prompt_tokens: 0, completion_tokens: 0, cached_tokens: 0, total_tokens: 0, cost_usd: 0 });
 
@@ -33,14 +39,26 @@ const emptyRow = (): UsageRow => ({ requests: 0, prompt_tokens: 0, completion_to
 export class UsageTotals {
   private pending = new Map<string, { bucket: string; item: string; row: Record<(typeof FIELDS)[number], number> }>();
 
-  constructor(private readonly store: CounterStore) {}
+  /** @param maxPendingRows how many rows may wait for a flush before new ones are folded (default 50,000). */
+  constructor(
+    private readonly store: CounterStore,
+    private readonly maxPendingRows = MAX_PENDING_ROWS,
+  ) {}
 
-  /** Adds one finished request of UTC day `day` (`YYYY-MM-DD`) of the application's incarnation `incarnation`. */
+  /**
+   * Adds one finished request of UTC day `day` (`YYYY-MM-DD`) of the application's incarnation `incarnation`. Once
+   * `maxPendingRows` rows wait, a request of a new row counts under route and model {@link OTHER_ROUTE_OR_MODEL} of
+   * its day, application and key instead (rows bounded by those, which only admins create): nothing is dropped.
+   */
   record(day: string, application: string, incarnation: string, key: string, route: string, model: string, usage: TokenUsage | null, costUsd: number): void {
-    const id = `${day}\u0000${application}\u0000${incarnation}\u0000${key}\u0000${route}\u0000${model}`;
+    let id = `${day}\u0000${application}\u0000${incarnation}\u0000${key}\u0000${route}\u0000${model}`;
     let pending = this.pending.get(id);
+    if (!pending && this.pending.size >= this.maxPendingRows) {
+      [route, model] = [OTHER_ROUTE_OR_MODEL, OTHER_ROUTE_OR_MODEL];
+      id = `${day}\u0000${application}\u0000${incarnation}\u0000${key}\u0000${route}\u0000${model}`;
+      pending = this.pending.get(id);
+    }
     if (!pending) {
-      if (this.pending.size >= MAX_PENDING_ROWS) return;
       const row = { requests: 0, prompt_tokens: 0, completion_tokens: 0, cached_tokens: 0, cost_usd: 0 };
       pending = { bucket: BUCKET + day, item: JSON.stringify([application, key, route, model, incarnation]), row };
       this.pending.set(id, pending);
