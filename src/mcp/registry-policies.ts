@@ -44,8 +44,8 @@ export const registryPoliciesSchema = {
   properties: {
     malicious_instruction_injection: family(),
     tool_injection: family({ enabled: { type: 'boolean', default: false } }),
-    data_protection: family({ action: { enum: ['redact', 'block'], default: 'redact' }, info_types: { type: 'array', items: shortTextSchema } }),
-    security_filters: family({ categories: { type: 'array', items: shortTextSchema } }),
+    data_protection: family({ action: { enum: ['redact', 'block'], default: 'redact' }, info_types: { type: 'array', items: shortTextSchema, maxItems: 256 } }),
+    security_filters: family({ categories: { type: 'array', items: shortTextSchema, maxItems: 256 } }),
     on_error: { enum: ['fail_open', 'fail_closed'], default: 'fail_closed' },
     timeout_ms: { type: 'integer', minimum: 1, maximum: 60000, default: 2000 },
   },

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import request from 'supertest';
 import { MAX_DESCRIPTION_LENGTH, MAX_SHORT_TEXT_LENGTH, MAX_URL_LENGTH } from '../../src/admin/schemas/common-schemas.js';
+import { MAX_ROUTE_MODELS } from '../../src/admin/schemas/model-config-schema.js';
 import { MAX_ROUTE_RATE_LIMIT, MAX_ROUTE_RETRIES, MAX_ROUTE_TIMEOUT_MS } from '../../src/admin/schemas/resource-schemas.js';
 import { TEST_KEYS } from '../helpers/test-gateway.js';
 import { chatBody, createTrafficFixture, type TrafficFixture } from '../helpers/traffic-fixture.js';
@@ -59,6 +60,14 @@ const OVER_BOUNDS: OverBound[] = [
   { method: 'post', path: '/v1/admin/mcp/registries', body: { name: 'wordy', url: OFFLINE_URL, description: LONG_DESCRIPTION }, param: 'description' },
   { method: 'post', path: '/v1/admin/mcp/registries', body: { name: 'far', url: `http://127.0.0.1:9/${'u'.repeat(MAX_URL_LENGTH)}` }, param: 'url' },
   { method: 'put', path: '/v1/admin/mcp/registries/offline/policies', body: { security_filters: { categories: [OVER_SHORT] } }, param: 'security_filters.categories[0]' },
+  // Arrays: each list has a most-items bound too, so a list of 50,000 models is not walked on every request.
+  { method: 'post', path: '/v1/admin/routes', body: route({}, { models: Array.from({ length: MAX_ROUTE_MODELS + 1 }, () => ({ name: 'gpt-4o-mini', provider: 'fake' })) }), param: 'models' },
+  { method: 'post', path: '/v1/admin/templates/many', body: { models: Array.from({ length: MAX_ROUTE_MODELS + 1 }, () => ({ name: 'm', provider: 'fake' })) }, param: 'models' },
+  { method: 'post', path: '/v1/admin/routes', body: route({}, { models: [{ name: 'm', provider: 'fake', fallback_codes: Array.from({ length: 501 }, () => 500) }] }), param: 'models[0].fallback_codes' },
+  { method: 'post', path: '/v1/admin/providers', body: { name: 'p2', type: 'openai', config: { models: Array.from({ length: 10_001 }, (_, i) => `m${i}`) } }, param: 'config.models' },
+  { method: 'post', path: '/v1/admin/providers', body: { name: 'p2', type: 'openai', api_keys: Array.from({ length: 257 }, (_, i) => ({ api_key: `sk-bounded-${i}-0123456789` })) }, param: 'api_keys' },
+  { method: 'put', path: '/v1/admin/applications/app/policy', body: { dlp: { info_types: Array.from({ length: 257 }, (_, i) => `T${i}`) } }, param: 'dlp.info_types' },
+  { method: 'put', path: '/v1/admin/mcp/registries/offline/policies', body: { security_filters: { categories: Array.from({ length: 257 }, (_, i) => `c${i}`) } }, param: 'security_filters.categories' },
 ];
 
 describe('Admin field bounds', function () {

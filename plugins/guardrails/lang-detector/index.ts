@@ -70,7 +70,7 @@ export function createLangDetector(settings: LangDetectorPluginOptions = {}): Gu
     optionsSchema: {
       type: 'object',
       properties: {
-        allowed_languages: { type: 'array', items: { type: 'string', pattern: '^[A-Za-z]{2,3}$' }, minItems: 1 },
+        allowed_languages: { type: 'array', items: { type: 'string', pattern: '^[A-Za-z]{2,3}$' }, minItems: 1, maxItems: 256 },
       },
     },
     async setup() {

@@ -60,7 +60,7 @@ const modelSanitizer = defineGuardrail<ModelSanitizerOptions, ModelSanitizerResu
   optionsSchema: {
     type: 'object',
     additionalProperties: false,
-    properties: { sdp_info_types: { type: 'array', items: { type: 'string' }, minItems: 1, uniqueItems: true } },
+    properties: { sdp_info_types: { type: 'array', items: { type: 'string', maxLength: 256 }, minItems: 1, maxItems: 256, uniqueItems: true } },
   },
   evaluate: async function evaluateModelSanitizer(text, { options, threshold, guardrails, signal }) {
     const content = decodeBase64Text(text);

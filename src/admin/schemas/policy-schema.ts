@@ -23,7 +23,7 @@ export const policyProperties = {
     additionalProperties: false,
     properties: {
       strategy: { enum: DLP_STRATEGIES },
-      info_types: { type: 'array', items: requiredShortTextSchema },
+      info_types: { type: 'array', items: requiredShortTextSchema, maxItems: 256 },
     },
   },
   on_error: { enum: ['fail_open', 'fail_closed'], default: 'fail_closed' },

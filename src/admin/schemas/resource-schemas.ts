@@ -1,7 +1,7 @@
 // JSON Schemas of the admin resources, following the spec's field tables; compiled once by the admin router.
 import { descriptionSchema, nameSchema, objectSchema, requiredShortTextSchema, serverSetFields, shortTextSchema, urlSchema } from './common-schemas.js';
 import { routeCacheSchema } from './cache-schema.js';
-import { modelConfigSchema } from './model-config-schema.js';
+import { MAX_ROUTE_MODELS, modelConfigSchema } from './model-config-schema.js';
 import { routePolicySchema } from './policy-schema.js';
 import { usageControlFields } from '../../usage/usage-schemas.js';
 import { headerSecretSchema, MAX_PARAMETER_NAME_LENGTH } from '../../validation/header-safe-text.js';
@@ -26,7 +26,7 @@ export const templateSchema = {
     description: descriptionSchema,
     enabled: { type: 'boolean', default: true },
     config: { ...objectSchema, default: {} },
-    models: { type: 'array', items: modelConfigSchema, default: [] },
+    models: { type: 'array', items: modelConfigSchema, maxItems: MAX_ROUTE_MODELS, default: [] },
     ...serverSetFields,
   },
 } as const;
@@ -85,10 +85,10 @@ export const providerSchema = {
       default: {},
       properties: {
         api_base: urlSchema,
-        models: { type: 'array', items: requiredShortTextSchema },
+        models: { type: 'array', items: requiredShortTextSchema, maxItems: 10_000 },
       },
     },
-    api_keys: { type: 'array', items: { ...providerKeySchema, required: ['api_key'] } },
+    api_keys: { type: 'array', items: { ...providerKeySchema, required: ['api_key'] }, maxItems: 256 },
     ...serverSetFields,
   },
 } as const;
@@ -101,7 +101,7 @@ export const routeSchema = {
   properties: {
     name: nameSchema,
     type: requiredShortTextSchema,
-    models: { type: 'array', items: modelConfigSchema, minItems: 1 },
+    models: { type: 'array', items: modelConfigSchema, minItems: 1, maxItems: MAX_ROUTE_MODELS },
     enabled: { type: 'boolean', default: true },
     config: {
       type: 'object',
