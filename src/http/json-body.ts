@@ -2,8 +2,8 @@
 import express, { type RequestHandler } from 'express';
 import { Errors } from '../errors/error-registry.js';
 import { jsonDepthExceeds, MAX_JSON_DEPTH } from './json-depth.js';
-import { isPlainJson, readPlainJson } from './plain-json-reader.js';
-import { preParsedBodyError } from './pre-parsed-body.js';
+import { declaresOtherCharset, isPlainJson, readPlainJson } from './plain-json-reader.js';
+import { preParsedBodyError, valueDepthExceeds } from './pre-parsed-body.js';
 
 /** Options of {@link jsonBody}. */
 export interface JsonBodyOptions {
@@ -26,13 +26,14 @@ function hasBody(headers: Record<string, string | string[] | undefined>): boolea
 export function jsonBody(options: JsonBodyOptions = {}): RequestHandler {
   const limit = options.limitBytes ?? 1024 * 1024;
   const maxDepth = options.maxDepth ?? MAX_JSON_DEPTH;
-  // `verify` sees the raw bytes before JSON.parse: hostile nesting is refused by a linear scan, before any recursion.
+  // `verify` sees the raw (inflated) bytes before JSON.parse: hostile nesting is refused by a linear scan, before any
+  // recursion. The scan reads UTF-8 bytes; a body in another charset is measured on its parsed value instead (below).
   const parse = express.json({
     limit,
     strict: false,
     type: () => true,
-    verify: (_req, _res, raw) => {
-      if (jsonDepthExceeds(raw, maxDepth)) throw Errors.jsonTooDeep([String(maxDepth)]);
+    verify: (req, _res, raw) => {
+      if (!declaresOtherCharset(req) && jsonDepthExceeds(raw, maxDepth)) throw Errors.jsonTooDeep([String(maxDepth)]);
     },
   });
   return function parseJsonObjectBody(req, res, next) {
@@ -62,7 +63,13 @@ export function jsonBody(options: JsonBodyOptions = {}): RequestHandler {
     };
     // Plain UTF-8 bodies are read and parsed in one pass; encoded ones (gzip, other charsets) go through body-parser.
     if (!isPlainJson(req)) {
-      parse(req, res, parsed);
+      // JSON.parse does not recurse, so a deep value can be built and then walked (iteratively) before anything else sees it.
+      parse(req, res, (error?: unknown) => {
+        if (!error && declaresOtherCharset(req) && valueDepthExceeds(req.body, maxDepth)) {
+          req.body = undefined;
+          next(Errors.jsonTooDeep([String(maxDepth)]));
+        } else parsed(error);
+      });
       return;
     }
     readPlainJson(req, limit, maxDepth).then((value) => {
