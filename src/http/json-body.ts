@@ -13,8 +13,8 @@ export interface JsonBodyOptions {
   maxDepth?: number;
 }
 
-/** True when the request carries a body of at least one byte. */
-function hasBody(headers: Record<string, string | string[] | undefined>): boolean {
+/** True when the request carries a body of at least one byte (a `content-length` above 0, or any `transfer-encoding`). */
+export function hasBody(headers: Record<string, string | string[] | undefined>): boolean {
   return headers['transfer-encoding'] !== undefined || Number(headers['content-length'] ?? 0) > 0;
 }
 
