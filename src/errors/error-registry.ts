@@ -120,6 +120,7 @@ export const Errors = {
   headersTooLarge: createError('headers_too_large', 'The request line and headers exceed the server\'s limit of %s bytes.', 431, 'invalid_request_error'),
   malformedHttp: createError('malformed_request', 'The request is not valid HTTP/1.1 (%s).', 400, 'invalid_request_error'),
   requestTimeout: createError('request_timeout', 'The request was not received in time.', 408, 'timeout_error'),
+  expectationFailed: createError('expectation_failed', 'The Expect header may only be 100-continue.', 417, 'invalid_request_error'),
   // Authentication and roles
   missingApiKey: createError('missing_api_key', 'The header %s is required.', 401, 'authentication_error'),
   invalidApiKey: createError('invalid_api_key', 'The key given in %s is not valid.', 401, 'authentication_error'),
