@@ -1,9 +1,13 @@
 // JSON body parsing for gateway routes: 415 on a wrong content type, 413 over the limit, 400 on bad JSON, deep nesting or a non-object.
+import zlib from 'node:zlib';
 import express, { type RequestHandler } from 'express';
 import { Errors } from '../errors/error-registry.js';
 import { jsonDepthExceeds, MAX_JSON_DEPTH } from './json-depth.js';
 import { declaresOtherCharset, isPlainJson, readPlainJson } from './plain-json-reader.js';
 import { preParsedBodyError, valueDepthExceeds } from './pre-parsed-body.js';
+
+/** The content encodings a JSON body may arrive in besides `identity`: what body-parser inflates on this Node. */
+export const JSON_CONTENT_ENCODINGS: readonly string[] = ['gzip', 'deflate', 'br', ...('createZstdDecompress' in zlib ? ['zstd'] : [])];
 
 /** Options of {@link jsonBody}. */
 export interface JsonBodyOptions {

@@ -22,8 +22,9 @@ const LIMITS = { fields: 32, fieldSize: 64 * 1024, fieldNameSize: 200, parts: 40
 /**
  * Reads a multipart/form-data body into `req.body`: text fields as strings (a name sent several times, or ending in
  * `[]`, as an array), and the file under `fileField` as a `File` backed by a temporary file, which is removed when the
- * answer ends. Run it after authentication: nothing is read before. 415 for another content type, 413 when the
- * declared length or the file passes the limit, 400 for a second file, too many or too large fields, or a malformed body.
+ * answer ends. Run it after authentication: nothing is read before. 415 for another content type or any content
+ * encoding but `identity`, 413 when the declared length or the file passes the limit, 400 for a second file, too many
+ * or too large fields, or a malformed body.
  * The file is written to disk as it arrives (with backpressure), never held in memory.
  * @example
  * router.post('/v1/audio/transcriptions', requireDeveloperKey(keys), multipartBody({ fileLimitBytes: 25 << 20 }), handler);
@@ -34,6 +35,11 @@ export function multipartBody(options: MultipartBodyOptions): RequestHandler {
   const declaredLimit = options.fileLimitBytes + LIMITS.fields * LIMITS.fieldSize + 64 * 1024;
   return async function parseMultipartBody(req, res, next) {
     if (!req.is('multipart/form-data')) throw Errors.unsupportedMediaTypeFor(['multipart/form-data', req.headers['content-type'] ?? 'none']);
+    const encoding = req.headers['content-encoding'];
+    // busboy reads the bytes as they come: a compressed form would only be a broken one.
+    if (encoding !== undefined && encoding.toLowerCase() !== 'identity') {
+      throw Errors.unsupportedContentEncoding([JSON.stringify(encoding.slice(0, 100)), 'identity'], { headers: { 'accept-encoding': 'identity' } });
+    }
     if (Number(req.headers['content-length'] ?? 0) > declaredLimit) throw Errors.bodyTooLarge([String(options.fileLimitBytes)]);
     const dir = await mkdtemp(join(tmpdir(), 'gateway-upload-'));
     res.once('close', () => void rm(dir, { recursive: true, force: true }));

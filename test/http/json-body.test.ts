@@ -101,6 +101,25 @@ describe('jsonBody', () => {
     assert.deepEqual(shallow.body, { got: { a: '\u4122', b: [[1]] } });
   });
 
+  it('a content encoding or charset it cannot read is 415 unsupported_media_type, with Accept-Encoding naming the encodings it can', async () => {
+    const body = Buffer.from('{"text":"x"}');
+    for (const headers of [{ 'content-encoding': 'x-compress' }, { 'content-encoding': 'gzip, gzip' }, { 'content-type': 'application/json; charset=latin1' }]) {
+      const { port } = server.address() as AddressInfo;
+      const res = await new Promise<{ status: number; acceptEncoding?: string; body: { error: { code: string; message: string } } }>((resolve, reject) => {
+        const req = httpRequest({ host: '127.0.0.1', port, path: '/echo', method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(body.length), ...headers } }, (answer) => {
+          const parts: Buffer[] = [];
+          answer.on('data', (part: Buffer) => parts.push(part));
+          answer.on('end', () => resolve({ status: answer.statusCode ?? 0, acceptEncoding: answer.headers['accept-encoding'], body: JSON.parse(Buffer.concat(parts).toString('utf8')) }));
+        });
+        req.on('error', reject);
+        req.end(body);
+      });
+      assert.equal(res.status, 415, JSON.stringify(headers));
+      assert.equal(res.body.error.code, 'unsupported_media_type');
+      if ('content-encoding' in headers) assert.equal(res.acceptEncoding, 'gzip, deflate, br');
+    }
+  });
+
   it('13: a gzip body still goes through body-parser and parses', async () => {
     const zipped = gzipSync(Buffer.from('{"text":"zipped"}'));
     const res = await post(server, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': String(zipped.length) }, [zipped]);

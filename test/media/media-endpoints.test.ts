@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import OpenAI, { toFile } from 'openai';
 import request from 'supertest';
 import { createTestGateway, TEST_KEYS, type TestGateway } from '../helpers/test-gateway.js';
@@ -151,6 +152,21 @@ describe('15.1: moderations, images and audio passed through to providers', func
     assert.equal(noFile.body.error.param, 'file');
     const json = await request(t.app).post('/v1/audio/transcriptions').set('authorization', `Bearer ${developerKey}`).send({ model: 'whisper-1' }).expect(415);
     assert.equal(json.body.error.code, 'unsupported_media_type');
+    assert.equal(fake.requests.length, 0);
+  });
+
+  it('a compressed upload (Content-Encoding: gzip) is 415 unsupported_media_type, not read as a broken form', async () => {
+    const form = '--x\r\nContent-Disposition: form-data; name="model"\r\n\r\nwhisper-1\r\n--x\r\nContent-Disposition: form-data; name="file"; filename="a.wav"\r\n\r\nRIFF\r\n--x--\r\n';
+    const res = await request(t.app)
+      .post('/v1/audio/transcriptions')
+      .set('authorization', `Bearer ${developerKey}`)
+      .set('x-gateway-route', 'stt')
+      .set('content-type', 'multipart/form-data; boundary=x')
+      .set('content-encoding', 'gzip')
+      .send(gzipSync(form))
+      .expect(415);
+    assert.equal(res.body.error.code, 'unsupported_media_type');
+    assert.equal(res.headers['accept-encoding'], 'identity');
     assert.equal(fake.requests.length, 0);
   });
 
