@@ -60,7 +60,10 @@ export function errorMiddleware(logger?: GatewayLogger, bodyOf: (error: GatewayE
   };
 }
 
-/** Answers 404 in the gateway's error shape; for standalone servers, mounted after everything else. */
+/**
+ * Answers 404 in the gateway's error shape; for standalone servers, mounted after everything else. The path named is
+ * the whole one (`req.baseUrl` too), also when it runs inside a mounted router such as the admin API's.
+ */
 export const notFoundHandler: RequestHandler = function gatewayNotFound(req, _res, next) {
-  next(Errors.routeNotFound([req.method, req.path]));
+  next(Errors.routeNotFound([req.method, req.baseUrl + req.path]));
 };
