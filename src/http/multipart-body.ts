@@ -59,7 +59,11 @@ export function multipartBody(options: MultipartBodyOptions): RequestHandler {
         req.resume();
         reject(error);
       };
+      // busboy passes a part whose Content-Disposition has no `name` with an undefined name (its types say string).
+      const unnamed = (name: string | undefined): boolean => typeof name !== 'string';
+      const unnamedPart = (): void => fail(Errors.validation(['Every part of the form needs a name (Content-Disposition: form-data; name="...").']));
       parser.on('field', (name, value, info) => {
+        if (unnamed(name)) return unnamedPart();
         if (info.valueTruncated || info.nameTruncated) return fail(Errors.validation([`The form field ${JSON.stringify(name.slice(0, 100))} is longer than ${LIMITS.fieldSize} bytes.`], { param: name.slice(0, 100) }));
         const key = name.endsWith('[]') ? name.slice(0, -2) : name;
         const previous = fields[key];
@@ -67,6 +71,10 @@ export function multipartBody(options: MultipartBodyOptions): RequestHandler {
         else fields[key] = [...(Array.isArray(previous) ? previous : [previous]), value];
       });
       parser.on('file', (name, stream, info) => {
+        if (unnamed(name)) {
+          stream.resume();
+          return unnamedPart();
+        }
         if (name !== field || file) {
           stream.resume();
           return fail(Errors.validation([file ? 'Only one file may be sent.' : `The file must be sent in the form field ${field}.`], { param: name.slice(0, 100) }));

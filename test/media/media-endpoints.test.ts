@@ -155,6 +155,29 @@ describe('15.1: moderations, images and audio passed through to providers', func
     assert.equal(fake.requests.length, 0);
   });
 
+  it('a form part without a name (a file or a field) is 400, and the gateway goes on serving', async () => {
+    const model = 'Content-Disposition: form-data; name="model"\r\n\r\nwhisper-1';
+    const file = 'Content-Disposition: form-data; name="file"; filename="a.wav"\r\nContent-Type: audio/wav\r\n\r\nRIFF';
+    const forms = [
+      [model, 'Content-Disposition: form-data; filename="a.wav"\r\nContent-Type: audio/wav\r\n\r\nRIFF'],
+      [model, 'Content-Disposition: form-data\r\n\r\nwhisper-1', file],
+    ];
+    for (const parts of forms) {
+      const res = await request(t.app)
+        .post('/v1/audio/transcriptions')
+        .set('authorization', `Bearer ${developerKey}`)
+        .set('x-gateway-route', 'stt')
+        .set('content-type', 'multipart/form-data; boundary=x')
+        .send(parts.map((part) => `--x\r\n${part}\r\n`).join('') + '--x--\r\n')
+        .expect(400);
+      assert.equal(res.body.error.code, 'invalid_value');
+      assert.match(res.body.error.message, /name/);
+    }
+    assert.equal(fake.requests.length, 0);
+    const served = await routed('stt').audio.transcriptions.create({ file: await toFile(Buffer.from('RIFF'), 'a.wav'), model: 'whisper-1' });
+    assert.ok(served.text);
+  });
+
   it('a compressed upload (Content-Encoding: gzip) is 415 unsupported_media_type, not read as a broken form', async () => {
     const form = '--x\r\nContent-Disposition: form-data; name="model"\r\n\r\nwhisper-1\r\n--x\r\nContent-Disposition: form-data; name="file"; filename="a.wav"\r\n\r\nRIFF\r\n--x--\r\n';
     const res = await request(t.app)
