@@ -1,5 +1,5 @@
 // multipart/form-data bodies (audio uploads), bounded and streamed: fields into req.body, the one file spooled to a temporary file.
-import { createWriteStream, openAsBlob } from 'node:fs';
+import { createWriteStream, openAsBlob, type WriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -52,11 +52,15 @@ export function multipartBody(options: MultipartBodyOptions): RequestHandler {
     // No prototype: a field named `toString`, `constructor` or `__proto__` is a field like any other.
     const fields: Record<string, string | string[]> = Object.create(null) as Record<string, string | string[]>;
     let file: { path: string; filename: string; mimeType: string } | undefined;
+    let target: WriteStream | undefined;
     const writes: Array<Promise<unknown>> = [];
     const done = new Promise<void>((resolve, reject) => {
       const fail = (error: unknown): void => {
         req.unpipe(parser);
         req.resume();
+        // Closes the temporary file if its part is still being written: with no more bytes to come it would stay
+        // open, holding a descriptor and the removed file's disk space, for as long as the process runs.
+        target?.destroy();
         reject(error);
       };
       // busboy passes a part whose Content-Disposition has no `name` with an undefined name (its types say string).
@@ -81,7 +85,8 @@ export function multipartBody(options: MultipartBodyOptions): RequestHandler {
         }
         file = { path: join(dir, 'upload'), filename: info.filename || 'upload', mimeType: info.mimeType };
         stream.once('limit', () => fail(Errors.bodyTooLarge([String(options.fileLimitBytes)])));
-        writes.push(pipeline(stream, createWriteStream(file.path)).then(() => undefined, (error: unknown) => (fail(error), error ?? new Error('write failed'))));
+        target = createWriteStream(file.path);
+        writes.push(pipeline(stream, target).then(() => undefined, (error: unknown) => (fail(error), error ?? new Error('write failed'))));
       });
       parser.on('fieldsLimit', () => fail(Errors.validation([`A form may hold at most ${LIMITS.fields} fields.`])));
       parser.on('partsLimit', () => fail(Errors.validation([`A form may hold at most ${LIMITS.parts} parts.`])));
@@ -89,6 +94,10 @@ export function multipartBody(options: MultipartBodyOptions): RequestHandler {
       parser.on('error', (error: Error) => fail(Errors.validation([`The multipart body cannot be read: ${error.message}.`], { cause: error })));
       parser.on('close', () => resolve());
       req.on('error', fail);
+      // A client that goes away mid-upload: no more bytes, and no end, will come.
+      req.once('close', () => {
+        if (!req.complete) fail(Errors.validation(['The upload was cut off before its end.']));
+      });
     });
     req.pipe(parser);
     await done;
