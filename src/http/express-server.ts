@@ -45,9 +45,10 @@ export function createExpressServer(app: Express, options: ServerOptions = {}): 
     { ...options, requireHostHeader: false, IncomingMessage: AppRequest as unknown as typeof IncomingMessage, ServerResponse: AppResponse as unknown as typeof ServerResponse },
     handle,
   );
+  // As Node does without this listener, the request is then emitted as 'request', so other listeners see it too.
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
     continueOnRead(req, res);
-    handle(req, res);
+    server.emit('request', req, res);
   });
   server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => answerError(res, Errors.expectationFailed()));
   return answerClientErrors(server, options.maxHeaderSize ?? maxHeaderSize);
