@@ -30,8 +30,9 @@ export function hasBody(headers: Record<string, string | string[] | undefined>):
 export function jsonBody(options: JsonBodyOptions = {}): RequestHandler {
   const limit = options.limitBytes ?? 1024 * 1024;
   const maxDepth = options.maxDepth ?? MAX_JSON_DEPTH;
-  // `verify` sees the raw (inflated) bytes before JSON.parse: hostile nesting is refused by a linear scan, before any
-  // recursion. The scan reads UTF-8 bytes; a body in another charset is measured on its parsed value instead (below).
+  // `verify` sees the raw (inflated) bytes before JSON.parse: hostile nesting is mostly refused by a linear scan, before
+  // it is built. The scan reads UTF-8 bytes, so it is skipped for a declared other charset; the parsed value is
+  // measured in every case (below).
   const parse = express.json({
     limit,
     strict: false,
@@ -67,9 +68,11 @@ export function jsonBody(options: JsonBodyOptions = {}): RequestHandler {
     };
     // Plain UTF-8 bodies are read and parsed in one pass; encoded ones (gzip, other charsets) go through body-parser.
     if (!isPlainJson(req)) {
-      // JSON.parse does not recurse, so a deep value can be built and then walked (iteratively) before anything else sees it.
+      // The parsed value is measured whatever the header says: body-parser decodes by the first charset parameter, so
+      // `charset=utf-16le; charset=utf-8` is UTF-16 text that the byte scan took for UTF-8. JSON.parse does not
+      // recurse, so a deep value can be built and then walked (iteratively) before anything else sees it.
       parse(req, res, (error?: unknown) => {
-        if (!error && declaresOtherCharset(req) && valueDepthExceeds(req.body, maxDepth)) {
+        if (!error && valueDepthExceeds(req.body, maxDepth)) {
           req.body = undefined;
           next(Errors.jsonTooDeep([String(maxDepth)]));
         } else parsed(error);

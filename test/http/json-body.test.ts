@@ -96,6 +96,11 @@ describe('jsonBody', () => {
     const utf7 = await send('utf-7', Buffer.from('{"b":' + '+AFs-'.repeat(5) + '1' + '+AF0-'.repeat(5) + '}'));
     assert.equal(utf7.status, 400, JSON.stringify(utf7.body));
     assert.equal(utf7.body.error?.code, 'json_too_deep');
+    // Two charsets: the parser decodes by the first, so a later utf-8 must not make the bytes count as UTF-8 text.
+    const zipped = gzipSync(Buffer.from(deep, 'utf16le'));
+    const both = await post(server, { 'content-type': 'application/json; charset=utf-16le; charset=utf-8', 'content-encoding': 'gzip', 'content-length': String(zipped.length) }, [zipped]);
+    assert.equal(both.status, 400, JSON.stringify(both.body));
+    assert.equal(both.body.error?.code, 'json_too_deep');
     const shallow = await send('utf-16le', Buffer.from('{"a":"\u4122","b":[[1]]}', 'utf16le'));
     assert.equal(shallow.status, 200);
     assert.deepEqual(shallow.body, { got: { a: '\u4122', b: [[1]] } });
