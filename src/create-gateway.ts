@@ -224,6 +224,12 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   const layered = router as Router & { handle(req: Request, res: Response, next: NextFunction): void };
   const walkLayers = layered.handle.bind(router);
   layered.handle = function handleGatewayRequest(req: Request, res: Response, next: NextFunction): void {
+    // The gateway takes no OPTIONS: they go to the host app (its CORS, or its 404), on every path alike. Inside,
+    // Express would answer some paths itself (200, a text/plain list of methods) and 404 or 401 others.
+    if (req.method === 'OPTIONS') {
+      next();
+      return;
+    }
     modelPipeline(req, res, (error?: unknown) => {
       if (error === undefined || error === null || error === 'route') walkLayers(req, res, next);
       else if (error === 'router') next();

@@ -2,6 +2,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { Errors, GatewayError, isGatewayError } from './error-registry.js';
 import { invalidJsonError } from '../http/invalid-json-error.js';
+import { JSON_CONTENT_ENCODINGS } from '../http/json-body.js';
 import { requestIdOf } from '../observability/request-id.js';
 
 /** Where the gateway reports unexpected errors. Secrets must never be passed to it. */
@@ -18,6 +19,12 @@ export function toGatewayError(error: unknown): GatewayError {
   const type = (error as { type?: string } | null)?.type;
   if (type === 'entity.too.large') return Errors.bodyTooLarge([String((error as { limit?: number }).limit ?? '')], { cause: error });
   if (type === 'entity.parse.failed') return invalidJsonError(error);
+  // body-parser's 415s: a content encoding it cannot inflate, a charset it cannot decode.
+  if (type === 'encoding.unsupported') {
+    const encoding = String((error as { encoding?: unknown }).encoding ?? '').slice(0, 100);
+    return Errors.unsupportedContentEncoding([JSON.stringify(encoding), `identity or ${JSON_CONTENT_ENCODINGS.join(', ')}`], { cause: error, headers: { 'accept-encoding': JSON_CONTENT_ENCODINGS.join(', ') } });
+  }
+  if (type === 'charset.unsupported') return Errors.unsupportedCharset([JSON.stringify(String((error as { charset?: unknown }).charset ?? '').slice(0, 100))], { cause: error });
   if (typeof status === 'number' && status >= 400 && status < 500) {
     return Errors.validation([(error as Error).message || 'The request is not valid.'], { cause: error });
   }
@@ -53,7 +60,10 @@ export function errorMiddleware(logger?: GatewayLogger, bodyOf: (error: GatewayE
   };
 }
 
-/** Answers 404 in the gateway's error shape; for standalone servers, mounted after everything else. */
+/**
+ * Answers 404 in the gateway's error shape; for standalone servers, mounted after everything else. The path named is
+ * the whole one (`req.baseUrl` too), also when it runs inside a mounted router such as the admin API's.
+ */
 export const notFoundHandler: RequestHandler = function gatewayNotFound(req, _res, next) {
-  next(Errors.routeNotFound([req.method, req.path]));
+  next(Errors.routeNotFound([req.method, req.baseUrl + req.path]));
 };

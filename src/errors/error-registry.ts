@@ -116,10 +116,13 @@ export const Errors = {
   bodyTooLarge: createError('body_too_large', 'The request body exceeds the limit of %s bytes.', 413, 'invalid_request_error'),
   unsupportedMediaType: createError('unsupported_media_type', 'The Content-Type must be application/json, got %s.', 415, 'invalid_request_error'),
   unsupportedMediaTypeFor: createError('unsupported_media_type', 'The Content-Type must be %s, got %s.', 415, 'invalid_request_error'),
+  unsupportedContentEncoding: createError('unsupported_media_type', 'The Content-Encoding %s cannot be read here; send %s.', 415, 'invalid_request_error'),
+  unsupportedCharset: createError('unsupported_media_type', 'The charset %s cannot be read; send UTF-8.', 415, 'invalid_request_error'),
   routeNotFound: createError('not_found', 'No endpoint %s %s.', 404, 'not_found_error'),
   headersTooLarge: createError('headers_too_large', 'The request line and headers exceed the server\'s limit of %s bytes.', 431, 'invalid_request_error'),
   malformedHttp: createError('malformed_request', 'The request is not valid HTTP/1.1 (%s).', 400, 'invalid_request_error'),
   requestTimeout: createError('request_timeout', 'The request was not received in time.', 408, 'timeout_error'),
+  expectationFailed: createError('expectation_failed', 'The Expect header may only be 100-continue.', 417, 'invalid_request_error'),
   // Authentication and roles
   missingApiKey: createError('missing_api_key', 'The header %s is required.', 401, 'authentication_error'),
   invalidApiKey: createError('invalid_api_key', 'The key given in %s is not valid.', 401, 'authentication_error'),

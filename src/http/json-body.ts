@@ -1,9 +1,13 @@
 // JSON body parsing for gateway routes: 415 on a wrong content type, 413 over the limit, 400 on bad JSON, deep nesting or a non-object.
+import zlib from 'node:zlib';
 import express, { type RequestHandler } from 'express';
 import { Errors } from '../errors/error-registry.js';
 import { jsonDepthExceeds, MAX_JSON_DEPTH } from './json-depth.js';
-import { isPlainJson, readPlainJson } from './plain-json-reader.js';
-import { preParsedBodyError } from './pre-parsed-body.js';
+import { declaresOtherCharset, isPlainJson, readPlainJson } from './plain-json-reader.js';
+import { preParsedBodyError, valueDepthExceeds } from './pre-parsed-body.js';
+
+/** The content encodings a JSON body may arrive in besides `identity`: what body-parser inflates on this Node. */
+export const JSON_CONTENT_ENCODINGS: readonly string[] = ['gzip', 'deflate', 'br', ...('createZstdDecompress' in zlib ? ['zstd'] : [])];
 
 /** Options of {@link jsonBody}. */
 export interface JsonBodyOptions {
@@ -13,8 +17,8 @@ export interface JsonBodyOptions {
   maxDepth?: number;
 }
 
-/** True when the request carries a body of at least one byte. */
-function hasBody(headers: Record<string, string | string[] | undefined>): boolean {
+/** True when the request carries a body of at least one byte (a `content-length` above 0, or any `transfer-encoding`). */
+export function hasBody(headers: Record<string, string | string[] | undefined>): boolean {
   return headers['transfer-encoding'] !== undefined || Number(headers['content-length'] ?? 0) > 0;
 }
 
@@ -26,13 +30,15 @@ function hasBody(headers: Record<string, string | string[] | undefined>): boolea
 export function jsonBody(options: JsonBodyOptions = {}): RequestHandler {
   const limit = options.limitBytes ?? 1024 * 1024;
   const maxDepth = options.maxDepth ?? MAX_JSON_DEPTH;
-  // `verify` sees the raw bytes before JSON.parse: hostile nesting is refused by a linear scan, before any recursion.
+  // `verify` sees the raw (inflated) bytes before JSON.parse: hostile nesting is mostly refused by a linear scan, before
+  // it is built. The scan reads UTF-8 bytes, so it is skipped for a declared other charset; the parsed value is
+  // measured in every case (below).
   const parse = express.json({
     limit,
     strict: false,
     type: () => true,
-    verify: (_req, _res, raw) => {
-      if (jsonDepthExceeds(raw, maxDepth)) throw Errors.jsonTooDeep([String(maxDepth)]);
+    verify: (req, _res, raw) => {
+      if (!declaresOtherCharset(req) && jsonDepthExceeds(raw, maxDepth)) throw Errors.jsonTooDeep([String(maxDepth)]);
     },
   });
   return function parseJsonObjectBody(req, res, next) {
@@ -62,7 +68,15 @@ export function jsonBody(options: JsonBodyOptions = {}): RequestHandler {
     };
     // Plain UTF-8 bodies are read and parsed in one pass; encoded ones (gzip, other charsets) go through body-parser.
     if (!isPlainJson(req)) {
-      parse(req, res, parsed);
+      // The parsed value is measured whatever the header says: body-parser decodes by the first charset parameter, so
+      // `charset=utf-16le; charset=utf-8` is UTF-16 text that the byte scan took for UTF-8. JSON.parse does not
+      // recurse, so a deep value can be built and then walked (iteratively) before anything else sees it.
+      parse(req, res, (error?: unknown) => {
+        if (!error && valueDepthExceeds(req.body, maxDepth)) {
+          req.body = undefined;
+          next(Errors.jsonTooDeep([String(maxDepth)]));
+        } else parsed(error);
+      });
       return;
     }
     readPlainJson(req, limit, maxDepth).then((value) => {

@@ -1,5 +1,5 @@
 // multipart/form-data bodies (audio uploads), bounded and streamed: fields into req.body, the one file spooled to a temporary file.
-import { createWriteStream, openAsBlob } from 'node:fs';
+import { createWriteStream, openAsBlob, type WriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,8 +22,9 @@ const LIMITS = { fields: 32, fieldSize: 64 * 1024, fieldNameSize: 200, parts: 40
 /**
  * Reads a multipart/form-data body into `req.body`: text fields as strings (a name sent several times, or ending in
  * `[]`, as an array), and the file under `fileField` as a `File` backed by a temporary file, which is removed when the
- * answer ends. Run it after authentication: nothing is read before. 415 for another content type, 413 when the
- * declared length or the file passes the limit, 400 for a second file, too many or too large fields, or a malformed body.
+ * answer ends. Run it after authentication: nothing is read before. 415 for another content type or any content
+ * encoding but `identity`, 413 when the declared length or the file passes the limit, 400 for a second file, too many
+ * or too large fields, or a malformed body.
  * The file is written to disk as it arrives (with backpressure), never held in memory.
  * @example
  * router.post('/v1/audio/transcriptions', requireDeveloperKey(keys), multipartBody({ fileLimitBytes: 25 << 20 }), handler);
@@ -34,6 +35,11 @@ export function multipartBody(options: MultipartBodyOptions): RequestHandler {
   const declaredLimit = options.fileLimitBytes + LIMITS.fields * LIMITS.fieldSize + 64 * 1024;
   return async function parseMultipartBody(req, res, next) {
     if (!req.is('multipart/form-data')) throw Errors.unsupportedMediaTypeFor(['multipart/form-data', req.headers['content-type'] ?? 'none']);
+    const encoding = req.headers['content-encoding'];
+    // busboy reads the bytes as they come: a compressed form would only be a broken one.
+    if (encoding !== undefined && encoding.toLowerCase() !== 'identity') {
+      throw Errors.unsupportedContentEncoding([JSON.stringify(encoding.slice(0, 100)), 'identity'], { headers: { 'accept-encoding': 'identity' } });
+    }
     if (Number(req.headers['content-length'] ?? 0) > declaredLimit) throw Errors.bodyTooLarge([String(options.fileLimitBytes)]);
     const dir = await mkdtemp(join(tmpdir(), 'gateway-upload-'));
     res.once('close', () => void rm(dir, { recursive: true, force: true }));
@@ -46,14 +52,22 @@ export function multipartBody(options: MultipartBodyOptions): RequestHandler {
     // No prototype: a field named `toString`, `constructor` or `__proto__` is a field like any other.
     const fields: Record<string, string | string[]> = Object.create(null) as Record<string, string | string[]>;
     let file: { path: string; filename: string; mimeType: string } | undefined;
+    let target: WriteStream | undefined;
     const writes: Array<Promise<unknown>> = [];
     const done = new Promise<void>((resolve, reject) => {
       const fail = (error: unknown): void => {
         req.unpipe(parser);
         req.resume();
+        // Closes the temporary file if its part is still being written: with no more bytes to come it would stay
+        // open, holding a descriptor and the removed file's disk space, for as long as the process runs.
+        target?.destroy();
         reject(error);
       };
+      // busboy passes a part whose Content-Disposition has no `name` with an undefined name (its types say string).
+      const unnamed = (name: string | undefined): boolean => typeof name !== 'string';
+      const unnamedPart = (): void => fail(Errors.validation(['Every part of the form needs a name (Content-Disposition: form-data; name="...").']));
       parser.on('field', (name, value, info) => {
+        if (unnamed(name)) return unnamedPart();
         if (info.valueTruncated || info.nameTruncated) return fail(Errors.validation([`The form field ${JSON.stringify(name.slice(0, 100))} is longer than ${LIMITS.fieldSize} bytes.`], { param: name.slice(0, 100) }));
         const key = name.endsWith('[]') ? name.slice(0, -2) : name;
         const previous = fields[key];
@@ -61,13 +75,18 @@ export function multipartBody(options: MultipartBodyOptions): RequestHandler {
         else fields[key] = [...(Array.isArray(previous) ? previous : [previous]), value];
       });
       parser.on('file', (name, stream, info) => {
+        if (unnamed(name)) {
+          stream.resume();
+          return unnamedPart();
+        }
         if (name !== field || file) {
           stream.resume();
           return fail(Errors.validation([file ? 'Only one file may be sent.' : `The file must be sent in the form field ${field}.`], { param: name.slice(0, 100) }));
         }
         file = { path: join(dir, 'upload'), filename: info.filename || 'upload', mimeType: info.mimeType };
         stream.once('limit', () => fail(Errors.bodyTooLarge([String(options.fileLimitBytes)])));
-        writes.push(pipeline(stream, createWriteStream(file.path)).then(() => undefined, (error: unknown) => (fail(error), error ?? new Error('write failed'))));
+        target = createWriteStream(file.path);
+        writes.push(pipeline(stream, target).then(() => undefined, (error: unknown) => (fail(error), error ?? new Error('write failed'))));
       });
       parser.on('fieldsLimit', () => fail(Errors.validation([`A form may hold at most ${LIMITS.fields} fields.`])));
       parser.on('partsLimit', () => fail(Errors.validation([`A form may hold at most ${LIMITS.parts} parts.`])));
@@ -75,6 +94,10 @@ export function multipartBody(options: MultipartBodyOptions): RequestHandler {
       parser.on('error', (error: Error) => fail(Errors.validation([`The multipart body cannot be read: ${error.message}.`], { cause: error })));
       parser.on('close', () => resolve());
       req.on('error', fail);
+      // A client that goes away mid-upload: no more bytes, and no end, will come.
+      req.once('close', () => {
+        if (!req.complete) fail(Errors.validation(['The upload was cut off before its end.']));
+      });
     });
     req.pipe(parser);
     await done;

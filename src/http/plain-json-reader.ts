@@ -13,8 +13,16 @@ const UTF8_CHARSET = /;\s*charset\s*=\s*"?utf-?8"?\s*(;|$)/i;
 export function isPlainJson(req: IncomingMessage): boolean {
   const encoding = req.headers['content-encoding'];
   if (encoding !== undefined && encoding.toLowerCase() !== 'identity') return false;
+  return !declaresOtherCharset(req);
+}
+
+/**
+ * True when the content type names a charset other than UTF-8 (UTF-16, UTF-7, ...). Such a body's bytes are not its
+ * text: a bracket may be two bytes, or none, so nesting can only be measured once it is decoded.
+ */
+export function declaresOtherCharset(req: IncomingMessage): boolean {
   const type = req.headers['content-type'] ?? '';
-  return !type.toLowerCase().includes('charset') || UTF8_CHARSET.test(type);
+  return type.toLowerCase().includes('charset') && !UTF8_CHARSET.test(type);
 }
 
 /** A read failure in body-parser's shape (`status`, `type`), so the one error middleware maps it as before. */

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Options } from 'http-proxy-middleware';
 import { Errors, type GatewayError } from '../errors/error-registry.js';
+import { hasBody } from '../http/json-body.js';
 import { scrubSecrets } from '../secrets/secret-scrubber.js';
 import { FORWARDED_HEADERS, returnedHeaders } from './mcp-headers.js';
 import { forEachSseEvent, formatSseEvent, readBoundedBody, UpstreamBodyError } from './upstream-body.js';
@@ -91,6 +92,12 @@ export function mcpPassthrough(targetOf: (req: Request) => PassthroughTarget, li
   // http-proxy-middleware (about 11 MB of RSS) is loaded with the first pass-through, not at start.
   let proxy: Promise<RequestHandler> | undefined;
   return function mcpPassthroughHandler(req, res, next) {
+    // GET and DELETE carry no body in MCP. One sent anyway would be piped upstream with its length header dropped,
+    // unframed, where a tool server could read its bytes as a request of their own.
+    if (hasBody(req.headers)) {
+      next(Errors.validation([`A ${req.method} to the MCP proxy may not carry a body.`]));
+      return;
+    }
     proxy ??= import('http-proxy-middleware').then(({ createProxyMiddleware }) => createProxyMiddleware<Request, Response>(proxyOptions(targetOf, limits)) as RequestHandler);
     proxy.then((handler) => handler(req, res, next), next);
   };

@@ -35,6 +35,11 @@ describe('admin resources', () => {
     }
   });
 
+  it('names the whole path in the 404 of an unknown admin path, as the client sent it', async () => {
+    const res = await request(t.app).get('/v1/admin/applications/blog/keys/a%2Fb/extra').set('x-api-key', TEST_KEYS.admin).expect(404);
+    assert.equal(res.body.error.message, 'No endpoint GET /v1/admin/applications/blog/keys/a%2Fb/extra.');
+  });
+
   it('fills route defaults: rate_limit 0, retries 1, enabled true, model weight and fallback', async () => {
     const route = (await get('/v1/admin/routes/chat-route')).body;
     assert.equal(route.config.settings.rate_limit, 0);

@@ -1,5 +1,6 @@
 // createExpressServer: requests arrive with the app's prototypes already, and the gateway behaves as under app.listen.
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
 import type { IncomingMessage, Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import express from 'express';
@@ -86,6 +87,8 @@ describe('createExpressServer', () => {
       [`GET / HTTP/1.1\r\nHost: a\r\nX-Big: ${'y'.repeat(20_000)}\r\n\r\n`, '431', 'headers_too_large'],
       ['NOT HTTP AT ALL\r\n\r\n', '400', 'malformed_request'],
       ['GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n', '400', 'malformed_request'],
+      ['GET /healthz HTTP/1.1\r\n\r\n', '400', 'missing_header'],
+      ['POST /v1/chat/completions HTTP/1.1\r\nHost: a\r\nExpect: 200-ok\r\nContent-Length: 2\r\n\r\n{}', '417', 'expectation_failed'],
     ];
     for (const [request, status, code] of cases) {
       const answer = await raw(request);
@@ -96,6 +99,33 @@ describe('createExpressServer', () => {
       assert.ok(!String(body.error.message).includes('xxxx'), 'the request is not quoted back');
     }
     assert.equal((await fetch(`${base}/healthz`)).status, 200);
+  });
+
+  it('answers Expect: 100-continue with 100 only when the body is read: a bad key gets its 401 and the body is never sent', async () => {
+    const { port } = server.address() as AddressInfo;
+    const body = JSON.stringify(chatBody({ messages: [{ role: 'user', content: 'x'.repeat(100_000) }] }));
+    /** Sends the headers alone and waits for what comes back before any body is sent. */
+    const headersOnly = async (key: string, extra = '') => {
+      const socket = connect(port, '127.0.0.1');
+      socket.write(`POST /v1/chat/completions HTTP/1.1\r\nHost: a\r\n${extra}Authorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nExpect: 100-continue\r\n\r\n`);
+      const [first] = (await once(socket, 'data')) as [Buffer];
+      return { socket, first: first.toString('utf8') };
+    };
+    const refused = await headersOnly('gwk_not-a-key');
+    assert.match(refused.first, /^HTTP\/1\.1 401 /, refused.first.slice(0, 80));
+    assert.match(refused.first, /\r\nConnection: close\r\n/i);
+    await once(refused.socket, 'close');
+    assert.equal(f.fake.requests.length, 0);
+
+    const accepted = await headersOnly(f.developerKey, 'Connection: close\r\n');
+    assert.match(accepted.first, /^HTTP\/1\.1 100 Continue\r\n\r\n/);
+    let answer = accepted.first.slice(accepted.first.indexOf('\r\n\r\n') + 4);
+    accepted.socket.on('data', (chunk: Buffer) => (answer += chunk.toString('utf8')));
+    accepted.socket.write(body);
+    await once(accepted.socket, 'close');
+    assert.match(answer, /^HTTP\/1\.1 200 /);
+    assert.ok(answer.includes('Hello from the fake provider.'), answer.slice(0, 300));
+    assert.equal(f.fake.requests.length, 1);
   });
 
   it('adds one property of its own to a model or admin request (its record), so hosts on app.listen pay for one new hidden class, not one per step', async () => {

@@ -85,6 +85,46 @@ describe('jsonBody', () => {
     }
   });
 
+  it('a body in another charset (UTF-16, UTF-7) is held to the nesting limit too, measured on its decoded text', async () => {
+    const send = (charset: string, bytes: Buffer) => post(server, { 'content-type': `application/json; charset=${charset}`, 'content-length': String(bytes.length) }, [bytes]);
+    // In UTF-16LE the character U+4122 is the bytes 22 41: a byte scan reads a quote and then takes the brackets for a string.
+    const deep = '{"a":"\u4122","b":[[[[[1]]]]]}';
+    const utf16 = await send('utf-16le', Buffer.from(deep, 'utf16le'));
+    assert.equal(utf16.status, 400, JSON.stringify(utf16.body));
+    assert.equal(utf16.body.error?.code, 'json_too_deep');
+    // In UTF-7 a bracket can be written as +AFs- (and ] as +AF0-): no bracket byte at all.
+    const utf7 = await send('utf-7', Buffer.from('{"b":' + '+AFs-'.repeat(5) + '1' + '+AF0-'.repeat(5) + '}'));
+    assert.equal(utf7.status, 400, JSON.stringify(utf7.body));
+    assert.equal(utf7.body.error?.code, 'json_too_deep');
+    // Two charsets: the parser decodes by the first, so a later utf-8 must not make the bytes count as UTF-8 text.
+    const zipped = gzipSync(Buffer.from(deep, 'utf16le'));
+    const both = await post(server, { 'content-type': 'application/json; charset=utf-16le; charset=utf-8', 'content-encoding': 'gzip', 'content-length': String(zipped.length) }, [zipped]);
+    assert.equal(both.status, 400, JSON.stringify(both.body));
+    assert.equal(both.body.error?.code, 'json_too_deep');
+    const shallow = await send('utf-16le', Buffer.from('{"a":"\u4122","b":[[1]]}', 'utf16le'));
+    assert.equal(shallow.status, 200);
+    assert.deepEqual(shallow.body, { got: { a: '\u4122', b: [[1]] } });
+  });
+
+  it('a content encoding or charset it cannot read is 415 unsupported_media_type, with Accept-Encoding naming the encodings it can', async () => {
+    const body = Buffer.from('{"text":"x"}');
+    for (const headers of [{ 'content-encoding': 'x-compress' }, { 'content-encoding': 'gzip, gzip' }, { 'content-type': 'application/json; charset=latin1' }]) {
+      const { port } = server.address() as AddressInfo;
+      const res = await new Promise<{ status: number; acceptEncoding?: string; body: { error: { code: string; message: string } } }>((resolve, reject) => {
+        const req = httpRequest({ host: '127.0.0.1', port, path: '/echo', method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(body.length), ...headers } }, (answer) => {
+          const parts: Buffer[] = [];
+          answer.on('data', (part: Buffer) => parts.push(part));
+          answer.on('end', () => resolve({ status: answer.statusCode ?? 0, acceptEncoding: answer.headers['accept-encoding'], body: JSON.parse(Buffer.concat(parts).toString('utf8')) }));
+        });
+        req.on('error', reject);
+        req.end(body);
+      });
+      assert.equal(res.status, 415, JSON.stringify(headers));
+      assert.equal(res.body.error.code, 'unsupported_media_type');
+      if ('content-encoding' in headers) assert.equal(res.acceptEncoding, 'gzip, deflate, br');
+    }
+  });
+
   it('13: a gzip body still goes through body-parser and parses', async () => {
     const zipped = gzipSync(Buffer.from('{"text":"zipped"}'));
     const res = await post(server, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': String(zipped.length) }, [zipped]);

@@ -1,6 +1,8 @@
 // The MCP proxy as a trust boundary (issue 11.3, 11.5): every tools/call screened, headers allow-listed, stream headers at once, bounded answers.
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
 import type { Server } from 'node:http';
+import { connect } from 'node:net';
 import request from 'supertest';
 import { createGateway, type GatewayOptions } from '../../src/index.js';
 import { createTestGateway, TEST_KEYS, type TestGateway } from '../helpers/test-gateway.js';
@@ -190,6 +192,29 @@ describe('MCP proxy trust boundary', () => {
       };
       const res = await f.post({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'probe' } }).expect(502);
       assert.equal(res.body.error.code, 'upstream_invalid_response');
+    });
+
+    it('refuses a GET or DELETE that carries a body (400), so its bytes never reach the tool server as a request of their own', async () => {
+      // The body is a whole HTTP request: forwarded without its length, a tool server would read it as the next one.
+      const call = JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'danger', arguments: {} } });
+      const smuggled = `POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAccept: application/json\r\nContent-Length: ${call.length}\r\n\r\n${call}`;
+      const framings = [
+        { method: 'GET', framing: `Content-Length: ${smuggled.length}\r\n\r\n${smuggled}` },
+        { method: 'DELETE', framing: `Transfer-Encoding: chunked\r\n\r\n${smuggled.length.toString(16)}\r\n${smuggled}\r\n0\r\n\r\n` },
+      ];
+      const before = f.raw.requests.length;
+      for (const { method, framing } of framings) {
+        const socket = connect(Number(new URL(f.base).port), '127.0.0.1');
+        socket.end(`${method} /v1/mcp/raw HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${f.developerKey}\r\nConnection: close\r\n${framing}`);
+        let answer = '';
+        socket.on('data', (chunk: Buffer) => (answer += chunk.toString('utf8')));
+        await once(socket, 'close');
+        assert.match(answer, /^HTTP\/1\.1 400 /, method);
+        const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as { error: { code: string } };
+        assert.equal(body.error.code, 'invalid_value', method);
+      }
+      assert.deepEqual(f.raw.requests.slice(before).map((r) => r.method), []);
+      assert.deepEqual(f.raw.calls(), []);
     });
 
     it('11.3: a request body nested 5,000 levels is refused with 400 before reaching the tool server', async () => {

@@ -1,7 +1,10 @@
 // Moderations, image generations, speech and transcriptions through the gateway with the official openai client, against a fake upstream.
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
+import { readdirSync, readlinkSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import OpenAI, { toFile } from 'openai';
 import request from 'supertest';
 import { createTestGateway, TEST_KEYS, type TestGateway } from '../helpers/test-gateway.js';
@@ -9,6 +12,7 @@ import { TEST_GUARDRAILS } from '../helpers/test-guardrails.js';
 import { FAST_RETRIES } from '../helpers/traffic-fixture.js';
 import { startFakeMediaProvider, type FakeMediaProvider } from '../helpers/fake-media-provider.js';
 import { listenOnLoopback, type LoopbackServer } from '../helpers/loopback-server.js';
+import { eventually } from '../helpers/eventually.js';
 
 const PROVIDER_KEY = 'sk-media-provider-key-000001';
 
@@ -151,6 +155,66 @@ describe('15.1: moderations, images and audio passed through to providers', func
     assert.equal(noFile.body.error.param, 'file');
     const json = await request(t.app).post('/v1/audio/transcriptions').set('authorization', `Bearer ${developerKey}`).send({ model: 'whisper-1' }).expect(415);
     assert.equal(json.body.error.code, 'unsupported_media_type');
+    assert.equal(fake.requests.length, 0);
+  });
+
+  it('a form part without a name (a file or a field) is 400, and the gateway goes on serving', async () => {
+    const model = 'Content-Disposition: form-data; name="model"\r\n\r\nwhisper-1';
+    const file = 'Content-Disposition: form-data; name="file"; filename="a.wav"\r\nContent-Type: audio/wav\r\n\r\nRIFF';
+    const forms = [
+      [model, 'Content-Disposition: form-data; filename="a.wav"\r\nContent-Type: audio/wav\r\n\r\nRIFF'],
+      [model, 'Content-Disposition: form-data\r\n\r\nwhisper-1', file],
+    ];
+    for (const parts of forms) {
+      const res = await request(t.app)
+        .post('/v1/audio/transcriptions')
+        .set('authorization', `Bearer ${developerKey}`)
+        .set('x-gateway-route', 'stt')
+        .set('content-type', 'multipart/form-data; boundary=x')
+        .send(parts.map((part) => `--x\r\n${part}\r\n`).join('') + '--x--\r\n')
+        .expect(400);
+      assert.equal(res.body.error.code, 'invalid_value');
+      assert.match(res.body.error.message, /name/);
+    }
+    assert.equal(fake.requests.length, 0);
+    const served = await routed('stt').audio.transcriptions.create({ file: await toFile(Buffer.from('RIFF'), 'a.wav'), model: 'whisper-1' });
+    assert.ok(served.text);
+  });
+
+  it('an upload the client cuts off mid-file leaves no temporary file open', async function () {
+    if (process.platform !== 'linux') this.skip(); // open files are read from /proc/self/fd
+    const openUploads = () =>
+      readdirSync('/proc/self/fd').filter((fd) => {
+        try {
+          return readlinkSync(`/proc/self/fd/${fd}`).includes('gateway-upload-');
+        } catch {
+          return false; // closed since the listing
+        }
+      }).length;
+    const head = '--x\r\nContent-Disposition: form-data; name="model"\r\n\r\nwhisper-1\r\n--x\r\nContent-Disposition: form-data; name="file"; filename="a.wav"\r\n\r\nRIFF';
+    for (let i = 0; i < 5; i++) {
+      const socket = connect(port, '127.0.0.1');
+      socket.write(`POST /v1/audio/transcriptions HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer ${developerKey}\r\nX-Gateway-Route: stt\r\nContent-Type: multipart/form-data; boundary=x\r\nContent-Length: 100000\r\n\r\n${head}`);
+      socket.write(Buffer.alloc(20_000, 1));
+      await eventually(() => assert.ok(openUploads() > 0, 'the upload is being written'));
+      socket.destroy();
+      await eventually(() => assert.equal(openUploads(), 0), 10_000);
+    }
+    assert.equal(fake.requests.length, 0);
+  });
+
+  it('a compressed upload (Content-Encoding: gzip) is 415 unsupported_media_type, not read as a broken form', async () => {
+    const form = '--x\r\nContent-Disposition: form-data; name="model"\r\n\r\nwhisper-1\r\n--x\r\nContent-Disposition: form-data; name="file"; filename="a.wav"\r\n\r\nRIFF\r\n--x--\r\n';
+    const res = await request(t.app)
+      .post('/v1/audio/transcriptions')
+      .set('authorization', `Bearer ${developerKey}`)
+      .set('x-gateway-route', 'stt')
+      .set('content-type', 'multipart/form-data; boundary=x')
+      .set('content-encoding', 'gzip')
+      .send(gzipSync(form))
+      .expect(415);
+    assert.equal(res.body.error.code, 'unsupported_media_type');
+    assert.equal(res.headers['accept-encoding'], 'identity');
     assert.equal(fake.requests.length, 0);
   });
 
