@@ -3,6 +3,10 @@ import { Errors } from '../errors/error-registry.js';
 import { MODEL_NAME_SCHEMA } from '../traffic/model-endpoints.js';
 import { compileValidator } from '../validation/schema-validator.js';
 import type { ResponsesRequest } from './responses-types.js';
+import { HEADER_SAFE_TEXT_PATTERN, MAX_PARAMETER_NAME_LENGTH, MAX_SECRET_LENGTH } from '../validation/header-safe-text.js';
+
+/** An HTTP header name: one token (RFC 9110). */
+const HEADER_NAME_PATTERN = "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$";
 
 /** OpenAI's tool-name rule, shared by function tools and `json_schema` formats: 1 to 64 of `[a-zA-Z0-9_-]`. */
 const TOOL_NAME = { type: 'string', pattern: '^[a-zA-Z0-9_-]{1,64}$' };
@@ -92,7 +96,13 @@ const validateSchema = compileValidator<ResponsesRequest>({
           properties: {
             server_label: { type: 'string', minLength: 1 },
             server_url: { type: 'string', format: 'uri', pattern: '^https?://' },
-            headers: { type: 'object', additionalProperties: { type: 'string' } },
+            // The client's headers for its tool server: bounded, each a token name and a value a header can carry.
+            headers: {
+              type: 'object',
+              maxProperties: 64,
+              propertyNames: { pattern: HEADER_NAME_PATTERN, maxLength: MAX_PARAMETER_NAME_LENGTH },
+              additionalProperties: { type: 'string', maxLength: MAX_SECRET_LENGTH, pattern: HEADER_SAFE_TEXT_PATTERN },
+            },
           },
         },
         else: { required: ['name'], properties: { name: TOOL_NAME } },
@@ -103,6 +113,24 @@ const validateSchema = compileValidator<ResponsesRequest>({
     reasoning: reasoningSchema,
   },
 });
+
+/**
+ * Header names a client may not set for its tool server: the connection's own (framing, hop-by-hop) and `host`, which
+ * would send the request to another virtual host of an allowed server than its URL names.
+ */
+const RESERVED_TOOL_HEADERS = new Set(['host', 'connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'transfer-encoding', 'content-length', 'te', 'trailer', 'upgrade', 'expect']);
+
+/** An MCP tool's `headers` may not set a reserved name, in any case. */
+function checkToolHeaders(request: ResponsesRequest): void {
+  for (const [index, tool] of (request.tools ?? []).entries()) {
+    if (tool.type !== 'mcp') continue;
+    for (const name of Object.keys(tool.headers ?? {})) {
+      if (RESERVED_TOOL_HEADERS.has(name.toLowerCase())) {
+        throw Errors.validation([`The header '${name}' of tools[${index}].headers is set by the gateway for the connection, not by the client.`], { param: `tools[${index}].headers.${name}` });
+      }
+    }
+  }
+}
 
 /** A `tool_choice` object must name a tool of the request: a function tool by `name`, an MCP tool by `server_label`. */
 function checkToolChoice(request: ResponsesRequest): void {
@@ -131,6 +159,7 @@ function checkToolChoice(request: ResponsesRequest): void {
  */
 export function validateResponsesRequest(body: unknown): ResponsesRequest {
   const request = validateSchema(body);
+  checkToolHeaders(request);
   checkToolChoice(request);
   return request;
 }

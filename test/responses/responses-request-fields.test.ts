@@ -6,6 +6,7 @@ import { TEST_KEYS } from '../helpers/test-gateway.js';
 import { createTrafficFixture, type TrafficFixture } from '../helpers/traffic-fixture.js';
 import { listenOnLoopback, type LoopbackServer } from '../helpers/loopback-server.js';
 
+const mcpWith = (headers: Record<string, string>) => ({ type: 'mcp', server_label: 'tools', server_url: 'https://tools.example.com/mcp', headers });
 const FUNCTION_TOOL = { type: 'function' as const, name: 'lookup', parameters: { type: 'object', properties: {} }, strict: false };
 
 /** Wrong values of the three fields, each with the `param` the 400 must name. */
@@ -33,6 +34,12 @@ const WRONG: Array<[string, Record<string, unknown>, string]> = [
   ['reasoning.effort of an unknown level', { reasoning: { effort: 'extreme' } }, 'reasoning.effort'],
   ['reasoning.effort as a number', { reasoning: { effort: 3 } }, 'reasoning.effort'],
   ['reasoning.summary as a boolean', { reasoning: { summary: true } }, 'reasoning.summary'],
+  // An MCP tool's headers for its server: no connection or host headers, only header-safe values, a bounded count.
+  ['an mcp tool header naming another virtual host', { tools: [mcpWith({ Host: 'admin.internal' })] }, 'tools[0].headers.Host'],
+  ['an mcp tool header framing the body', { tools: [mcpWith({ 'transfer-encoding': 'chunked' })] }, 'tools[0].headers.transfer-encoding'],
+  ['an mcp tool header with CR LF in its value', { tools: [mcpWith({ 'X-Trace': 'a\r\nX-Injected: 1' })] }, 'tools[0].headers.X-Trace'],
+  ['an mcp tool header whose name is not a token', { tools: [mcpWith({ 'Bad Name': 'v' })] }, 'tools[0].headers'],
+  ['an mcp tool with 65 headers', { tools: [mcpWith(Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`x-h${i}`, 'v'])))] }, 'tools[0].headers'],
 ];
 
 describe('POST /v1/responses: tool_choice, text and reasoning are checked', () => {
