@@ -1,5 +1,6 @@
 // OpenAI chat answers written as Anthropic Messages: a whole `message`, or a stream's events from its chunks.
 import { randomBytes } from 'node:crypto';
+import { Errors } from '../errors/error-registry.js';
 import { anthropicStopReason, anthropicUsageOf, countsOfOpenAiUsage } from '../../plugins/providers/anthropic/mapping.js';
 
 type Json = Record<string, unknown>;
@@ -49,10 +50,21 @@ export function chatToMessage(answer: Json, model: string): Json {
 /** One server-sent event in Anthropic's framing. */
 const sse = (type: string, data: Json): string => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
 
+/** The message of an OpenAI mid-stream error payload (`{"error":{"message"}}` or `{"error":"…"}`); undefined for any other chunk. */
+function streamErrorMessage(chunk: Json): string | undefined {
+  const error = chunk.error;
+  if (error === undefined || error === null) return undefined;
+  if (typeof error === 'string') return error;
+  const message = typeof error === 'object' ? (error as Json).message : undefined;
+  return typeof message === 'string' ? message : 'an error without a message';
+}
+
 /**
  * Writes the events of one Anthropic stream from OpenAI chunk payloads: `message_start` on the first chunk, a
  * `content_block_start`/`content_block_delta`/`content_block_stop` run per text or tool call, and at the end
- * `message_delta` (stop reason and usage, from the usage chunk) then `message_stop`.
+ * `message_delta` (stop reason and usage, from the usage chunk) then `message_stop`. A stream that reported an error
+ * (`{"error":…}`) or ended with neither a finish reason nor `[DONE]` is not ended as a finished message: `end` throws
+ * `upstream_stream_error`, and the relay ends the stream with an `error` event instead.
  */
 export class MessageStreamWriter {
   private started = false;
@@ -60,18 +72,29 @@ export class MessageStreamWriter {
   private open: { kind: 'text' } | { kind: 'tool'; call: number } | undefined;
   private finish: unknown = null;
   private usage: unknown;
+  private done = false;
+  private failure: string | undefined;
 
-  constructor(private readonly model: string) {}
+  constructor(
+    private readonly model: string,
+    private readonly provider = 'upstream',
+  ) {}
 
-  /** The events for one OpenAI payload (`[DONE]` and unreadable payloads give none). */
+  /** The events for one OpenAI payload (`[DONE]`, unreadable payloads and anything after an error payload give none). */
   chunk(payload: string): string {
-    if (payload === '[DONE]') return '';
+    if (this.failure !== undefined) return '';
+    if (payload === '[DONE]') {
+      this.done = true;
+      return '';
+    }
     let chunk: Json;
     try {
       chunk = JSON.parse(payload) as Json;
     } catch {
       return '';
     }
+    this.failure = streamErrorMessage(chunk);
+    if (this.failure !== undefined) return '';
     let out = this.start(chunk);
     if (chunk.usage) this.usage = chunk.usage;
     const choice = (Array.isArray(chunk.choices) ? chunk.choices[0] : undefined) as { delta?: Json; finish_reason?: unknown } | undefined;
@@ -94,8 +117,13 @@ export class MessageStreamWriter {
     return out;
   }
 
-  /** The closing events: the open block's stop, `message_delta` and `message_stop`. */
+  /**
+   * The closing events: the open block's stop, `message_delta` and `message_stop`. Throws `upstream_stream_error`
+   * (502) when the upstream reported an error or ended before its finish reason and `[DONE]`.
+   */
   end(): string {
+    if (this.failure !== undefined) throw Errors.upstreamStreamError([this.provider, this.failure]);
+    if (this.finish === null && !this.done) throw Errors.upstreamStreamError([this.provider, 'the stream ended before its finish reason']);
     const counts = countsOfOpenAiUsage(this.usage);
     return (
       this.start({}) +

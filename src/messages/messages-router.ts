@@ -17,8 +17,8 @@ export const MESSAGES_PATH = '/v1/messages';
 /** Answers written as Anthropic's: a `message`, or its stream events. */
 const ANTHROPIC_FORMAT: AnswerFormat = {
   json: chatToMessage,
-  stream(model) {
-    const writer = new MessageStreamWriter(model);
+  stream(model, provider) {
+    const writer = new MessageStreamWriter(model, provider);
     return { chunk: (payload) => writer.chunk(payload), end: () => writer.end(), error: (error) => streamErrorEvent(anthropicError(error)) };
   },
 };

@@ -117,7 +117,7 @@ async function attempt(deps: FallbackProxyDeps, context: ModelRequestContext, ca
         ? await relayStream(res, upstream, candidate.adapter, providerContext, () => {
             timer.touch();
             context.firstChunkAt ??= performance.now();
-          }, context.outputGuard, live, context.answerFormat?.stream(candidate.model), usage.hide)
+          }, context.outputGuard, live, context.answerFormat?.stream(candidate.model, candidate.provider.name), usage.hide)
         : RAW_ANSWER_ENDPOINTS.has(context.endpoint)
           ? await relayRaw(res, upstream, () => timer.touch(), providerContext.apiKey?.value)
           : await relayJson(res, upstream, candidate.adapter, providerContext, context.outputGuard, context.answerFormat);
