@@ -1,7 +1,7 @@
 // Gemini's request body: OpenAI chat messages, tools and sampling options as a generateContent request.
 import { Errors, type ProviderRequestContext } from '../../../src/plugins/plugin-api.js';
 import {
-  contentText, isRecord, maxTokens, numberField, parseArguments, parseDataUrl, readMessages, readToolChoice, readTools, stopSequences,
+  contentText, isRecord, maxTokens, numberField, parseArguments, parseDataUrl, readMessages, readToolChoice, readTools, refuseUnsupportedOptions, stopSequences,
   type OpenAiContentPart, type OpenAiMessage,
 } from '../shared/openai-chat.js';
 
@@ -121,8 +121,9 @@ function addTools(body: Record<string, unknown>, request: Record<string, unknown
   request.toolConfig = { functionCallingConfig: callingConfig };
 }
 
-/** The generateContent body for an OpenAI chat body; the model and streaming live in the URL. */
+/** The generateContent body for an OpenAI chat body; the model and streaming live in the URL. `logprobs` and `top_logprobs` are 400. */
 export function geminiChatBody(context: ProviderRequestContext): string {
+  refuseUnsupportedOptions(context.body, 'gemini', { n: true, responseFormat: true });
   const request: Record<string, unknown> = { ...geminiContents(readMessages(context.body)) };
   const config = generationConfig(context.body);
   if (config) request.generationConfig = config;
