@@ -1,7 +1,7 @@
 // OpenAI chat answers written as Anthropic Messages: a whole `message`, or a stream's events from its chunks.
 import { randomBytes } from 'node:crypto';
 import { Errors } from '../errors/error-registry.js';
-import { anthropicStopReason, anthropicUsageOf, countsOfOpenAiUsage } from '../../plugins/providers/anthropic/mapping.js';
+import { anthropicStopReason, anthropicUsageOf, countsOfOpenAiUsage, stopSequenceOf } from '../../plugins/providers/anthropic/mapping.js';
 
 type Json = Record<string, unknown>;
 
@@ -27,7 +27,7 @@ function toolInput(args: unknown): Json {
  * the finish reason as `stop_reason`, and usage with cached input apart.
  */
 export function chatToMessage(answer: Json, model: string): Json {
-  const choice = (Array.isArray(answer.choices) ? answer.choices[0] : undefined) as { message?: Json; finish_reason?: unknown } | undefined;
+  const choice = (Array.isArray(answer.choices) ? answer.choices[0] : undefined) as { message?: Json; finish_reason?: unknown; stop_reason?: unknown } | undefined;
   const message = choice?.message ?? {};
   const content: Json[] = [];
   if (typeof message.content === 'string' && message.content !== '') content.push({ type: 'text', text: message.content });
@@ -41,10 +41,14 @@ export function chatToMessage(answer: Json, model: string): Json {
     role: 'assistant',
     model: typeof answer.model === 'string' ? answer.model : model,
     content,
-    stop_reason: anthropicStopReason(choice?.finish_reason ?? 'stop'),
-    stop_sequence: null,
+    ...stopOf(choice?.finish_reason ?? 'stop', stopSequenceOf(choice)),
     usage: anthropicUsageOf(countsOfOpenAiUsage(answer.usage)),
   };
+}
+
+/** `stop_reason` and `stop_sequence` of a message: `stop_sequence` and the sequence when the upstream named one. */
+function stopOf(finish: unknown, sequence: string | undefined): { stop_reason: string | null; stop_sequence: string | null } {
+  return sequence === undefined ? { stop_reason: anthropicStopReason(finish), stop_sequence: null } : { stop_reason: 'stop_sequence', stop_sequence: sequence };
 }
 
 /** One server-sent event in Anthropic's framing. */
@@ -71,6 +75,7 @@ export class MessageStreamWriter {
   private blocks = 0;
   private open: { kind: 'text' } | { kind: 'tool'; call: number } | undefined;
   private finish: unknown = null;
+  private stopSequence: string | undefined;
   private usage: unknown;
   private done = false;
   private failure: string | undefined;
@@ -97,7 +102,7 @@ export class MessageStreamWriter {
     if (this.failure !== undefined) return '';
     let out = this.start(chunk);
     if (chunk.usage) this.usage = chunk.usage;
-    const choice = (Array.isArray(chunk.choices) ? chunk.choices[0] : undefined) as { delta?: Json; finish_reason?: unknown } | undefined;
+    const choice = (Array.isArray(chunk.choices) ? chunk.choices[0] : undefined) as { delta?: Json; finish_reason?: unknown; stop_reason?: unknown } | undefined;
     const delta = choice?.delta ?? {};
     if (typeof delta.content === 'string' && delta.content !== '') {
       if (this.open?.kind !== 'text') out += this.openBlock({ kind: 'text' }, { type: 'text', text: '' });
@@ -113,7 +118,10 @@ export class MessageStreamWriter {
         out += sse('content_block_delta', { index: this.blocks - 1, delta: { type: 'input_json_delta', partial_json: fn.arguments } });
       }
     }
-    if (choice?.finish_reason) this.finish = choice.finish_reason;
+    if (choice?.finish_reason) {
+      this.finish = choice.finish_reason;
+      this.stopSequence = stopSequenceOf(choice);
+    }
     return out;
   }
 
@@ -128,7 +136,7 @@ export class MessageStreamWriter {
     return (
       this.start({}) +
       this.closeBlock() +
-      sse('message_delta', { delta: { stop_reason: anthropicStopReason(this.finish ?? 'stop'), stop_sequence: null }, usage: anthropicUsageOf(counts) }) +
+      sse('message_delta', { delta: stopOf(this.finish ?? 'stop', this.stopSequence), usage: anthropicUsageOf(counts) }) +
       sse('message_stop', {})
     );
   }

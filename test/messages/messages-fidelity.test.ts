@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { createServer, type ServerResponse } from 'node:http';
 import Anthropic from '@anthropic-ai/sdk';
+import OpenAI from 'openai';
 import { createTrafficFixture, type TrafficFixture } from '../helpers/traffic-fixture.js';
 import { listenOnLoopback, listenRawOnLoopback, type LoopbackServer, type RawLoopbackServer } from '../helpers/loopback-server.js';
 
@@ -76,5 +77,62 @@ describe('POST /v1/messages: protocol fidelity over scripted upstreams', () => {
     const message = await client('via-openai').messages.stream(hi).finalMessage();
     assert.deepEqual(message.content, [{ type: 'text', text: 'Hello' }]);
     assert.equal(message.stop_reason, 'end_turn');
+  });
+
+  const cacheUsage = { input_tokens: 5, cache_creation_input_tokens: 100, cache_read_input_tokens: 200, output_tokens: 3 };
+  const stoppedAtSequence = { id: 'msg_01', type: 'message', role: 'assistant', model: 'claude-x', content: [{ type: 'text', text: 'One, two, ' }], stop_reason: 'stop_sequence', stop_sequence: 'three', usage: cacheUsage };
+  const stoppedAtSequenceStream = [
+    { type: 'message_start', message: { ...stoppedAtSequence, content: [], stop_reason: null, stop_sequence: null, usage: { ...cacheUsage, output_tokens: 1 } } },
+    { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+    { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'One, two, ' } },
+    { type: 'content_block_stop', index: 0 },
+    { type: 'message_delta', delta: { stop_reason: 'stop_sequence', stop_sequence: 'three' }, usage: { output_tokens: 3 } },
+    { type: 'message_stop' },
+  ];
+
+  it('an Anthropic upstream\'s stop at a stop sequence, and its cache reads and writes, reach the SDK as Anthropic reported them', async () => {
+    const request = { ...hi, stop_sequences: ['three'] };
+    const expectedUsage = { input_tokens: 5, output_tokens: 3, cache_creation_input_tokens: 100, cache_read_input_tokens: 200 };
+    answer = (res) => sendJson(res, stoppedAtSequence);
+    const message = await client('via-anthropic').messages.create(request);
+    assert.equal(sent.stop_sequences && (sent.stop_sequences as string[])[0], 'three');
+    assert.equal(message.stop_reason, 'stop_sequence');
+    assert.equal(message.stop_sequence, 'three');
+    assert.deepEqual(message.usage, expectedUsage);
+
+    answer = (res) => sendSse(res, stoppedAtSequenceStream);
+    const streamed = await client('via-anthropic').messages.stream(request).finalMessage();
+    assert.equal(streamed.stop_reason, 'stop_sequence');
+    assert.equal(streamed.stop_sequence, 'three');
+    assert.deepEqual(streamed.content, [{ type: 'text', text: 'One, two, ' }]);
+    assert.deepEqual(streamed.usage, expectedUsage);
+  });
+
+  it('an OpenAI client through the Anthropic adapter sees the stop sequence as the choice\'s stop_reason and cache writes in usage', async () => {
+    const openai = new OpenAI({ apiKey: f.developerKey, baseURL: `${server.base}/v1`, maxRetries: 0, defaultHeaders: { 'x-gateway-route': 'via-anthropic' } });
+    answer = (res) => sendJson(res, stoppedAtSequence);
+    const completion = await openai.chat.completions.create({ model: 'any', messages: [{ role: 'user', content: 'Count' }], stop: ['three'] });
+    const choice = completion.choices[0] as OpenAI.Chat.ChatCompletion.Choice & { stop_reason?: unknown };
+    assert.equal(choice.finish_reason, 'stop');
+    assert.equal(choice.stop_reason, 'three');
+    assert.deepEqual(completion.usage, { prompt_tokens: 305, completion_tokens: 3, total_tokens: 308, prompt_tokens_details: { cached_tokens: 200 }, cache_creation_input_tokens: 100 });
+
+    answer = (res) => sendSse(res, stoppedAtSequenceStream);
+    const stream = await openai.chat.completions.create({ model: 'any', messages: [{ role: 'user', content: 'Count' }], stop: ['three'], stream: true, stream_options: { include_usage: true } });
+    const chunks: OpenAI.Chat.ChatCompletionChunk[] = [];
+    for await (const item of stream) chunks.push(item);
+    const finished = chunks.find((item) => item.choices[0]?.finish_reason)!.choices[0] as OpenAI.Chat.ChatCompletionChunk.Choice & { stop_reason?: unknown };
+    assert.equal(finished.finish_reason, 'stop');
+    assert.equal(finished.stop_reason, 'three');
+    assert.deepEqual(chunks.at(-1)!.usage, { prompt_tokens: 305, completion_tokens: 3, total_tokens: 308, prompt_tokens_details: { cached_tokens: 200 }, cache_creation_input_tokens: 100 });
+  });
+
+  it('Anthropic\'s model_context_window_exceeded reaches an OpenAI client as length and the Anthropic SDK as max_tokens', async () => {
+    answer = (res) => sendJson(res, { ...stoppedAtSequence, stop_reason: 'model_context_window_exceeded', stop_sequence: null });
+    const message = await client('via-anthropic').messages.create(hi);
+    assert.equal(message.stop_reason, 'max_tokens');
+    const openai = new OpenAI({ apiKey: f.developerKey, baseURL: `${server.base}/v1`, maxRetries: 0, defaultHeaders: { 'x-gateway-route': 'via-anthropic' } });
+    const completion = await openai.chat.completions.create({ model: 'any', messages: [{ role: 'user', content: 'Hi' }] });
+    assert.equal(completion.choices[0]!.finish_reason, 'length');
   });
 });
