@@ -43,6 +43,8 @@ describe('POST /v1/messages: protocol fidelity over scripted upstreams', () => {
     await f.create('/v1/admin/providers', { name: 'claude', type: 'anthropic', config: { api_base: upstream.url }, api_keys: [{ api_key: 'sk-ant-provider-key-000001' }] });
     await f.create('/v1/admin/routes', { name: 'via-openai', type: 'chat', models: [{ name: 'gpt-x', provider: 'oai' }] });
     await f.create('/v1/admin/routes', { name: 'via-anthropic', type: 'chat', models: [{ name: 'claude-x', provider: 'claude' }] });
+    await f.create('/v1/admin/providers', { name: 'gem', type: 'gemini', config: { api_base: upstream.url }, api_keys: [{ api_key: 'gemini-provider-key-000001' }] });
+    await f.create('/v1/admin/routes', { name: 'via-gemini', type: 'chat', models: [{ name: 'gemini-x', provider: 'gem' }] });
     server = await listenOnLoopback(f.app);
   });
   after(async () => {
@@ -134,5 +136,39 @@ describe('POST /v1/messages: protocol fidelity over scripted upstreams', () => {
     const openai = new OpenAI({ apiKey: f.developerKey, baseURL: `${server.base}/v1`, maxRetries: 0, defaultHeaders: { 'x-gateway-route': 'via-anthropic' } });
     const completion = await openai.chat.completions.create({ model: 'any', messages: [{ role: 'user', content: 'Hi' }] });
     assert.equal(completion.choices[0]!.finish_reason, 'length');
+  });
+
+  it('a tool_result with an image reaches the provider with its image; a block that cannot be translated is 400 naming it', async () => {
+    const image = { type: 'image' as const, source: { type: 'base64' as const, media_type: 'image/png' as const, data: 'iVBORw0KGgo=' } };
+    const turns = (content: Anthropic.ToolResultBlockParam['content'], isError = false): Anthropic.MessageParam[] => [
+      { role: 'user', content: 'Take a screenshot' },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'screenshot', input: {} }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content, is_error: isError }] },
+    ];
+    answer = (res) => sendJson(res, { ...stoppedAtSequence, stop_reason: 'end_turn', stop_sequence: null });
+    await client('via-anthropic').messages.create({ ...hi, messages: turns([{ type: 'text', text: 'Here it is' }, image]) });
+    const result = (sent.messages as Array<{ content: unknown }>)[2]!.content;
+    assert.deepEqual(result, [{ type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'text', text: 'Here it is' }, image] }]);
+
+    answer = (res) => sendJson(res, { id: 'chatcmpl-1', object: 'chat.completion', created: 1, model: 'gpt-x', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }] });
+    await client('via-openai').messages.create({ ...hi, messages: turns([image], true) });
+    assert.deepEqual((sent.messages as unknown[])[2], {
+      role: 'tool', tool_call_id: 'toolu_1', content: [{ type: 'text', text: 'Error: ' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } }],
+    });
+
+    sent = {};
+    const document = { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'notes' } } as unknown as Anthropic.TextBlockParam;
+    await assert.rejects(client('via-openai').messages.create({ ...hi, messages: turns([{ type: 'text', text: 'Attached' }, document]) }), (error: unknown) => {
+      assert.ok(error instanceof Anthropic.BadRequestError, String(error));
+      assert.match((error.error as { error: { message: string } }).error.message, /^messages\[2\]\.content\[0\]\.content\[1\] has the type "document"/);
+      return true;
+    });
+    // Gemini's function responses carry no image: refused by name rather than sent without it.
+    await assert.rejects(client('via-gemini').messages.create({ ...hi, messages: turns([image]) }), (error: unknown) => {
+      assert.ok(error instanceof Anthropic.BadRequestError, String(error));
+      assert.match(error.message, /the gemini provider does not take images in a tool result/);
+      return true;
+    });
+    assert.deepEqual(sent, {}, 'a provider was called');
   });
 });
