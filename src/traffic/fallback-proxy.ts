@@ -97,9 +97,10 @@ async function attempt(deps: FallbackProxyDeps, context: ModelRequestContext, ca
   try {
     const upstream = await deps.client.send(upstreamRequest, timer.signal);
     if (upstream.status >= 400) {
-      const error = upstreamError(upstream.status, await readErrorText(upstream.body), candidate.adapter, candidate.provider.name, providerContext.apiKey?.value);
+      const retryAfterMs = parseRetryAfter(upstream.headers['retry-after']);
+      const error = upstreamError(upstream.status, await readErrorText(upstream.body), candidate.adapter, candidate.provider.name, providerContext.apiKey?.value, retryAfterMs);
       finish({ kind: 'status', status: upstream.status }, upstream.status, error.message);
-      return { ok: false, error, failure: { kind: 'status', status: upstream.status, retryAfterMs: parseRetryAfter(upstream.headers['retry-after']) } };
+      return { ok: false, error, failure: { kind: 'status', status: upstream.status, retryAfterMs } };
     }
     if (upstream.status >= 300) {
       // A redirect is neither followed (its Location is the upstream's to choose) nor success: a 502, retried and falling back as one.
