@@ -63,9 +63,31 @@ function streamErrorMessage(chunk: Json): string | undefined {
   return typeof message === 'string' ? message : 'an error without a message';
 }
 
+/** One streamed tool call: its `tool_use` block is open (deltas flow), pending (arguments held), or closed. */
+interface StreamedCall {
+  id: unknown;
+  name: unknown;
+  args: string;
+  state: 'open' | 'pending' | 'closed';
+}
+
+/** True when a tool call's arguments so far are a whole JSON value: the call is complete. */
+function wholeJson(text: string): boolean {
+  if (text.trim() === '') return false;
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Writes the events of one Anthropic stream from OpenAI chunk payloads: `message_start` on the first chunk, a
  * `content_block_start`/`content_block_delta`/`content_block_stop` run per text or tool call, and at the end
+ * (Anthropic's blocks come one after another, while OpenAI may interleave parallel tool calls: a call that starts while
+ * another's arguments are still incomplete is held and written whole, in its own block, when that block closes or at
+ * the end),
  * `message_delta` (stop reason and usage, from the usage chunk) then `message_stop`. A stream that reported an error
  * (`{"error":…}`) or ended with neither a finish reason nor `[DONE]` is not ended as a finished message: `end` throws
  * `upstream_stream_error`, and the relay ends the stream with an `error` event instead.
@@ -74,6 +96,7 @@ export class MessageStreamWriter {
   private started = false;
   private blocks = 0;
   private open: { kind: 'text' } | { kind: 'tool'; call: number } | undefined;
+  private readonly calls = new Map<number, StreamedCall>();
   private finish: unknown = null;
   private stopSequence: string | undefined;
   private usage: unknown;
@@ -108,16 +131,7 @@ export class MessageStreamWriter {
       if (this.open?.kind !== 'text') out += this.openBlock({ kind: 'text' }, { type: 'text', text: '' });
       out += sse('content_block_delta', { index: this.blocks - 1, delta: { type: 'text_delta', text: delta.content } });
     }
-    for (const call of Array.isArray(delta.tool_calls) ? (delta.tool_calls as Json[]) : []) {
-      const index = typeof call.index === 'number' ? call.index : 0;
-      const fn = (call.function ?? {}) as Json;
-      if (this.open?.kind !== 'tool' || this.open.call !== index) {
-        out += this.openBlock({ kind: 'tool', call: index }, { type: 'tool_use', id: call.id ?? messageId().replace('msg_', 'toolu_'), name: fn.name ?? '', input: {} });
-      }
-      if (typeof fn.arguments === 'string' && fn.arguments !== '') {
-        out += sse('content_block_delta', { index: this.blocks - 1, delta: { type: 'input_json_delta', partial_json: fn.arguments } });
-      }
-    }
+    for (const call of Array.isArray(delta.tool_calls) ? (delta.tool_calls as Json[]) : []) out += this.toolCall(call);
     if (choice?.finish_reason) {
       this.finish = choice.finish_reason;
       this.stopSequence = stopSequenceOf(choice);
@@ -136,6 +150,7 @@ export class MessageStreamWriter {
     return (
       this.start({}) +
       this.closeBlock() +
+      this.flushPending() +
       sse('message_delta', { delta: stopOf(this.finish ?? 'stop', this.stopSequence), usage: anthropicUsageOf(counts) }) +
       sse('message_stop', {})
     );
@@ -149,6 +164,43 @@ export class MessageStreamWriter {
     return sse('message_start', { message });
   }
 
+  /** The events for one tool call delta: into its open block, held while pending, or opening its block. */
+  private toolCall(call: Json): string {
+    const index = typeof call.index === 'number' ? call.index : 0;
+    const fn = (call.function ?? {}) as Json;
+    const args = typeof fn.arguments === 'string' ? fn.arguments : '';
+    let record = this.calls.get(index);
+    let out = '';
+    if (!record) {
+      record = { id: call.id ?? messageId().replace('msg_', 'toolu_'), name: fn.name ?? '', args: '', state: 'pending' };
+      this.calls.set(index, record);
+      const current = this.open?.kind === 'tool' ? this.calls.get(this.open.call) : undefined;
+      if (!current || wholeJson(current.args)) out += this.openTool(index, record);
+    }
+    if (args === '') return out;
+    if (record.state === 'open') out += sse('content_block_delta', { index: this.blocks - 1, delta: { type: 'input_json_delta', partial_json: args } });
+    if (record.state !== 'closed') record.args += args;
+    return out;
+  }
+
+  /** Opens the block of a tool call, with the arguments held while it was pending. */
+  private openTool(index: number, record: StreamedCall): string {
+    const held = record.args;
+    let out = this.openBlock({ kind: 'tool', call: index }, { type: 'tool_use', id: record.id, name: record.name, input: {} });
+    record.state = 'open';
+    if (held !== '') out += sse('content_block_delta', { index: this.blocks - 1, delta: { type: 'input_json_delta', partial_json: held } });
+    return out;
+  }
+
+  /** The held tool calls, each in a block of its own, in call order. */
+  private flushPending(): string {
+    let out = '';
+    for (const [index, record] of [...this.calls].sort(([a], [b]) => a - b)) {
+      if (record.state === 'pending') out += this.openTool(index, record) + this.closeBlock();
+    }
+    return out;
+  }
+
   private openBlock(kind: NonNullable<MessageStreamWriter['open']>, contentBlock: Json): string {
     const out = this.closeBlock() + sse('content_block_start', { index: this.blocks, content_block: contentBlock });
     this.open = kind;
@@ -158,6 +210,7 @@ export class MessageStreamWriter {
 
   private closeBlock(): string {
     if (!this.open) return '';
+    if (this.open.kind === 'tool') this.calls.get(this.open.call)!.state = 'closed';
     this.open = undefined;
     return sse('content_block_stop', { index: this.blocks - 1 });
   }

@@ -171,4 +171,46 @@ describe('POST /v1/messages: protocol fidelity over scripted upstreams', () => {
     });
     assert.deepEqual(sent, {}, 'a provider was called');
   });
+
+  it('parallel tool calls an OpenAI upstream interleaves arrive as whole tool_use blocks; sequential ones still stream live', async () => {
+    const usage = { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'gpt-x', choices: [], usage: { prompt_tokens: 3, completion_tokens: 9, total_tokens: 12 } };
+    const expected = [
+      { type: 'tool_use', id: 'call_a', name: 'get_weather', input: { city: 'Paris' } },
+      { type: 'tool_use', id: 'call_b', name: 'get_time', input: { zone: 'CET' } },
+    ];
+    // Both calls announced first, then their arguments in turns.
+    answer = (res) => sendSse(res, [
+      chunk({ role: 'assistant', content: null, tool_calls: [
+        { index: 0, id: 'call_a', type: 'function', function: { name: 'get_weather', arguments: '' } },
+        { index: 1, id: 'call_b', type: 'function', function: { name: 'get_time', arguments: '' } },
+      ] }),
+      chunk({ tool_calls: [{ index: 0, function: { arguments: '{"city":' } }] }),
+      chunk({ tool_calls: [{ index: 1, function: { arguments: '{"zone":' } }] }),
+      chunk({ tool_calls: [{ index: 0, function: { arguments: '"Paris"}' } }] }),
+      chunk({ tool_calls: [{ index: 1, function: { arguments: '"CET"}' } }] }),
+      chunk({}, 'tool_calls'), usage, '[DONE]',
+    ]);
+    const interleaved = await client('via-openai').messages.stream(hi).finalMessage();
+    assert.deepEqual(interleaved.content, expected);
+    assert.equal(interleaved.stop_reason, 'tool_use');
+
+    // One call after the other, as OpenAI streams them: the second block starts after the first's arguments, live.
+    answer = (res) => sendSse(res, [
+      chunk({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: 'call_a', type: 'function', function: { name: 'get_weather', arguments: '' } }] }),
+      chunk({ tool_calls: [{ index: 0, function: { arguments: '{"city":' } }] }),
+      chunk({ tool_calls: [{ index: 0, function: { arguments: '"Paris"}' } }] }),
+      chunk({ tool_calls: [{ index: 1, id: 'call_b', type: 'function', function: { name: 'get_time', arguments: '' } }] }),
+      chunk({ tool_calls: [{ index: 1, function: { arguments: '{"zone":"CET"}' } }] }),
+      chunk({}, 'tool_calls'), usage, '[DONE]',
+    ]);
+    const stream = client('via-openai').messages.stream(hi);
+    const events: string[] = [];
+    for await (const event of stream) {
+      if (event.type === 'content_block_start') events.push(`start ${event.index}`);
+      if (event.type === 'content_block_delta' && event.delta.type === 'input_json_delta') events.push(`delta ${event.index}`);
+      if (event.type === 'content_block_stop') events.push(`stop ${event.index}`);
+    }
+    assert.deepEqual(events, ['start 0', 'delta 0', 'delta 0', 'stop 0', 'start 1', 'delta 1', 'stop 1']);
+    assert.deepEqual((await stream.finalMessage()).content, expected);
+  });
 });
