@@ -119,6 +119,7 @@ export const Errors = {
   unsupportedContentEncoding: createError('unsupported_media_type', 'The Content-Encoding %s cannot be read here; send %s.', 415, 'invalid_request_error'),
   unsupportedCharset: createError('unsupported_media_type', 'The charset %s cannot be read; send UTF-8.', 415, 'invalid_request_error'),
   routeNotFound: createError('not_found', 'No endpoint %s %s.', 404, 'not_found_error'),
+  tokenCountNotServed: createError('not_found', 'No endpoint POST /v1/messages/count_tokens: the gateway does not count tokens (each provider counts its own way); read usage from an answer instead.', 404, 'not_found_error'),
   headersTooLarge: createError('headers_too_large', 'The request line and headers exceed the server\'s limit of %s bytes.', 431, 'invalid_request_error'),
   malformedHttp: createError('malformed_request', 'The request is not valid HTTP/1.1 (%s).', 400, 'invalid_request_error'),
   requestTimeout: createError('request_timeout', 'The request was not received in time.', 408, 'timeout_error'),

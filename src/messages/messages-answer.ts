@@ -1,6 +1,7 @@
 // OpenAI chat answers written as Anthropic Messages: a whole `message`, or a stream's events from its chunks.
 import { randomBytes } from 'node:crypto';
-import { anthropicStopReason, anthropicUsageOf, countsOfOpenAiUsage } from '../../plugins/providers/anthropic/mapping.js';
+import { Errors } from '../errors/error-registry.js';
+import { anthropicStopReason, anthropicUsageOf, countsOfOpenAiUsage, stopSequenceOf } from '../../plugins/providers/anthropic/mapping.js';
 
 type Json = Record<string, unknown>;
 
@@ -26,7 +27,7 @@ function toolInput(args: unknown): Json {
  * the finish reason as `stop_reason`, and usage with cached input apart.
  */
 export function chatToMessage(answer: Json, model: string): Json {
-  const choice = (Array.isArray(answer.choices) ? answer.choices[0] : undefined) as { message?: Json; finish_reason?: unknown } | undefined;
+  const choice = (Array.isArray(answer.choices) ? answer.choices[0] : undefined) as { message?: Json; finish_reason?: unknown; stop_reason?: unknown } | undefined;
   const message = choice?.message ?? {};
   const content: Json[] = [];
   if (typeof message.content === 'string' && message.content !== '') content.push({ type: 'text', text: message.content });
@@ -40,67 +41,117 @@ export function chatToMessage(answer: Json, model: string): Json {
     role: 'assistant',
     model: typeof answer.model === 'string' ? answer.model : model,
     content,
-    stop_reason: anthropicStopReason(choice?.finish_reason ?? 'stop'),
-    stop_sequence: null,
+    ...stopOf(choice?.finish_reason ?? 'stop', stopSequenceOf(choice)),
     usage: anthropicUsageOf(countsOfOpenAiUsage(answer.usage)),
   };
+}
+
+/** `stop_reason` and `stop_sequence` of a message: `stop_sequence` and the sequence when the upstream named one. */
+function stopOf(finish: unknown, sequence: string | undefined): { stop_reason: string | null; stop_sequence: string | null } {
+  return sequence === undefined ? { stop_reason: anthropicStopReason(finish), stop_sequence: null } : { stop_reason: 'stop_sequence', stop_sequence: sequence };
 }
 
 /** One server-sent event in Anthropic's framing. */
 const sse = (type: string, data: Json): string => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
 
+/** The message of an OpenAI mid-stream error payload (`{"error":{"message"}}` or `{"error":"…"}`); undefined for any other chunk. */
+function streamErrorMessage(chunk: Json): string | undefined {
+  const error = chunk.error;
+  if (error === undefined || error === null) return undefined;
+  if (typeof error === 'string') return error;
+  const message = typeof error === 'object' ? (error as Json).message : undefined;
+  return typeof message === 'string' ? message : 'an error without a message';
+}
+
+/** One streamed tool call: its `tool_use` block is open (deltas flow), pending (arguments held), or closed. */
+interface StreamedCall {
+  id: unknown;
+  name: unknown;
+  args: string;
+  state: 'open' | 'pending' | 'closed';
+}
+
+/** True when a tool call's arguments so far are a whole JSON value: the call is complete. */
+function wholeJson(text: string): boolean {
+  if (text.trim() === '') return false;
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Writes the events of one Anthropic stream from OpenAI chunk payloads: `message_start` on the first chunk, a
  * `content_block_start`/`content_block_delta`/`content_block_stop` run per text or tool call, and at the end
- * `message_delta` (stop reason and usage, from the usage chunk) then `message_stop`.
+ * (Anthropic's blocks come one after another, while OpenAI may interleave parallel tool calls: a call that starts while
+ * another's arguments are still incomplete is held and written whole, in its own block, when that block closes or at
+ * the end),
+ * `message_delta` (stop reason and usage, from the usage chunk) then `message_stop`. A stream that reported an error
+ * (`{"error":…}`) or ended with neither a finish reason nor `[DONE]` is not ended as a finished message: `end` throws
+ * `upstream_stream_error`, and the relay ends the stream with an `error` event instead.
  */
 export class MessageStreamWriter {
   private started = false;
   private blocks = 0;
   private open: { kind: 'text' } | { kind: 'tool'; call: number } | undefined;
+  private readonly calls = new Map<number, StreamedCall>();
   private finish: unknown = null;
+  private stopSequence: string | undefined;
   private usage: unknown;
+  private done = false;
+  private failure: string | undefined;
 
-  constructor(private readonly model: string) {}
+  constructor(
+    private readonly model: string,
+    private readonly provider = 'upstream',
+  ) {}
 
-  /** The events for one OpenAI payload (`[DONE]` and unreadable payloads give none). */
+  /** The events for one OpenAI payload (`[DONE]`, unreadable payloads and anything after an error payload give none). */
   chunk(payload: string): string {
-    if (payload === '[DONE]') return '';
+    if (this.failure !== undefined) return '';
+    if (payload === '[DONE]') {
+      this.done = true;
+      return '';
+    }
     let chunk: Json;
     try {
       chunk = JSON.parse(payload) as Json;
     } catch {
       return '';
     }
+    this.failure = streamErrorMessage(chunk);
+    if (this.failure !== undefined) return '';
     let out = this.start(chunk);
     if (chunk.usage) this.usage = chunk.usage;
-    const choice = (Array.isArray(chunk.choices) ? chunk.choices[0] : undefined) as { delta?: Json; finish_reason?: unknown } | undefined;
+    const choice = (Array.isArray(chunk.choices) ? chunk.choices[0] : undefined) as { delta?: Json; finish_reason?: unknown; stop_reason?: unknown } | undefined;
     const delta = choice?.delta ?? {};
     if (typeof delta.content === 'string' && delta.content !== '') {
       if (this.open?.kind !== 'text') out += this.openBlock({ kind: 'text' }, { type: 'text', text: '' });
       out += sse('content_block_delta', { index: this.blocks - 1, delta: { type: 'text_delta', text: delta.content } });
     }
-    for (const call of Array.isArray(delta.tool_calls) ? (delta.tool_calls as Json[]) : []) {
-      const index = typeof call.index === 'number' ? call.index : 0;
-      const fn = (call.function ?? {}) as Json;
-      if (this.open?.kind !== 'tool' || this.open.call !== index) {
-        out += this.openBlock({ kind: 'tool', call: index }, { type: 'tool_use', id: call.id ?? messageId().replace('msg_', 'toolu_'), name: fn.name ?? '', input: {} });
-      }
-      if (typeof fn.arguments === 'string' && fn.arguments !== '') {
-        out += sse('content_block_delta', { index: this.blocks - 1, delta: { type: 'input_json_delta', partial_json: fn.arguments } });
-      }
+    for (const call of Array.isArray(delta.tool_calls) ? (delta.tool_calls as Json[]) : []) out += this.toolCall(call);
+    if (choice?.finish_reason) {
+      this.finish = choice.finish_reason;
+      this.stopSequence = stopSequenceOf(choice);
     }
-    if (choice?.finish_reason) this.finish = choice.finish_reason;
     return out;
   }
 
-  /** The closing events: the open block's stop, `message_delta` and `message_stop`. */
+  /**
+   * The closing events: the open block's stop, `message_delta` and `message_stop`. Throws `upstream_stream_error`
+   * (502) when the upstream reported an error or ended before its finish reason and `[DONE]`.
+   */
   end(): string {
+    if (this.failure !== undefined) throw Errors.upstreamStreamError([this.provider, this.failure]);
+    if (this.finish === null && !this.done) throw Errors.upstreamStreamError([this.provider, 'the stream ended before its finish reason']);
     const counts = countsOfOpenAiUsage(this.usage);
     return (
       this.start({}) +
       this.closeBlock() +
-      sse('message_delta', { delta: { stop_reason: anthropicStopReason(this.finish ?? 'stop'), stop_sequence: null }, usage: anthropicUsageOf(counts) }) +
+      this.flushPending() +
+      sse('message_delta', { delta: stopOf(this.finish ?? 'stop', this.stopSequence), usage: anthropicUsageOf(counts) }) +
       sse('message_stop', {})
     );
   }
@@ -113,6 +164,43 @@ export class MessageStreamWriter {
     return sse('message_start', { message });
   }
 
+  /** The events for one tool call delta: into its open block, held while pending, or opening its block. */
+  private toolCall(call: Json): string {
+    const index = typeof call.index === 'number' ? call.index : 0;
+    const fn = (call.function ?? {}) as Json;
+    const args = typeof fn.arguments === 'string' ? fn.arguments : '';
+    let record = this.calls.get(index);
+    let out = '';
+    if (!record) {
+      record = { id: call.id ?? messageId().replace('msg_', 'toolu_'), name: fn.name ?? '', args: '', state: 'pending' };
+      this.calls.set(index, record);
+      const current = this.open?.kind === 'tool' ? this.calls.get(this.open.call) : undefined;
+      if (!current || wholeJson(current.args)) out += this.openTool(index, record);
+    }
+    if (args === '') return out;
+    if (record.state === 'open') out += sse('content_block_delta', { index: this.blocks - 1, delta: { type: 'input_json_delta', partial_json: args } });
+    if (record.state !== 'closed') record.args += args;
+    return out;
+  }
+
+  /** Opens the block of a tool call, with the arguments held while it was pending. */
+  private openTool(index: number, record: StreamedCall): string {
+    const held = record.args;
+    let out = this.openBlock({ kind: 'tool', call: index }, { type: 'tool_use', id: record.id, name: record.name, input: {} });
+    record.state = 'open';
+    if (held !== '') out += sse('content_block_delta', { index: this.blocks - 1, delta: { type: 'input_json_delta', partial_json: held } });
+    return out;
+  }
+
+  /** The held tool calls, each in a block of its own, in call order. */
+  private flushPending(): string {
+    let out = '';
+    for (const [index, record] of [...this.calls].sort(([a], [b]) => a - b)) {
+      if (record.state === 'pending') out += this.openTool(index, record) + this.closeBlock();
+    }
+    return out;
+  }
+
   private openBlock(kind: NonNullable<MessageStreamWriter['open']>, contentBlock: Json): string {
     const out = this.closeBlock() + sse('content_block_start', { index: this.blocks, content_block: contentBlock });
     this.open = kind;
@@ -122,6 +210,7 @@ export class MessageStreamWriter {
 
   private closeBlock(): string {
     if (!this.open) return '';
+    if (this.open.kind === 'tool') this.calls.get(this.open.call)!.state = 'closed';
     this.open = undefined;
     return sse('content_block_stop', { index: this.blocks - 1 });
   }

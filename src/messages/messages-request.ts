@@ -67,12 +67,27 @@ function userContent(blocks: Array<Record<string, unknown>>, where: string): str
   return parts.every((part) => part.type === 'text') ? parts.map((part) => part.text as string).join('') : parts;
 }
 
-/** The text of a tool result: a string, or its text blocks joined (images in results are not translated). */
-function toolResultText(content: unknown, where: string): string {
+/**
+ * The content of a tool result as a tool message's: a string, or its text blocks joined, or text and `image_url` parts
+ * when it holds images. Any other block (a document, a search result) is 400 naming it, never dropped.
+ */
+function toolResultContent(content: unknown, where: string): string | Array<Record<string, unknown>> {
   if (content === undefined || content === null) return '';
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return invalid(`${where}.content must be a string or an array of blocks.`, `${where}.content`);
-  return content.map((item: Record<string, unknown>) => (item?.type === 'text' && typeof item.text === 'string' ? item.text : '')).join('');
+  const parts = content.map((item: unknown, index) => {
+    const block = (typeof item === 'object' && item !== null ? item : {}) as Record<string, unknown>;
+    if (block.type === 'text' && typeof block.text === 'string') return { type: 'text', text: block.text };
+    const url = block.type === 'image' && typeof block.source === 'object' && block.source !== null ? openaiImageUrl(block.source as Record<string, unknown>) : undefined;
+    if (url) return { type: 'image_url', image_url: { url } };
+    return invalid(`${where}.content[${index}] has the type ${JSON.stringify(block.type)}, which this gateway does not translate in a tool result; use text or image.`, `${where}.content[${index}]`);
+  });
+  return parts.every((part) => part.type === 'text') ? parts.map((part) => part.text as string).join('') : parts;
+}
+
+/** A tool result's content marked as an error (`is_error`): `Error: ` before its text. */
+function asError(content: string | Array<Record<string, unknown>>): string | Array<Record<string, unknown>> {
+  return typeof content === 'string' ? `Error: ${content}` : [{ type: 'text', text: 'Error: ' }, ...content];
 }
 
 function userMessages(content: Array<Record<string, unknown>>, where: string): ChatMessage[] {
@@ -84,8 +99,8 @@ function userMessages(content: Array<Record<string, unknown>>, where: string): C
       return;
     }
     if (typeof item.tool_use_id !== 'string') invalid(`${where}[${index}].tool_use_id is required.`, `${where}[${index}].tool_use_id`);
-    const text = toolResultText(item.content, `${where}[${index}]`);
-    out.push({ role: 'tool', tool_call_id: item.tool_use_id, content: item.is_error === true ? `Error: ${text}` : text });
+    const content = toolResultContent(item.content, `${where}[${index}]`);
+    out.push({ role: 'tool', tool_call_id: item.tool_use_id, content: item.is_error === true ? asError(content) : content });
   });
   if (rest.length > 0) out.push({ role: 'user', content: userContent(rest, where) });
   return out;
@@ -112,7 +127,8 @@ function assistantMessage(content: Array<Record<string, unknown>>, where: string
 
 /**
  * Checks a Messages API body (400 naming the field) and translates it into an OpenAI chat body: `system` → a system
- * message; `tool_result` blocks → `tool` messages (before the rest of their user turn); `tool_use` → `tool_calls`;
+ * message; `tool_result` blocks → `tool` messages (before the rest of their user turn; text, or text and image parts);
+ * `tool_use` → `tool_calls`;
  * images (base64 or URL) → `image_url` parts; thinking blocks are dropped; `max_tokens`, `stop_sequences` → `stop`,
  * `temperature`, `top_p`, `metadata.user_id` → `user`, `tools`, `tool_choice` (`disable_parallel_tool_use` →
  * `parallel_tool_calls: false`). `top_k` has no OpenAI counterpart and is not passed on. A stream asks for the usage chunk.

@@ -13,12 +13,14 @@ import { messagesToChat } from './messages-request.js';
 
 /** The path of the Messages endpoint. */
 export const MESSAGES_PATH = '/v1/messages';
+/** Anthropic's token counting path, answered 404 in Anthropic's error shape (the SDK's `messages.countTokens()`). */
+export const COUNT_TOKENS_PATH = '/v1/messages/count_tokens';
 
 /** Answers written as Anthropic's: a `message`, or its stream events. */
 const ANTHROPIC_FORMAT: AnswerFormat = {
   json: chatToMessage,
-  stream(model) {
-    const writer = new MessageStreamWriter(model);
+  stream(model, provider) {
+    const writer = new MessageStreamWriter(model, provider);
     return { chunk: (payload) => writer.chunk(payload), end: () => writer.end(), error: (error) => streamErrorEvent(anthropicError(error)) };
   },
 };
@@ -63,6 +65,10 @@ export function messagesRouter(deps: MessagesRouterDeps): Router {
   const steps = [deps.watch, anthropicKeyHeader, requireDeveloperKey(deps.services.developerKeys), jsonBody({ limitBytes: deps.bodyLimitBytes, maxDepth: deps.maxJsonDepth }), resolve, ...deps.after];
   const router = Router();
   // The error handler is on the route itself, not `use`d under the path, so req.path stays whole for the request log.
-  router.post(MESSAGES_PATH, handlerSequence(steps), errorMiddleware(deps.logger, (error) => ({ type: 'error', error: anthropicError(error) })));
+  const anthropicErrors = errorMiddleware(deps.logger, (error) => ({ type: 'error', error: anthropicError(error) }));
+  router.post(MESSAGES_PATH, handlerSequence(steps), anthropicErrors);
+  router.post(COUNT_TOKENS_PATH, function countTokensNotServed() {
+    throw Errors.tokenCountNotServed();
+  }, anthropicErrors);
   return router;
 }

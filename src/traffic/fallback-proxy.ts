@@ -97,9 +97,10 @@ async function attempt(deps: FallbackProxyDeps, context: ModelRequestContext, ca
   try {
     const upstream = await deps.client.send(upstreamRequest, timer.signal);
     if (upstream.status >= 400) {
-      const error = upstreamError(upstream.status, await readErrorText(upstream.body), candidate.adapter, candidate.provider.name, providerContext.apiKey?.value);
+      const retryAfterMs = parseRetryAfter(upstream.headers['retry-after']);
+      const error = upstreamError(upstream.status, await readErrorText(upstream.body), candidate.adapter, candidate.provider.name, providerContext.apiKey?.value, retryAfterMs);
       finish({ kind: 'status', status: upstream.status }, upstream.status, error.message);
-      return { ok: false, error, failure: { kind: 'status', status: upstream.status, retryAfterMs: parseRetryAfter(upstream.headers['retry-after']) } };
+      return { ok: false, error, failure: { kind: 'status', status: upstream.status, retryAfterMs } };
     }
     if (upstream.status >= 300) {
       // A redirect is neither followed (its Location is the upstream's to choose) nor success: a 502, retried and falling back as one.
@@ -117,7 +118,7 @@ async function attempt(deps: FallbackProxyDeps, context: ModelRequestContext, ca
         ? await relayStream(res, upstream, candidate.adapter, providerContext, () => {
             timer.touch();
             context.firstChunkAt ??= performance.now();
-          }, context.outputGuard, live, context.answerFormat?.stream(candidate.model), usage.hide)
+          }, context.outputGuard, live, context.answerFormat?.stream(candidate.model, candidate.provider.name), usage.hide)
         : RAW_ANSWER_ENDPOINTS.has(context.endpoint)
           ? await relayRaw(res, upstream, () => timer.touch(), providerContext.apiKey?.value)
           : await relayJson(res, upstream, candidate.adapter, providerContext, context.outputGuard, context.answerFormat);

@@ -50,8 +50,8 @@ export interface StreamFraming {
 export interface AnswerFormat {
   /** The JSON answer to send, from the OpenAI-format one (after output checks). */
   json(answer: Record<string, unknown>, model: string): Record<string, unknown>;
-  /** The framing of one stream. */
-  stream(model: string): StreamFraming;
+  /** The framing of one stream from the provider named `provider`. */
+  stream(model: string, provider: string): StreamFraming;
 }
 
 /** The headers of every SSE answer the gateway writes. */

@@ -16,9 +16,11 @@ interface UpstreamErrorObject {
 
 /**
  * Builds the error answered for an upstream failure. An OpenAI-shaped error body keeps its message,
- * type, code and param; any other body is summarised by the adapter's `errorMessage` or its text.
+ * type, code and param; any other body is summarised by the adapter's `errorMessage` or its text. The upstream's
+ * Retry-After (`retryAfterMs`, parsed) is answered as whole seconds, so a client backs off as the provider asked.
  */
-export function upstreamError(status: number, rawText: string, adapter: ProviderPlugin, providerName: string, secret?: string): GatewayError {
+export function upstreamError(status: number, rawText: string, adapter: ProviderPlugin, providerName: string, secret?: string, retryAfterMs?: number): GatewayError {
+  const headers = retryAfterMs === undefined ? undefined : { 'retry-after': String(Math.ceil(retryAfterMs / 1000)) };
   // An upstream may echo the key it was sent, in any case or encoding; it must not reach the client or the log.
   const text = maskProviderKey(rawText, secret);
   let parsed: unknown;
@@ -34,11 +36,11 @@ export function upstreamError(status: number, rawText: string, adapter: Provider
       status,
       'upstream_error',
       inner.message,
-      { param: typeof inner.param === 'string' ? inner.param : null, details: typeof inner.type === 'string' ? { upstream_type: inner.type } : undefined },
+      { param: typeof inner.param === 'string' ? inner.param : null, details: typeof inner.type === 'string' ? { upstream_type: inner.type } : undefined, headers },
     );
   }
   const message = adapter.errorMessage?.(status, parsed ?? text) ?? (text.trim().slice(0, 500) || `HTTP ${status}`);
-  return new GatewayError('upstream_error', status, 'upstream_error', `The provider ${providerName} answered ${status}: ${message}`);
+  return new GatewayError('upstream_error', status, 'upstream_error', `The provider ${providerName} answered ${status}: ${message}`, { headers });
 }
 
 /** `text` with every form of the provider key `secret` (any letter case, base64, URL, hex) replaced by its mask. */

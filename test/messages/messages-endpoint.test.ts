@@ -151,6 +151,18 @@ describe('15.1: POST /v1/messages (Anthropic Messages in front of any provider)'
     });
   });
 
+  it('messages.countTokens() is refused with a 404 in Anthropic\'s shape that says token counting is not served', async () => {
+    await assert.rejects(client('via-openai').messages.countTokens({ model: 'm', messages: [{ role: 'user', content: 'Hi' }] }), (error: unknown) => {
+      assert.ok(error instanceof Anthropic.NotFoundError, String(error));
+      const body = error.error as { type: string; error: { type: string; message: string } };
+      assert.equal(body.type, 'error');
+      assert.equal(body.error.type, 'not_found_error');
+      assert.match(body.error.message, /count_tokens: the gateway does not count tokens/);
+      return true;
+    });
+    assert.equal(f.fake.requests.length, 0);
+  });
+
   it('a tool_use block whose input is not an object is 400 in Anthropic\'s shape, naming the field, with no upstream call', async () => {
     const turns = (input: unknown) => [
       { role: 'user' as const, content: 'Weather in Paris?' },

@@ -158,7 +158,7 @@ describe('anthropic adapter', () => {
       assert.deepEqual(reasons, ['stop', 'stop', 'length', 'tool_calls', 'content_filter']);
       assert.equal((answer('end_turn').choices as Array<{ message: { content: unknown } }>)[0]?.message.content, null);
       const cached = translate({ type: 'message', model: 'm', content: [], stop_reason: 'end_turn', usage: { input_tokens: 10, cache_creation_input_tokens: 100, cache_read_input_tokens: 1000, output_tokens: 7 } });
-      assert.deepEqual(cached.usage, { prompt_tokens: 1110, completion_tokens: 7, total_tokens: 1117, prompt_tokens_details: { cached_tokens: 1000 } });
+      assert.deepEqual(cached.usage, { prompt_tokens: 1110, completion_tokens: 7, total_tokens: 1117, prompt_tokens_details: { cached_tokens: 1000 }, cache_creation_input_tokens: 100 });
     });
 
     it('refuses an answer without a content array with upstream_invalid_response', () => {

@@ -15,10 +15,12 @@ const STOP_REASON_OF: Record<OpenAiFinishReason, string> = {
 
 /**
  * OpenAI's finish reason for an Anthropic `stop_reason`: `end_turn`, `stop_sequence` and `pause_turn`
- * → `stop`, `max_tokens` → `length`, `tool_use` → `tool_calls`, `refusal` → `content_filter`.
+ * → `stop`, `max_tokens` and `model_context_window_exceeded` → `length`, `tool_use` → `tool_calls`,
+ * `refusal` → `content_filter`.
  */
 export function anthropicFinishReason(reason: unknown): OpenAiFinishReason | null {
   if (reason === null || reason === undefined) return null;
+  if (reason === 'model_context_window_exceeded') return 'length';
   const found = (Object.keys(STOP_REASON_OF) as OpenAiFinishReason[]).find((finish) => STOP_REASON_OF[finish] === reason);
   return found ?? 'stop';
 }
@@ -88,23 +90,42 @@ export interface TokenCounts {
 const count = (record: Record<string, unknown> | undefined, key: string): number => (typeof record?.[key] === 'number' ? (record[key] as number) : 0);
 const asRecord = (value: unknown): Record<string, unknown> | undefined => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined);
 
+const optionalCount = (record: Record<string, unknown> | undefined, key: string): number | undefined => (typeof record?.[key] === 'number' ? (record[key] as number) : undefined);
+
 /** Token counts of an Anthropic `usage`: input is `input_tokens` plus both cache counts. */
 export function countsOfAnthropicUsage(usage: unknown): TokenCounts {
   const record = asRecord(usage);
-  const cacheRead = typeof record?.cache_read_input_tokens === 'number' ? record.cache_read_input_tokens : undefined;
-  return { input: count(record, 'input_tokens') + count(record, 'cache_creation_input_tokens') + (cacheRead ?? 0), output: count(record, 'output_tokens'), cacheRead };
+  const cacheRead = optionalCount(record, 'cache_read_input_tokens');
+  const cacheCreation = optionalCount(record, 'cache_creation_input_tokens');
+  return { input: count(record, 'input_tokens') + (cacheCreation ?? 0) + (cacheRead ?? 0), output: count(record, 'output_tokens'), cacheRead, cacheCreation };
 }
 
-/** Token counts of an OpenAI `usage`. */
+/** Token counts of an OpenAI `usage`; cache writes from `cache_creation_input_tokens`, which the Anthropic adapter adds. */
 export function countsOfOpenAiUsage(usage: unknown): TokenCounts {
   const record = asRecord(usage);
-  const details = asRecord(record?.prompt_tokens_details);
-  const cacheRead = typeof details?.cached_tokens === 'number' ? details.cached_tokens : undefined;
-  return { input: count(record, 'prompt_tokens'), output: count(record, 'completion_tokens'), cacheRead };
+  const cacheRead = optionalCount(asRecord(record?.prompt_tokens_details), 'cached_tokens');
+  return { input: count(record, 'prompt_tokens'), output: count(record, 'completion_tokens'), cacheRead, cacheCreation: optionalCount(record, 'cache_creation_input_tokens') };
 }
 
-/** Anthropic's `usage` for token counts: `input_tokens` without the cached ones, which go to `cache_read_input_tokens`. */
+/**
+ * Anthropic's `usage` for token counts: `input_tokens` without the cached ones, which go to `cache_read_input_tokens`,
+ * nor the ones written to the cache, which go to `cache_creation_input_tokens` (each when known).
+ */
 export function anthropicUsageOf(counts: TokenCounts): Record<string, number> {
   const cached = counts.cacheRead ?? 0;
-  return { input_tokens: Math.max(0, counts.input - cached - (counts.cacheCreation ?? 0)), output_tokens: counts.output, ...(counts.cacheRead === undefined ? {} : { cache_read_input_tokens: cached }) };
+  const created = counts.cacheCreation ?? 0;
+  return {
+    input_tokens: Math.max(0, counts.input - cached - created),
+    output_tokens: counts.output,
+    ...(counts.cacheCreation === undefined ? {} : { cache_creation_input_tokens: created }),
+    ...(counts.cacheRead === undefined ? {} : { cache_read_input_tokens: cached }),
+  };
+}
+
+/**
+ * The stop sequence an OpenAI choice says it stopped at: a string `stop_reason` beside finish reason `stop` (as vLLM
+ * answers, and the Anthropic adapter for Anthropic's `stop_sequence`); undefined otherwise.
+ */
+export function stopSequenceOf(choice: { finish_reason?: unknown; stop_reason?: unknown } | undefined): string | undefined {
+  return choice?.finish_reason === 'stop' && typeof choice.stop_reason === 'string' ? choice.stop_reason : undefined;
 }

@@ -1,7 +1,7 @@
 // Anthropic's request body: OpenAI chat messages, tools and sampling options as a Messages API request.
 import type { ProviderRequestContext } from '../../../src/plugins/plugin-api.js';
 import {
-  contentText, maxTokens, numberField, parseArguments, readMessages, readToolChoice, readTools, stopSequences,
+  contentText, maxTokens, numberField, parseArguments, readMessages, readToolChoice, readTools, refuseUnsupportedOptions, stopSequences,
   type OpenAiContentPart, type OpenAiMessage,
 } from '../shared/openai-chat.js';
 import { anthropicImageBlock, anthropicTool, anthropicToolChoice } from './mapping.js';
@@ -84,10 +84,12 @@ function addTools(body: Record<string, unknown>, request: Record<string, unknown
  * The Messages API body for an OpenAI chat body. Copies `temperature`, `top_p` and `top_k` as given
  * (Anthropic accepts temperature 0-1 and answers 400 above), `stop` → `stop_sequences`,
  * `max_completion_tokens` or `max_tokens` → `max_tokens` (default {@link DEFAULT_MAX_TOKENS}),
- * `user` → `metadata.user_id`. Options Anthropic lacks (`n`, penalties, `logprobs`, `seed`) are dropped.
+ * `user` → `metadata.user_id`. Sampling options Anthropic lacks (penalties, `seed`) are dropped; options that change
+ * the answer's shape (`n` above 1, `logprobs`, `top_logprobs`, a JSON `response_format`) are 400 naming the field.
  */
 export function anthropicBody(context: ProviderRequestContext): string {
   const { body } = context;
+  refuseUnsupportedOptions(body, 'anthropic', { n: false, responseFormat: false });
   const configured = context.provider.config.default_max_tokens;
   const request: Record<string, unknown> = {
     model: context.model,

@@ -9,16 +9,23 @@ export { anthropicFinishReason } from './mapping.js';
 /**
  * OpenAI usage from Anthropic usage. Anthropic's `input_tokens` leaves out cached input, so
  * `prompt_tokens` adds `cache_creation_input_tokens` and `cache_read_input_tokens` (when present,
- * the latter is also `prompt_tokens_details.cached_tokens`); `completion_tokens` is `output_tokens`.
+ * the latter is also `prompt_tokens_details.cached_tokens`, the former kept as `cache_creation_input_tokens`);
+ * `completion_tokens` is `output_tokens`.
  */
 export function anthropicUsage(usage: unknown): OpenAiUsage {
   const counts = countsOfAnthropicUsage(usage);
-  return usageOf(counts.input, counts.output, counts.cacheRead);
+  return usageOf(counts.input, counts.output, counts.cacheRead, counts.cacheCreation);
+}
+
+/** The choice's `stop_reason` member: the sequence Anthropic stopped at (`stop_sequence`), as vLLM names it; none otherwise. */
+export function stopSequenceMember(stopReason: unknown, stopSequence: unknown): { stop_reason: string } | Record<string, never> {
+  return stopReason === 'stop_sequence' && typeof stopSequence === 'string' ? { stop_reason: stopSequence } : {};
 }
 
 /**
  * Translates a Messages API answer: text blocks joined as `content` (null when there is none),
- * `tool_use` blocks as `tool_calls` with JSON-string arguments; thinking blocks are left out.
+ * `tool_use` blocks as `tool_calls` with JSON-string arguments; thinking blocks are left out. A stop at one of
+ * the request's stop sequences is finish reason `stop` with that sequence as the choice's `stop_reason`.
  */
 export function translateAnthropicResponse(upstream: unknown, context: ProviderRequestContext): Record<string, unknown> {
   const message = expectObject(upstream, 'the Anthropic answer');
@@ -39,7 +46,7 @@ export function translateAnthropicResponse(upstream: unknown, context: ProviderR
     object: 'chat.completion',
     created: nowSeconds(),
     model: typeof message.model === 'string' ? message.model : context.model,
-    choices: [{ index: 0, message: reply, logprobs: null, finish_reason: anthropicFinishReason(message.stop_reason) }],
+    choices: [{ index: 0, message: reply, logprobs: null, finish_reason: anthropicFinishReason(message.stop_reason), ...stopSequenceMember(message.stop_reason, message.stop_sequence) }],
     usage: anthropicUsage(message.usage),
   };
 }

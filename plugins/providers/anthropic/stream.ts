@@ -1,15 +1,15 @@
 // Anthropic's stream translated: Messages API events as OpenAI `chat.completion.chunk` payloads.
 import { Errors, type ProviderRequestContext, type SseEvent, type StreamTranslator } from '../../../src/plugins/plugin-api.js';
 import { isRecord } from '../shared/openai-chat.js';
-import { ChunkBuilder, DONE, countOf, generateId, nowSeconds, parseEventData, usageOf, wantsStreamUsage, type FinishReason } from '../shared/openai-chunks.js';
-import { anthropicFinishReason } from './response.js';
+import { ChunkBuilder, DONE, generateId, nowSeconds, parseEventData, usageOf, wantsStreamUsage, type FinishReason } from '../shared/openai-chunks.js';
+import { anthropicFinishReason, stopSequenceMember } from './response.js';
 
 /**
  * Creates the translator of one Anthropic stream:
  * - `message_start` → the first chunk, `{role: 'assistant', content: ''}`;
  * - `content_block_start` of a `tool_use` → a `tool_calls` delta with index, id, name and empty arguments;
  * - `content_block_delta`: `text_delta` → a `content` delta, `input_json_delta` → an arguments delta;
- * - `message_delta` → the chunk with `finish_reason`; `message_stop` → the usage chunk when the client
+ * - `message_delta` → the chunk with `finish_reason` (and the sequence as `stop_reason` after a stop sequence); `message_stop` → the usage chunk when the client
  *   asked `stream_options.include_usage`; `ping`, `content_block_stop` and thinking deltas → nothing;
  * - `error` → throws `upstream_stream_error` (502) with Anthropic's message.
  * `onEnd` answers `[DONE]`, or throws `upstream_stream_error` when `message_stop` never came.
@@ -18,7 +18,9 @@ export function createAnthropicStreamTranslator(context: ProviderRequestContext)
   const chunks = new ChunkBuilder({ id: generateId(), model: context.model, created: nowSeconds(), includeUsage: wantsStreamUsage(context) });
   const toolIndexOfBlock = new Map<number, number>();
   let promptTokens = 0;
+  let inputTokens = 0;
   let cachedTokens: number | undefined;
+  let cacheCreationTokens: number | undefined;
   let completionTokens = 0;
   let finishReason: FinishReason | null = null;
   let stopped = false;
@@ -31,10 +33,7 @@ export function createAnthropicStreamTranslator(context: ProviderRequestContext)
     const message = isRecord(data.message) ? data.message : {};
     if (typeof message.id === 'string') chunks.identity.id = message.id;
     if (typeof message.model === 'string') chunks.identity.model = message.model;
-    const usage = message.usage;
-    if (isRecord(usage) && typeof usage.cache_read_input_tokens === 'number') cachedTokens = usage.cache_read_input_tokens;
-    promptTokens = countOf(usage, 'input_tokens') + countOf(usage, 'cache_creation_input_tokens') + (cachedTokens ?? 0);
-    completionTokens = countOf(usage, 'output_tokens');
+    readUsage(message.usage);
     return [chunks.delta({ role: 'assistant', content: '' })];
   }
 
@@ -56,12 +55,21 @@ export function createAnthropicStreamTranslator(context: ProviderRequestContext)
     return [chunks.delta({ tool_calls: [{ index, function: { arguments: delta.partial_json } }] })];
   }
 
+  /** Takes the counts a `usage` reports (message_start's, and message_delta's, which are cumulative); the others stay. */
+  function readUsage(usage: unknown): void {
+    if (!isRecord(usage)) return;
+    if (typeof usage.cache_read_input_tokens === 'number') cachedTokens = usage.cache_read_input_tokens;
+    if (typeof usage.cache_creation_input_tokens === 'number') cacheCreationTokens = usage.cache_creation_input_tokens;
+    if (typeof usage.input_tokens === 'number') inputTokens = usage.input_tokens;
+    if (typeof usage.output_tokens === 'number') completionTokens = usage.output_tokens;
+    promptTokens = inputTokens + (cacheCreationTokens ?? 0) + (cachedTokens ?? 0);
+  }
+
   function onMessageDelta(data: Record<string, unknown>): string[] {
-    const usage = data.usage;
-    if (isRecord(usage) && typeof usage.output_tokens === 'number') completionTokens = usage.output_tokens;
-    if (isRecord(usage) && typeof usage.input_tokens === 'number') promptTokens = usage.input_tokens + countOf(usage, 'cache_creation_input_tokens') + (cachedTokens ?? 0);
-    finishReason = anthropicFinishReason(isRecord(data.delta) ? data.delta.stop_reason : undefined) ?? 'stop';
-    return [chunks.delta({}, finishReason)];
+    readUsage(data.usage);
+    const delta = isRecord(data.delta) ? data.delta : {};
+    finishReason = anthropicFinishReason(delta.stop_reason) ?? 'stop';
+    return [chunks.delta({}, finishReason, 0, stopSequenceMember(delta.stop_reason, delta.stop_sequence))];
   }
 
   return {
@@ -78,7 +86,7 @@ export function createAnthropicStreamTranslator(context: ProviderRequestContext)
           return onMessageDelta(data);
         case 'message_stop':
           stopped = true;
-          return chunks.identity.includeUsage ? [chunks.usage(usageOf(promptTokens, completionTokens, cachedTokens))] : [];
+          return chunks.identity.includeUsage ? [chunks.usage(usageOf(promptTokens, completionTokens, cachedTokens, cacheCreationTokens))] : [];
         case 'error': {
           const error = isRecord(data.error) ? data.error : {};
           return fail(typeof error.message === 'string' ? error.message : 'an error event without a message');

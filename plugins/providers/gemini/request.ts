@@ -1,7 +1,7 @@
 // Gemini's request body: OpenAI chat messages, tools and sampling options as a generateContent request.
 import { Errors, type ProviderRequestContext } from '../../../src/plugins/plugin-api.js';
 import {
-  contentText, isRecord, maxTokens, numberField, parseArguments, parseDataUrl, readMessages, readToolChoice, readTools, stopSequences,
+  contentText, isRecord, maxTokens, numberField, parseArguments, parseDataUrl, readMessages, readToolChoice, readTools, refuseUnsupportedOptions, stopSequences,
   type OpenAiContentPart, type OpenAiMessage,
 } from '../shared/openai-chat.js';
 
@@ -30,8 +30,18 @@ function contentParts(content: string | OpenAiContentPart[] | null): GeminiPart[
     .map((part) => (part.type === 'text' ? { text: part.text } : imagePart(part.image_url.url)));
 }
 
-/** A tool message's content as a `functionResponse.response` object: a JSON object as is, anything else under `content`. */
-function functionResponse(message: OpenAiMessage): Record<string, unknown> {
+/**
+ * A tool message's content as a `functionResponse.response` object: a JSON object as is, anything else under `content`.
+ * An image part is 400 naming it: a function response carries no image here, and dropping it would hide it from the model.
+ */
+function functionResponse(message: OpenAiMessage, index: number): Record<string, unknown> {
+  if (Array.isArray(message.content)) {
+    const image = message.content.findIndex((part) => part.type !== 'text');
+    if (image >= 0) {
+      const param = `messages[${index}].content[${image}]`;
+      throw Errors.validation([`${param}: the gemini provider does not take images in a tool result.`], { param });
+    }
+  }
   const text = contentText(message.content);
   try {
     const parsed: unknown = JSON.parse(text);
@@ -76,7 +86,7 @@ export function geminiContents(messages: OpenAiMessage[]): { systemInstruction?:
       if (!name) {
         throw Errors.validation([`messages[${index}].tool_call_id names no earlier tool call.`], { param: `messages[${index}].tool_call_id` });
       }
-      push('user', [{ functionResponse: { name, response: functionResponse(message) } }]);
+      push('user', [{ functionResponse: { name, response: functionResponse(message, index) } }]);
     }
   });
   return system.length > 0 ? { systemInstruction: { parts: system }, contents } : { contents };
@@ -121,8 +131,9 @@ function addTools(body: Record<string, unknown>, request: Record<string, unknown
   request.toolConfig = { functionCallingConfig: callingConfig };
 }
 
-/** The generateContent body for an OpenAI chat body; the model and streaming live in the URL. */
+/** The generateContent body for an OpenAI chat body; the model and streaming live in the URL. `logprobs` and `top_logprobs` are 400. */
 export function geminiChatBody(context: ProviderRequestContext): string {
+  refuseUnsupportedOptions(context.body, 'gemini', { n: true, responseFormat: true });
   const request: Record<string, unknown> = { ...geminiContents(readMessages(context.body)) };
   const config = generationConfig(context.body);
   if (config) request.generationConfig = config;

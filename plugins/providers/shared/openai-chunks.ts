@@ -13,6 +13,8 @@ export interface OpenAiUsage {
   total_tokens: number;
   prompt_tokens_details?: { cached_tokens: number };
   completion_tokens_details?: { reasoning_tokens: number };
+  /** Input tokens written to the provider's prompt cache (part of `prompt_tokens`), when the provider reports them (Anthropic). */
+  cache_creation_input_tokens?: number;
 }
 
 /** The last payload of every translated stream. */
@@ -70,9 +72,9 @@ export interface ChunkIdentity {
 export class ChunkBuilder {
   constructor(public identity: ChunkIdentity) {}
 
-  /** One chunk with a delta for choice 0 (or `index`), and its finish reason. */
-  delta(delta: Record<string, unknown>, finishReason: FinishReason | null = null, index = 0): string {
-    return this.serialise([{ index, delta, logprobs: null, finish_reason: finishReason }]);
+  /** One chunk with a delta for choice 0 (or `index`), its finish reason, and `extra` members of the choice. */
+  delta(delta: Record<string, unknown>, finishReason: FinishReason | null = null, index = 0, extra: Record<string, unknown> = {}): string {
+    return this.serialise([{ index, delta, logprobs: null, finish_reason: finishReason, ...extra }]);
   }
 
   /** The usage chunk: no choices, the totals. */
@@ -88,10 +90,11 @@ export class ChunkBuilder {
   }
 }
 
-/** A `usage` object from prompt and completion counts. */
-export function usageOf(promptTokens: number, completionTokens: number, cachedTokens?: number): OpenAiUsage {
+/** A `usage` object from prompt and completion counts (cache reads and writes are parts of `promptTokens`). */
+export function usageOf(promptTokens: number, completionTokens: number, cachedTokens?: number, cacheCreationTokens?: number): OpenAiUsage {
   const usage: OpenAiUsage = { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
   if (cachedTokens !== undefined) usage.prompt_tokens_details = { cached_tokens: cachedTokens };
+  if (cacheCreationTokens !== undefined) usage.cache_creation_input_tokens = cacheCreationTokens;
   return usage;
 }
 

@@ -1,0 +1,60 @@
+// Options a translating adapter cannot honour (several choices, log probabilities, JSON output) are refused by name, through the official openai client.
+import assert from 'node:assert/strict';
+import OpenAI from 'openai';
+import { createTrafficFixture, type TrafficFixture } from '../helpers/traffic-fixture.js';
+import { listenOnLoopback, type LoopbackServer } from '../helpers/loopback-server.js';
+
+describe('translating adapters refuse what they cannot answer', () => {
+  let f: TrafficFixture;
+  let server: LoopbackServer;
+  const client = (route: string) => new OpenAI({ apiKey: f.developerKey, baseURL: `${server.base}/v1`, maxRetries: 0, defaultHeaders: { 'x-gateway-route': route } });
+  const messages = [{ role: 'user' as const, content: 'Hi' }];
+
+  before(async () => {
+    f = await createTrafficFixture();
+    await f.create('/v1/admin/providers', { name: 'claude', type: 'anthropic', config: { api_base: f.fake.url }, api_keys: [{ api_key: 'sk-ant-provider-key-000001' }] });
+    await f.create('/v1/admin/providers', { name: 'gem', type: 'gemini', config: { api_base: f.fake.url }, api_keys: [{ api_key: 'gemini-provider-key-000001' }] });
+    await f.create('/v1/admin/routes', { name: 'via-anthropic', type: 'chat', models: [{ name: 'claude-x', provider: 'claude' }] });
+    await f.create('/v1/admin/routes', { name: 'via-gemini', type: 'chat', models: [{ name: 'gemini-x', provider: 'gem' }] });
+    server = await listenOnLoopback(f.app);
+  });
+  after(async () => {
+    server.close();
+    await f.close();
+  });
+  beforeEach(() => f.fake.reset());
+
+  const refused = async (route: string, extra: Record<string, unknown>, param: string, stream = false): Promise<void> => {
+    const body = { model: 'any', messages, ...extra, ...(stream ? { stream: true } : {}) } as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming;
+    await assert.rejects(client(route).chat.completions.create(body), (error: unknown) => {
+      assert.ok(error instanceof OpenAI.BadRequestError, `${route} ${JSON.stringify(extra)}: ${String(error)}`);
+      assert.equal(error.param, param);
+      assert.equal(error.code, 'invalid_value');
+      assert.match(error.message, new RegExp(`^400 ${param}: the (anthropic|gemini) provider does not support `));
+      return true;
+    });
+  };
+
+  it('the Anthropic adapter refuses n above 1, logprobs and a JSON response_format with 400 naming the field, calling no provider', async () => {
+    for (const stream of [false, true]) {
+      await refused('via-anthropic', { n: 2 }, 'n', stream);
+      await refused('via-anthropic', { logprobs: true, top_logprobs: 2 }, 'logprobs', stream);
+      await refused('via-anthropic', { response_format: { type: 'json_object' } }, 'response_format', stream);
+      await refused('via-anthropic', { response_format: { type: 'json_schema', json_schema: { name: 'answer', schema: { type: 'object' } } } }, 'response_format', stream);
+    }
+    assert.equal(f.fake.requests.length, 0, 'a provider was called');
+    // What it can honour still passes: one choice, no log probabilities, plain text.
+    const answer = await client('via-anthropic').chat.completions.create({ model: 'any', messages, n: 1, logprobs: false, response_format: { type: 'text' } });
+    assert.equal(answer.choices.length, 1);
+  });
+
+  it('the Gemini adapter refuses logprobs with 400 naming the field, and still takes n and a JSON schema', async () => {
+    await refused('via-gemini', { logprobs: true }, 'logprobs');
+    await refused('via-gemini', { top_logprobs: 3 }, 'top_logprobs');
+    assert.equal(f.fake.requests.length, 0, 'a provider was called');
+    const schema = { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] };
+    await client('via-gemini').chat.completions.create({ model: 'any', messages, n: 2, response_format: { type: 'json_schema', json_schema: { name: 'x', schema } } });
+    const config = (f.fake.requests[0]!.body as { generationConfig: Record<string, unknown> }).generationConfig;
+    assert.deepEqual(config, { candidateCount: 2, responseMimeType: 'application/json', responseJsonSchema: schema });
+  });
+});
