@@ -85,24 +85,35 @@ function toolResultContent(content: unknown, where: string): string | Array<Reco
   return parts.every((part) => part.type === 'text') ? parts.map((part) => part.text as string).join('') : parts;
 }
 
-/** A tool result's content marked as an error (`is_error`): `Error: ` before its text. */
-function asError(content: string | Array<Record<string, unknown>>): string | Array<Record<string, unknown>> {
-  return typeof content === 'string' ? `Error: ${content}` : [{ type: 'text', text: 'Error: ' }, ...content];
-}
-
+/**
+ * A user turn as chat messages: each `tool_result` a `tool` message (text only: chat APIs take no image in a tool
+ * message), then one user message with the images the tool results held, in order, and the turn's other blocks.
+ * A tool message whose result held images says so (`[1 image from this tool result follows]`).
+ */
 function userMessages(content: Array<Record<string, unknown>>, where: string): ChatMessage[] {
   const out: ChatMessage[] = [];
   const rest: Array<Record<string, unknown>> = [];
+  const images: Array<Record<string, unknown>> = [];
   content.forEach((item, index) => {
     if (item.type !== 'tool_result') {
       rest.push(item);
       return;
     }
     if (typeof item.tool_use_id !== 'string') invalid(`${where}[${index}].tool_use_id is required.`, `${where}[${index}].tool_use_id`);
-    const content = toolResultContent(item.content, `${where}[${index}]`);
-    out.push({ role: 'tool', tool_call_id: item.tool_use_id, content: item.is_error === true ? asError(content) : content });
+    const result = toolResultContent(item.content, `${where}[${index}]`);
+    let text = typeof result === 'string' ? result : result.filter((part) => part.type === 'text').map((part) => part.text as string).join('');
+    if (typeof result !== 'string') {
+      const held = result.filter((part) => part.type === 'image_url');
+      images.push(...held);
+      text += `${text === '' ? '' : '\n'}[${held.length} image${held.length === 1 ? '' : 's'} from this tool result follow${held.length === 1 ? 's' : ''}]`;
+    }
+    out.push({ role: 'tool', tool_call_id: item.tool_use_id, content: item.is_error === true ? `Error: ${text}` : text });
   });
-  if (rest.length > 0) out.push({ role: 'user', content: userContent(rest, where) });
+  if (images.length > 0 || rest.length > 0) {
+    const others = rest.length > 0 ? userContent(rest, where) : [];
+    const parts = typeof others === 'string' ? [{ type: 'text', text: others }] : others;
+    out.push({ role: 'user', content: images.length > 0 ? [...images, ...parts] : others });
+  }
   return out;
 }
 

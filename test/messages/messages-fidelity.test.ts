@@ -138,7 +138,7 @@ describe('POST /v1/messages: protocol fidelity over scripted upstreams', () => {
     assert.equal(completion.choices[0]!.finish_reason, 'length');
   });
 
-  it('a tool_result with an image reaches the provider with its image; a block that cannot be translated is 400 naming it', async () => {
+  it('a tool_result with an image reaches every provider with its image, in the user turn after the tool message; a block that cannot be translated is 400 naming it', async () => {
     const image = { type: 'image' as const, source: { type: 'base64' as const, media_type: 'image/png' as const, data: 'iVBORw0KGgo=' } };
     const turns = (content: Anthropic.ToolResultBlockParam['content'], isError = false): Anthropic.MessageParam[] => [
       { role: 'user', content: 'Take a screenshot' },
@@ -147,26 +147,29 @@ describe('POST /v1/messages: protocol fidelity over scripted upstreams', () => {
     ];
     answer = (res) => sendJson(res, { ...stoppedAtSequence, stop_reason: 'end_turn', stop_sequence: null });
     await client('via-anthropic').messages.create({ ...hi, messages: turns([{ type: 'text', text: 'Here it is' }, image]) });
-    const result = (sent.messages as Array<{ content: unknown }>)[2]!.content;
-    assert.deepEqual(result, [{ type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'text', text: 'Here it is' }, image] }]);
+    assert.deepEqual((sent.messages as Array<{ content: unknown }>)[2]!.content, [
+      { type: 'tool_result', tool_use_id: 'toolu_1', content: 'Here it is\n[1 image from this tool result follows]' },
+      image,
+    ]);
 
+    // OpenAI takes only text in a tool message: the image goes in the user message after it.
     answer = (res) => sendJson(res, { id: 'chatcmpl-1', object: 'chat.completion', created: 1, model: 'gpt-x', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }] });
     await client('via-openai').messages.create({ ...hi, messages: turns([image], true) });
-    assert.deepEqual((sent.messages as unknown[])[2], {
-      role: 'tool', tool_call_id: 'toolu_1', content: [{ type: 'text', text: 'Error: ' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } }],
-    });
+    assert.deepEqual((sent.messages as unknown[]).slice(2), [
+      { role: 'tool', tool_call_id: 'toolu_1', content: 'Error: [1 image from this tool result follows]' },
+      { role: 'user', content: [{ type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } }] },
+    ]);
+
+    // Gemini: the function response, then the image as inline data of the user turn.
+    answer = (res) => sendJson(res, { candidates: [{ content: { role: 'model', parts: [{ text: 'ok' }] }, finishReason: 'STOP', index: 0 }], usageMetadata: { promptTokenCount: 3, candidatesTokenCount: 1, totalTokenCount: 4 } });
+    await client('via-gemini').messages.create({ ...hi, messages: turns([image]) });
+    assert.match(JSON.stringify(sent.contents), /"inlineData":\{"mimeType":"image\/png","data":"iVBORw0KGgo="\}/);
 
     sent = {};
     const document = { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'notes' } } as unknown as Anthropic.TextBlockParam;
     await assert.rejects(client('via-openai').messages.create({ ...hi, messages: turns([{ type: 'text', text: 'Attached' }, document]) }), (error: unknown) => {
       assert.ok(error instanceof Anthropic.BadRequestError, String(error));
       assert.match((error.error as { error: { message: string } }).error.message, /^messages\[2\]\.content\[0\]\.content\[1\] has the type "document"/);
-      return true;
-    });
-    // Gemini's function responses carry no image: refused by name rather than sent without it.
-    await assert.rejects(client('via-gemini').messages.create({ ...hi, messages: turns([image]) }), (error: unknown) => {
-      assert.ok(error instanceof Anthropic.BadRequestError, String(error));
-      assert.match(error.message, /the gemini provider does not take images in a tool result/);
       return true;
     });
     assert.deepEqual(sent, {}, 'a provider was called');
