@@ -1,5 +1,5 @@
 // What a Responses request's tool_choice, text and reasoning become in the chat body of each round of the tool loop.
-import { Errors } from '../errors/error-registry.js';
+import { Errors, GatewayError } from '../errors/error-registry.js';
 import type { ToolNameMap } from './tool-name-map.js';
 import type { ResponsesRequest } from './responses-types.js';
 
@@ -82,4 +82,17 @@ export function chatRequestOptions(request: ResponsesRequest, chatTools: ChatToo
   if (typeof request.text?.verbosity === 'string') fields.verbosity = request.text.verbosity;
   if (typeof request.reasoning?.effort === 'string') fields.reasoning_effort = request.reasoning.effort;
   return fields;
+}
+
+/** The Responses request fields the chat fields above come from, for errors that name a chat field. */
+const RESPONSES_FIELDS: Readonly<Record<string, string>> = { response_format: 'text.format', verbosity: 'text.verbosity', reasoning_effort: 'reasoning.effort' };
+
+/**
+ * An error of a round's chat request as the Responses client sees it: one that names a chat field this module set
+ * (a provider refusing `response_format`, say) names the Responses field instead (`text.format`); any other is as is.
+ */
+export function asResponsesError(error: unknown): unknown {
+  if (!(error instanceof GatewayError) || error.param === null || !Object.hasOwn(RESPONSES_FIELDS, error.param)) return error;
+  const field = RESPONSES_FIELDS[error.param]!;
+  return new GatewayError(error.code, error.statusCode, error.type, error.message.split(error.param).join(field), { param: field, details: error.details, headers: error.headers, expected: error.expected, cause: error });
 }

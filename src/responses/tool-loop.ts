@@ -1,5 +1,5 @@
 // The Responses tool loop: lists MCP tools, lets the model call them through chat tool calls, runs them, and loops to a final answer.
-import { chatRequestOptions, type ChatTool } from './chat-request-options.js';
+import { asResponsesError, chatRequestOptions, type ChatTool } from './chat-request-options.js';
 import type { ToolInvocation } from '../chronicles/chronicle-entry.js';
 import { Errors } from '../errors/error-registry.js';
 import { proxyModelRequest, type FallbackProxyDeps } from '../traffic/fallback-proxy.js';
@@ -226,8 +226,11 @@ export async function runToolLoop(
         ...(request.top_p !== undefined ? { top_p: request.top_p } : {}),
         ...(request.max_output_tokens !== undefined ? { max_tokens: request.max_output_tokens } : {}),
       };
-      const outcome = await proxyModelRequest(deps.proxy, { ...base, endpoint: 'chat', body, stream: false, relay: undefined });
-      if (!outcome.ok) throw outcome.error;
+      // An error naming a chat field this loop set (a provider refusing response_format) names the client's field.
+      const outcome = await proxyModelRequest(deps.proxy, { ...base, endpoint: 'chat', body, stream: false, relay: undefined }).catch((error: unknown) => {
+        throw asResponsesError(error);
+      });
+      if (!outcome.ok) throw asResponsesError(outcome.error);
       const answer = outcome.relay.json as { choices?: Array<{ message?: { content?: string | null; tool_calls?: ToolCall[] } }>; usage?: Record<string, number> };
       output.addUsage(answer.usage);
       const message = answer.choices?.[0]?.message ?? {};
