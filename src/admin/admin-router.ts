@@ -10,8 +10,16 @@ import type { AdminServices } from './admin-services.js';
 import { applicationsRouter } from './applications-router.js';
 import { providerKeysRouter } from './provider-keys-router.js';
 import { providersRouter } from './providers-router.js';
+import { refuseUnreadQuery, type QueryEndpoint } from './query-parameters.js';
 import { routesRouter } from './routes-router.js';
 import { templatesAndGatewaysRouter } from './templates-and-gateways-router.js';
+
+/** The admin endpoints that take query parameters (each checks its own); a query anywhere else is 400. */
+const QUERY_ENDPOINTS: readonly QueryEndpoint[] = [
+  { method: 'GET', path: /^\/routes\/?$/i },
+  { method: 'GET', path: /^\/usage\/?$/i },
+  { method: 'GET', path: /^\/applications\/[^/]+\/chronicles\/?$/i },
+];
 
 /** Options of {@link adminRouter}. */
 export interface AdminRouterOptions {
@@ -33,7 +41,7 @@ export interface AdminRouterOptions {
 export function adminRouter(options: AdminRouterOptions): Router {
   const router = Router();
   const admin = Router();
-  admin.use(adminAnswerHeaders, requireAdminKey(options.keyring), requireWriteRoleForChanges, jsonBody({ limitBytes: options.bodyLimitBytes, maxDepth: options.maxJsonDepth }), refusePrototypeKeys);
+  admin.use(adminAnswerHeaders, requireAdminKey(options.keyring), requireWriteRoleForChanges, refuseUnreadQuery(QUERY_ENDPOINTS), jsonBody({ limitBytes: options.bodyLimitBytes, maxDepth: options.maxJsonDepth }), refusePrototypeKeys);
   admin.use(templatesAndGatewaysRouter(options.services));
   admin.use(providersRouter(options.services));
   admin.use(providerKeysRouter(options.services));

@@ -1,6 +1,6 @@
 // Reads an admin GET's query strictly: only the endpoint's own parameters, each once, as plain text; anything else is a 400 naming it.
 import { parse } from 'node:querystring';
-import type { Request } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { Errors } from '../errors/error-registry.js';
 
 /** The query of one request: each known parameter that was given, as its text. */
@@ -18,7 +18,7 @@ export type QueryReader<N extends string> = (req: Request) => Partial<Record<N, 
  */
 export function queryReader<const N extends string>(names: readonly N[]): QueryReader<N> {
   const known = new Set<string>(names);
-  const takes = names.map((name) => `'${name}'`).join(', ');
+  const takes = names.length === 0 ? 'no query parameters' : names.map((name) => `'${name}'`).join(', ');
   return function readQuery(req: Request): Partial<Record<N, string>> {
     const at = req.url.indexOf('?');
     // maxKeys 0: no silent cut at 1,000 names; the URL is bounded by the HTTP parser's header limit.
@@ -33,5 +33,27 @@ export function queryReader<const N extends string>(names: readonly N[]): QueryR
       query[name as N] = value;
     }
     return query;
+  };
+}
+
+/** An endpoint that reads its query with a {@link queryReader}: its method and its path under the router's mount. */
+export interface QueryEndpoint {
+  method: string;
+  path: RegExp;
+}
+
+/**
+ * Refuses a query string on every request but those of `readers` (which check their own parameters), so no
+ * parameter is silently ignored: `GET /v1/admin/applications?name=x` would otherwise list every application, and
+ * `DELETE …?force=true` delete as if it were not there. An empty query (a lone `?`) is no parameter.
+ * @example
+ * admin.use(refuseUnreadQuery([{ method: 'GET', path: /^\/usage$/ }]));
+ */
+export function refuseUnreadQuery(readers: readonly QueryEndpoint[]): RequestHandler {
+  const noParameters = queryReader([]);
+  return function refuseQuery(req, _res, next) {
+    const at = req.url.indexOf('?');
+    if (at !== -1 && at < req.url.length - 1 && !readers.some((reader) => (reader.method === req.method || (req.method === 'HEAD' && reader.method === 'GET')) && reader.path.test(req.path))) noParameters(req);
+    next();
   };
 }

@@ -55,6 +55,21 @@ describe('admin list query parameters', () => {
     assert.match(res.body.error.message, /'application' is not known.*'group_by', 'from', 'to'/);
   });
 
+  it('an endpoint that takes no parameters refuses any, on reads and writes alike, with nothing changed', async () => {
+    for (const path of ['/v1/admin/applications?name=shop', '/v1/admin/applications/shop?fields=name', '/v1/admin/providers?type=openai', '/v1/admin/mcp/registries?limit=1', '/v1/admin/applications/shop/graph?from=2026-01-01', '/v1/admin/whoami?x=1', '/v1/admin/ROUTES/x?y=1']) {
+      await refused(path, path.slice(path.indexOf('?') + 1).split('=')[0]!);
+    }
+    const res = await request(t.app).get('/v1/admin/applications?name=shop').set('x-api-key', TEST_KEYS.viewer).expect(400);
+    assert.match(res.body.error.message, /'name' is not known here; this endpoint takes no query parameters/);
+    const deleted = await request(t.app).delete('/v1/admin/applications/shop?force=true').set('x-api-key', TEST_KEYS.admin);
+    assert.equal(deleted.status, 400, deleted.text);
+    assert.equal(deleted.body.error.param, 'force');
+    await request(t.app).get('/v1/admin/applications/shop').set('x-api-key', TEST_KEYS.viewer).expect(200);
+    // A lone '?' carries no parameter; the lists that take parameters still take them, in any letter case.
+    await request(t.app).get('/v1/admin/applications?').set('x-api-key', TEST_KEYS.viewer).expect(200);
+    await request(t.app).get('/v1/admin/Routes?type=chat').set('x-api-key', TEST_KEYS.viewer).expect(200);
+  });
+
   it('a bracketed parameter (group_by[], from[a]) is 400 naming it, encoded or not', async () => {
     await refused('/v1/admin/usage?group_by[]=model', 'group_by[]');
     await refused('/v1/admin/usage?group_by%5B%5D=model', 'group_by[]');
