@@ -46,8 +46,8 @@ function otherMessageSlots(message: Record<string, unknown>): TextSlot[] {
 }
 
 /**
- * The checkable text of a request body, which the body's slots rewrite in place. Throws 400 for a `prompt` or `input`
- * of token ids: text a policy cannot read is refused rather than passed unchecked (this runs only when input checks do). System and developer
+ * The checkable text of a request body (a completion's `suffix` included), which the body's slots rewrite in place.
+ * Throws 400 for a `prompt` or `input` of token ids: text a policy cannot read is refused rather than passed unchecked (this runs only when input checks do). System and developer
  * messages are checked and transformed like the others: whoever holds the key writes them. So are an assistant
  * message's tool call arguments and refusal parts.
  */
@@ -59,6 +59,14 @@ export function requestSlots(endpoint: ModelEndpoint, body: Record<string, unkno
       .flatMap((message) => (message.role === 'assistant' ? [...contentSlots(message, 'content'), ...otherMessageSlots(message)] : contentSlots(message, 'content')));
   }
   const key = endpoint === 'completions' || endpoint === 'images' || endpoint === 'transcriptions' ? 'prompt' : 'input';
+  // A completion's `suffix` is text the model reads after the gap it fills, as much as the prompt before it.
+  const suffix: TextSlot[] = [];
+  if (endpoint === 'completions') stringSlot(body, 'suffix', suffix);
+  return [...promptSlots(body, key), ...suffix];
+}
+
+/** The slots of a `prompt` or `input`: a string, or an array of strings (token ids refused). */
+function promptSlots(body: Record<string, unknown>, key: string): TextSlot[] {
   const value = body[key];
   if (typeof value === 'string') return [{ text: value, replace: (next) => (body[key] = next) }];
   if (Array.isArray(value)) {
