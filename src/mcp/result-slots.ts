@@ -23,16 +23,23 @@ function everyString(value: unknown, into: TextSlot[]): void {
   }
 }
 
-/** The text of one content block: a text part, or an embedded resource's text (blobs, images and audio are not text). */
+/**
+ * The text of one content block: a text part, an embedded resource's text, or a resource link's title and description
+ * (MCP calls the description a hint to the model); blobs, images and audio are not text.
+ */
 function contentSlots(part: unknown, into: TextSlot[]): void {
   if (!isHolder(part)) return;
   if (part.type === 'text') slotAt(part, 'text', into);
   else if (part.type === 'resource' && isHolder(part.resource)) slotAt(part.resource, 'text', into);
+  else if (part.type === 'resource_link') {
+    slotAt(part, 'title', into);
+    slotAt(part, 'description', into);
+  }
 }
 
 /**
  * The text slots of a result of a {@link CONTENT_METHODS} method, which a DLP transform rewrites in place:
- * - `tools/call`: text parts and embedded resources of `content`, and every string of `structuredContent`;
+ * - `tools/call`: text parts, embedded resources and resource links of `content`, and every string of `structuredContent`;
  * - `resources/read`: the `text` of each of `contents`;
  * - `prompts/get`: `description`, and the text parts and embedded resources of each message.
  * @example

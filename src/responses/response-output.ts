@@ -126,9 +126,9 @@ export class ResponseOutput {
     return response;
   }
 
-  /** Drops the message items (the model's text), for a response whose answer a guardrail withheld. */
-  withholdMessages(): void {
-    for (let at = this.output.length - 1; at >= 0; at--) if (this.output[at]!.type === 'message') this.output.splice(at, 1);
+  /** Drops the items of the given types (those carrying the model's text), for a response whose answer a guardrail withheld. */
+  withhold(types: ReadonlySet<string>): void {
+    for (let at = this.output.length - 1; at >= 0; at--) if (types.has(this.output[at]!.type)) this.output.splice(at, 1);
   }
 
   /** Ends the response as failed. */

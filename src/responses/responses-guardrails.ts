@@ -42,10 +42,35 @@ function outputSlots(output: OutputItem[]): TextSlot[] {
     .map((part) => ({ text: part.text as string, replace: (next: string) => void (part.text = next) }));
 }
 
-/** Runs the policy's output checks on the final answer's text; throws the policy's rejection when one rejects. */
+/** Output items whose `arguments` the model wrote and a DLP transform may rewrite: a function call the client runs. */
+const REWRITTEN_ARGUMENTS = new Set(['function_call']);
+/**
+ * Output items whose `arguments` the model wrote but which are checked only: an approval request's arguments are bound
+ * to its id (a rewritten one would not verify when echoed back), and an MCP call's were already sent to the tool.
+ */
+const CHECKED_ARGUMENTS = new Set(['mcp_approval_request', 'mcp_call']);
+
+/** Every text of the response's items the model wrote: message text, and the arguments of its function and MCP calls. */
+function checkedSlots(output: OutputItem[]): TextSlot[] {
+  const slots = outputSlots(output);
+  for (const item of output) {
+    if (typeof item.arguments !== 'string') continue;
+    if (REWRITTEN_ARGUMENTS.has(item.type)) slots.push({ text: item.arguments, replace: (next) => void (item.arguments = next) });
+    else if (CHECKED_ARGUMENTS.has(item.type)) slots.push({ text: item.arguments, replace: () => undefined });
+  }
+  return slots;
+}
+
+/** The output item types {@link checkResponsesOutput} reads, which a rejected response withholds. */
+export const CHECKED_OUTPUT_ITEMS: ReadonlySet<string> = new Set(['message', ...REWRITTEN_ARGUMENTS, ...CHECKED_ARGUMENTS]);
+
+/**
+ * Runs the policy's output checks on the final answer's text and the arguments of the calls the model made (a DLP
+ * transform rewrites the message text and function call arguments); throws the policy's rejection when one rejects.
+ */
 export async function checkResponsesOutput(engine: GuardrailEngine, policy: Readonly<GuardrailPolicy>, context: ModelRequestContext, output: OutputItem[]): Promise<void> {
   if (!checksOutput(policy)) return;
-  const run = await runChecks(engine, policy, 'output', outputSlots(output));
+  const run = await runChecks(engine, policy, 'output', checkedSlots(output));
   context.checks.push(...run.checks);
   if (run.reject) throw run.reject;
 }

@@ -15,10 +15,13 @@ import { targetsOf } from './mcp-server-targets.js';
 import { checkToolHeaderKeys } from './tool-header-keys.js';
 import { newId, ResponseOutput } from './response-output.js';
 import { validateResponsesRequest } from './responses-request.js';
-import { checkResponsesInput, checkResponsesOutput, checksOutput, outputText } from './responses-guardrails.js';
+import { CHECKED_OUTPUT_ITEMS, checkResponsesInput, checkResponsesOutput, checksOutput, outputText } from './responses-guardrails.js';
 import type { McpToolEntry, OutputItem, ResponsesRequest } from './responses-types.js';
 import { planResponse, runToolLoop, type ToolLoopDeps } from './tool-loop.js';
 import { keepResponse, retrieveResponseHandler } from './stored-responses.js';
+
+/** The items a held stream that fails drops from its failed response: the text it held back. */
+const MESSAGE_ITEMS: ReadonlySet<string> = new Set(['message']);
 
 /** The path of the Responses endpoint. */
 export const RESPONSES_PATH = '/v1/responses';
@@ -121,7 +124,11 @@ export function responsesRouter(deps: ResponsesRouterDeps): Router {
     };
     try {
       const response = await runToolLoop(loopDeps, plan, context, output, invocations, id);
-      await checkResponsesOutput(deps.sessions.engine, policy, context, response.output as OutputItem[]);
+      await checkResponsesOutput(deps.sessions.engine, policy, context, response.output as OutputItem[]).catch((rejected: unknown) => {
+        // A rejected answer ends with none of the model's text: its messages and the arguments of its calls.
+        output.withhold(CHECKED_OUTPUT_ITEMS);
+        throw rejected;
+      });
       if (!stream) response.output_text = outputText(response.output as OutputItem[]);
       record(String(response.output_text ?? ''));
       await keepResponse(stored, req, request, context.application, response);
@@ -133,7 +140,7 @@ export function responsesRouter(deps: ResponsesRouterDeps): Router {
       }
     } catch (error) {
       record(null);
-      if (held) output.withholdMessages();
+      if (held) output.withhold(MESSAGE_ITEMS);
       release(false);
       if (!stream) throw error;
       const failure = toGatewayError(error);

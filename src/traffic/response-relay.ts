@@ -133,16 +133,19 @@ class StreamGate {
   private held: Array<string | Uint8Array> = [];
   private heldChars = 0;
   private totalChars = 0;
-  /** The text of each choice so far, and how many of its characters are held: each choice is checked on its own text. */
-  private readonly choices = new Map<number, { text: string; held: number }>();
+  /**
+   * Each text so far (per choice: content, refusal, reasoning, each tool call's arguments; see chunkChoiceTexts), and how
+   * many of its characters are held: each is checked on its own.
+   */
+  private readonly choices = new Map<string, { text: string; held: number }>();
 
   constructor(
     private readonly res: Response,
     private readonly guard: OutputGuard | undefined,
   ) {}
 
-  /** Queues output carrying `added` text (per choice index); checks and releases it when enough text is held. */
-  async push(chunk: string | Uint8Array, added: ReadonlyArray<[number, string]>): Promise<GatewayError | undefined> {
+  /** Queues output carrying `added` text (per text key); checks and releases it when enough text is held. */
+  async push(chunk: string | Uint8Array, added: ReadonlyArray<[string, string]>): Promise<GatewayError | undefined> {
     if (!this.guard) {
       await write(this.res, chunk);
       return undefined;
@@ -181,7 +184,7 @@ class StreamGate {
   }
 
   private async release(): Promise<undefined> {
-    for (const chunk of this.held) await write(this.res, chunk);
+    for (const chunk of this.held) if (chunk.length > 0) await write(this.res, chunk);
     this.held = [];
     this.heldChars = 0;
     for (const choice of this.choices.values()) choice.held = 0;
@@ -218,7 +221,6 @@ export async function relayStream(
   res.flushHeaders();
   const translator = adapter.openaiCompatible ? undefined : adapter.createStreamTranslator?.(context);
   const gate = new StreamGate(res, guard);
-  const textOf = (from: number): Array<[number, string]> => (guard ? payloads.slice(from).flatMap(chunkChoiceTexts) : []);
   const forms = SecretFormMatcher.of(context.apiKey?.value, 'text');
   // The texts a client joins are masked as joined: a key cut across events (delta by delta) is caught too.
   const split = forms && new StreamTextKeyMask(forms);
@@ -230,12 +232,13 @@ export async function relayStream(
     if (translator) for (const payload of translator.onEvent(event)) accept(payload);
     else accept(event.data);
   });
-  // Byte for byte only when there is no key to mask, no reframing, and no usage chunk the gateway asked for to take out.
-  const bytewise = !translator && !framing && !hideUsage && !forms;
+  // Byte for byte only when there is no key to mask, no reframing, no usage chunk the gateway asked for to take out, and no
+  // output check: a check releases whole events, never the start of one whose text it has not read yet.
+  const bytewise = !guard && !translator && !framing && !hideUsage && !forms;
   const forward = async (chunk: Buffer): Promise<GatewayError | undefined> => {
     const before = payloads.length;
     parser.push(chunk);
-    if (bytewise) return gate.push(chunk, textOf(before));
+    if (bytewise) return gate.push(chunk, []);
     return sendPayloads(before);
   };
   // The usage the gateway asked for is kept from an OpenAI-format client; a reframed stream (Anthropic's) reports usage itself.
@@ -254,7 +257,8 @@ export async function relayStream(
       const payload = shown(payloads[index]!);
       if (payload === undefined) continue;
       const frames = framing ? framing.chunk(payload) : frame(payload);
-      const rejected = frames === '' ? undefined : await gate.push(frames, chunkChoiceTexts(payload));
+      // A payload that writes nothing yet (a tool call the framing holds to write whole later) still adds its text.
+      const rejected = await gate.push(frames, chunkChoiceTexts(payload));
       if (rejected) return rejected;
     }
     return undefined;

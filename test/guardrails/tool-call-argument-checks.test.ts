@@ -1,4 +1,4 @@
-// Input policies read an assistant's tool call arguments and refusal parts, and refuse token ids they cannot read: text a developer key writes.
+// Input policies read an assistant's tool call arguments and refusal parts and a completion's suffix, and refuse token ids they cannot read: text a developer key writes.
 import assert from 'node:assert/strict';
 import request from 'supertest';
 import { TEST_KEYS } from '../helpers/test-gateway.js';
@@ -76,5 +76,17 @@ describe('input policies on tool call arguments and refusals', () => {
     await send('/v1/completions', 'cmp', { prompt: ['a text prompt'] }).expect(200);
     await setPolicy({ mode: 'reject', processors: {} });
     for (const [path, route, body] of tokenBodies) await send(path, route, body).expect(200);
+  });
+
+  it('a completion\'s suffix is input: rejected in reject mode before any provider call, and DLP-masked', async () => {
+    await f.create('/v1/admin/routes', { name: 'cmp', type: 'completions', models: [{ name: 'gpt-3.5-turbo-instruct', provider: 'fake' }] });
+    const complete = (body: Record<string, unknown>) => request(f.app).post('/v1/completions').set({ 'x-gateway-apikey': f.developerKey, 'x-gateway-route': 'cmp' }).send(body);
+    await setPolicy({ mode: 'reject', processors: { banned_words: { apply_to: ['input'] } } });
+    const refused = await complete({ prompt: 'def plan():', suffix: '# the forbidden plan' }).expect(400);
+    assert.equal(refused.body.error.code, 'guardrail_rejected');
+    assert.equal(f.fake.requests.length, 0, 'the provider is never called');
+    await setPolicy({ mode: 'inspect', dlp: { strategy: 'mask', info_types: ['EMAIL_ADDRESS'] } });
+    await complete({ prompt: 'To: ', suffix: '\nCc: jane.doe@example.com' }).expect(200);
+    assert.equal((f.fake.requests[0]?.body as { suffix: string }).suffix, '\nCc: ********************');
   });
 });

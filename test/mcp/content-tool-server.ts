@@ -32,8 +32,9 @@ function orderedEventStore(): EventStore {
 
 /**
  * Starts a server whose every answer carries `text(): string`: tool `record` in `structuredContent` (its text part only
- * points at it), tool `readfile` in an embedded resource, tool `lookup` in a text part, resource `doc://notes` and
- * prompt `brief`. Sessions keep their events, so a client may resume a stream with `Last-Event-ID`.
+ * points at it), tool `readfile` in an embedded resource, tool `lookup` in a text part, tool `link` in a resource link's
+ * description, resource `doc://notes` and prompt `brief`. Sessions keep their events, so a client may resume a stream
+ * with `Last-Event-ID`.
  */
 export async function startContentToolServer(text: () => string): Promise<ContentToolServer> {
   const build = (): McpServer => {
@@ -44,6 +45,9 @@ export async function startContentToolServer(text: () => string): Promise<Conten
     }));
     server.registerTool('readfile', { description: 'Reads a file.', inputSchema: { path: z.string() } }, async () => ({
       content: [{ type: 'resource' as const, resource: { uri: 'file:///notes.txt', mimeType: 'text/plain', text: text() } }],
+    }));
+    server.registerTool('link', { description: 'Links a file.', inputSchema: { path: z.string() } }, async () => ({
+      content: [{ type: 'resource_link' as const, uri: 'file:///notes.txt', name: 'notes.txt', title: 'Notes', description: text() }],
     }));
     server.registerTool('lookup', { description: 'Looks up a fact.', inputSchema: { query: z.string() } }, async () => ({ content: [{ type: 'text' as const, text: text() }] }));
     server.registerResource('notes', 'doc://notes', { description: 'Team notes.' }, async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/plain', text: text() }] }));

@@ -1,4 +1,4 @@
-// Registry policies on everything a tool server's answer hands the client: structured content, embedded resources, resources, prompts, resumed streams.
+// Registry policies on everything a tool server's answer hands the client: structured content, embedded resources, resource links, resources, prompts, resumed streams.
 import assert from 'node:assert/strict';
 import request from 'supertest';
 import { createRegistryFixture, type RegistryFixture } from '../helpers/mcp-fixture.js';
@@ -25,12 +25,13 @@ describe('MCP registry policies on every text of an answer', () => {
 
   const setPolicies = (policies: object) => request(f.app).put('/v1/admin/mcp/registries/notes/policies').set('x-api-key', TEST_KEYS.admin).send(policies).expect(200);
 
-  it('redacts a key in structured content, in an embedded resource, in a resource read and in a prompt', async () => {
+  it('redacts a key in structured content, in an embedded resource, in a resource link, in a resource read and in a prompt', async () => {
     await setPolicies({ data_protection: { mode: 'inspect', action: 'redact' } });
     const client = await f.connect();
     const answers = {
       record: await client.callTool({ name: 'record', arguments: { id: 'c-1' } }),
       readfile: await client.callTool({ name: 'readfile', arguments: { path: 'notes.txt' } }),
+      link: await client.callTool({ name: 'link', arguments: { path: 'notes.txt' } }),
       resource: await client.readResource({ uri: 'doc://notes' }),
       prompt: await client.getPrompt({ name: 'brief' }),
     };
@@ -44,7 +45,7 @@ describe('MCP registry policies on every text of an answer', () => {
   it('reject mode blocks such an answer: a tool result as an error result, a resource or a prompt as a JSON-RPC error', async () => {
     await setPolicies({ data_protection: { mode: 'reject', action: 'block' } });
     const client = await f.connect();
-    for (const name of ['record', 'readfile']) {
+    for (const name of ['record', 'readfile', 'link']) {
       const blocked = await client.callTool({ name, arguments: { id: 'c-1', path: 'notes.txt' } });
       assert.equal(blocked.isError, true, name);
       assert.ok(!JSON.stringify(blocked).includes(AWS_KEY), name);
@@ -53,7 +54,7 @@ describe('MCP registry policies on every text of an answer', () => {
     await assert.rejects(client.readResource({ uri: 'doc://notes' }), /Blocked by the registry policy data_protection/);
     await assert.rejects(client.getPrompt({ name: 'brief' }), /Blocked by the registry policy data_protection/);
     const entries = (await request(f.app).get('/v1/admin/applications/app/chronicles').set('x-api-key', TEST_KEYS.viewer).expect(200)).body.data as Array<{ kind: string; tool_invocations: Array<{ tool: string; blocked?: boolean }>; mcp?: { method: string; blocked: boolean } }>;
-    assert.deepEqual(entries.filter((entry) => entry.kind === 'tool').map((entry) => [entry.tool_invocations[0]?.tool, entry.tool_invocations[0]?.blocked]).sort(), [['readfile', true], ['record', true]]);
+    assert.deepEqual(entries.filter((entry) => entry.kind === 'tool').map((entry) => [entry.tool_invocations[0]?.tool, entry.tool_invocations[0]?.blocked]).sort(), [['link', true], ['readfile', true], ['record', true]]);
     assert.deepEqual(entries.flatMap((entry) => (entry.mcp ? [[entry.mcp.method, entry.mcp.blocked]] : [])).sort(), [['prompts/get', true], ['resources/read', true]], 'the blocked resource and prompt are recorded too');
   });
 

@@ -1,6 +1,8 @@
 // /v1/responses under the application's guardrail policy: the same input and output checks as the model endpoints, so it is no way around them.
 import assert from 'node:assert/strict';
+import OpenAI from 'openai';
 import request from 'supertest';
+import { listenOnLoopback } from '../helpers/loopback-server.js';
 import { TEST_KEYS } from '../helpers/test-gateway.js';
 import { TEST_GUARDRAILS } from '../helpers/test-guardrails.js';
 import { createTrafficFixture, type TrafficFixture } from '../helpers/traffic-fixture.js';
@@ -55,5 +57,28 @@ describe('/v1/responses under the application guardrail policy', () => {
     const streamed = await respond('hello', { stream: true }).expect(200);
     assert.match(streamed.text, /event: response\.completed/);
     assert.match(streamed.text, /harmless/);
+  });
+
+  it('the arguments of a function call the model answers with are checked: withheld in reject mode (JSON and streamed), masked by DLP', async () => {
+    const server = await listenOnLoopback(f.app);
+    try {
+      const client = new OpenAI({ apiKey: f.developerKey, baseURL: `${server.base}/v1`, maxRetries: 0 });
+      const ask = { model: 'gpt-4o-mini', input: 'Send it.', tools: [{ type: 'function' as const, name: 'send', parameters: { type: 'object', properties: { body: { type: 'string' } } }, strict: false }] };
+      f.fake.script({ toolCall: { name: 'send', arguments: { body: 'the forbidden plan', to: 'jane.doe@example.com' } } });
+      await setPolicy({ mode: 'reject', processors: { banned_words: { apply_to: ['output'] } } });
+      const refused = await client.responses.create(ask).then((answer) => JSON.stringify(answer.output), (caught: unknown) => caught);
+      assert.ok(refused instanceof OpenAI.APIError && refused.status === 400, String(refused));
+      const events: Array<{ type: string }> = [];
+      for await (const event of await client.responses.create({ ...ask, stream: true })) events.push(event);
+      assert.equal(events.at(-1)?.type, 'response.failed');
+      assert.ok(!JSON.stringify(events).includes('forbidden plan'), JSON.stringify(events));
+
+      await setPolicy({ mode: 'reject', processors: { dlp_cloud: { apply_to: ['output'], strategy: 'mask' } } });
+      const masked = await client.responses.create(ask);
+      const call = masked.output.find((item) => item.type === 'function_call');
+      assert.equal(call?.type === 'function_call' ? JSON.parse(call.arguments).to : undefined, '********************');
+    } finally {
+      server.close();
+    }
   });
 });

@@ -46,8 +46,8 @@ function otherMessageSlots(message: Record<string, unknown>): TextSlot[] {
 }
 
 /**
- * The checkable text of a request body, which the body's slots rewrite in place. Throws 400 for a `prompt` or `input`
- * of token ids: text a policy cannot read is refused rather than passed unchecked (this runs only when input checks do). System and developer
+ * The checkable text of a request body (a completion's `suffix` included), which the body's slots rewrite in place.
+ * Throws 400 for a `prompt` or `input` of token ids: text a policy cannot read is refused rather than passed unchecked (this runs only when input checks do). System and developer
  * messages are checked and transformed like the others: whoever holds the key writes them. So are an assistant
  * message's tool call arguments and refusal parts.
  */
@@ -59,6 +59,14 @@ export function requestSlots(endpoint: ModelEndpoint, body: Record<string, unkno
       .flatMap((message) => (message.role === 'assistant' ? [...contentSlots(message, 'content'), ...otherMessageSlots(message)] : contentSlots(message, 'content')));
   }
   const key = endpoint === 'completions' || endpoint === 'images' || endpoint === 'transcriptions' ? 'prompt' : 'input';
+  // A completion's `suffix` is text the model reads after the gap it fills, as much as the prompt before it.
+  const suffix: TextSlot[] = [];
+  if (endpoint === 'completions') stringSlot(body, 'suffix', suffix);
+  return [...promptSlots(body, key), ...suffix];
+}
+
+/** The slots of a `prompt` or `input`: a string, or an array of strings (token ids refused). */
+function promptSlots(body: Record<string, unknown>, key: string): TextSlot[] {
   const value = body[key];
   if (typeof value === 'string') return [{ text: value, replace: (next) => (body[key] = next) }];
   if (Array.isArray(value)) {
@@ -79,6 +87,28 @@ export function answerSlots(answer: Record<string, unknown>): TextSlot[] {
     if (choice.message && typeof choice.message === 'object') return contentSlots(choice.message as Record<string, unknown>, 'content');
     return typeof choice.text === 'string' ? contentSlots(choice, 'text') : [];
   });
+}
+
+/** The members of an answer's message (or a chunk's delta) that a client reads as text besides its content. */
+const OTHER_ANSWER_TEXTS = ['refusal', 'reasoning', 'reasoning_content'] as const;
+
+/**
+ * Every text slot of a JSON answer a client reads, for output checks: each choice's content or completion text, and
+ * its message's refusal, reasoning and the arguments of its tool calls (and of a legacy `function_call`), the model's
+ * text as much as its content is.
+ */
+export function answerCheckSlots(answer: Record<string, unknown>): TextSlot[] {
+  const slots = answerSlots(answer);
+  const choices = Array.isArray(answer.choices) ? (answer.choices as unknown[]) : [];
+  for (const choice of choices) {
+    const message = (choice as { message?: unknown } | null)?.message;
+    if (!message || typeof message !== 'object') continue;
+    const record = message as Record<string, unknown>;
+    for (const name of OTHER_ANSWER_TEXTS) stringSlot(record, name, slots);
+    if (Array.isArray(record.tool_calls)) for (const call of record.tool_calls) stringSlot((call as { function?: unknown } | null)?.function, 'arguments', slots);
+    stringSlot(record.function_call, 'arguments', slots);
+  }
+  return slots;
 }
 
 /** The texts of a content value, as {@link contentSlots} finds them, without the slots. */
@@ -114,21 +144,40 @@ export function chunkText(payload: string): string {
   }
 }
 
-/** The text a stream chunk adds to each of its choices, as `[choice index, text]` pairs: delta content, or completion text. */
-export function chunkChoiceTexts(payload: string): Array<[number, string]> {
+/**
+ * The texts a stream chunk adds, as `[text key, text]` pairs: per choice, its delta content or completion text (key
+ * `"<index>"`), its refusal, reasoning and reasoning_content, each tool call's arguments and a legacy function call's,
+ * each keyed apart (`"<index>:refusal"`, `"<index>:tool:<call index>"`, …), as a client joins each into a text of its own.
+ */
+export function chunkChoiceTexts(payload: string): Array<[string, string]> {
   if (payload === '[DONE]') return [];
+  let chunk: { choices?: unknown };
   try {
-    const chunk = JSON.parse(payload) as { choices?: unknown };
-    if (!Array.isArray(chunk.choices)) return [];
-    const texts: Array<[number, string]> = [];
-    chunk.choices.forEach((choice: { index?: unknown; delta?: { content?: unknown }; text?: unknown } | null, position) => {
-      const text = choice?.delta?.content ?? choice?.text;
-      if (typeof text === 'string' && text !== '') texts.push([Number.isSafeInteger(choice?.index) ? (choice!.index as number) : position, text]);
-    });
-    return texts;
+    chunk = JSON.parse(payload) as { choices?: unknown };
   } catch {
     return [];
   }
+  if (!chunk || !Array.isArray(chunk.choices)) return [];
+  const texts: Array<[string, string]> = [];
+  const add = (key: string, text: unknown): void => {
+    if (typeof text === 'string' && text !== '') texts.push([key, text]);
+  };
+  chunk.choices.forEach((choice: unknown, position) => {
+    if (!choice || typeof choice !== 'object') return;
+    const { index, delta, text } = choice as { index?: unknown; delta?: unknown; text?: unknown };
+    const at = Number.isSafeInteger(index) ? (index as number) : position;
+    const record = delta && typeof delta === 'object' ? (delta as Record<string, unknown>) : {};
+    add(String(at), record.content ?? text);
+    for (const name of OTHER_ANSWER_TEXTS) add(`${at}:${name}`, record[name]);
+    add(`${at}:function_call`, (record.function_call as { arguments?: unknown } | null | undefined)?.arguments);
+    if (Array.isArray(record.tool_calls)) {
+      record.tool_calls.forEach((call: unknown, position: number) => {
+        const callIndex = (call as { index?: unknown } | null)?.index;
+        add(`${at}:tool:${Number.isSafeInteger(callIndex) ? (callIndex as number) : position}`, (call as { function?: { arguments?: unknown } } | null)?.function?.arguments);
+      });
+    }
+  });
+  return texts;
 }
 
 /** Joins slots into one text for checks that look at the whole exchange. */

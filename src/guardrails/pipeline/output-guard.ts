@@ -3,7 +3,7 @@ import type { GuardrailPolicy } from '../../admin/policy-validation.js';
 import type { GatewayError } from '../../errors/error-registry.js';
 import type { GuardrailEngine } from '../guardrail-engine.js';
 import { runChecks, type GuardrailCheck } from './check-runner.js';
-import { answerSlots, type TextSlot } from './message-text.js';
+import { answerCheckSlots, type TextSlot } from './message-text.js';
 
 /** How much new streamed text is held before a window is checked, and how much text a window holds. */
 export interface StreamWindowing {
@@ -28,15 +28,19 @@ export class OutputGuard {
     this.blocking = policy.mode === 'reject';
   }
 
-  /** Checks a JSON answer, transforming its text in place (DLP); answers the error to send instead, if any. */
+  /**
+   * Checks a JSON answer (content, refusal, reasoning and tool call arguments), transforming its text in place (DLP);
+   * answers the error to send instead, if any.
+   */
   async checkAnswer(answer: Record<string, unknown>): Promise<GatewayError | undefined> {
-    const run = await runChecks(this.engine, this.policy, 'output', answerSlots(answer));
+    const run = await runChecks(this.engine, this.policy, 'output', answerCheckSlots(answer));
     this.checks.push(...run.checks);
     return run.reject;
   }
 
   /**
-   * Checks one window of streamed text per choice (each its own slot, so choices are never read interleaved).
+   * Checks one window of streamed text per choice and text of a choice (each its own slot, so choices, tool calls and
+   * a choice's content and refusal are never read interleaved).
    * Checks of earlier windows are replaced, so the log keeps the last window's checks (or the failing one).
    * Streams are checked, not transformed.
    */
