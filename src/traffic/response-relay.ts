@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import type { Response } from 'express';
 import { toGatewayError } from '../errors/error-middleware.js';
 import { Errors, type GatewayError } from '../errors/error-registry.js';
-import { chunkChoiceTexts } from '../guardrails/pipeline/message-text.js';
+import { chunkChoiceTexts, chunkText } from '../guardrails/pipeline/message-text.js';
 import type { OutputGuard } from '../guardrails/pipeline/output-guard.js';
 import { createSseParser, formatSse } from '../http/sse-parser.js';
 import type { ProviderPlugin, ProviderRequestContext } from '../plugins/plugin-types.js';
@@ -27,6 +27,11 @@ export interface RelayOutcome {
   rejected?: GatewayError;
   /** A stream an output check cut: how many characters of answer text the client had received. */
   cutAfterChars?: number;
+  /**
+   * A stream's text as the request log keeps it, when the policy's output DLP transformed it (null: the transform
+   * failed, so no text is kept); the client got the stream as it came. See {@link OutputGuard.recordedText}.
+   */
+  recordedOutput?: string | null;
   /** The answer in OpenAI's format, when it was captured rather than sent. */
   json?: Record<string, unknown>;
   /**
@@ -284,13 +289,17 @@ export async function relayStream(
       if (!rejected && framing) rejected = await gate.push(framing.end(), []);
     }
     rejected ??= await gate.finish();
+    // The log's copy of the text, with the output DLP transform (worked out before the end, so the entry has it).
+    const sentText = (): string => payloads.map(chunkText).join('').slice(0, rejected ? gate.sentChars : undefined);
+    const recordedOutput = guard?.transformsRecord ? await guard.recordedText(sentText()) : undefined;
+    const recorded = recordedOutput === undefined ? {} : { recordedOutput };
     if (rejected) {
       upstream.body.destroy();
       cut(rejected);
-      return { payloads, rejected, streamError: rejected.message, cutAfterChars: gate.sentChars };
+      return { payloads, rejected, streamError: rejected.message, cutAfterChars: gate.sentChars, ...recorded };
     }
     res.end();
-    return forms ? { payloads, keyForms: forms } : { payloads };
+    return forms ? { payloads, keyForms: forms, ...recorded } : { payloads, ...recorded };
   } catch (error) {
     const gatewayError = toGatewayError(error);
     // Translators build these from the upstream's events, which may echo the key it was sent.

@@ -2,7 +2,9 @@
 import type { GuardrailPolicy } from '../../admin/policy-validation.js';
 import type { GatewayError } from '../../errors/error-registry.js';
 import type { GuardrailEngine } from '../guardrail-engine.js';
+import { DLP_PROCESSOR, processorOptions } from '../policy-options.js';
 import { runChecks, type GuardrailCheck } from './check-runner.js';
+import { processorsFor } from './effective-policy.js';
 import { answerCheckSlots, type TextSlot } from './message-text.js';
 
 /** How much new streamed text is held before a window is checked, and how much text a window holds. */
@@ -18,6 +20,8 @@ export const DEFAULT_WINDOWING: StreamWindowing = { stepChars: 200, windowChars:
 export class OutputGuard {
   /** True in reject mode: streamed text is held until its window passes. In inspect mode, streams flow and are checked at the end. */
   readonly blocking: boolean;
+  /** True when the output phase runs the DLP processor: a stream's text is then kept in the log transformed ({@link recordedText}). */
+  readonly transformsRecord: boolean;
 
   constructor(
     private readonly engine: GuardrailEngine,
@@ -26,6 +30,7 @@ export class OutputGuard {
     readonly windowing: StreamWindowing = DEFAULT_WINDOWING,
   ) {
     this.blocking = policy.mode === 'reject';
+    this.transformsRecord = engine.has(DLP_PROCESSOR) && processorsFor(policy, 'output').some(([name]) => name === DLP_PROCESSOR);
   }
 
   /**
@@ -36,6 +41,23 @@ export class OutputGuard {
     const run = await runChecks(this.engine, this.policy, 'output', answerCheckSlots(answer));
     this.checks.push(...run.checks);
     return run.reject;
+  }
+
+  /**
+   * A streamed answer's text as the request log keeps it: streams reach the client as they came, but when the policy's
+   * output phase runs the DLP processor, the log gets its transform (`mask`, `redact`), as a JSON answer's text has it.
+   * Undefined when the output phase runs no DLP, or when its transform leaves the text as it is; null when the
+   * transform failed (the text is then not kept at all rather than kept unmasked).
+   */
+  async recordedText(text: string): Promise<string | null | undefined> {
+    if (!this.transformsRecord) return undefined;
+    try {
+      const input = this.engine.get(DLP_PROCESSOR)?.pipelineInput?.(text);
+      const outcome = await this.engine.evaluate(DLP_PROCESSOR, text, { options: processorOptions(this.policy, DLP_PROCESSOR), input, signal: AbortSignal.timeout(this.policy.timeout_ms) });
+      return outcome.transformedText === undefined || outcome.transformedText === text ? undefined : outcome.transformedText;
+    } catch {
+      return null;
+    }
   }
 
   /**
