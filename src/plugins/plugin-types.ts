@@ -179,6 +179,11 @@ export interface ProviderPlugin extends PluginMeta {
   createStreamTranslator?(context: ProviderRequestContext): StreamTranslator;
   /** Extracts a human-readable error message from an upstream error body. */
   errorMessage?(status: number, body: unknown): string | undefined;
+  /**
+   * How long the provider asks a client to wait before trying again, in ms, read from its error body (parsed JSON),
+   * for providers that say it there rather than in a `Retry-After` header (which wins when present).
+   */
+  retryAfterMs?(status: number, body: unknown): number | undefined;
 }
 
 /**

@@ -2,7 +2,7 @@
 import type { Response } from 'express';
 import type { ProviderKeyStore } from '../admin/provider-key-store.js';
 import { Errors, type GatewayError } from '../errors/error-registry.js';
-import type { ProviderRequestContext } from '../plugins/plugin-types.js';
+import type { ProviderPlugin, ProviderRequestContext } from '../plugins/plugin-types.js';
 import { setGatewayHeaders } from './gateway-headers.js';
 import type { Candidate, ModelRequestContext } from './model-request-context.js';
 import { AttemptTimer, type AbortFlag } from './attempt-timer.js';
@@ -15,6 +15,16 @@ import { classifyUpstreamError, type UpstreamClient } from './upstream-client.js
 import { maskProviderKey, MAX_ERROR_BODY_BYTES, upstreamError, withoutProviderKey } from './upstream-error.js';
 import type { AttemptEnd, ProxyObserver } from '../observability/observer-types.js';
 import { withStreamUsage } from '../usage/stream-usage.js';
+
+/** The wait an adapter reads from an error body (see ProviderPlugin.retryAfterMs); undefined when it has none. */
+function bodyRetryAfter(adapter: ProviderPlugin, status: number, text: string): number | undefined {
+  if (!adapter.retryAfterMs) return undefined;
+  try {
+    return adapter.retryAfterMs(status, JSON.parse(text) as unknown);
+  } catch {
+    return undefined;
+  }
+}
 
 /** What the proxy needs. */
 export interface FallbackProxyDeps {
@@ -97,8 +107,9 @@ async function attempt(deps: FallbackProxyDeps, context: ModelRequestContext, ca
   try {
     const upstream = await deps.client.send(upstreamRequest, timer.signal);
     if (upstream.status >= 400) {
-      const retryAfterMs = parseRetryAfter(upstream.headers['retry-after']);
-      const error = upstreamError(upstream.status, await readErrorText(upstream.body), candidate.adapter, candidate.provider.name, providerContext.apiKey?.value, retryAfterMs);
+      const text = await readErrorText(upstream.body);
+      const retryAfterMs = parseRetryAfter(upstream.headers['retry-after']) ?? bodyRetryAfter(candidate.adapter, upstream.status, text);
+      const error = upstreamError(upstream.status, text, candidate.adapter, candidate.provider.name, providerContext.apiKey?.value, retryAfterMs);
       finish({ kind: 'status', status: upstream.status }, upstream.status, error.message);
       return { ok: false, error, failure: { kind: 'status', status: upstream.status, retryAfterMs } };
     }

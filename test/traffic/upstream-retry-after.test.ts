@@ -14,6 +14,8 @@ describe('an upstream Retry-After is answered to the client', () => {
     await f.create('/v1/admin/providers', { name: 'claude', type: 'anthropic', config: { api_base: f.fake.url }, api_keys: [{ api_key: 'sk-ant-provider-key-000001' }] });
     await f.create('/v1/admin/routes', { name: 'via-openai', type: 'chat', models: [{ name: 'gpt-4o-mini', provider: 'fake' }] });
     await f.create('/v1/admin/routes', { name: 'via-anthropic', type: 'chat', models: [{ name: 'claude-x', provider: 'claude' }] });
+    await f.create('/v1/admin/providers', { name: 'gem', type: 'gemini', config: { api_base: f.fake.url }, api_keys: [{ api_key: 'gemini-provider-key-000001' }] });
+    await f.create('/v1/admin/routes', { name: 'via-gemini', type: 'chat', models: [{ name: 'gemini-x', provider: 'gem' }] });
     server = await listenOnLoopback(f.app);
   });
   after(async () => {
@@ -28,6 +30,17 @@ describe('an upstream Retry-After is answered to the client', () => {
     await assert.rejects(openai.chat.completions.create({ model: 'any', messages: [{ role: 'user', content: 'Hi' }] }), (error: unknown) => {
       assert.ok(error instanceof OpenAI.RateLimitError, String(error));
       assert.equal(error.headers?.get('retry-after'), '30');
+      return true;
+    });
+  });
+
+  it("Gemini's retryDelay (its error body's RetryInfo, with no Retry-After header) reaches the openai client as Retry-After", async () => {
+    const details = [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '35s' }];
+    f.fake.script({ fail: { status: 429, body: { error: { code: 429, message: 'Resource has been exhausted.', status: 'RESOURCE_EXHAUSTED', details } } } });
+    const openai = new OpenAI({ apiKey: f.developerKey, baseURL: `${server.base}/v1`, maxRetries: 0, defaultHeaders: { 'x-gateway-route': 'via-gemini' } });
+    await assert.rejects(openai.chat.completions.create({ model: 'any', messages: [{ role: 'user', content: 'Hi' }] }), (error: unknown) => {
+      assert.ok(error instanceof OpenAI.RateLimitError, String(error));
+      assert.equal(error.headers?.get('retry-after'), '35');
       return true;
     });
   });

@@ -3,7 +3,7 @@ import { Errors, defineProvider } from '../../../src/plugins/plugin-api.js';
 import { geminiHeaders, geminiUrl } from './api.js';
 import { geminiEmbeddingsBody, translateGeminiEmbeddings } from './embeddings.js';
 import { geminiChatBody } from './request.js';
-import { geminiErrorMessage, translateGeminiChat } from './response.js';
+import { geminiErrorMessage, geminiRetryAfterMs, translateGeminiChat } from './response.js';
 import { createGeminiStreamTranslator } from './stream.js';
 
 /**
@@ -26,4 +26,5 @@ export default defineProvider({
     context.endpoint === 'embeddings' ? translateGeminiEmbeddings(upstream, context) : translateGeminiChat(upstream, context),
   createStreamTranslator: createGeminiStreamTranslator,
   errorMessage: geminiErrorMessage,
+  retryAfterMs: geminiRetryAfterMs,
 });

@@ -82,3 +82,20 @@ export function translateGeminiChat(upstream: unknown, context: ProviderRequestC
 export function geminiErrorMessage(_status: number, body: unknown): string | undefined {
   return commonErrorMessage(body);
 }
+
+/**
+ * The wait Gemini asks for in an error body: the `retryDelay` of a `google.rpc.RetryInfo` detail (`"35s"`,
+ * `"1.5s"`), in ms; undefined when there is none.
+ * @example
+ * geminiRetryAfterMs(429, { error: { details: [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '35s' }] } }); // 35000
+ */
+export function geminiRetryAfterMs(_status: number, body: unknown): number | undefined {
+  const details = (body as { error?: { details?: unknown } } | null)?.error?.details;
+  if (!Array.isArray(details)) return undefined;
+  for (const detail of details as Array<Record<string, unknown> | null>) {
+    if (typeof detail?.['@type'] !== 'string' || !detail['@type'].endsWith('google.rpc.RetryInfo')) continue;
+    const delay = typeof detail.retryDelay === 'string' ? /^(\d{1,9}(?:\.\d{1,9})?)s$/.exec(detail.retryDelay) : null;
+    if (delay) return Math.round(Number(delay[1]) * 1000);
+  }
+  return undefined;
+}
