@@ -13,7 +13,18 @@ export interface UriFinding {
 // Scheme URLs, www. hosts, and the data:/javascript:/vbscript: pseudo-schemes.
 const URL_IN_TEXT =
   /\b(?:(?:https?|ftps?|sftp|file|wss?):\/\/[^\s<>"'`]+|www\.[^\s<>"'`]+|(?:javascript|vbscript):[^\s<>"'`]+|data:[\w.+-]+\/[\w.+-]+[;,][^\s<>"'`]*)/giu;
-const TRAILING_PUNCTUATION = /[.,;:!?)\]}]+$/;
+/** Sentence punctuation and closing brackets: not part of a URL that ends in them. */
+const TRAILING_PUNCTUATION = new Set('.,;:!?)]}');
+
+/**
+ * `uri` without its trailing punctuation, by one backward scan (`/[.,;:!?)\]}]+$/` retried the end check from every
+ * character of a punctuation run inside the URL: quadratic in a URL holding a long run of ")" or "!").
+ */
+function trimTrailingPunctuation(uri: string): string {
+  let end = uri.length;
+  while (end > 0 && TRAILING_PUNCTUATION.has(uri[end - 1] ?? '')) end -= 1;
+  return uri.slice(0, end);
+}
 /** File types that run when opened: Windows executables and scripts, installers and mobile/desktop packages. */
 const EXECUTABLE = /\.(?:exe|scr|bat|cmd|pif|ps1|psm1|vbs|vbe|jse|wsf|hta|msi|msp|dll|cpl|lnk|jar|apk|xapk|dmg|pkg|app|deb|rpm|iso|img)$/i;
 /**
@@ -80,7 +91,7 @@ export function findMaliciousUris(text: string): UriFinding[] {
   const findings: UriFinding[] = [];
   URL_IN_TEXT.lastIndex = 0;
   for (let match = URL_IN_TEXT.exec(text); match; match = URL_IN_TEXT.exec(text)) {
-    const uri = match[0].replace(TRAILING_PUNCTUATION, '');
+    const uri = trimTrailingPunctuation(match[0]);
     const risks = uriRisks(uri);
     if (risks.length > 0) findings.push({ uri, risks });
   }

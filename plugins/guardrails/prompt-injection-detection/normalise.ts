@@ -31,11 +31,17 @@ const HOMOGLYPH_PATTERN = new RegExp(`[${Object.keys(HOMOGLYPHS).join('')}]`, 'g
 const LEET: Record<string, string> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '8': 'b', '9': 'g', '@': 'a', $: 's', '!': 'i', '|': 'l', '+': 't', '€': 'e' };
 const LEET_CHAR = /[0-9@$!|+€]/g;
 
+/** "!", "|" and "+": punctuation when they end a word. */
+const TRAILING_MARKS = new Set([33, 124, 43]);
+
 /** Folds leetspeak in one token that mixes letters and leet characters; trailing "!", "|" and "+" stay punctuation. */
 function unleetWord(word: string): string {
   if (!/[a-z]/.test(word) || !/[0-9@$!|+€]/.test(word)) return word;
-  const [, body = word, tail = ''] = /^(.*?)([!|+]*)$/.exec(word) ?? [];
-  return body.replace(LEET_CHAR, (c) => LEET[c] ?? c) + tail;
+  // The trailing run of "!", "|" and "+", found by one backward scan (`/^(.*?)([!|+]*)$/` retried the run's end
+  // check at every split: quadratic in a long run of "!" inside a word).
+  let end = word.length;
+  while (end > 0 && TRAILING_MARKS.has(word.charCodeAt(end - 1))) end -= 1;
+  return word.slice(0, end).replace(LEET_CHAR, (c) => LEET[c] ?? c) + word.slice(end);
 }
 
 /** Character codes of LEET_CHAR's class: every digit (2 and 6 have no letter, and stay) and @ $ ! | + €. */
@@ -70,8 +76,50 @@ function foldLeetWords(text: string): string {
   return copied === 0 ? text : out + text.slice(copied);
 }
 
-/** Words spelt out one letter at a time: "i g n o r e", "i.g.n.o.r.e", "i-g-n-o-r-e". */
-const SPACED_LETTERS = /\b(?:[a-z][ .\-_*]{1,2}){3,}[a-z]\b/g;
+/** A separator between spelt-out letters: space . - _ * */
+const isLetterSeparator = (code: number): boolean => code === 32 || code === 46 || code === 45 || code === 95 || code === 42;
+const isLowerLetter = (code: number): boolean => code >= 97 && code <= 122;
+/** `\w` of a regular expression without the `u` flag. */
+const isWordCode = (code: number): boolean => isLowerLetter(code) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95;
+
+/**
+ * Joins words spelt out one letter at a time ("i g n o r e", "i.g.n.o.r.e", "i-g-n-o-r-e"): what
+ * `text.replace(/\b(?:[a-z][ .\-_*]{1,2}){3,}[a-z]\b/g, (run) => run.replace(/[ .\-_*]/g, ''))` does, in one linear
+ * scan. The expression retried every letter of a chain that ends glued to a word character ("a_ a_a_a__…"), quadratic
+ * in the chain's length; here a chain that cannot end is skipped whole, since every later start in it fails the same way.
+ */
+function joinSpacedLetters(text: string): string {
+  let out = '';
+  let copied = 0;
+  let i = 0;
+  while (i < text.length) {
+    if (!isLowerLetter(text.charCodeAt(i)) || (i > 0 && isWordCode(text.charCodeAt(i - 1)))) {
+      i += 1;
+      continue;
+    }
+    // Walk the chain letter (separator{1,2} letter)*, keeping the last letter after three separators or more that no
+    // word character follows.
+    let units = 0;
+    let end = -1;
+    let after = i + 1;
+    for (;;) {
+      if (units >= 3 && (after === text.length || !isWordCode(text.charCodeAt(after)))) end = after;
+      let next = after;
+      while (next < text.length && next - after < 2 && isLetterSeparator(text.charCodeAt(next))) next += 1;
+      if (next === after || next >= text.length || !isLowerLetter(text.charCodeAt(next))) break;
+      units += 1;
+      after = next + 1;
+    }
+    if (end < 0) {
+      i = after;
+      continue;
+    }
+    out += text.slice(copied, i) + text.slice(i, end).replace(/[ .\-_*]/g, '');
+    copied = end;
+    i = end;
+  }
+  return copied === 0 ? text : out + text.slice(copied);
+}
 
 /** Base64 runs long enough to carry a sentence (standard and URL-safe alphabets). */
 const BASE64_RUN = /[A-Za-z0-9+/_-]{16,}={0,2}/g;
@@ -112,7 +160,7 @@ export function foldView(plain: string): string {
   const latin = plain.replace(HOMOGLYPH_PATTERN, (char) => HOMOGLYPHS[char] ?? char);
   const unaccented = latin.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
   const unleet = foldLeetWords(unaccented);
-  return unleet.replace(SPACED_LETTERS, (run) => run.replace(/[ .\-_*]/g, ''));
+  return joinSpacedLetters(unleet);
 }
 
 /** Letters only: defeats separators between every letter ("i_g_n_o_r_e p.r.e.v.i.o.u.s"). */

@@ -21,12 +21,18 @@ const RECON_WITH_OPTION = String.raw`(?:uname|hostname|netstat)${BLANK}+-[a-zA-Z
 /** Binaries an attack runs by absolute path after a spaced separator; scripts run many others (`&& /usr/bin/test`). */
 const ATTACK_BINARY = 'id|whoami|uname|ls|cat|sh|bash|zsh|dash|nc|ncat|netcat|curl|wget|ping|perl|python[23]?';
 
+/**
+ * A command-line option (`-o`, `--data=x`): it ends where a blank starts, so a run of options and blanks splits one
+ * way only (with any non-blank character allowed, `;curl+-+-+-…` was split every way: exponential).
+ */
+const OPTION = String.raw`-(?:[^\s+$]|\$(?!\{?IFS))+`;
+
 /** Common commands, which count only with an argument shaped like an attack (a system path, a URL, a count). */
 const WITH_ARGUMENTS = [
   String.raw`(?:ls|dir)${BLANK}+(?:-[a-zA-Z]+${BLANK}+)*(?:/|[A-Za-z]:\\|~)[^\s;&|]*`,
   String.raw`(?:cat|type|more|head|tail)${BLANK}+(?:/|[A-Za-z]:\\|%\w+%|~)[^\s;&|]*`,
   String.raw`ping${BLANK}+(?:-[a-z]${BLANK}+\d+${BLANK}+)*(?:\d{1,3}(?:\.\d{1,3}){3}|[\w-]+(?:\.[\w-]+)+)`,
-  String.raw`(?:curl|wget)${BLANK}+(?:-\S+${BLANK}+)*https?://[^\s;&|]+`,
+  String.raw`(?:curl|wget)${BLANK}+(?:${OPTION}${BLANK}+)*https?://[^\s;&|]+`,
   String.raw`(?:nc|ncat|netcat)${BLANK}+-\w+`,
   String.raw`(?:sleep|timeout)${BLANK}+\d+(?=[ \t]*(?:$|[;&|\x60'")\uE00A]|\\n))`,
   String.raw`net${BLANK}+(?:users?|view|localgroup|share|use|start|stop|group|accounts|session)\b`,
@@ -173,7 +179,7 @@ export const COMMAND_INJECTION_RULES: readonly PatternRule[] = [
     hints: ['<?'],
   },
   { id: 'cmd.ssi', pattern: /<!--#\s*(?:exec|include|echo|config|fsize|flastmod|printenv)\b/gi, score: 0.9, hints: ['<!--#'] },
-  { id: 'cmd.shellshock', pattern: /\(\)\s*\{\s*:\s*;?\s*\}\s*;/g, score: 0.95, hints: ['()'] },
+  { id: 'cmd.shellshock', pattern: /\(\)\s*\{\s*:\s*(?:;\s*)?\}\s*;/g, score: 0.95, hints: ['()'] },
   {
     id: 'cmd.reverse_shell',
     pattern: re(

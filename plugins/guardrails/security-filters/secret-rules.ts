@@ -161,7 +161,7 @@ export const SECRET_RULES: readonly PatternRule[] = [
   },
   {
     id: 'secret.jwt',
-    pattern: /(?<![A-Za-z0-9-])eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{16,}/g,
+    pattern: /(?<![A-Za-z0-9-])eyJ(?:[A-Za-z0-9-]|_(?!eyJ)){10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{16,}/g,
     score: jwtScore,
     on: 'raw',
     hints: ['eyj'],

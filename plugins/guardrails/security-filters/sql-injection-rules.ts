@@ -7,6 +7,19 @@ const WS = String.raw`(?:[\s\uE00A+]|/\*[^*]{0,40}\*/)`;
 /** The same within one line: a condition and the comment that ends it sit on one line. */
 const LINE_WS = String.raw`(?:[ \t+]|/\*[^*\n]{0,40}\*/)`;
 
+/**
+ * Blanks after a comparison's left operand. Only when the operand is not itself empty after blanks: with an empty
+ * operand the blanks before it already took them, and a second run of blanks over the same characters made the
+ * search polynomial (cubic) on `' or` followed by a long run of spaces.
+ */
+const AFTER_OPERAND = String.raw`(?:(?<!\s)\s+)?`;
+
+/**
+ * A GRANT's object (`*.*`, `db.table`): no blank, no `+` (a URL-encoded blank) and no comment, so it cannot share
+ * characters with the blanks around it (each split of a run of `+` between them was tried, cubic on long runs).
+ */
+const OBJECT = String.raw`[^\s\uE00A+/]+`;
+
 /** Boolean operators that start an injected condition. */
 const BOOL = String.raw`(?:or|and|xor|\|\||&&)(?![a-z0-9_])`;
 
@@ -38,7 +51,7 @@ export const SQL_INJECTION_RULES: readonly PatternRule[] = [
   {
     id: 'sql.tautology',
     pattern: re(
-      String.raw`(?:^|[\s'"\x60)(\uE00A+]|/\*[^*]{0,40}\*/)${BOOL}${WS}*\(*\s*(['"]?)([\w@.$-]{0,20})\1\)*\s*(=|<=>|\blike\b|<>|!=|<|>)\s*\(*\s*(['"]?)([\w@.$-]{0,20})`,
+      String.raw`(?:^|[\s'"\x60)(\uE00A+]|/\*[^*]{0,40}\*/)${BOOL}${WS}*(?:\(+\s*)?(['"]?)([\w@.$-]{0,20})\1\)*${AFTER_OPERAND}(=|<=>|\blike\b|<>|!=|<|>)\s*(?:\(+\s*)?(['"]?)([\w@.$-]{0,20})`,
     ),
     score: tautologyScore,
     hints: ['or', 'and', '||', '&&'],
@@ -47,7 +60,7 @@ export const SQL_INJECTION_RULES: readonly PatternRule[] = [
     // A quote closes the string, a short condition follows, and a comment cuts off the rest of the query.
     id: 'sql.boolean_comment',
     pattern: re(
-      String.raw`['"]\)*[ \t]*${BOOL}[ \t]*\(*[ \t]*(?:['"]?[\w@.]{1,20}['"]?[ \t]*[=<>!]{1,2}[ \t]*['"]?[\w@.]{1,20}['"]?|true|false|not[ \t]+\w+|\d+)[ \t]*\)*[ \t]*(?:--|#|/\*)`,
+      String.raw`['"]\)*[ \t]*${BOOL}[ \t]*(?:\(+[ \t]*)?(?:['"]?[\w@.]{1,20}['"]?[ \t]*[=<>!]{1,2}[ \t]*['"]?[\w@.]{1,20}['"]?|true|false|not[ \t]+\w+|\d+)[ \t]*(?:\)+[ \t]*)?(?:--|#|/\*)`,
     ),
     score: 0.8,
     hints: ['--', '#', '/*'],
@@ -62,7 +75,7 @@ export const SQL_INJECTION_RULES: readonly PatternRule[] = [
     // Error-based extraction (`extractvalue(1, concat(0x7e, …))`), HAVING and CASE probes, subqueries glued to strings.
     id: 'sql.error_based',
     pattern: re(
-      String.raw`\b(?:extractvalue|updatexml)\s*\(\s*\w+\s*,\s*concat\s*\(|\bconcat\s*\(\s*0x7e\b|\bhaving${WS}+(\d+)\s*=\s*\1\b|\bcase${WS}+when${WS}*\(?\s*(\d+)\s*=\s*\2\b|\brlike${WS}*\(\s*select\b|'\s*\|\|\s*\(\s*select\b`,
+      String.raw`\b(?:extractvalue|updatexml)\s*\(\s*\w+\s*,\s*concat\s*\(|\bconcat\s*\(\s*0x7e\b|\bhaving${WS}+(\d+)\s*=\s*\1\b|\bcase${WS}+when${WS}*(?:\(\s*)?(\d+)\s*=\s*\2\b|\brlike${WS}*\(\s*select\b|'\s*\|\|\s*\(\s*select\b`,
     ),
     score: 0.8,
     hints: ['extractvalue', 'updatexml', 'concat', 'having', 'case', 'rlike', '||'],
@@ -70,7 +83,7 @@ export const SQL_INJECTION_RULES: readonly PatternRule[] = [
   {
     // A quote closes the string, then `or ''-'`: an always-true expression built from empty strings.
     id: 'sql.tautology',
-    pattern: /['"][ \t]*or[ \t]+(['"])\1[ \t]*[-&^*+| ][ \t]*\1/gi,
+    pattern: /['"][ \t]*or[ \t]+(['"])\1(?:[ \t]*[-&^*+|][ \t]*|\t*[ ][ \t]*)\1/gi,
     score: 0.75,
     hints: ['or'],
   },
@@ -85,7 +98,7 @@ export const SQL_INJECTION_RULES: readonly PatternRule[] = [
     },
     hints: ['--', '#', '/*'],
   },
-  { id: 'sql.union_select', pattern: re(String.raw`\bunion${WS}+(?:(?:all|distinct)${WS}+)?\(?${WS}*select(?![a-z_])`), score: 0.85, hints: ['union'] },
+  { id: 'sql.union_select', pattern: re(String.raw`\bunion${WS}+(?:(?:all|distinct)${WS}+)?(?:\(${WS}*)?select(?![a-z_])`), score: 0.85, hints: ['union'] },
   { id: 'sql.time_delay', pattern: re(String.raw`\bwaitfor${WS}+delay${WS}+['"]?\d`), score: 0.9, hints: ['waitfor'] },
   { id: 'sql.time_delay', pattern: re(String.raw`\bbenchmark\s*\(\s*\d{4,}\s*,`), score: 0.85, hints: ['benchmark'] },
   { id: 'sql.time_delay', pattern: re(String.raw`\b(?:pg_sleep\s*\(\s*\d|dbms_lock\.sleep\s*\(|dbms_pipe\.receive_message\s*\()`), score: 0.85, hints: ['sleep', 'dbms_pipe'] },
@@ -148,12 +161,12 @@ export const SQL_INJECTION_RULES: readonly PatternRule[] = [
   {
     id: 'sql.privilege_change',
     pattern: re(
-      String.raw`\bcreate${WS}+user${WS}+\w+${WS}+identified${WS}+by\b|\bgrant${WS}+(?:connect|resource|dba|sysadmin|all${WS}+privileges)${WS}+(?:on${WS}+\S+${WS}+)?to${WS}+\w+`,
+      String.raw`\bcreate${WS}+user${WS}+\w+${WS}+identified${WS}+by\b|\bgrant${WS}+(?:connect|resource|dba|sysadmin|all${WS}+privileges)${WS}+(?:on${WS}+${OBJECT}${WS}+)?to${WS}+\w+`,
     ),
     score: 0.5,
     hints: ['create', 'grant'],
   },
-  { id: 'sql.order_by_probe', pattern: re(String.raw`\border${WS}+by${WS}+\d+[^\n]{0,120}?(?:--|#|/\*)`), score: 0.75, hints: ['order'] },
+  { id: 'sql.order_by_probe', pattern: re(String.raw`\border${WS}+by${WS}+\d+(?!\d)[^\n]{0,120}?(?:--|#|/\*)`), score: 0.75, hints: ['order'] },
   {
     // MySQL's versioned comment `/*!50000 …*/`, or a quote hidden in a comment right after a number (`1/*'*/`).
     id: 'sql.inline_comment',

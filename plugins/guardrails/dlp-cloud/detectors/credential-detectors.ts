@@ -102,7 +102,7 @@ const RULES: CredentialRule[] = [
   { infoType: 'GCP_API_KEY', pattern: /\bAIza[0-9A-Za-z_-]{35}(?![\w-])/g, likelihood: Likelihood.VERY_LIKELY, hints: ['aiza'] },
   {
     infoType: 'JSON_WEB_TOKEN',
-    pattern: /(?<![A-Za-z0-9-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.([A-Za-z0-9_-]*)/g,
+    pattern: /(?<![A-Za-z0-9-])eyJ(?:[A-Za-z0-9-]|_(?!eyJ)){8,}\.eyJ[A-Za-z0-9_-]{8,}\.([A-Za-z0-9_-]*)/g,
     likelihood: (m) => ((m[1] ?? '').length >= 16 ? Likelihood.VERY_LIKELY : Likelihood.LIKELY),
     hints: ['eyj'],
   },
