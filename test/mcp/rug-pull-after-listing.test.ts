@@ -1,12 +1,11 @@
 // A tool changed after this process listed it is refused once that listing is older than mcp.toolListMaxAgeMs, even when the client never lists again.
 import assert from 'node:assert/strict';
-import type { Server } from 'node:http';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import request from 'supertest';
 import { createGateway } from '../../src/index.js';
 import { POISONED_DESCRIPTION, startFakeMcpServer, type FakeMcpServer } from '../helpers/fake-mcp-server.js';
 import { REGISTRY_TOKEN } from '../helpers/mcp-fixture.js';
+import { connectMcpProxyClient } from '../helpers/mcp-proxy-client.js';
 import { createTestGateway, TEST_KEYS } from '../helpers/test-gateway.js';
 
 describe('MCP rug pull after the first listing: calls re-list a tool list older than its maximum age', () => {
@@ -21,15 +20,9 @@ describe('MCP rug pull after the first listing: calls re-list a tool list older 
     assert.equal((await admin('/v1/admin/mcp/registries', { name: 'tools', url: mcp.url, authorization_token: REGISTRY_TOKEN })).status, 201);
     await admin('/v1/admin/applications', { name: 'app' });
     const developerKey = (await admin('/v1/admin/applications/app/keys', {})).body.key as string;
-    const server: Server = t.app.listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
-    const client = new Client({ name: 'test-client', version: '1.0.0' });
-    const url = new URL(`http://127.0.0.1:${(server.address() as { port: number }).port}/v1/mcp/tools`);
-    await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${developerKey}` } } }));
+    const { client, close } = await connectMcpProxyClient(t.app, 'tools', developerKey);
     closers.push(async () => {
-      await client.close().catch(() => undefined);
-      server.closeAllConnections();
-      server.close();
+      await close();
       await t.close();
     });
     assert.ok((await client.listTools()).tools.some((tool) => tool.name === 'add'));

@@ -1,15 +1,14 @@
 // A tool changed after its pin is refused on a gateway that never listed it (a restart, another replica), even when the client calls it without listing.
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
-import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import request from 'supertest';
 import { fileStorage } from '../../src/storage/file-storage.js';
 import { POISONED_DESCRIPTION, startFakeMcpServer, type FakeMcpServer } from '../helpers/fake-mcp-server.js';
 import { REGISTRY_TOKEN } from '../helpers/mcp-fixture.js';
+import { connectMcpProxyClient } from '../helpers/mcp-proxy-client.js';
 import { createTestGateway, TEST_KEYS, type TestGateway } from '../helpers/test-gateway.js';
 
 describe('MCP rug pull: the first call on a gateway that never listed the tool', () => {
@@ -21,15 +20,9 @@ describe('MCP rug pull: the first call on a gateway that never listed the tool',
   /** A gateway on the shared data folder, listening on loopback, and an SDK client connected to registry `tools` through it. */
   async function gatewayAndClient(): Promise<{ t: TestGateway; client: Client }> {
     const t = await createTestGateway({ storage: fileStorage({ dir }) });
-    const server: Server = t.app.listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
-    const url = new URL(`http://127.0.0.1:${(server.address() as { port: number }).port}/v1/mcp/tools`);
-    const client = new Client({ name: 'test-client', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${developerKey}` } } }));
+    const { client, close } = await connectMcpProxyClient(t.app, 'tools', developerKey);
     closers.push(async () => {
-      await client.close().catch(() => undefined);
-      server.closeAllConnections();
-      server.close();
+      await close();
       await t.close();
     });
     return { t, client };
