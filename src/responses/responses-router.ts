@@ -129,8 +129,10 @@ export function responsesRouter(deps: ResponsesRouterDeps): Router {
         output.withhold(CHECKED_OUTPUT_ITEMS);
         throw rejected;
       });
-      if (!stream) response.output_text = outputText(response.output as OutputItem[]);
-      record(String(response.output_text ?? ''));
+      // The items' text after any output transform (DLP): what a JSON answer carries, and what the log and the stored
+      // response keep of a stream, whose events went out (held, then released) as they came.
+      response.output_text = outputText(response.output as OutputItem[]);
+      record(String(response.output_text));
       await keepResponse(stored, req, request, context.application, response);
       release(true);
       if (stream) res.end();

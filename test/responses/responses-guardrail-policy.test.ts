@@ -51,6 +51,16 @@ describe('/v1/responses under the application guardrail policy', () => {
     assert.ok(!streamed.text.includes('forbidden answer'), 'nor the text in the failed response');
   });
 
+  it('under an output DLP mask, the Chronicles entry of a streamed answer keeps the masked text, as a JSON one does', async () => {
+    await setPolicy({ mode: 'inspect', processors: { dlp_cloud: { apply_to: ['output'], strategy: 'mask' } } });
+    for (const stream of [false, true]) {
+      f.fake.script({ text: 'Write to jane.doe@example.com today.' });
+      await respond('hello', { stream }).expect(200);
+      const entry = await lastEntry();
+      assert.equal(entry.output, 'Write to ******************** today.', `stream: ${stream}`);
+    }
+  });
+
   it('a passing output check lets the stream through whole', async () => {
     f.fake.script({ text: 'a harmless answer' });
     await setPolicy({ mode: 'reject', processors: { banned_words: { apply_to: ['output'] } } });
