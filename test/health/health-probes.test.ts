@@ -4,7 +4,7 @@ import request from 'supertest';
 import { createGateway, defineGuardrail, memoryStorage, postgresStorage, type StorageAdapter } from '../../src/index.js';
 import { createTestGateway, type TestGateway } from '../helpers/test-gateway.js';
 import { dropSchema, requirePostgres, TEST_DATABASE_URL, testSchemaName } from '../helpers/postgres-test.js';
-import { deleteKeys, redisPort, requireRedis, testKeyPrefix, TEST_REDIS_URL } from '../helpers/redis-test.js';
+import { deleteKeys, requireRedis, testKeyPrefix, redisThroughCut } from '../helpers/redis-test.js';
 import { tcpCut, type TcpCut } from '../helpers/tcp-cut.js';
 import { startExampleServer } from '../helpers/example-server-process.js';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -183,12 +183,9 @@ describe('15.1: /readyz with Redis cut off', function () {
   let t: TestGateway;
   beforeEach(async () => {
     prefix = testKeyPrefix();
-    const target = redisPort();
-    relay = await tcpCut(target.host, target.port);
-    const url = new URL(TEST_REDIS_URL);
-    url.hostname = '127.0.0.1';
-    url.port = String(relay.port);
-    t = await createTestGateway({ redis: { url: url.toString(), keyPrefix: prefix, maxReconnectDelayMs: 100 } });
+    let url: string;
+    ({ relay, url } = await redisThroughCut());
+    t = await createTestGateway({ redis: { url, keyPrefix: prefix, maxReconnectDelayMs: 100 } });
   });
   afterEach(async () => {
     await relay.restore();

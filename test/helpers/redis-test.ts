@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { requireService } from './require-service.js';
+import { tcpCut, type TcpCut } from './tcp-cut.js';
 
 /** The Redis tests use: `GATEWAY_TEST_REDIS_URL`, default the local server. */
 export const TEST_REDIS_URL = process.env.GATEWAY_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -48,4 +49,20 @@ export async function deleteKeys(prefix: string, url = TEST_REDIS_URL): Promise<
 export function redisPort(url = TEST_REDIS_URL): { host: string; port: number } {
   const parsed = new URL(url);
   return { host: parsed.hostname || '127.0.0.1', port: Number(parsed.port || 6379) };
+}
+
+/**
+ * A relay in front of the test Redis that a test can cut ({@link tcpCut}), and the Redis URL that goes through it.
+ * @example
+ * const { relay, url } = await redisThroughCut();
+ * const f = await createTrafficFixture({ redis: { url, keyPrefix } });
+ * await relay.cut(); // Redis is now unreachable for that gateway
+ */
+export async function redisThroughCut(): Promise<{ relay: TcpCut; url: string }> {
+  const { host, port } = redisPort();
+  const relay = await tcpCut(host, port);
+  const url = new URL(TEST_REDIS_URL);
+  url.hostname = '127.0.0.1';
+  url.port = String(relay.port);
+  return { relay, url: url.toString() };
 }

@@ -52,3 +52,14 @@ export const chatBody = (extra: Record<string, unknown> = {}): Record<string, un
   messages: [{ role: 'user', content: 'Hello' }],
   ...extra,
 });
+
+/**
+ * Adds providers `claude` (Anthropic format) and `gem` (Gemini format) on the fixture's fake upstream, and chat routes
+ * `via-anthropic` and `via-gemini` to them, for tests of the translating adapters.
+ */
+export async function addTranslatedRoutes(f: TrafficFixture): Promise<void> {
+  await f.create('/v1/admin/providers', { name: 'claude', type: 'anthropic', config: { api_base: f.fake.url }, api_keys: [{ api_key: 'sk-ant-provider-key-000001' }] });
+  await f.create('/v1/admin/providers', { name: 'gem', type: 'gemini', config: { api_base: f.fake.url }, api_keys: [{ api_key: 'gemini-provider-key-000001' }] });
+  await f.create('/v1/admin/routes', { name: 'via-anthropic', type: 'chat', models: [{ name: 'claude-x', provider: 'claude' }] });
+  await f.create('/v1/admin/routes', { name: 'via-gemini', type: 'chat', models: [{ name: 'gemini-x', provider: 'gem' }] });
+}

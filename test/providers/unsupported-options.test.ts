@@ -1,7 +1,7 @@
 // Options a translating adapter cannot honour (several choices, log probabilities, JSON output) are refused by name, through the official openai client.
 import assert from 'node:assert/strict';
 import OpenAI from 'openai';
-import { createTrafficFixture, type TrafficFixture } from '../helpers/traffic-fixture.js';
+import { addTranslatedRoutes, createTrafficFixture, type TrafficFixture } from '../helpers/traffic-fixture.js';
 import { listenOnLoopback, type LoopbackServer } from '../helpers/loopback-server.js';
 
 describe('translating adapters refuse what they cannot answer', () => {
@@ -12,10 +12,7 @@ describe('translating adapters refuse what they cannot answer', () => {
 
   before(async () => {
     f = await createTrafficFixture();
-    await f.create('/v1/admin/providers', { name: 'claude', type: 'anthropic', config: { api_base: f.fake.url }, api_keys: [{ api_key: 'sk-ant-provider-key-000001' }] });
-    await f.create('/v1/admin/providers', { name: 'gem', type: 'gemini', config: { api_base: f.fake.url }, api_keys: [{ api_key: 'gemini-provider-key-000001' }] });
-    await f.create('/v1/admin/routes', { name: 'via-anthropic', type: 'chat', models: [{ name: 'claude-x', provider: 'claude' }] });
-    await f.create('/v1/admin/routes', { name: 'via-gemini', type: 'chat', models: [{ name: 'gemini-x', provider: 'gem' }] });
+    await addTranslatedRoutes(f);
     server = await listenOnLoopback(f.app);
   });
   after(async () => {

@@ -7,8 +7,7 @@ import { createRedisClient } from '../../src/redis/redis-client.js';
 import { RedisResponseStore } from '../../src/responses/redis-response-store.js';
 import { startFakeProvider, type FakeProvider } from '../helpers/fake-provider.js';
 import { createMcpFixture, type McpFixture } from '../helpers/mcp-fixture.js';
-import { deleteKeys, redisPort, requireRedis, TEST_REDIS_URL, testKeyPrefix } from '../helpers/redis-test.js';
-import { tcpCut } from '../helpers/tcp-cut.js';
+import { deleteKeys, requireRedis, TEST_REDIS_URL, testKeyPrefix, redisThroughCut } from '../helpers/redis-test.js';
 import { TEST_KEYS } from '../helpers/test-gateway.js';
 
 const SECRET = 'a-shared-gateway-secret-for-two-replicas-0001';
@@ -132,12 +131,8 @@ describe('14.3 RedisResponseStore: chains, TTL, byte bound, other applications, 
   });
 
   it('14.5: with Redis cut, save and load answer 503 storage_unavailable at once, and work again when it is back', async () => {
-    const { host, port } = redisPort();
-    const relay = await tcpCut(host, port);
-    const url = new URL(TEST_REDIS_URL);
-    url.hostname = '127.0.0.1';
-    url.port = String(relay.port);
-    const cutClient = createRedisClient({ url: url.toString() });
+    const { relay, url } = await redisThroughCut();
+    const cutClient = createRedisClient({ url });
     try {
       await new Promise((resolve) => cutClient.once('ready', resolve));
       const store = new RedisResponseStore(cutClient, { keyPrefix: `${prefix}cut:` });

@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import request from 'supertest';
 import type { RedisRouteRateLimits } from '../../src/traffic/redis-rate-limiter.js';
 import { reservoirFor } from '../../src/traffic/route-rate-limits.js';
-import { deleteKeys, redisPort, requireRedis, TEST_REDIS_URL, testKeyPrefix } from '../helpers/redis-test.js';
+import { deleteKeys, requireRedis, TEST_REDIS_URL, testKeyPrefix, redisThroughCut } from '../helpers/redis-test.js';
 import { TEST_KEYS } from '../helpers/test-gateway.js';
-import { tcpCut, type TcpCut } from '../helpers/tcp-cut.js';
+import type { TcpCut } from '../helpers/tcp-cut.js';
 import { chatBody, createTrafficFixture, type TrafficFixture } from '../helpers/traffic-fixture.js';
 import { capturingLogger, type LoggedLine } from '../helpers/capturing-logger.js';
 
@@ -140,13 +140,10 @@ describe('14.5 Redis down: rate limits fail open (default) or closed, never hang
   let closed: TrafficFixture;
   const logs: LoggedLine[] = [];
   before(async () => {
-    const { host, port } = redisPort();
-    relay = await tcpCut(host, port);
-    const url = new URL(TEST_REDIS_URL);
-    url.hostname = '127.0.0.1';
-    url.port = String(relay.port);
-    open = await createTrafficFixture({ redis: { url: url.toString(), keyPrefix: prefix }, logger: capturingLogger(logs) });
-    closed = await createTrafficFixture({ redis: { url: url.toString(), keyPrefix: prefix, rateLimitFailure: 'closed' } });
+    let url: string;
+    ({ relay, url } = await redisThroughCut());
+    open = await createTrafficFixture({ redis: { url, keyPrefix: prefix }, logger: capturingLogger(logs) });
+    closed = await createTrafficFixture({ redis: { url, keyPrefix: prefix, rateLimitFailure: 'closed' } });
     await addRoute([open, closed], 'one', 1);
     await addRoute([open, closed], 'free', 0);
   });
@@ -209,13 +206,9 @@ describe('14.5 Redis down: rate limits fail open (default) or closed, never hang
   });
 
   it('14.5: a gateway started while Redis is down serves rate-limited routes (fail open) and enforces them once Redis comes up', async () => {
-    const { host, port } = redisPort();
-    const late = await tcpCut(host, port);
+    const { relay: late, url } = await redisThroughCut();
     await late.cut();
-    const url = new URL(TEST_REDIS_URL);
-    url.hostname = '127.0.0.1';
-    url.port = String(late.port);
-    const f = await createTrafficFixture({ redis: { url: url.toString(), keyPrefix: prefix } });
+    const f = await createTrafficFixture({ redis: { url, keyPrefix: prefix } });
     try {
       await addRoute([f], 'late', 1);
       const started = performance.now();

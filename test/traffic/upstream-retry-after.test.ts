@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
-import { createTrafficFixture, type TrafficFixture } from '../helpers/traffic-fixture.js';
+import { addTranslatedRoutes, createTrafficFixture, type TrafficFixture } from '../helpers/traffic-fixture.js';
 import { listenOnLoopback, type LoopbackServer } from '../helpers/loopback-server.js';
 
 describe('an upstream Retry-After is answered to the client', () => {
@@ -11,11 +11,8 @@ describe('an upstream Retry-After is answered to the client', () => {
 
   before(async () => {
     f = await createTrafficFixture();
-    await f.create('/v1/admin/providers', { name: 'claude', type: 'anthropic', config: { api_base: f.fake.url }, api_keys: [{ api_key: 'sk-ant-provider-key-000001' }] });
+    await addTranslatedRoutes(f);
     await f.create('/v1/admin/routes', { name: 'via-openai', type: 'chat', models: [{ name: 'gpt-4o-mini', provider: 'fake' }] });
-    await f.create('/v1/admin/routes', { name: 'via-anthropic', type: 'chat', models: [{ name: 'claude-x', provider: 'claude' }] });
-    await f.create('/v1/admin/providers', { name: 'gem', type: 'gemini', config: { api_base: f.fake.url }, api_keys: [{ api_key: 'gemini-provider-key-000001' }] });
-    await f.create('/v1/admin/routes', { name: 'via-gemini', type: 'chat', models: [{ name: 'gemini-x', provider: 'gem' }] });
     server = await listenOnLoopback(f.app);
   });
   after(async () => {

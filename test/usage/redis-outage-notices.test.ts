@@ -1,7 +1,7 @@
 // With Redis cut and restored, caller limits and budget spend fall back to the process and tell each outage once: one warning, then one line when Redis answers again.
 import assert from 'node:assert/strict';
-import { deleteKeys, redisPort, requireRedis, TEST_REDIS_URL, testKeyPrefix } from '../helpers/redis-test.js';
-import { tcpCut, type TcpCut } from '../helpers/tcp-cut.js';
+import { deleteKeys, requireRedis, testKeyPrefix, redisThroughCut } from '../helpers/redis-test.js';
+import type { TcpCut } from '../helpers/tcp-cut.js';
 import { createTrafficFixture, type TrafficFixture } from '../helpers/traffic-fixture.js';
 import { admin, chat, metered, oneDollarPerAnswer } from './usage-helpers.js';
 import { capturingLogger, type LoggedLine } from '../helpers/capturing-logger.js';
@@ -15,12 +15,9 @@ describe('14.5 Redis down: caller limits and budget spend tell each outage once'
   const lines: LoggedLine[] = [];
   const logger = capturingLogger(lines);
   before(async () => {
-    const { host, port } = redisPort();
-    relay = await tcpCut(host, port);
-    const url = new URL(TEST_REDIS_URL);
-    url.hostname = '127.0.0.1';
-    url.port = String(relay.port);
-    f = await createTrafficFixture({ redis: { url: url.toString(), keyPrefix: prefix, maxReconnectDelayMs: 50 }, logger });
+    let url: string;
+    ({ relay, url } = await redisThroughCut());
+    f = await createTrafficFixture({ redis: { url, keyPrefix: prefix, maxReconnectDelayMs: 50 }, logger });
     await oneDollarPerAnswer(f);
     await f.create('/v1/admin/routes', { name: 'chat', type: 'chat', models: [{ name: 'gpt-4o-mini', provider: 'fake' }] });
     await admin(f, 'put', '/v1/admin/applications/app').send({ budget: { amount_usd: 100, period: 'day' }, limits: { requests_per_minute: 100 } }).expect(200);

@@ -2,8 +2,8 @@
 import assert from 'node:assert/strict';
 import { sharedReplicaOptions } from '../helpers/shared-replica-options.js';
 import { eventually } from '../helpers/eventually.js';
-import { redisPort, TEST_REDIS_URL } from '../helpers/redis-test.js';
-import { tcpCut, type TcpCut } from '../helpers/tcp-cut.js';
+import { redisThroughCut } from '../helpers/redis-test.js';
+import type { TcpCut } from '../helpers/tcp-cut.js';
 import { createTestGateway, type TestGateway } from '../helpers/test-gateway.js';
 import { createTrafficFixture, type TrafficFixture } from '../helpers/traffic-fixture.js';
 import { admin, chat, metered, oneDollarPerAnswer } from './usage-helpers.js';
@@ -22,14 +22,11 @@ describe('budget spend made during a Redis outage reaches the shared spend', fun
   });
   const { options } = sharedReplicaOptions({ secret: 'outage-spend-secret-0123456789' });
   before(async () => {
-    const { host, port } = redisPort();
-    relay = await tcpCut(host, port);
-    const url = new URL(TEST_REDIS_URL);
-    url.hostname = '127.0.0.1';
-    url.port = String(relay.port);
+    let url: string;
+    ({ relay, url } = await redisThroughCut());
     // Replica A reaches Redis through a relay the test cuts; replica B reaches it directly.
     const base = options();
-    a = await createTrafficFixture({ ...base, redis: { ...base.redis!, url: url.toString(), maxReconnectDelayMs: 50 } });
+    a = await createTrafficFixture({ ...base, redis: { ...base.redis!, url, maxReconnectDelayMs: 50 } });
     replicaB = await createTestGateway(options());
   });
 
