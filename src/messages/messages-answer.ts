@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { Errors } from '../errors/error-registry.js';
 import { anthropicStopReason, anthropicUsageOf, countsOfOpenAiUsage, stopSequenceOf } from '../../plugins/providers/anthropic/mapping.js';
+import { reasoningText, streamedThinking, thinkingBlocksOf } from './messages-thinking.js';
 
 type Json = Record<string, unknown>;
 
@@ -23,13 +24,13 @@ function toolInput(args: unknown): Json {
 }
 
 /**
- * An OpenAI `chat.completion` as an Anthropic `message`: the text as a text block, tool calls as `tool_use` blocks,
- * the finish reason as `stop_reason`, and usage with cached input apart.
+ * An OpenAI `chat.completion` as an Anthropic `message`: thinking first (see {@link thinkingBlocksOf}), the text as a
+ * text block, tool calls as `tool_use` blocks, the finish reason as `stop_reason`, and usage with cached input apart.
  */
 export function chatToMessage(answer: Json, model: string): Json {
   const choice = (Array.isArray(answer.choices) ? answer.choices[0] : undefined) as { message?: Json; finish_reason?: unknown; stop_reason?: unknown } | undefined;
   const message = choice?.message ?? {};
-  const content: Json[] = [];
+  const content: Json[] = thinkingBlocksOf(message);
   if (typeof message.content === 'string' && message.content !== '') content.push({ type: 'text', text: message.content });
   for (const call of Array.isArray(message.tool_calls) ? (message.tool_calls as Json[]) : []) {
     const fn = (call.function ?? {}) as Json;
@@ -83,8 +84,11 @@ function wholeJson(text: string): boolean {
 }
 
 /**
- * Writes the events of one Anthropic stream from OpenAI chunk payloads: `message_start` on the first chunk, a
- * `content_block_start`/`content_block_delta`/`content_block_stop` run per text or tool call, and at the end
+ * Writes the events of one Anthropic stream from OpenAI chunk payloads: `message_start` on the first chunk (with the
+ * first chunk's `usage` when it has one: the Anthropic adapter's input counts; an OpenAI-format upstream reports usage
+ * only at the end, so its `message_start` counts are 0), a
+ * `content_block_start`/`content_block_delta`/`content_block_stop` run per thinking text (`reasoning_content`, closed by
+ * a `thinking_blocks` signature as `signature_delta`; a redacted block as it came), text or tool call, and at the end
  * (Anthropic's blocks come one after another, while OpenAI may interleave parallel tool calls: a call that starts while
  * another's arguments are still incomplete is held and written whole, in its own block, when that block closes or at
  * the end),
@@ -95,7 +99,7 @@ function wholeJson(text: string): boolean {
 export class MessageStreamWriter {
   private started = false;
   private blocks = 0;
-  private open: { kind: 'text' } | { kind: 'tool'; call: number } | undefined;
+  private open: { kind: 'text' } | { kind: 'thinking' } | { kind: 'redacted' } | { kind: 'tool'; call: number } | undefined;
   private readonly calls = new Map<number, StreamedCall>();
   private finish: unknown = null;
   private stopSequence: string | undefined;
@@ -127,6 +131,7 @@ export class MessageStreamWriter {
     if (chunk.usage) this.usage = chunk.usage;
     const choice = (Array.isArray(chunk.choices) ? chunk.choices[0] : undefined) as { delta?: Json; finish_reason?: unknown; stop_reason?: unknown } | undefined;
     const delta = choice?.delta ?? {};
+    out += this.thinking(delta);
     if (typeof delta.content === 'string' && delta.content !== '') {
       if (this.open?.kind !== 'text') out += this.openBlock({ kind: 'text' }, { type: 'text', text: '' });
       out += sse('content_block_delta', { index: this.blocks - 1, delta: { type: 'text_delta', text: delta.content } });
@@ -160,8 +165,28 @@ export class MessageStreamWriter {
     if (this.started) return '';
     this.started = true;
     const model = typeof chunk.model === 'string' && chunk.model !== '' ? chunk.model : this.model;
-    const message = { id: idOf(chunk.id), type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 0, output_tokens: 0 } };
+    const usage = typeof chunk.usage === 'object' && chunk.usage !== null ? anthropicUsageOf(countsOfOpenAiUsage(chunk.usage)) : { input_tokens: 0, output_tokens: 0 };
+    const message = { id: idOf(chunk.id), type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage };
     return sse('message_start', { message });
+  }
+
+  /** The events for a delta's thinking: its text into the open thinking block (opened if need be), then its signatures and redacted blocks. */
+  private thinking(delta: Json): string {
+    let out = '';
+    const text = reasoningText(delta);
+    if (text !== undefined) {
+      if (this.open?.kind !== 'thinking') out += this.openBlock({ kind: 'thinking' }, { type: 'thinking', thinking: '', signature: '' });
+      out += sse('content_block_delta', { index: this.blocks - 1, delta: { type: 'thinking_delta', thinking: text } });
+    }
+    for (const block of streamedThinking(delta)) {
+      if (block.type === 'redacted_thinking') {
+        out += this.openBlock({ kind: 'redacted' }, block) + this.closeBlock();
+        continue;
+      }
+      if (this.open?.kind !== 'thinking') out += this.openBlock({ kind: 'thinking' }, { type: 'thinking', thinking: '', signature: '' });
+      out += sse('content_block_delta', { index: this.blocks - 1, delta: { type: 'signature_delta', signature: block.signature } }) + this.closeBlock();
+    }
+    return out;
   }
 
   /** The events for one tool call delta: into its open block, held while pending, or opening its block. */

@@ -3,23 +3,33 @@ import { Errors } from '../errors/error-registry.js';
 import { MODEL_NAME_SCHEMA } from '../traffic/model-endpoints.js';
 import { compileValidator } from '../validation/schema-validator.js';
 import { openaiImageUrl, openaiTool, openaiToolChoice } from '../../plugins/providers/anthropic/mapping.js';
+import {
+  BLOCK_EXTENSION_PROPERTIES, breakpointOf, CACHE_CONTROL_SCHEMA, checkThinking, historyThinkingBlock, THINKING_SCHEMA, toolResultBreakpoint,
+  type MessagesThinking,
+} from './messages-extensions.js';
 
 /** A Messages API request, as far as the gateway reads it. */
 export interface MessagesRequest {
   model: string;
   max_tokens: number;
   messages: Array<{ role: 'user' | 'assistant'; content: string | Array<Record<string, unknown>> }>;
-  system?: string | Array<{ type: string; text?: string }>;
+  system?: string | Array<{ type: string; text?: string; cache_control?: unknown }>;
   stream?: boolean;
   stop_sequences?: string[];
   temperature?: number;
   top_p?: number;
   metadata?: { user_id?: string };
-  tools?: Array<{ name: string; description?: string; input_schema?: Record<string, unknown>; type?: string }>;
+  tools?: Array<{ name: string; description?: string; input_schema?: Record<string, unknown>; type?: string; cache_control?: unknown }>;
   tool_choice?: { type: string; name?: string; disable_parallel_tool_use?: boolean };
+  thinking?: MessagesThinking;
 }
 
-const block = { type: 'object', required: ['type'], properties: { type: { type: 'string' } } };
+/** A content block: its type, and the members bounded here (a tool result's blocks may carry a breakpoint too). */
+const block = {
+  type: 'object',
+  required: ['type'],
+  properties: { type: { type: 'string' }, ...BLOCK_EXTENSION_PROPERTIES, content: { type: ['string', 'array'], items: { type: 'object', properties: { cache_control: CACHE_CONTROL_SCHEMA } } } },
+};
 
 const validateMessages = compileValidator<MessagesRequest>({
   type: 'object',
@@ -36,15 +46,16 @@ const validateMessages = compileValidator<MessagesRequest>({
         properties: { role: { enum: ['user', 'assistant'] }, content: { type: ['string', 'array'], items: block } },
       },
     },
-    system: { type: ['string', 'array'], items: { type: 'object', required: ['type'], properties: { type: { const: 'text' }, text: { type: 'string' } } } },
+    system: { type: ['string', 'array'], items: { type: 'object', required: ['type'], properties: { type: { const: 'text' }, text: { type: 'string' }, cache_control: CACHE_CONTROL_SCHEMA } } },
     stream: { type: 'boolean' },
     stop_sequences: { type: 'array', items: { type: 'string' } },
     temperature: { type: 'number', minimum: 0, maximum: 1 },
     top_p: { type: 'number', minimum: 0, maximum: 1 },
     top_k: { type: 'integer', minimum: 0 },
     metadata: { type: 'object', properties: { user_id: { type: 'string' } } },
-    tools: { type: 'array', items: { type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 1 }, description: { type: 'string' }, input_schema: { type: 'object' } } } },
+    tools: { type: 'array', items: { type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 1 }, description: { type: 'string' }, input_schema: { type: 'object' }, cache_control: CACHE_CONTROL_SCHEMA } } },
     tool_choice: { type: 'object', required: ['type'], properties: { type: { enum: ['auto', 'any', 'tool', 'none'] }, name: { type: 'string' }, disable_parallel_tool_use: { type: 'boolean' } } },
+    thinking: THINKING_SCHEMA,
   },
 });
 
@@ -54,17 +65,21 @@ function invalid(message: string, param: string): never {
   throw Errors.validation([message], { param });
 }
 
-/** The text and image parts of blocks, as OpenAI content (a string when there is only text). */
+/** The parts as OpenAI content: a string when there is only text and no cache breakpoint, else the parts. */
+const partsContent = (parts: Array<Record<string, unknown>>): string | Array<Record<string, unknown>> =>
+  parts.every((part) => part.type === 'text' && part.cache_control === undefined) ? parts.map((part) => part.text as string).join('') : parts;
+
+/** The text and image parts of blocks (with their cache breakpoints), as OpenAI content. */
 function userContent(blocks: Array<Record<string, unknown>>, where: string): string | Array<Record<string, unknown>> {
   const parts = blocks.map((item, index) => {
-    if (item.type === 'text' && typeof item.text === 'string') return { type: 'text', text: item.text };
+    if (item.type === 'text' && typeof item.text === 'string') return { type: 'text', text: item.text, ...breakpointOf(item) };
     if (item.type === 'image') {
       const url = typeof item.source === 'object' && item.source !== null ? openaiImageUrl(item.source as Record<string, unknown>) : undefined;
-      if (url) return { type: 'image_url', image_url: { url } };
+      if (url) return { type: 'image_url', image_url: { url }, ...breakpointOf(item) };
     }
     return invalid(`${where}[${index}] has the type ${JSON.stringify(item.type)}, which this gateway does not translate; use text, image, tool_use or tool_result.`, `${where}[${index}]`);
   });
-  return parts.every((part) => part.type === 'text') ? parts.map((part) => part.text as string).join('') : parts;
+  return partsContent(parts);
 }
 
 /**
@@ -107,7 +122,7 @@ function userMessages(content: Array<Record<string, unknown>>, where: string): C
       images.push(...held);
       text += `${text === '' ? '' : '\n'}[${held.length} image${held.length === 1 ? '' : 's'} from this tool result follow${held.length === 1 ? 's' : ''}]`;
     }
-    out.push({ role: 'tool', tool_call_id: item.tool_use_id, content: item.is_error === true ? `Error: ${text}` : text });
+    out.push({ role: 'tool', tool_call_id: item.tool_use_id, content: item.is_error === true ? `Error: ${text}` : text, ...toolResultBreakpoint(item) });
   });
   if (images.length > 0 || rest.length > 0) {
     const others = rest.length > 0 ? userContent(rest, where) : [];
@@ -117,40 +132,63 @@ function userMessages(content: Array<Record<string, unknown>>, where: string): C
   return out;
 }
 
+/**
+ * An assistant turn as an assistant message: text as content (parts when a block carries a cache breakpoint),
+ * `tool_use` as `tool_calls`, and thinking and redacted thinking blocks, exactly as they came, as `thinking_blocks`.
+ */
 function assistantMessage(content: Array<Record<string, unknown>>, where: string): ChatMessage {
-  const texts: string[] = [];
+  const texts: Array<Record<string, unknown>> = [];
   const calls: Array<Record<string, unknown>> = [];
+  const thinking: Array<Record<string, unknown>> = [];
   content.forEach((item, index) => {
-    if (item.type === 'text' && typeof item.text === 'string') texts.push(item.text);
+    if (item.type === 'text' && typeof item.text === 'string') texts.push({ type: 'text', text: item.text, ...breakpointOf(item) });
+    else if (item.type === 'thinking' || item.type === 'redacted_thinking') thinking.push(historyThinkingBlock(item, `${where}[${index}]`));
     else if (item.type === 'tool_use') {
       if (typeof item.id !== 'string' || typeof item.name !== 'string') invalid(`${where}[${index}] needs an id and a name.`, `${where}[${index}]`);
       // Anthropic requires `input`, the tool's arguments, as an object: a string or array is refused, never sent on as one.
       if (typeof item.input !== 'object' || item.input === null || Array.isArray(item.input)) {
         invalid(`${where}[${index}].input must be an object (the tool's arguments).`, `${where}[${index}].input`);
       }
-      calls.push({ id: item.id, type: 'function', function: { name: item.name, arguments: JSON.stringify(item.input) } });
-    } else if (item.type !== 'thinking' && item.type !== 'redacted_thinking') {
+      calls.push({ id: item.id, type: 'function', function: { name: item.name, arguments: JSON.stringify(item.input) }, ...breakpointOf(item) });
+    } else {
       invalid(`${where}[${index}] has the type ${JSON.stringify(item.type)}, which an assistant turn cannot carry here.`, `${where}[${index}]`);
     }
   });
-  return { role: 'assistant', content: texts.length > 0 ? texts.join('') : null, ...(calls.length > 0 ? { tool_calls: calls } : {}) };
+  return {
+    role: 'assistant',
+    content: texts.length > 0 ? partsContent(texts) : null,
+    ...(calls.length > 0 ? { tool_calls: calls } : {}),
+    ...(thinking.length > 0 ? { thinking_blocks: thinking } : {}),
+  };
+}
+
+/** The system prompt as a system message: text blocks joined by a blank line, or text parts when one carries a cache breakpoint. */
+function systemMessage(system: NonNullable<MessagesRequest['system']>): ChatMessage | undefined {
+  if (typeof system !== 'string' && system.some((item) => item.cache_control !== undefined)) {
+    return { role: 'system', content: system.map((item) => ({ type: 'text', text: item.text ?? '', ...breakpointOf(item) })) };
+  }
+  const text = typeof system === 'string' ? system : system.map((item) => item.text ?? '').join('\n\n');
+  return text === '' ? undefined : { role: 'system', content: text };
 }
 
 /**
  * Checks a Messages API body (400 naming the field) and translates it into an OpenAI chat body: `system` → a system
  * message; `tool_result` blocks → `tool` messages (before the rest of their user turn; text, or text and image parts);
  * `tool_use` → `tool_calls`;
- * images (base64 or URL) → `image_url` parts; thinking blocks are dropped; `max_tokens`, `stop_sequences` → `stop`,
+ * images (base64 or URL) → `image_url` parts; thinking and redacted thinking blocks → the assistant message's
+ * `thinking_blocks`, unchanged; `max_tokens`, `stop_sequences` → `stop`,
  * `temperature`, `top_p`, `metadata.user_id` → `user`, `tools`, `tool_choice` (`disable_parallel_tool_use` →
- * `parallel_tool_calls: false`). `top_k` has no OpenAI counterpart and is not passed on. A stream asks for the usage chunk.
+ * `parallel_tool_calls: false`), `thinking` as is (checked against Anthropic's rules), and each `cache_control` onto
+ * its part, tool call, tool message or tool (system blocks with one become text parts). Adapters that pass the body
+ * through leave Anthropic's members out (see ProviderRequestContext.clientFormat). `top_k` has no OpenAI counterpart
+ * and is not passed on. A stream asks for the usage chunk.
  */
 export function messagesToChat(body: unknown): { request: MessagesRequest; chat: Record<string, unknown> } {
   const request = validateMessages(body);
+  if (request.thinking) checkThinking(request.thinking, request.max_tokens);
   const messages: ChatMessage[] = [];
-  if (request.system !== undefined) {
-    const text = typeof request.system === 'string' ? request.system : request.system.map((item) => item.text ?? '').join('\n\n');
-    if (text !== '') messages.push({ role: 'system', content: text });
-  }
+  const system = request.system === undefined ? undefined : systemMessage(request.system);
+  if (system) messages.push(system);
   request.messages.forEach((message, index) => {
     const where = `messages[${index}].content`;
     if (typeof message.content === 'string') messages.push({ role: message.role, content: message.content });
@@ -166,7 +204,7 @@ export function messagesToChat(body: unknown): { request: MessagesRequest; chat:
     request.tools.forEach((tool, index) => {
       if (tool.type !== undefined && tool.type !== 'custom') invalid(`tools[${index}] is a server tool (${tool.type}), which this gateway does not run.`, `tools[${index}].type`);
     });
-    chat.tools = request.tools.map((tool) => openaiTool({ name: tool.name, description: tool.description, schema: tool.input_schema }));
+    chat.tools = request.tools.map((tool) => ({ ...openaiTool({ name: tool.name, description: tool.description, schema: tool.input_schema }), ...breakpointOf(tool) }));
   }
   if (request.tool_choice) {
     const choice = openaiToolChoice(request.tool_choice);
@@ -174,6 +212,7 @@ export function messagesToChat(body: unknown): { request: MessagesRequest; chat:
     chat.tool_choice = choice;
     if (request.tool_choice.disable_parallel_tool_use === true && chat.tools) chat.parallel_tool_calls = false;
   }
+  if (request.thinking) chat.thinking = request.thinking.type === 'enabled' ? { type: 'enabled', budget_tokens: request.thinking.budget_tokens } : { type: 'disabled' };
   if (request.stream === true) {
     chat.stream = true;
     chat.stream_options = { include_usage: true };

@@ -60,6 +60,7 @@ export function messagesRouter(deps: MessagesRouterDeps): Router {
     const stream = request.stream === true;
     const context = await resolveModelRequest(req, res, deps, { endpoint: 'chat', body: chat, model: request.model, stream, routeTypes: ['chat', 'messages'] });
     context.answerFormat = ANTHROPIC_FORMAT;
+    context.clientFormat = 'anthropic';
     next();
   };
   const steps = [deps.watch, anthropicKeyHeader, requireDeveloperKey(deps.services.developerKeys), jsonBody({ limitBytes: deps.bodyLimitBytes, maxDepth: deps.maxJsonDepth }), resolve, ...deps.after];

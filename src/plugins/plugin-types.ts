@@ -122,6 +122,13 @@ export interface ProviderRequestContext {
   apiKey?: { value: string; headerKey?: string; queryParamKey?: string };
   /** The model's endpoint suffix, when the route sets one. */
   suffix?: string;
+  /**
+   * The API the client spoke, when not OpenAI's: `anthropic` for POST /v1/messages. Its body then carries Anthropic's
+   * members in OpenAI form (`thinking`, `cache_control` on parts, tool messages and tools, an assistant message's
+   * `thinking_blocks`): an adapter that passes the body through unchanged leaves them out (or maps them), as an
+   * OpenAI-format server would refuse them; members an OpenAI-format client sent itself pass as they came.
+   */
+  clientFormat?: 'anthropic';
 }
 
 /** The HTTP request an adapter asks the gateway to send. */

@@ -90,6 +90,7 @@ async function attempt(deps: FallbackProxyDeps, context: ModelRequestContext, ca
     provider: candidate.provider,
     apiKey: await selectProviderKey(candidate, deps.keys),
     suffix: candidate.routeModel?.suffix,
+    ...(context.clientFormat === undefined ? {} : { clientFormat: context.clientFormat }),
   };
   const upstreamRequest = candidate.adapter.buildRequest(providerContext);
   const watch = deps.observer?.attemptStarted(context, candidate, upstreamRequest.headers);

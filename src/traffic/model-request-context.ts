@@ -59,6 +59,8 @@ export interface ModelRequestContext {
   relay?: RelayOutcome;
   /** Set by endpoints that answer in another API's format (POST /v1/messages); absent: OpenAI's. */
   answerFormat?: AnswerFormat;
+  /** Set with `answerFormat` by POST /v1/messages: the body carries Anthropic's members (see ProviderRequestContext.clientFormat). */
+  clientFormat?: 'anthropic';
   /** Set by endpoints that make several model calls (the Responses tool loop): what the request log records as the exchange. */
   exchange?: { output: string | null; usage: Record<string, unknown> | null; tool_invocations: ToolInvocation[]; rounds: number };
 }

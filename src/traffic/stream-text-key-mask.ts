@@ -36,8 +36,8 @@ interface HeldText {
  * one inside an event. An end that may begin a form (at most the longest form less one character; nothing after a
  * line break) is held back and put in front of the same member's next text. What a choice holds is sent, masked, no
  * later than its `finish_reason` chunk (or in a chunk of its own just before it), before text of another member of
- * that choice, and before `[DONE]` or the end of the stream (in a chunk of its own), so no text is lost and the
- * order holds. A payload that needs no change passes as the same string: it is not rewritten, and one without JSON
+ * that choice, before a `thinking_blocks` delta of that choice (a thinking block's signature ends its text), and
+ * before `[DONE]` or the end of the stream (in a chunk of its own), so no text is lost and the order holds. A payload that needs no change passes as the same string: it is not rewritten, and one without JSON
  * escapes and without a text end to hold is not even parsed. One mask per stream: it holds state.
  * @example
  * const split = new StreamTextKeyMask(SecretFormMatcher.of(providerKey, 'text')!);
@@ -87,6 +87,8 @@ export class StreamTextKeyMask {
       };
       if (typeof choice.text === 'string') join(choice, 'text', { kind: 'text' }, 'text');
       const delta = choice.delta;
+      // A thinking block's signature (or a redacted block) ends the thinking text before it: what it held goes first.
+      const boundary = isRecord(delta) && Array.isArray(delta.thinking_blocks);
       if (isRecord(delta)) {
         for (const name of DELTA_TEXTS) if (typeof delta[name] === 'string') join(delta, name, { kind: 'delta', name }, name);
         if (isRecord(delta.function_call) && typeof delta.function_call.arguments === 'string') join(delta.function_call, 'arguments', { kind: 'function_call' }, 'function_call');
@@ -99,7 +101,7 @@ export class StreamTextKeyMask {
         }
       }
       // Text this choice holds in members this chunk does not continue is sent before it: another member's text, or the finish, comes next.
-      if (this.held.size > 0 && (texts > 0 || finishing)) {
+      if (this.held.size > 0 && (texts > 0 || finishing || boundary)) {
         for (const [key, held] of this.held) {
           if (held.choice !== index || held.event === event) continue;
           (due ??= []).push(held);

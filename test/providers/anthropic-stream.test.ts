@@ -50,7 +50,7 @@ describe('anthropic stream translator', () => {
     assert.deepEqual(chunks.at(-1)?.usage, { prompt_tokens: 25, completion_tokens: 15, total_tokens: 40 });
   });
 
-  it('translates tool_use blocks into indexed tool_calls deltas, skipping thinking and empty JSON', () => {
+  it('translates tool_use blocks into indexed tool_calls deltas, thinking into reasoning_content and its signature, skipping empty JSON', () => {
     const input = [
       ...messageStart,
       ...events(
@@ -76,6 +76,8 @@ describe('anthropic stream translator', () => {
     const deltas = deltasOf(chunksOf(translateAll(translator(), input)));
     assert.deepEqual(deltas, [
       { role: 'assistant', content: '' },
+      { reasoning_content: 'I need the weather.' },
+      { thinking_blocks: [{ type: 'thinking', thinking: '', signature: 'EqQBCgIYAhIM' }] },
       { content: 'Checking.' },
       { tool_calls: [{ index: 0, id: 'toolu_01T1x1fJ34qAmk2tNTrN7Up6', type: 'function', function: { name: 'get_weather', arguments: '' } }] },
       { tool_calls: [{ index: 0, function: { arguments: '{"location": "San Fra' } }] },

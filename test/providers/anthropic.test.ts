@@ -134,7 +134,7 @@ describe('anthropic adapter', () => {
       });
     });
 
-    it('translates tool_use blocks into tool_calls with JSON-string arguments', () => {
+    it('translates tool_use blocks into tool_calls with JSON-string arguments, and thinking into reasoning_content and thinking_blocks', () => {
       const answer = translate({
         id: 'msg_2', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5',
         content: [
@@ -148,7 +148,7 @@ describe('anthropic adapter', () => {
         index: 0, logprobs: null, finish_reason: 'tool_calls',
         message: { role: 'assistant', content: 'Let me check.', refusal: null, tool_calls: [
           { id: 'toolu_01A09q90qw90lq917835lq9', type: 'function', function: { name: 'get_weather', arguments: '{"location":"San Francisco, CA","unit":"celsius"}' } },
-        ] },
+        ], reasoning_content: 'The user wants weather.', thinking_blocks: [{ type: 'thinking', thinking: 'The user wants weather.', signature: 'sig' }] },
       }]);
     });
 

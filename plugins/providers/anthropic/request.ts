@@ -4,6 +4,7 @@ import {
   contentText, maxTokens, numberField, parseArguments, readMessages, readToolChoice, readTools, refuseUnsupportedOptions, stopSequences,
   type OpenAiContentPart, type OpenAiMessage,
 } from '../shared/openai-chat.js';
+import { cacheControlMember, readThinking } from '../shared/chat-extensions.js';
 import { anthropicImageBlock, anthropicTool, anthropicToolChoice } from './mapping.js';
 
 /** The `max_tokens` sent when the client gives none (Anthropic requires it); `config.default_max_tokens` overrides. */
@@ -22,31 +23,45 @@ function partBlocks(content: string | OpenAiContentPart[] | null): AnthropicBloc
   if (typeof content === 'string') return [{ type: 'text', text: content }];
   return content
     .filter((part) => part.type !== 'text' || part.text !== '')
-    .map((part) => (part.type === 'text' ? { type: 'text', text: part.text } : anthropicImageBlock(part.image_url.url)));
+    .map((part) => ({ ...(part.type === 'text' ? { type: 'text', text: part.text } : anthropicImageBlock(part.image_url.url)), ...cacheControlMember(part) }));
 }
 
+/** An assistant turn's blocks: its thinking blocks (signatures and redacted data as they came) first, then text and tool calls. */
 function assistantBlocks(message: OpenAiMessage, index: number): AnthropicBlock[] {
-  const blocks = partBlocks(message.content);
+  const blocks: AnthropicBlock[] = [...(message.thinking_blocks ?? []).map((block) => ({ ...block })), ...partBlocks(message.content)];
   (message.tool_calls ?? []).forEach((call, callIndex) => {
     const input = parseArguments(call.function.arguments, `messages[${index}].tool_calls[${callIndex}].function.arguments`);
-    blocks.push({ type: 'tool_use', id: call.id, name: call.function.name, input });
+    blocks.push({ type: 'tool_use', id: call.id, name: call.function.name, input, ...cacheControlMember(call) });
   });
   return blocks;
 }
 
 function toolResultBlock(message: OpenAiMessage): AnthropicBlock {
   const content = typeof message.content === 'string' || message.content === null ? contentText(message.content) : partBlocks(message.content);
-  return { type: 'tool_result', tool_use_id: message.tool_call_id, content };
+  return { type: 'tool_result', tool_use_id: message.tool_call_id, content, ...cacheControlMember(message) };
 }
 
 /**
- * Splits OpenAI messages into Anthropic's `system` text and turns. System and developer messages join
- * `system` (blank line between); tool messages become `tool_result` blocks of a user turn; consecutive
- * turns of one role merge into one (so consecutive tool results share a turn, as Anthropic requires);
- * a turn of one text block is sent as a plain string.
+ * The system blocks of a system or developer message: one text block, or, when a part carries a cache breakpoint, one
+ * block per text part (so the breakpoint stays where the client put it). Empty text is left out: Anthropic refuses it.
  */
-export function anthropicMessages(messages: OpenAiMessage[]): { system?: string; messages: AnthropicTurn[] } {
-  const system: string[] = [];
+function systemBlocks(message: OpenAiMessage): AnthropicBlock[] {
+  const { content } = message;
+  if (Array.isArray(content) && content.some((part) => part.cache_control !== undefined)) {
+    return content.flatMap((part) => (part.type === 'text' && part.text !== '' ? [{ type: 'text', text: part.text, ...cacheControlMember(part) }] : []));
+  }
+  const text = contentText(content);
+  return text === '' ? [] : [{ type: 'text', text }];
+}
+
+/**
+ * Splits OpenAI messages into Anthropic's `system` and turns. System and developer messages join
+ * `system` (blank line between), as text blocks when one carries a cache breakpoint (`cache_control`); tool messages
+ * become `tool_result` blocks of a user turn; consecutive turns of one role merge into one (so consecutive tool
+ * results share a turn, as Anthropic requires); a turn of one text block without a breakpoint is sent as a plain string.
+ */
+export function anthropicMessages(messages: OpenAiMessage[]): { system?: string | AnthropicBlock[]; messages: AnthropicTurn[] } {
+  const system: AnthropicBlock[] = [];
   const turns: Array<{ role: 'user' | 'assistant'; content: AnthropicBlock[] }> = [];
   const push = (role: 'user' | 'assistant', blocks: AnthropicBlock[]): void => {
     if (blocks.length === 0) return;
@@ -55,23 +70,25 @@ export function anthropicMessages(messages: OpenAiMessage[]): { system?: string;
     else turns.push({ role, content: blocks });
   };
   messages.forEach((message, index) => {
-    if (message.role === 'system' || message.role === 'developer') system.push(contentText(message.content));
+    if (message.role === 'system' || message.role === 'developer') system.push(...systemBlocks(message));
     else if (message.role === 'user') push('user', partBlocks(message.content));
     else if (message.role === 'assistant') push('assistant', assistantBlocks(message, index));
     else push('user', [toolResultBlock(message)]);
   });
   const simplified = turns.map((turn): AnthropicTurn => {
     const only = turn.content.length === 1 ? turn.content[0] : undefined;
-    return only?.type === 'text' ? { role: turn.role, content: only.text as string } : turn;
+    return only?.type === 'text' && only.cache_control === undefined ? { role: turn.role, content: only.text as string } : turn;
   });
-  return system.length > 0 ? { system: system.join('\n\n'), messages: simplified } : { messages: simplified };
+  if (system.length === 0) return { messages: simplified };
+  const cached = system.some((block) => block.cache_control !== undefined);
+  return { system: cached ? system : system.map((block) => block.text as string).join('\n\n'), messages: simplified };
 }
 
 /** Adds `tools` and `tool_choice`; `parallel_tool_calls: false` becomes `disable_parallel_tool_use`. */
 function addTools(body: Record<string, unknown>, request: Record<string, unknown>): void {
   const tools = readTools(body);
   if (!tools || tools.length === 0) return;
-  request.tools = tools.map((tool) => anthropicTool({ name: tool.name, description: tool.description, schema: tool.parameters }));
+  request.tools = tools.map((tool) => ({ ...anthropicTool({ name: tool.name, description: tool.description, schema: tool.parameters }), ...cacheControlMember(tool) }));
   const choice = readToolChoice(body);
   let toolChoice = choice ? anthropicToolChoice(choice) : undefined;
   if (body.parallel_tool_calls === false && choice?.mode !== 'none') {
@@ -84,7 +101,8 @@ function addTools(body: Record<string, unknown>, request: Record<string, unknown
  * The Messages API body for an OpenAI chat body. Copies `temperature`, `top_p` and `top_k` as given
  * (Anthropic accepts temperature 0-1 and answers 400 above), `stop` → `stop_sequences`,
  * `max_completion_tokens` or `max_tokens` → `max_tokens` (default {@link DEFAULT_MAX_TOKENS}),
- * `user` → `metadata.user_id`. Sampling options Anthropic lacks (penalties, `seed`) are dropped; options that change
+ * `user` → `metadata.user_id`, `thinking` (Anthropic's extended thinking, `enabled` with `budget_tokens` or `disabled`) as is,
+ * and the cache breakpoints (`cache_control`) of parts, tool calls, tool messages and tools onto their blocks. Sampling options Anthropic lacks (penalties, `seed`) are dropped; options that change
  * the answer's shape (`n` above 1, `logprobs`, `top_logprobs`, a JSON `response_format`) are 400 naming the field.
  */
 export function anthropicBody(context: ProviderRequestContext): string {
@@ -104,6 +122,8 @@ export function anthropicBody(context: ProviderRequestContext): string {
   if (stop && stop.length > 0) request.stop_sequences = stop;
   if (typeof body.user === 'string') request.metadata = { user_id: body.user };
   addTools(body, request);
+  const thinking = readThinking(body);
+  if (thinking) request.thinking = thinking;
   if (context.stream) request.stream = true;
   return JSON.stringify(request);
 }

@@ -24,23 +24,33 @@ export function stopSequenceMember(stopReason: unknown, stopSequence: unknown): 
 
 /**
  * Translates a Messages API answer: text blocks joined as `content` (null when there is none),
- * `tool_use` blocks as `tool_calls` with JSON-string arguments; thinking blocks are left out. A stop at one of
- * the request's stop sequences is finish reason `stop` with that sequence as the choice's `stop_reason`.
+ * `tool_use` blocks as `tool_calls` with JSON-string arguments. Thinking text is `reasoning_content` (blocks joined,
+ * a blank line between), and every thinking block, with its signature, and every redacted one, with its data, is in
+ * `thinking_blocks`, in order, as they came (for POST /v1/messages and for a client that sends them back). A stop at
+ * one of the request's stop sequences is finish reason `stop` with that sequence as the choice's `stop_reason`.
  */
 export function translateAnthropicResponse(upstream: unknown, context: ProviderRequestContext): Record<string, unknown> {
   const message = expectObject(upstream, 'the Anthropic answer');
   if (!Array.isArray(message.content)) throw Errors.upstreamInvalidResponse(['the Anthropic answer has no content array']);
   const texts: string[] = [];
   const toolCalls: Array<Record<string, unknown>> = [];
+  const thinking: Array<Record<string, unknown>> = [];
   for (const block of message.content) {
     if (!isRecord(block)) continue;
     if (block.type === 'text' && typeof block.text === 'string') texts.push(block.text);
+    if (block.type === 'thinking' && typeof block.thinking === 'string') {
+      thinking.push({ type: 'thinking', thinking: block.thinking, signature: typeof block.signature === 'string' ? block.signature : '' });
+    }
+    if (block.type === 'redacted_thinking' && typeof block.data === 'string') thinking.push({ type: 'redacted_thinking', data: block.data });
     if (block.type === 'tool_use') {
       toolCalls.push({ id: block.id, type: 'function', function: { name: block.name, arguments: JSON.stringify(block.input ?? {}) } });
     }
   }
   const reply: Record<string, unknown> = { role: 'assistant', content: texts.length > 0 ? texts.join('') : null, refusal: null };
   if (toolCalls.length > 0) reply.tool_calls = toolCalls;
+  const reasoning = thinking.flatMap((block) => (block.type === 'thinking' ? [block.thinking as string] : []));
+  if (reasoning.length > 0) reply.reasoning_content = reasoning.join('\n\n');
+  if (thinking.length > 0) reply.thinking_blocks = thinking;
   return {
     id: typeof message.id === 'string' ? message.id : generateId(),
     object: 'chat.completion',

@@ -6,11 +6,15 @@ import { anthropicFinishReason, stopSequenceMember } from './response.js';
 
 /**
  * Creates the translator of one Anthropic stream:
- * - `message_start` → the first chunk, `{role: 'assistant', content: ''}`;
- * - `content_block_start` of a `tool_use` → a `tool_calls` delta with index, id, name and empty arguments;
- * - `content_block_delta`: `text_delta` → a `content` delta, `input_json_delta` → an arguments delta;
+ * - `message_start` → the first chunk, `{role: 'assistant', content: ''}` (for POST /v1/messages with the input
+ *   counts so far as its `usage`, which its own `message_start` reports);
+ * - `content_block_start` of a `tool_use` → a `tool_calls` delta with index, id, name and empty arguments; of a
+ *   `redacted_thinking` block → a `thinking_blocks` delta with the block as it came;
+ * - `content_block_delta`: `text_delta` → a `content` delta, `input_json_delta` → an arguments delta, `thinking_delta`
+ *   → a `reasoning_content` delta, `signature_delta` → a `thinking_blocks` delta `[{type: 'thinking', thinking: '',
+ *   signature}]`, which ends that thinking block;
  * - `message_delta` → the chunk with `finish_reason` (and the sequence as `stop_reason` after a stop sequence); `message_stop` → the usage chunk when the client
- *   asked `stream_options.include_usage`; `ping`, `content_block_stop` and thinking deltas → nothing;
+ *   asked `stream_options.include_usage`; `ping` and `content_block_stop` → nothing;
  * - `error` → throws `upstream_stream_error` (502) with Anthropic's message.
  * `onEnd` answers `[DONE]`, or throws `upstream_stream_error` when `message_stop` never came.
  */
@@ -34,12 +38,16 @@ export function createAnthropicStreamTranslator(context: ProviderRequestContext)
     if (typeof message.id === 'string') chunks.identity.id = message.id;
     if (typeof message.model === 'string') chunks.identity.model = message.model;
     readUsage(message.usage);
-    return [chunks.delta({ role: 'assistant', content: '' })];
+    const first = { role: 'assistant', content: '' };
+    if (context.clientFormat !== 'anthropic' || !isRecord(message.usage)) return [chunks.delta(first)];
+    return [chunks.deltaWithUsage(first, usageOf(promptTokens, completionTokens, cachedTokens, cacheCreationTokens))];
   }
 
   function onBlockStart(data: Record<string, unknown>): string[] {
     const block = isRecord(data.content_block) ? data.content_block : {};
     if (block.type === 'text' && typeof block.text === 'string' && block.text !== '') return [chunks.delta({ content: block.text })];
+    if (block.type === 'thinking') return typeof block.thinking === 'string' && block.thinking !== '' ? [chunks.delta({ reasoning_content: block.thinking })] : [];
+    if (block.type === 'redacted_thinking' && typeof block.data === 'string') return [chunks.delta({ thinking_blocks: [{ type: 'redacted_thinking', data: block.data }] })];
     if (block.type !== 'tool_use') return [];
     const index = toolIndexOfBlock.size;
     toolIndexOfBlock.set(Number(data.index), index);
@@ -49,6 +57,8 @@ export function createAnthropicStreamTranslator(context: ProviderRequestContext)
   function onBlockDelta(data: Record<string, unknown>): string[] {
     const delta = isRecord(data.delta) ? data.delta : {};
     if (delta.type === 'text_delta' && typeof delta.text === 'string') return [chunks.delta({ content: delta.text })];
+    if (delta.type === 'thinking_delta' && typeof delta.thinking === 'string') return delta.thinking === '' ? [] : [chunks.delta({ reasoning_content: delta.thinking })];
+    if (delta.type === 'signature_delta' && typeof delta.signature === 'string') return [chunks.delta({ thinking_blocks: [{ type: 'thinking', thinking: '', signature: delta.signature }] })];
     if (delta.type !== 'input_json_delta' || typeof delta.partial_json !== 'string' || delta.partial_json === '') return [];
     const index = toolIndexOfBlock.get(Number(data.index));
     if (index === undefined) return fail(`input_json_delta for block ${String(data.index)}, which is not a tool_use block`);

@@ -4,6 +4,7 @@ import {
   contentText, isRecord, maxTokens, numberField, parseArguments, parseDataUrl, readMessages, readToolChoice, readTools, refuseUnsupportedOptions, stopSequences,
   type OpenAiContentPart, type OpenAiMessage,
 } from '../shared/openai-chat.js';
+import { readThinking } from '../shared/chat-extensions.js';
 
 /** One part of a Gemini content. */
 export type GeminiPart = Record<string, unknown>;
@@ -92,7 +93,11 @@ export function geminiContents(messages: OpenAiMessage[]): { systemInstruction?:
   return system.length > 0 ? { systemInstruction: { parts: system }, contents } : { contents };
 }
 
-/** `generationConfig` from OpenAI's sampling options; undefined when none is set. */
+/**
+ * `generationConfig` from OpenAI's sampling options; undefined when none is set. Anthropic's `thinking` (from POST
+ * /v1/messages) with a budget becomes `thinkingConfig.thinkingBudget`; thinking that is off is left to the model's default
+ * (some Gemini models cannot turn thinking off, and would refuse a budget of 0).
+ */
 export function generationConfig(body: Record<string, unknown>): Record<string, unknown> | undefined {
   const config: Record<string, unknown> = {};
   const copy = { temperature: 'temperature', top_p: 'topP', top_k: 'topK', n: 'candidateCount', presence_penalty: 'presencePenalty', frequency_penalty: 'frequencyPenalty', seed: 'seed' };
@@ -109,6 +114,8 @@ export function generationConfig(body: Record<string, unknown>): Record<string, 
     config.responseMimeType = 'application/json';
     if (isRecord(format.json_schema) && isRecord(format.json_schema.schema)) config.responseJsonSchema = format.json_schema.schema;
   }
+  const thinking = readThinking(body);
+  if (thinking?.type === 'enabled') config.thinkingConfig = { thinkingBudget: thinking.budget_tokens };
   return Object.keys(config).length > 0 ? config : undefined;
 }
 

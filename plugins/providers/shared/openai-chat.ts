@@ -1,5 +1,6 @@
 // Readers of the OpenAI chat request body, shared by the adapters that translate it to another wire format.
 import { Errors } from '../../../src/plugins/plugin-api.js';
+import { cacheControlMember, readThinkingBlocks, type CacheControl, type ThinkingBlock } from './chat-extensions.js';
 
 export { parseDataUrl } from './data-url.js';
 
@@ -7,11 +8,14 @@ export { parseDataUrl } from './data-url.js';
 export interface OpenAiTextPart {
   type: 'text';
   text: string;
+  /** A prompt cache breakpoint after this part (Anthropic's; see chat-extensions.ts). */
+  cache_control?: CacheControl;
 }
 /** An image part of a user message: an `https:` or `data:` URL. */
 export interface OpenAiImagePart {
   type: 'image_url';
   image_url: { url: string; detail?: string };
+  cache_control?: CacheControl;
 }
 /** One part of a message's content. */
 export type OpenAiContentPart = OpenAiTextPart | OpenAiImagePart;
@@ -21,6 +25,7 @@ export interface OpenAiToolCall {
   id: string;
   type: 'function';
   function: { name: string; arguments: string };
+  cache_control?: CacheControl;
 }
 
 /** One chat message, as the translating adapters read it. */
@@ -29,6 +34,10 @@ export interface OpenAiMessage {
   content: string | OpenAiContentPart[] | null;
   tool_calls?: OpenAiToolCall[];
   tool_call_id?: string;
+  /** A tool message's cache breakpoint (its result block's). */
+  cache_control?: CacheControl;
+  /** An assistant message's thinking blocks, signatures and redacted data as they came. */
+  thinking_blocks?: ThinkingBlock[];
 }
 
 /** A function tool the model may call. */
@@ -36,6 +45,7 @@ export interface OpenAiFunctionTool {
   name: string;
   description?: string;
   parameters?: Record<string, unknown>;
+  cache_control?: CacheControl;
 }
 
 /** OpenAI's `tool_choice`, normalised. */
@@ -58,9 +68,9 @@ function readContent(value: unknown, param: string): OpenAiMessage['content'] {
   return value.map((part, index): OpenAiContentPart => {
     const where = `${param}[${index}]`;
     if (!isRecord(part)) invalid(`${where} must be an object.`, where);
-    if (part.type === 'text' && typeof part.text === 'string') return { type: 'text', text: part.text };
+    if (part.type === 'text' && typeof part.text === 'string') return { type: 'text', text: part.text, ...cacheControlMember(part) };
     if (part.type === 'image_url' && isRecord(part.image_url) && typeof part.image_url.url === 'string') {
-      return { type: 'image_url', image_url: { url: part.image_url.url } };
+      return { type: 'image_url', image_url: { url: part.image_url.url }, ...cacheControlMember(part) };
     }
     return invalid(`${where} has the unsupported type ${JSON.stringify(part.type)}; use text or image_url.`, where);
   });
@@ -75,7 +85,7 @@ function readToolCalls(value: unknown, param: string): OpenAiToolCall[] | undefi
       invalid(`${where} must have an id and a function name.`, where);
     }
     const args = call.function.arguments;
-    return { id: call.id, type: 'function', function: { name: call.function.name, arguments: typeof args === 'string' ? args : '{}' } };
+    return { id: call.id, type: 'function', function: { name: call.function.name, arguments: typeof args === 'string' ? args : '{}' }, ...cacheControlMember(call) };
   });
 }
 
@@ -91,6 +101,9 @@ export function readMessages(body: Record<string, unknown>): OpenAiMessage[] {
     const toolCalls = readToolCalls(message.tool_calls, `${where}.tool_calls`);
     if (toolCalls) read.tool_calls = toolCalls;
     if (typeof message.tool_call_id === 'string') read.tool_call_id = message.tool_call_id;
+    Object.assign(read, cacheControlMember(message));
+    const thinking = read.role === 'assistant' ? readThinkingBlocks(message.thinking_blocks, `${where}.thinking_blocks`) : undefined;
+    if (thinking) read.thinking_blocks = thinking;
     if (read.role === 'tool' && read.tool_call_id === undefined) invalid(`${where}.tool_call_id is required.`, `${where}.tool_call_id`);
     return read;
   });
@@ -108,7 +121,7 @@ export function readTools(body: Record<string, unknown>): OpenAiFunctionTool[] |
     const read: OpenAiFunctionTool = { name: tool.function.name };
     if (typeof tool.function.description === 'string') read.description = tool.function.description;
     if (isRecord(tool.function.parameters)) read.parameters = tool.function.parameters;
-    return read;
+    return Object.assign(read, cacheControlMember(tool));
   });
 }
 

@@ -77,15 +77,20 @@ export class ChunkBuilder {
     return this.serialise([{ index, delta, logprobs: null, finish_reason: finishReason, ...extra }]);
   }
 
+  /** One chunk with a delta for choice 0 and a `usage` member however the client asked (the counts known so far). */
+  deltaWithUsage(delta: Record<string, unknown>, usage: OpenAiUsage): string {
+    return this.serialise([{ index: 0, delta, logprobs: null, finish_reason: null }], usage, true);
+  }
+
   /** The usage chunk: no choices, the totals. */
   usage(usage: OpenAiUsage): string {
     return this.serialise([], usage);
   }
 
-  private serialise(choices: unknown[], usage?: OpenAiUsage): string {
+  private serialise(choices: unknown[], usage?: OpenAiUsage, always = false): string {
     const { id, model, created, includeUsage } = this.identity;
     const chunk: Record<string, unknown> = { id, object: 'chat.completion.chunk', created, model, choices };
-    if (includeUsage) chunk.usage = usage ?? null;
+    if (includeUsage || always) chunk.usage = usage ?? null;
     return JSON.stringify(chunk);
   }
 }

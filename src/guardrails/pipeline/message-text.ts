@@ -94,8 +94,9 @@ const OTHER_ANSWER_TEXTS = ['refusal', 'reasoning', 'reasoning_content'] as cons
 
 /**
  * Every text slot of a JSON answer a client reads, for output checks: each choice's content or completion text, and
- * its message's refusal, reasoning and the arguments of its tool calls (and of a legacy `function_call`), the model's
- * text as much as its content is.
+ * its message's refusal, reasoning (and the text of each of its `thinking_blocks`, which POST /v1/messages answers as
+ * thinking blocks) and the arguments of its tool calls (and of a legacy `function_call`), the model's text as much as
+ * its content is. A thinking block's signature and a redacted block's data are opaque: neither read nor changed.
  */
 export function answerCheckSlots(answer: Record<string, unknown>): TextSlot[] {
   const slots = answerSlots(answer);
@@ -105,6 +106,7 @@ export function answerCheckSlots(answer: Record<string, unknown>): TextSlot[] {
     if (!message || typeof message !== 'object') continue;
     const record = message as Record<string, unknown>;
     for (const name of OTHER_ANSWER_TEXTS) stringSlot(record, name, slots);
+    if (Array.isArray(record.thinking_blocks)) for (const block of record.thinking_blocks) if ((block as { type?: unknown } | null)?.type === 'thinking') stringSlot(block, 'thinking', slots);
     if (Array.isArray(record.tool_calls)) for (const call of record.tool_calls) stringSlot((call as { function?: unknown } | null)?.function, 'arguments', slots);
     stringSlot(record.function_call, 'arguments', slots);
   }

@@ -1,0 +1,105 @@
+// Anthropic's members an OpenAI chat body may carry (thinking, cache_control, thinking_blocks): read for adapters that send them, left out for those that cannot.
+import { Errors } from '../../../src/plugins/plugin-api.js';
+
+/** A prompt cache breakpoint, as Anthropic takes it on a block or tool. */
+export interface CacheControl {
+  type: string;
+  ttl?: string;
+}
+
+/** A thinking block of an earlier assistant turn: its text and signature, or Anthropic's encrypted (redacted) thinking. */
+export type ThinkingBlock = { type: 'thinking'; thinking: string; signature: string } | { type: 'redacted_thinking'; data: string };
+
+/** Extended thinking as requested: on with a budget of tokens, or off. */
+export type ThinkingRequest = { type: 'enabled'; budget_tokens: number } | { type: 'disabled' };
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function invalid(message: string, param: string): never {
+  throw Errors.validation([message], { param });
+}
+
+/** The `cache_control` of a part, tool call, tool message or tool, copied (its `type` and `ttl` only); undefined when absent. */
+export function readCacheControl(holder: unknown): CacheControl | undefined {
+  const value = isRecord(holder) ? holder.cache_control : undefined;
+  if (!isRecord(value) || typeof value.type !== 'string') return undefined;
+  return typeof value.ttl === 'string' ? { type: value.type, ttl: value.ttl } : { type: value.type };
+}
+
+/** `{ cache_control }` when the holder has one, else `{}`: for spreading into a block. */
+export function cacheControlMember(holder: unknown): { cache_control?: CacheControl } {
+  const found = readCacheControl(holder);
+  return found ? { cache_control: found } : {};
+}
+
+/** An assistant message's `thinking_blocks`, checked (400 naming the block); undefined when absent. */
+export function readThinkingBlocks(value: unknown, param: string): ThinkingBlock[] | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!Array.isArray(value)) return invalid(`${param} must be an array of thinking blocks.`, param);
+  return value.map((block: unknown, index): ThinkingBlock => {
+    const where = `${param}[${index}]`;
+    if (isRecord(block) && block.type === 'thinking' && typeof block.thinking === 'string' && typeof block.signature === 'string') {
+      return { type: 'thinking', thinking: block.thinking, signature: block.signature };
+    }
+    if (isRecord(block) && block.type === 'redacted_thinking' && typeof block.data === 'string') return { type: 'redacted_thinking', data: block.data };
+    return invalid(`${where} must be {"type":"thinking","thinking","signature"} or {"type":"redacted_thinking","data"}.`, where);
+  });
+}
+
+/** The body's `thinking` when it is one Anthropic takes; undefined when absent or of another shape. */
+export function readThinking(body: Record<string, unknown>): ThinkingRequest | undefined {
+  const thinking = body.thinking;
+  if (!isRecord(thinking)) return undefined;
+  if (thinking.type === 'disabled') return { type: 'disabled' };
+  if (thinking.type === 'enabled' && typeof thinking.budget_tokens === 'number') return { type: 'enabled', budget_tokens: thinking.budget_tokens };
+  return undefined;
+}
+
+/**
+ * The `reasoning_effort` an OpenAI-format model gets for a thinking budget: under 4,096 tokens `low`, under 16,384
+ * `medium`, else `high`. Undefined for thinking that is off: such a model reasons as it is configured to.
+ */
+export function reasoningEffortOf(thinking: ThinkingRequest | undefined): 'low' | 'medium' | 'high' | undefined {
+  if (thinking?.type !== 'enabled') return undefined;
+  if (thinking.budget_tokens < 4096) return 'low';
+  return thinking.budget_tokens < 16384 ? 'medium' : 'high';
+}
+
+/** A copy of a part, message or tool without its `cache_control` (the same object when it has none). */
+function withoutCacheControl<T>(holder: T): T {
+  if (!isRecord(holder) || !('cache_control' in holder)) return holder;
+  const { cache_control: _dropped, ...rest } = holder;
+  return rest as T;
+}
+
+/**
+ * Content that was parts only to carry breakpoints, as the text the translation otherwise sends (blocks joined by
+ * `separator`: a blank line between system blocks, nothing between a turn's); parts with an image stay parts.
+ */
+function textOrParts(parts: unknown[], separator: string): unknown {
+  const texts = parts.map((part) => (isRecord(part) && part.type === 'text' && typeof part.text === 'string' ? part.text : undefined));
+  return texts.every((text) => text !== undefined) ? texts.join(separator) : parts;
+}
+
+/**
+ * The body of a POST /v1/messages request as an OpenAI-format server takes it: without Anthropic's members, which it
+ * would refuse (`thinking_blocks` of assistant messages, `cache_control` of parts, tool calls, messages and tools: such
+ * servers cache prompts by themselves; text parts that carried breakpoints are joined back into text), and with `thinking` as `reasoning_effort` (see {@link reasoningEffortOf})
+ * unless the body sets one. The body is not changed: what it does not carry is shared, the rest copied.
+ */
+export function withoutAnthropicMembers(body: Record<string, unknown>): Record<string, unknown> {
+  const { thinking: _thinking, ...rest } = body;
+  const effort = reasoningEffortOf(readThinking(body));
+  if (effort !== undefined && rest.reasoning_effort === undefined) rest.reasoning_effort = effort;
+  if (Array.isArray(body.messages)) {
+    rest.messages = body.messages.map((message: unknown) => {
+      if (!isRecord(message)) return message;
+      const { thinking_blocks: _blocks, ...kept } = withoutCacheControl(message);
+      if (Array.isArray(kept.content)) kept.content = textOrParts(kept.content.map(withoutCacheControl), kept.role === 'system' || kept.role === 'developer' ? '\n\n' : '');
+      if (Array.isArray(kept.tool_calls)) kept.tool_calls = kept.tool_calls.map(withoutCacheControl);
+      return kept;
+    });
+  }
+  if (Array.isArray(body.tools)) rest.tools = body.tools.map(withoutCacheControl);
+  return rest;
+}
