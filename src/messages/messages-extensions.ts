@@ -47,7 +47,7 @@ export function checkThinking(thinking: MessagesThinking, maxTokens: number): vo
     if (thinking.budget_tokens !== undefined) invalid('thinking.budget_tokens is only taken with thinking of type enabled.', 'thinking.budget_tokens');
     return;
   }
-  if (thinking.budget_tokens === undefined) invalid('thinking of type enabled needs budget_tokens (at least 1024, below max_tokens).', 'thinking.budget_tokens');
+  if (thinking.budget_tokens === undefined) invalid('thinking.budget_tokens is required with thinking of type enabled (at least 1024, below max_tokens).', 'thinking.budget_tokens');
   if (thinking.budget_tokens >= maxTokens) {
     invalid(`thinking.budget_tokens (${thinking.budget_tokens}) must be below max_tokens (${maxTokens}): thinking counts toward max_tokens.`, 'thinking.budget_tokens');
   }
@@ -64,7 +64,7 @@ export function breakpointOf(block: Block): { cache_control?: unknown } {
  * or it carries a cache breakpoint, which Anthropic does not take on thinking.
  */
 export function historyThinkingBlock(item: Block, where: string): Block {
-  if (item.cache_control !== undefined) invalid(`${where} is a thinking block, which cannot carry cache_control.`, `${where}.cache_control`);
+  if (item.cache_control !== undefined) invalid(`${where}.cache_control is not taken on a thinking block: Anthropic caches thinking with the turn it belongs to.`, `${where}.cache_control`);
   if (item.type === 'redacted_thinking') {
     if (typeof item.data !== 'string') invalid(`${where}.data is required: a redacted thinking block is sent back as it came.`, `${where}.data`);
     return { type: 'redacted_thinking', data: item.data };
