@@ -104,7 +104,7 @@ describe('POST /v1/messages: extended thinking and prompt caching', () => {
     assert.equal(chat.choices[0]!.message.content, 'The answer is 4.');
   });
 
-  it('a stream carries the thinking deltas, the signature_delta and the redacted block; message_start reports the input tokens', async () => {
+  it('a stream carries the thinking deltas, the signature_delta and the redacted block; message_start reports the input tokens (0 over an OpenAI-format upstream, whose final usage has them)', async () => {
     answer = (res) => void sendEvents(res, thoughtEvents());
     const stream = client('via-anthropic').messages.stream(thinkingRequest);
     const events: Anthropic.MessageStreamEvent[] = [];
@@ -122,23 +122,21 @@ describe('POST /v1/messages: extended thinking and prompt caching', () => {
     const signatures = events.filter((event) => event.type === 'content_block_delta' && event.delta.type === 'signature_delta');
     assert.equal(signatures.length, 1);
     assert.deepEqual(message.usage, { input_tokens: 1234, output_tokens: 30, cache_creation_input_tokens: 200, cache_read_input_tokens: 1000 });
-  });
-
-  it('over an OpenAI-format upstream, message_start counts 0 and the final usage carries the input tokens', async () => {
+    // An OpenAI-format upstream reports usage only at the end: message_start counts 0, and message_delta carries the input tokens.
     const chunk = (delta: Json, finish: string | null = null): Json => ({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'gpt-x', choices: [{ index: 0, delta, finish_reason: finish }], usage: null });
     answer = (res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       const chunks = [chunk({ role: 'assistant', content: 'Hi' }), chunk({}, 'stop'), { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'gpt-x', choices: [], usage: { prompt_tokens: 77, completion_tokens: 3, total_tokens: 80 } }];
       res.end(`${chunks.map((data) => `data: ${JSON.stringify(data)}\n\n`).join('')}data: [DONE]\n\n`);
     };
-    const stream = client('via-openai').messages.stream({ model: 'any', max_tokens: 64, messages: [{ role: 'user', content: 'Hi' }] });
-    const events: Anthropic.MessageStreamEvent[] = [];
-    stream.on('streamEvent', (event) => events.push(structuredClone(event))); // the SDK builds its message on message_start's
-    const message = await stream.finalMessage();
-    const start = events.find((event) => event.type === 'message_start');
-    assert.equal(start?.type === 'message_start' ? start.message.usage.input_tokens : undefined, 0);
-    assert.equal(message.usage.input_tokens, 77);
-    assert.equal(message.usage.output_tokens, 3);
+    const plain = client('via-openai').messages.stream({ model: 'any', max_tokens: 64, messages: [{ role: 'user', content: 'Hi' }] });
+    const openaiEvents: Anthropic.MessageStreamEvent[] = [];
+    plain.on('streamEvent', (event) => openaiEvents.push(structuredClone(event)));
+    const plainMessage = await plain.finalMessage();
+    const plainStart = openaiEvents.find((event) => event.type === 'message_start');
+    assert.equal(plainStart?.type === 'message_start' ? plainStart.message.usage.input_tokens : undefined, 0);
+    assert.equal(plainMessage.usage.input_tokens, 77);
+    assert.equal(plainMessage.usage.output_tokens, 3);
   });
 
   it('a tool-use turn that continues a thinking turn reaches the upstream with its thinking blocks intact', async () => {
