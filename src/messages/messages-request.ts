@@ -53,7 +53,10 @@ const validateMessages = compileValidator<MessagesRequest>({
     top_p: { type: 'number', minimum: 0, maximum: 1 },
     top_k: { type: 'integer', minimum: 0 },
     metadata: { type: 'object', properties: { user_id: { type: 'string' } } },
-    tools: { type: 'array', items: { type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 1 }, description: { type: 'string' }, input_schema: { type: 'object' }, cache_control: CACHE_CONTROL_SCHEMA } } },
+    tools: {
+      type: 'array',
+      items: { type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 1 }, description: { type: 'string' }, input_schema: { type: 'object' }, cache_control: CACHE_CONTROL_SCHEMA } },
+    },
     tool_choice: { type: 'object', required: ['type'], properties: { type: { enum: ['auto', 'any', 'tool', 'none'] }, name: { type: 'string' }, disable_parallel_tool_use: { type: 'boolean' } } },
     thinking: THINKING_SCHEMA,
   },

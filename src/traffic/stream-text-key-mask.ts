@@ -37,8 +37,9 @@ interface HeldText {
  * line break) is held back and put in front of the same member's next text. What a choice holds is sent, masked, no
  * later than its `finish_reason` chunk (or in a chunk of its own just before it), before text of another member of
  * that choice, before a `thinking_blocks` delta of that choice (a thinking block's signature ends its text), and
- * before `[DONE]` or the end of the stream (in a chunk of its own), so no text is lost and the order holds. A payload that needs no change passes as the same string: it is not rewritten, and one without JSON
- * escapes and without a text end to hold is not even parsed. One mask per stream: it holds state.
+ * before `[DONE]` or the end of the stream (in a chunk of its own), so no text is lost and the order holds. A
+ * payload that needs no change passes as the same string: it is not rewritten, and one without JSON escapes and
+ * without a text end to hold is not even parsed. One mask per stream: it holds state.
  * @example
  * const split = new StreamTextKeyMask(SecretFormMatcher.of(providerKey, 'text')!);
  * for (const payload of upstreamPayloads) split.push(payload, sent); // `sent`: the payloads to write, in order
