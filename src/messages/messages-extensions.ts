@@ -16,12 +16,20 @@ export const CACHE_CONTROL_SCHEMA = {
   properties: { type: { enum: ['ephemeral'] }, ttl: { enum: ['5m', '1h'] } },
 } as const;
 
-/** `thinking`: `{type: 'enabled', budget_tokens}` or `{type: 'disabled'}` (the budget's rules are checked by {@link checkThinking}). */
+/**
+ * `thinking`: `{type: 'enabled', budget_tokens}`, `{type: 'disabled'}`, or `{type: 'adaptive'}` (the model decides how
+ * much to think; a `display` word and a `budget_tokens` are passed on as sent). The budget's rules are checked by
+ * {@link checkThinking}.
+ */
 export const THINKING_SCHEMA = {
   type: 'object',
   required: ['type'],
   additionalProperties: false,
-  properties: { type: { enum: ['enabled', 'disabled'] }, budget_tokens: { type: 'integer', minimum: MIN_THINKING_BUDGET } },
+  properties: {
+    type: { enum: ['enabled', 'disabled', 'adaptive'] },
+    budget_tokens: { type: 'integer', minimum: MIN_THINKING_BUDGET },
+    display: { type: 'string', pattern: '^[a-z_]{1,32}$' },
+  },
 } as const;
 
 /** The members of a content block beyond its `type` that the schema bounds: a breakpoint, and a thinking block's opaque fields. */
@@ -33,7 +41,10 @@ export const BLOCK_EXTENSION_PROPERTIES = {
 } as const;
 
 /** A Messages request's `thinking`. */
-export type MessagesThinking = { type: 'enabled'; budget_tokens?: number } | { type: 'disabled'; budget_tokens?: number };
+export type MessagesThinking =
+  | { type: 'enabled'; budget_tokens?: number; display?: string }
+  | { type: 'disabled'; budget_tokens?: number; display?: string }
+  | { type: 'adaptive'; budget_tokens?: number; display?: string };
 
 type Block = Record<string, unknown>;
 
@@ -41,16 +52,33 @@ function invalid(message: string, param: string): never {
   throw Errors.validation([message], { param });
 }
 
-/** Anthropic's rules for `thinking`: enabled needs `budget_tokens`, at least 1,024 and below `max_tokens`; disabled takes none. */
+/**
+ * Anthropic's rules for `thinking`: enabled needs `budget_tokens`, at least 1,024 and below `max_tokens`; adaptive may
+ * carry one (held to the same bounds) and a `display`; disabled takes neither.
+ */
 export function checkThinking(thinking: MessagesThinking, maxTokens: number): void {
   if (thinking.type === 'disabled') {
-    if (thinking.budget_tokens !== undefined) invalid('thinking.budget_tokens is only taken with thinking of type enabled.', 'thinking.budget_tokens');
+    if (thinking.budget_tokens !== undefined) invalid('thinking.budget_tokens is only taken with thinking of type enabled or adaptive.', 'thinking.budget_tokens');
+    if (thinking.display !== undefined) invalid('thinking.display is only taken with thinking of type enabled or adaptive.', 'thinking.display');
     return;
   }
-  if (thinking.budget_tokens === undefined) invalid('thinking.budget_tokens is required with thinking of type enabled (at least 1024, below max_tokens).', 'thinking.budget_tokens');
+  if (thinking.budget_tokens === undefined) {
+    if (thinking.type === 'adaptive') return;
+    invalid('thinking.budget_tokens is required with thinking of type enabled (at least 1024, below max_tokens).', 'thinking.budget_tokens');
+  }
   if (thinking.budget_tokens >= maxTokens) {
     invalid(`thinking.budget_tokens (${thinking.budget_tokens}) must be below max_tokens (${maxTokens}): thinking counts toward max_tokens.`, 'thinking.budget_tokens');
   }
+}
+
+/** A checked `thinking` as the OpenAI-form chat body carries it: its type, and its budget and display when sent. */
+export function chatThinking(thinking: MessagesThinking): Record<string, unknown> {
+  if (thinking.type === 'disabled') return { type: 'disabled' };
+  return {
+    type: thinking.type,
+    ...(thinking.budget_tokens === undefined ? {} : { budget_tokens: thinking.budget_tokens }),
+    ...(thinking.display === undefined ? {} : { display: thinking.display }),
+  };
 }
 
 /** `{ cache_control }` of a block when it has one, else `{}`: for spreading into its OpenAI-form part, call, message or tool. */

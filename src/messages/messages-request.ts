@@ -4,7 +4,7 @@ import { MODEL_NAME_SCHEMA } from '../traffic/model-endpoints.js';
 import { compileValidator } from '../validation/schema-validator.js';
 import { openaiImageUrl, openaiTool, openaiToolChoice } from '../../plugins/providers/anthropic/mapping.js';
 import {
-  BLOCK_EXTENSION_PROPERTIES, breakpointOf, CACHE_CONTROL_SCHEMA, checkThinking, historyThinkingBlock, THINKING_SCHEMA, toolResultBreakpoint,
+  BLOCK_EXTENSION_PROPERTIES, breakpointOf, CACHE_CONTROL_SCHEMA, chatThinking, checkThinking, historyThinkingBlock, THINKING_SCHEMA, toolResultBreakpoint,
   type MessagesThinking,
 } from './messages-extensions.js';
 
@@ -215,7 +215,7 @@ export function messagesToChat(body: unknown): { request: MessagesRequest; chat:
     chat.tool_choice = choice;
     if (request.tool_choice.disable_parallel_tool_use === true && chat.tools) chat.parallel_tool_calls = false;
   }
-  if (request.thinking) chat.thinking = request.thinking.type === 'enabled' ? { type: 'enabled', budget_tokens: request.thinking.budget_tokens } : { type: 'disabled' };
+  if (request.thinking) chat.thinking = chatThinking(request.thinking);
   if (request.stream === true) {
     chat.stream = true;
     chat.stream_options = { include_usage: true };

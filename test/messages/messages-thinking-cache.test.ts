@@ -225,6 +225,33 @@ describe('POST /v1/messages: extended thinking and prompt caching', () => {
     assert.ok(!JSON.stringify(sent).includes('"thinking"'), JSON.stringify(sent));
   });
 
+  it('adaptive thinking (as Claude Code sends it) reaches each provider: as sent to Anthropic, as dynamic thinking to Gemini, as nothing or an effort to an OpenAI-format server', async () => {
+    answer = (res) => sendJson(res, thoughtAnswer());
+    const adaptive = { model: 'any', max_tokens: 4096, messages: [{ role: 'user', content: 'What is 2 + 2?' }] };
+    const post = (route: string, thinking: Json) => request(server.base).post('/v1/messages').set('x-api-key', f.developerKey).set('x-gateway-route', route).send({ ...adaptive, thinking });
+    assert.equal((await post('via-anthropic', { type: 'adaptive' })).status, 200);
+    assert.deepEqual(sent.thinking, { type: 'adaptive' });
+    assert.equal((await post('via-anthropic', { type: 'adaptive', display: 'summarized', budget_tokens: 2048 })).status, 200);
+    assert.deepEqual(sent.thinking, { type: 'adaptive', budget_tokens: 2048, display: 'summarized' });
+    answer = (res) => sendJson(res, { candidates: [{ content: { role: 'model', parts: [{ text: 'Four.' }] }, finishReason: 'STOP' }], usageMetadata: { promptTokenCount: 5, candidatesTokenCount: 1 } });
+    assert.equal((await post('via-gemini', { type: 'adaptive' })).status, 200);
+    assert.deepEqual((sent.generationConfig as Json).thinkingConfig, { thinkingBudget: -1 });
+    answer = (res) => sendJson(res, { id: 'chatcmpl-1', object: 'chat.completion', created: 1, model: 'gpt-x', choices: [{ index: 0, message: { role: 'assistant', content: 'Four.' }, finish_reason: 'stop' }], usage: { prompt_tokens: 5, completion_tokens: 1, total_tokens: 6 } });
+    assert.equal((await post('via-openai', { type: 'adaptive' })).status, 200);
+    assert.equal(sent.reasoning_effort, undefined);
+    assert.equal(sent.thinking, undefined);
+    assert.equal((await post('via-openai', { type: 'adaptive', budget_tokens: 2048 })).status, 200);
+    assert.equal(sent.reasoning_effort, 'low');
+    // Its bounds: a budget as for enabled thinking, a display word of lower-case letters.
+    sent = {};
+    for (const [thinking, param] of [[{ type: 'adaptive', budget_tokens: 512 }, 'thinking.budget_tokens'], [{ type: 'adaptive', budget_tokens: 4096 }, 'thinking.budget_tokens'], [{ type: 'adaptive', display: 'x'.repeat(33) }, 'thinking.display'], [{ type: 'disabled', display: 'summarized' }, 'thinking.display']] as Array<[Json, string]>) {
+      const res = await post('via-anthropic', thinking);
+      assert.equal(res.status, 400, `${param}: ${res.text}`);
+      assert.ok(String(res.body.error.message).includes(param), `${param}: ${res.text}`);
+    }
+    assert.deepEqual(sent, {}, 'no invalid request reached the upstream');
+  });
+
   it('invalid thinking and cache_control are 400 in Anthropic\'s shape, naming the field, and nothing is sent', async () => {
     sent = {};
     answer = (res) => sendJson(res, thoughtAnswer());

@@ -115,7 +115,8 @@ export function generationConfig(body: Record<string, unknown>): Record<string, 
     if (isRecord(format.json_schema) && isRecord(format.json_schema.schema)) config.responseJsonSchema = format.json_schema.schema;
   }
   const thinking = readThinking(body);
-  if (thinking?.type === 'enabled') config.thinkingConfig = { thinkingBudget: thinking.budget_tokens };
+  // Adaptive thinking without a budget is Gemini's dynamic thinking (a budget of -1).
+  if (thinking && thinking.type !== 'disabled') config.thinkingConfig = { thinkingBudget: thinking.budget_tokens ?? -1 };
   return Object.keys(config).length > 0 ? config : undefined;
 }
 

@@ -10,8 +10,11 @@ export interface CacheControl {
 /** A thinking block of an earlier assistant turn: its text and signature, or Anthropic's encrypted (redacted) thinking. */
 export type ThinkingBlock = { type: 'thinking'; thinking: string; signature: string } | { type: 'redacted_thinking'; data: string };
 
-/** Extended thinking as requested: on with a budget of tokens, or off. */
-export type ThinkingRequest = { type: 'enabled'; budget_tokens: number } | { type: 'disabled' };
+/** Extended thinking as requested: on with a budget of tokens, adaptive (the model decides; a budget and display when sent), or off. */
+export type ThinkingRequest =
+  | { type: 'enabled'; budget_tokens: number; display?: string }
+  | { type: 'adaptive'; budget_tokens?: number; display?: string }
+  | { type: 'disabled' };
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -51,16 +54,18 @@ export function readThinking(body: Record<string, unknown>): ThinkingRequest | u
   const thinking = body.thinking;
   if (!isRecord(thinking)) return undefined;
   if (thinking.type === 'disabled') return { type: 'disabled' };
-  if (thinking.type === 'enabled' && typeof thinking.budget_tokens === 'number') return { type: 'enabled', budget_tokens: thinking.budget_tokens };
+  const display = typeof thinking.display === 'string' ? { display: thinking.display } : {};
+  if (thinking.type === 'enabled' && typeof thinking.budget_tokens === 'number') return { type: 'enabled', budget_tokens: thinking.budget_tokens, ...display };
+  if (thinking.type === 'adaptive') return { type: 'adaptive', ...(typeof thinking.budget_tokens === 'number' ? { budget_tokens: thinking.budget_tokens } : {}), ...display };
   return undefined;
 }
 
 /**
  * The `reasoning_effort` an OpenAI-format model gets for a thinking budget: under 4,096 tokens `low`, under 16,384
- * `medium`, else `high`. Undefined for thinking that is off: such a model reasons as it is configured to.
+ * `medium`, else `high`. Undefined for thinking that is off, or adaptive without a budget: such a model reasons as it is configured to.
  */
 export function reasoningEffortOf(thinking: ThinkingRequest | undefined): 'low' | 'medium' | 'high' | undefined {
-  if (thinking?.type !== 'enabled') return undefined;
+  if (thinking?.type === 'disabled' || thinking?.budget_tokens === undefined) return undefined;
   if (thinking.budget_tokens < 4096) return 'low';
   return thinking.budget_tokens < 16384 ? 'medium' : 'high';
 }
