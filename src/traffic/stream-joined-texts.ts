@@ -6,6 +6,9 @@ export type Json = Record<string, unknown>;
 /** True for a plain JSON object (not null, not an array). */
 export const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** Texts held back at most in one stream: past it, all are sent (bounds what many choices or tool calls keep). */
+export const MAX_HELD_TEXTS = 256;
+
 /** The delta members a client joins into one text each, besides tool-call and function-call arguments. */
 const DELTA_TEXTS = ['content', 'refusal', 'reasoning', 'reasoning_content'] as const;
 

@@ -1,15 +1,12 @@
 // Masks a provider key an OpenAI-format stream cuts across events: each text a client joins is read as one, and only an end that may begin a form waits.
 import type { SecretFormMatcher } from '../secrets/secret-form-matcher.js';
-import { chunkChoiceMembers, chunkOfTexts, HeldTexts, parseChunk, type HeldText, type Json, type TextPlace } from './stream-joined-texts.js';
+import { chunkChoiceMembers, chunkOfTexts, HeldTexts, MAX_HELD_TEXTS, parseChunk, type HeldText, type Json, type TextPlace } from './stream-joined-texts.js';
 
 /**
  * A member named like a joined text, with a string value: in a payload without a backslash (so no escape), its value
  * is the text itself. Extra matches (a member of that name elsewhere) only cost a parse.
  */
 const TEXT_MEMBER = /"(?:content|arguments|text|refusal|reasoning|reasoning_content)"\s*:\s*"([^"]*)"/g;
-
-/** Texts held back at most in one stream: past it, all are sent (bounds what many choices or tool calls keep). */
-export const MAX_HELD_TEXTS = 256;
 
 /**
  * Reads the text members of OpenAI chat and completion chunks that a client joins (per choice: `delta.content`,
