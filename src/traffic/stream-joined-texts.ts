@@ -72,11 +72,38 @@ export interface HeldText {
 }
 
 /**
- * The texts a stream holds back, by key. A choice's held texts in members a chunk does not continue are due before
+ * The texts a stream holds back, by key, and the last chunk read, which frames the chunks that carry them. A choice's held texts in members a chunk does not continue are due before
  * that chunk (another member's text, or the finish, comes next), so the order a client joins them in holds.
  */
 export class HeldTexts<T extends HeldText> {
   private readonly texts = new Map<string, T>();
+  /** The last chunk read, whose members other than its choices frame a chunk of held text. */
+  private frame: string | undefined;
+  private events = 0;
+
+  /**
+   * Reads a payload to rewrite: its chunk and the event's number (the payload then frames chunks of held text), or
+   * undefined for a payload that is not a chunk with choices, which is added to `out` as it is.
+   */
+  open(payload: string, out: string[]): { chunk: Json; event: number } | undefined {
+    const chunk = parseChunk(payload);
+    if (!chunk) {
+      out.push(payload);
+      return undefined;
+    }
+    this.frame = payload;
+    return { chunk, event: ++this.events };
+  }
+
+  /** Notes a chunk passed on without being read, to frame later chunks of held text. */
+  framedBy(payload: string): void {
+    this.frame = payload;
+  }
+
+  /** A chunk carrying `texts`, framed like the last chunk read. */
+  chunkOf(texts: ReadonlyArray<Pick<HeldText, 'choice' | 'place' | 'text'>>): string {
+    return chunkOfTexts(this.frame, texts);
+  }
 
   get size(): number {
     return this.texts.size;
@@ -114,7 +141,7 @@ export class HeldTexts<T extends HeldText> {
 }
 
 /** A chunk carrying `texts`, framed like `frame` (a chunk payload read before: its members but `choices` and `usage`). */
-export function chunkOfTexts(frame: string | undefined, texts: ReadonlyArray<Pick<HeldText, 'choice' | 'place' | 'text'>>): string {
+function chunkOfTexts(frame: string | undefined, texts: ReadonlyArray<Pick<HeldText, 'choice' | 'place' | 'text'>>): string {
   const { choices: _choices, usage: _usage, ...head } = (frame === undefined ? undefined : parseChunk(frame)) ?? {};
   const byChoice = new Map<number, Json>();
   for (const { choice, place, text } of texts) {

@@ -1,6 +1,6 @@
 // Masks a provider key an OpenAI-format stream cuts across events: each text a client joins is read as one, and only an end that may begin a form waits.
 import type { SecretFormMatcher } from '../secrets/secret-form-matcher.js';
-import { chunkChoiceMembers, chunkOfTexts, HeldTexts, MAX_HELD_TEXTS, parseChunk, type HeldText, type Json, type TextPlace } from './stream-joined-texts.js';
+import { chunkChoiceMembers, HeldTexts, MAX_HELD_TEXTS, type HeldText, type Json, type TextPlace } from './stream-joined-texts.js';
 
 /**
  * A member named like a joined text, with a string value: in a payload without a backslash (so no escape), its value
@@ -25,10 +25,6 @@ const TEXT_MEMBER = /"(?:content|arguments|text|refusal|reasoning|reasoning_cont
  */
 export class StreamTextKeyMask {
   private readonly held = new HeldTexts<HeldText>();
-  /** The last chunk read, whose members other than its choices frame a chunk of held text. */
-  private last: string | undefined;
-  private events = 0;
-
   constructor(private readonly forms: SecretFormMatcher) {}
 
   /** Adds to `out` what to send for one payload, every form inside it masked: held text first when due, then the payload. */
@@ -41,16 +37,12 @@ export class StreamTextKeyMask {
     }
     if (this.held.size === 0 && !this.mayHold(payload)) {
       out.push(payload);
-      if (payload.includes('"choices"')) this.last = payload;
+      if (payload.includes('"choices"')) this.held.framedBy(payload);
       return;
     }
-    const chunk = parseChunk(payload);
-    if (!chunk) {
-      out.push(payload);
-      return;
-    }
-    this.last = payload;
-    const event = ++this.events;
+    const opened = this.held.open(payload, out);
+    if (!opened) return;
+    const { chunk, event } = opened;
     let changed = false;
     let due: HeldText[] | undefined;
     for (const { choice, finishing, texts } of chunkChoiceMembers(chunk)) {
@@ -61,7 +53,7 @@ export class StreamTextKeyMask {
         if (taken.length > 0) (due ??= []).push(...taken);
       }
     }
-    if (due) out.push(chunkOfTexts(this.last, due));
+    if (due) out.push(this.held.chunkOf(due));
     out.push(changed ? JSON.stringify(chunk) : payload);
     if (this.held.size > MAX_HELD_TEXTS) this.end(out);
   }
@@ -69,7 +61,7 @@ export class StreamTextKeyMask {
   /** Adds to `out` a chunk with every text still held (none when nothing is): before `[DONE]`, or at the end of the stream. */
   end(out: string[]): void {
     if (this.held.size === 0) return;
-    out.push(chunkOfTexts(this.last, this.held.takeAll()));
+    out.push(this.held.chunkOf(this.held.takeAll()));
   }
 
   /**

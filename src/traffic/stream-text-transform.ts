@@ -2,7 +2,7 @@
 import { Errors } from '../errors/error-registry.js';
 import type { OutputTransform } from '../guardrails/pipeline/output-transform.js';
 import { applyReplacements } from '../guardrails/pipeline/text-replacements.js';
-import { chunkChoiceMembers, chunkOfTexts, HeldTexts, MAX_HELD_TEXTS, parseChunk, type HeldText, type Json } from './stream-joined-texts.js';
+import { chunkChoiceMembers, HeldTexts, MAX_HELD_TEXTS, type HeldText, type Json } from './stream-joined-texts.js';
 
 /** Characters of a text already sent that a step reads again before its held text, for detectors that look back (a word like "card"). */
 const CONTEXT_CHARS = 100;
@@ -32,9 +32,6 @@ interface PendingText extends HeldText {
  */
 export class StreamTextTransform {
   private readonly held = new HeldTexts<PendingText>();
-  /** The last chunk read, whose members other than its choices frame a chunk of held text. */
-  private last: string | undefined;
-  private events = 0;
 
   constructor(
     private readonly transform: OutputTransform,
@@ -49,13 +46,9 @@ export class StreamTextTransform {
       out.push(payload);
       return;
     }
-    const chunk = parseChunk(payload);
-    if (!chunk) {
-      out.push(payload);
-      return;
-    }
-    this.last = payload;
-    const event = ++this.events;
+    const opened = this.held.open(payload, out);
+    if (!opened) return;
+    const { chunk, event } = opened;
     // What to do with each text this chunk adds to, worked out once all of it is added (a text may come twice in a chunk).
     const acts = new Map<PendingText, { final: boolean; holder: Json; member: string }>();
     const due: PendingText[] = [];
@@ -86,7 +79,7 @@ export class StreamTextTransform {
       else if (!text.whole && text.text.length >= text.nextStep) work.push(this.step(text).then((sent) => (holder[member] = sent)));
     }
     const [flushed] = await Promise.all([this.finals(due), ...work]);
-    if (flushed.length > 0) out.push(chunkOfTexts(this.last, flushed));
+    if (flushed.length > 0) out.push(this.held.chunkOf(flushed));
     out.push(changed ? JSON.stringify(chunk) : payload);
     if (this.held.size > MAX_HELD_TEXTS) await this.end(out);
   }
@@ -94,7 +87,7 @@ export class StreamTextTransform {
   /** Adds to `out` a chunk with every text still held, transformed (none when nothing is): before `[DONE]`, or at the end of the stream. */
   async end(out: string[]): Promise<void> {
     if (this.held.size === 0) return;
-    out.push(chunkOfTexts(this.last, await this.finals(this.held.takeAll())));
+    out.push(this.held.chunkOf(await this.finals(this.held.takeAll())));
   }
 
   private finals(texts: readonly PendingText[]): Promise<HeldText[]> {
