@@ -267,4 +267,27 @@ describe('output transforms on streamed answers', () => {
     await setPolicy({ mode: 'inspect', processors: {} });
     assert.equal(await ask(), `hit:${MASKED}`, 'the cache holds the masked answer, not the raw one');
   });
+
+  it('a cache hit replayed as a stream is refused when the transform fails on it, rather than replayed raw', async () => {
+    await request(f.app).put('/v1/admin/routes/scripted').set('x-api-key', TEST_KEYS.superAdmin).send({ config: { cache: { ttl_seconds: 60 } } }).expect(200);
+    const answer = 'Stored before any policy: SECRET-424242, and the vault will explode when it reads this.';
+    writes = chatWrites(answer);
+    const ask = () =>
+      fetch(`${gateway.base}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-gateway-apikey': f.developerKey, 'x-gateway-route': 'scripted' },
+        body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }], stream: true }),
+      });
+    const miss = await ask();
+    assert.equal(miss.headers.get('x-gateway-cache'), 'miss');
+    assert.match(await miss.text(), /\[DONE\]/, 'no policy yet: the answer goes out and is stored as it came');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await setPolicy({ mode: 'inspect', processors: { vault_masker: { apply_to: ['output'] } } });
+    const hit = await ask();
+    const body = await hit.text();
+    assert.equal(hit.headers.get('x-gateway-cache'), 'hit');
+    assert.equal(hit.status, 503, body);
+    assert.match(body, /guardrail_transform_failed/);
+    assert.doesNotMatch(body, /SECRET-|explode/);
+  });
 });

@@ -65,6 +65,16 @@ export class OutputGuard {
   }
 
   /**
+   * After {@link checkAnswer}: the error to answer instead of a stream built from the answer when a transforming
+   * processor failed on it (its text would go out untransformed, which a stream never does), or undefined.
+   */
+  transformFailure(): GatewayError | undefined {
+    const names = this.transform?.names ?? [];
+    const failed = this.checks.find((check) => check.phase === 'output' && check.error !== undefined && names.includes(check.processor));
+    return failed && Errors.guardrailTransformFailed([failed.processor, failed.error!], { details: { processor: failed.processor, phase: 'output' } });
+  }
+
+  /**
    * Checks one window of streamed text per choice and text of a choice (each its own slot, so choices, tool calls and
    * a choice's content and refusal are never read interleaved).
    * Checks of earlier windows are replaced, so the log keeps the last window's checks (or the failing one).
