@@ -18,6 +18,7 @@ import { healthRouter } from './health/health-router.js';
 import { Readiness } from './health/readiness.js';
 import { guardrailRouter } from './guardrails/guardrail-router.js';
 import { guardrailPipelineRouter, guardrailPolicyHandler } from './guardrails/pipeline/guardrail-pipeline-router.js';
+import { streamWindowingOf } from './guardrails/pipeline/output-guard.js';
 import { messagesRouter } from './messages/messages-router.js';
 import { ModelCatalog } from './models/model-catalog.js';
 import { modelsRouter } from './models/models-router.js';
@@ -163,7 +164,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   const limits = redis ? new RedisRouteRateLimits(redis, options.redis!, logger) : new MemoryRouteRateLimits();
   services.routeChangedHooks.push((route) => limits.release(route));
   const rateLimiter = mount(rateLimiterRouter(limits, logger, usage.admitHandler()));
-  const pipelineDeps = { engine: guardrails, storage, windowing: options.streamWindowing, logger };
+  const pipelineDeps = { engine: guardrails, storage, windowing: streamWindowingOf(options.streamWindowing), logger };
   const guardrailPipeline = mount(guardrailPipelineRouter(pipelineDeps));
   const cacheDeps = { store: createResponseCacheStore(options, redis), logger };
   const responseCache = mount(responseCacheRouter(cacheDeps));

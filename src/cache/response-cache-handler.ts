@@ -54,7 +54,8 @@ async function answerFromCache(res: Response, context: ModelRequestContext, cach
   context.cache = 'hit';
   res.setHeader(CACHE_HEADER, 'hit');
   setGatewayHeaders(res, context);
-  const rejected = await context.outputGuard?.checkAnswer(answer);
+  // A stream never carries text its policy's transform failed on (a JSON answer follows the policy's mode and on_error).
+  const rejected = (await context.outputGuard?.checkAnswer(answer)) ?? (context.stream ? context.outputGuard?.transformFailure() : undefined);
   if (rejected) {
     context.relay = { rejected };
     throw rejected;

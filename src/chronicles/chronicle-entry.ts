@@ -20,8 +20,7 @@ function outputOf(context: ModelRequestContext | undefined): { output: string | 
   const cut = relay?.cutAfterChars;
   if (!relay || (relay.rejected && cut === undefined)) return { output: null, usage: null };
   if (relay.payloads) {
-    // A stream's text with the output DLP transform, when the policy has one (the client got the stream as it came).
-    if (relay.recordedOutput !== undefined) return { output: relay.recordedOutput, usage: streamUsage(relay.payloads) };
+    // Under an output transform (DLP mask, redact, replace) the payloads are the transformed ones the client got.
     const text = relay.payloads.map(chunkText).join('');
     return { output: cut === undefined ? text : text.slice(0, cut), usage: streamUsage(relay.payloads) };
   }

@@ -171,6 +171,7 @@ export const Errors = {
   // Guardrails on traffic
   guardrailRejected: createError('guardrail_rejected', 'The %s was rejected by %s: %s.', 400, 'guardrail_error'),
   guardrailUnavailable: createError('guardrail_unavailable', 'The guardrail %s could not run (%s) and the policy fails closed.', 503, 'guardrail_error'),
+  guardrailTransformFailed: createError('guardrail_transform_failed', 'The guardrail %s could not transform the streamed answer (%s), so the rest of it is withheld.', 503, 'guardrail_error'),
   // MCP registries
   mcpUpstreamUnreachable: createError('mcp_upstream_unreachable', 'The tool server of registry %s could not be reached: %s', 502, 'upstream_error'),
   mcpUpstreamTimeout: createError('mcp_upstream_timeout', 'The tool server of registry %s did not send its answer in time: %s.', 504, 'timeout_error'),

@@ -60,6 +60,19 @@ export interface GuardrailOutcome<Results = unknown> {
   triggered?: string[];
   /** The text after a transforming strategy (DLP mask, redact, replace), when it changed. */
   transformedText?: string;
+  /**
+   * Where `transformedText` differs from the text: each replaced span of the text (UTF-16 offsets, end exclusive, in
+   * order, not overlapping) and what replaces it. Optional; with it, a streamed answer is transformed piece by piece
+   * (the gateway releases text up to a span's start); without it, a stream text the processor changes is held to its end.
+   */
+  replacements?: TextReplacement[];
+}
+
+/** One replaced span of a text: `text.slice(start, end)` became `replacement`. */
+export interface TextReplacement {
+  start: number;
+  end: number;
+  replacement: string;
 }
 
 /** A guardrail processor plugin. */
@@ -76,6 +89,11 @@ export interface GuardrailPlugin<Options extends object = Record<string, unknown
    * for processors whose input is not plain text (e.g. Base64 with a filename). Default: `{ text }`.
    */
   pipelineInput?(text: string): GuardrailInput;
+  /**
+   * Whether evaluations with these (resolved) options may answer a `transformedText`. The gateway transforms streamed
+   * answers only with processors that answer true here; a processor without it is only checked on streams.
+   */
+  transformsText?(options: Options): boolean;
   /** Evaluates one text. Must not mutate shared state; may be called concurrently. */
   evaluate(text: string, context: GuardrailContext<Options>): GuardrailOutcome<Results> | Promise<GuardrailOutcome<Results>>;
 }

@@ -13,6 +13,8 @@ import { resolveModelRequest, type ResolutionDeps } from '../traffic/model-reque
 import { admitOnRoute } from '../traffic/rate-limiter-router.js';
 import { targetsOf } from './mcp-server-targets.js';
 import { checkToolHeaderKeys } from './tool-header-keys.js';
+import { OutputTransform } from '../guardrails/pipeline/output-transform.js';
+import { rewriteHeldEvents, type StreamEvent } from './held-stream-events.js';
 import { newId, ResponseOutput } from './response-output.js';
 import { validateResponsesRequest } from './responses-request.js';
 import { CHECKED_OUTPUT_ITEMS, checkResponsesInput, checkResponsesOutput, checksOutput, outputText } from './responses-guardrails.js';
@@ -108,16 +110,19 @@ export function responsesRouter(deps: ResponsesRouterDeps): Router {
       setGatewayHeaders(res, context);
       res.flushHeaders();
     }
-    // Under an output policy a stream is held until the final text passes (checked, not transformed, as on chat streams).
-    const held: string[] | undefined = stream && checksOutput(policy) ? [] : undefined;
+    // Under an output policy a stream is held until the final text passes; under an output transform (DLP), its events
+    // then go out with the transformed text of the final items.
+    const held: StreamEvent[] | undefined = stream && checksOutput(policy) ? [] : undefined;
+    const transforms = held !== undefined && OutputTransform.of(deps.sessions.engine, policy, []) !== undefined;
     let holding = held !== undefined;
-    const release = (send: boolean) => {
-      if (send) for (const line of held ?? []) res.write(line);
+    const line = (event: StreamEvent) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
+    const release = (output?: OutputItem[]) => {
+      if (held && output) for (const event of transforms ? rewriteHeldEvents(held, output) : held) res.write(line(event));
       held?.splice(0);
       holding = false;
     };
-    const write = (line: string) => (holding ? held!.push(line) : res.write(line));
-    const output = new ResponseOutput(base, stream ? (event) => void write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`) : undefined);
+    const write = (event: StreamEvent) => (holding ? held!.push(event) : res.write(line(event)));
+    const output = new ResponseOutput(base, stream ? (event) => void write(event) : undefined);
     output.start();
     const record = (text: string | null) => {
       context.exchange = { output: text, usage: { ...output.usage }, tool_invocations: invocations, rounds: context.attempts.length };
@@ -134,7 +139,7 @@ export function responsesRouter(deps: ResponsesRouterDeps): Router {
       response.output_text = outputText(response.output as OutputItem[]);
       record(String(response.output_text));
       await keepResponse(stored, req, request, context.application, response);
-      release(true);
+      release(response.output as OutputItem[]);
       if (stream) res.end();
       else {
         setGatewayHeaders(res, context);
@@ -143,7 +148,7 @@ export function responsesRouter(deps: ResponsesRouterDeps): Router {
     } catch (error) {
       record(null);
       if (held) output.withhold(MESSAGE_ITEMS);
-      release(false);
+      release();
       if (!stream) throw error;
       const failure = toGatewayError(error);
       res.locals.gatewayError = failure;

@@ -1,14 +1,15 @@
 // Writes a successful upstream answer to the client: JSON as is or translated, streams chunk by chunk, checked when a policy asks.
-import { once } from 'node:events';
 import type { Response } from 'express';
 import { toGatewayError } from '../errors/error-middleware.js';
 import { Errors, type GatewayError } from '../errors/error-registry.js';
 import { chunkChoiceTexts, chunkText } from '../guardrails/pipeline/message-text.js';
-import type { OutputGuard } from '../guardrails/pipeline/output-guard.js';
+import { DEFAULT_WINDOWING, type OutputGuard } from '../guardrails/pipeline/output-guard.js';
 import { createSseParser, formatSse } from '../http/sse-parser.js';
 import type { ProviderPlugin, ProviderRequestContext } from '../plugins/plugin-types.js';
 import { SecretFormMatcher } from '../secrets/secret-form-matcher.js';
+import { StreamGate } from './stream-gate.js';
 import { StreamTextKeyMask } from './stream-text-key-mask.js';
+import { StreamTextTransform } from './stream-text-transform.js';
 import type { UpstreamResponse } from './upstream-client.js';
 import { withoutProviderKey } from './upstream-error.js';
 import { withoutStreamUsage } from '../usage/stream-usage.js';
@@ -19,7 +20,7 @@ export interface RelayOutcome {
   bytes?: Buffer;
   /** The answer as parsed when it was checked (JSON answers only), so the request log need not parse it again. */
   answer?: Record<string, unknown>;
-  /** The OpenAI-format stream payloads, in order (streams only). */
+  /** The OpenAI-format stream payloads, in order (streams only); under an output transform, transformed, as sent. */
   payloads?: string[];
   /** The error the stream was cut with, after its first byte. */
   streamError?: string;
@@ -27,11 +28,6 @@ export interface RelayOutcome {
   rejected?: GatewayError;
   /** A stream an output check cut: how many characters of answer text the client had received. */
   cutAfterChars?: number;
-  /**
-   * A stream's text as the request log keeps it, when the policy's output DLP transformed it (null: the transform
-   * failed, so no text is kept); the client got the stream as it came. See {@link OutputGuard.recordedText}.
-   */
-  recordedOutput?: string | null;
   /** The answer in OpenAI's format, when it was captured rather than sent. */
   json?: Record<string, unknown>;
   /**
@@ -64,11 +60,6 @@ export const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8',
 
 /** One OpenAI-format payload as an SSE event (a payload with line breaks, as several `data:` lines). */
 const frame = (payload: string): string => (payload.includes('\n') ? formatSse(payload) : `data: ${payload}\n\n`);
-
-/** Writes and waits for drain when the socket's buffer is full. */
-async function write(res: Response, chunk: string | Uint8Array): Promise<void> {
-  if (!res.write(chunk) && !res.destroyed) await once(res, 'drain');
-}
 
 function parseJson(text: string): unknown {
   try {
@@ -133,70 +124,6 @@ export async function captureJson(upstream: UpstreamResponse, adapter: ProviderP
   return { json: compatible ? (parsed as Record<string, unknown>) : adapter.translateResponse!(parsed, context) };
 }
 
-/** Holds streamed output until its window passes the output checks (reject mode), or lets it flow. */
-class StreamGate {
-  private held: Array<string | Uint8Array> = [];
-  private heldChars = 0;
-  private totalChars = 0;
-  /**
-   * Each text so far (per choice: content, refusal, reasoning, each tool call's arguments; see chunkChoiceTexts), and how
-   * many of its characters are held: each is checked on its own.
-   */
-  private readonly choices = new Map<string, { text: string; held: number }>();
-
-  constructor(
-    private readonly res: Response,
-    private readonly guard: OutputGuard | undefined,
-  ) {}
-
-  /** Queues output carrying `added` text (per text key); checks and releases it when enough text is held. */
-  async push(chunk: string | Uint8Array, added: ReadonlyArray<[string, string]>): Promise<GatewayError | undefined> {
-    if (!this.guard) {
-      await write(this.res, chunk);
-      return undefined;
-    }
-    for (const [index, text] of added) {
-      const choice = this.choices.get(index);
-      if (choice) {
-        choice.text += text;
-        choice.held += text.length;
-      } else this.choices.set(index, { text, held: text.length });
-      this.heldChars += text.length;
-      this.totalChars += text.length;
-    }
-    this.held.push(chunk);
-    if (!this.guard.blocking) return this.release();
-    return this.heldChars >= this.guard.windowing.stepChars ? this.check() : undefined;
-  }
-
-  /** Characters of answer text written to the client so far (checked text minus what is still held). */
-  get sentChars(): number {
-    return this.totalChars - this.heldChars;
-  }
-
-  /** Checks at the end of the stream: the last window in reject mode, the whole text in inspect mode. */
-  async finish(): Promise<GatewayError | undefined> {
-    return this.guard ? this.check(!this.guard.blocking) : undefined;
-  }
-
-  private async check(whole = false): Promise<GatewayError | undefined> {
-    // Each choice's window reaches back over all its held text, however much one chunk brought: nothing is released unchecked.
-    const windowChars = this.guard!.windowing.windowChars;
-    const windows = [...this.choices.values()].map((choice) => (whole ? choice.text : choice.text.slice(-Math.max(windowChars, choice.held))));
-    const rejected = await this.guard!.checkWindows(windows.length > 0 ? windows : ['']);
-    if (rejected) return rejected;
-    return this.release();
-  }
-
-  private async release(): Promise<undefined> {
-    for (const chunk of this.held) if (chunk.length > 0) await write(this.res, chunk);
-    this.held = [];
-    this.heldChars = 0;
-    for (const choice of this.choices.values()) choice.held = 0;
-    return undefined;
-  }
-}
-
 /**
  * Relays a stream. The first upstream chunk is read before anything is written, so a failure
  * before the first byte can still be retried or fall back (it is thrown). After that, a failure or
@@ -229,9 +156,12 @@ export async function relayStream(
   const forms = SecretFormMatcher.of(context.apiKey?.value, 'text');
   // The texts a client joins are masked as joined: a key cut across events (delta by delta) is caught too.
   const split = forms && new StreamTextKeyMask(forms);
+  // Under an output transform, the provider's payloads wait in `incoming` to be transformed, and `payloads` holds what is sent.
+  const transform = guard?.transform && new StreamTextTransform(guard.transform, guard.windowing.holdChars ?? DEFAULT_WINDOWING.holdChars!, guard.windowing.stepChars);
+  const incoming: string[] = transform ? [] : payloads;
   const accept = (payload: string): void => {
-    if (split) split.push(payload, payloads);
-    else payloads.push(payload);
+    if (split) split.push(payload, incoming);
+    else incoming.push(payload);
   };
   const parser = createSseParser((event) => {
     if (translator) for (const payload of translator.onEvent(event)) accept(payload);
@@ -244,18 +174,22 @@ export async function relayStream(
     const before = payloads.length;
     parser.push(chunk);
     if (bytewise) return gate.push(chunk, []);
-    return sendPayloads(before);
+    return transform ? transformIncoming() : sendPayloads(before);
   };
   // The usage the gateway asked for is kept from an OpenAI-format client; a reframed stream (Anthropic's) reports usage itself.
   const shown = hideUsage && !framing ? withoutStreamUsage : (payload: string): string | undefined => payload;
+  const framed = (from: number): string => {
+    let text = '';
+    for (let index = from; index < payloads.length; index++) {
+      const payload = shown(payloads[index]!);
+      if (payload !== undefined) text += framing ? framing.chunk(payload) : frame(payload);
+    }
+    return text;
+  };
   const sendPayloads = async (from: number): Promise<GatewayError | undefined> => {
     if (!guard) {
       // Unchecked: the chunk's events in one write.
-      let text = '';
-      for (let index = from; index < payloads.length; index++) {
-        const payload = shown(payloads[index]!);
-        if (payload !== undefined) text += framing ? framing.chunk(payload) : frame(payload);
-      }
+      const text = framed(from);
       return text === '' ? undefined : gate.push(text, []);
     }
     for (let index = from; index < payloads.length; index++) {
@@ -267,6 +201,23 @@ export async function relayStream(
       if (rejected) return rejected;
     }
     return undefined;
+  };
+  // Each provider payload is transformed and what it releases goes out; checks read the provider's text, as a JSON answer's do.
+  const transformIncoming = async (end = false): Promise<GatewayError | undefined> => {
+    const pushed = async (added: ReadonlyArray<[string, string]>, work: (from: number) => Promise<void>): Promise<GatewayError | undefined> => {
+      const from = payloads.length;
+      try {
+        await work(from);
+      } catch (error) {
+        return toGatewayError(error);
+      }
+      return gate.push(framed(from), added, payloads.length);
+    };
+    for (const payload of incoming.splice(0)) {
+      const rejected = await pushed(chunkChoiceTexts(payload), () => transform!.push(payload, payloads));
+      if (rejected) return rejected;
+    }
+    return end ? pushed([], () => transform!.end(payloads)) : undefined;
   };
   const cut = (error: GatewayError): void => {
     if (!res.destroyed) res.end(framing ? framing.error(error) : `event: error\ndata: ${JSON.stringify(error.toJSON())}\n\n`);
@@ -283,23 +234,22 @@ export async function relayStream(
         // The translator's last payloads, then whatever text is still held (a stream that ended without `[DONE]`).
         const before = payloads.length;
         if (translator) for (const payload of translator.onEnd()) accept(payload);
-        split?.end(payloads);
-        rejected = await sendPayloads(before);
+        split?.end(incoming);
+        rejected = transform ? await transformIncoming(true) : await sendPayloads(before);
       }
       if (!rejected && framing) rejected = await gate.push(framing.end(), []);
     }
     rejected ??= await gate.finish();
-    // The log's copy of the text, with the output DLP transform (worked out before the end, so the entry has it).
-    const sentText = (): string => payloads.map(chunkText).join('').slice(0, rejected ? gate.sentChars : undefined);
-    const recordedOutput = guard?.transformsRecord ? await guard.recordedText(sentText()) : undefined;
-    const recorded = recordedOutput === undefined ? {} : { recordedOutput };
     if (rejected) {
       upstream.body.destroy();
       cut(rejected);
-      return { payloads, rejected, streamError: rejected.message, cutAfterChars: gate.sentChars, ...recorded };
+      // Transformed payloads the gate still held were never sent: the log keeps what the client got.
+      if (transform) payloads.length = gate.sentPayloads;
+      const cutAfterChars = transform ? payloads.map(chunkText).join('').length : gate.sentChars;
+      return { payloads, rejected, streamError: rejected.message, cutAfterChars };
     }
     res.end();
-    return forms ? { payloads, keyForms: forms, ...recorded } : { payloads, ...recorded };
+    return forms ? { payloads, keyForms: forms } : { payloads };
   } catch (error) {
     const gatewayError = toGatewayError(error);
     // Translators build these from the upstream's events, which may echo the key it was sent.

@@ -127,13 +127,13 @@ describe('output policies on refusal, reasoning and tool call arguments', () => 
     assert.equal(message.refusal, 'Not to ********************.');
   });
 
-  it('dlp_cloud mask on output: a stream reaches the client as it came, and its Chronicles entry keeps the masked text', async () => {
+  it('dlp_cloud mask on output: a stream reaches the client masked, and its Chronicles entry keeps the masked text', async () => {
     await setPolicy({ mode: 'inspect', processors: { dlp_cloud: { apply_to: ['output'], strategy: 'mask' } } });
     scripted = { writes: [event({ role: 'assistant', content: '' }), event({ content: 'Write to jane.d' }), event({ content: 'oe@example.com today.' }), event({}, 'stop'), 'data: [DONE]\n\n'] };
     let text = '';
     const stream = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }], stream: true });
     for await (const part of stream) text += part.choices[0]?.delta?.content ?? '';
-    assert.equal(text, 'Write to jane.doe@example.com today.', 'streams are checked, not transformed');
+    assert.equal(text, 'Write to ******************** today.', 'the address cut across two events is masked whole');
     const entries = async () => (await request(f.app).get('/v1/admin/applications/app/chronicles?limit=1').set('x-api-key', TEST_KEYS.admin).expect(200)).body.data as Array<{ output: string | null; stream: boolean }>;
     let entry = (await entries())[0];
     for (let tries = 0; tries < 100 && entry?.stream !== true; tries++) {

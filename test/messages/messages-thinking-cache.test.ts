@@ -304,5 +304,14 @@ describe('POST /v1/messages: extended thinking and prompt caching', () => {
     const masked = await client('via-anthropic').messages.create(thinkingRequest);
     assert.deepEqual(masked.content[0], { type: 'thinking', thinking: 'Write to ********************.', signature: SIGNATURE });
     assert.deepEqual(masked.content[1], { type: 'redacted_thinking', data: REDACTED });
+    // Streamed, the thinking text is masked as it flows (an address cut across two deltas) and stays one block with its signature.
+    answer = (res) => void sendEvents(res, [
+      ...thoughtEvents().slice(0, 2),
+      { type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: 'Write to jane.d' } },
+      { type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: 'oe@example.com.' } },
+      ...thoughtEvents().slice(4),
+    ]);
+    const final = await client('via-anthropic').messages.stream(thinkingRequest).finalMessage();
+    assert.deepEqual(final.content.slice(0, 2), [{ type: 'thinking', thinking: 'Write to ********************.', signature: SIGNATURE }, { type: 'redacted_thinking', data: REDACTED }]);
   });
 });

@@ -51,11 +51,12 @@ describe('/v1/responses under the application guardrail policy', () => {
     assert.ok(!streamed.text.includes('forbidden answer'), 'nor the text in the failed response');
   });
 
-  it('under an output DLP mask, the Chronicles entry of a streamed answer keeps the masked text, as a JSON one does', async () => {
+  it('under an output DLP mask, a streamed answer and its Chronicles entry keep the masked text, as a JSON one does', async () => {
     await setPolicy({ mode: 'inspect', processors: { dlp_cloud: { apply_to: ['output'], strategy: 'mask' } } });
     for (const stream of [false, true]) {
-      f.fake.script({ text: 'Write to jane.doe@example.com today.' });
-      await respond('hello', { stream }).expect(200);
+      f.fake.script({ text: 'Write to jane.doe@example.com today.', chunks: 4 });
+      const res = await respond('hello', { stream }).expect(200);
+      assert.ok(!res.text.includes('jane.doe') && res.text.includes('********************'), `stream: ${stream}: ${res.text}`);
       const entry = await lastEntry();
       assert.equal(entry.output, 'Write to ******************** today.', `stream: ${stream}`);
     }

@@ -1,4 +1,5 @@
 // The dlp_cloud transformation strategies: mask, redact, replace, inspect and reject.
+import type { TextReplacement } from '../../../src/plugins/plugin-api.js';
 import type { InfoType, PiiCandidate } from './info-types.js';
 import { codepointLength } from './text-offsets.js';
 
@@ -12,17 +13,25 @@ export type Strategy = (typeof STRATEGIES)[number];
 export interface StrategyOutcome {
   content: string;
   reject_prompt?: string;
+  /** The spans of the text a transforming strategy replaced (mask, redact, replace), with what replaced each. */
+  replacements?: TextReplacement[];
 }
 
-/** Rebuilds `text` with each hit (non-overlapping, in order) replaced by `replacement(hit)`. */
-function rewrite(text: string, hits: readonly PiiCandidate[], replacement: (hit: PiiCandidate) => string): string {
-  let out = '';
+/** The strategies that rewrite the text. */
+export const TRANSFORMING_STRATEGIES: ReadonlySet<Strategy> = new Set(['mask', 'redact', 'replace']);
+
+/** Rebuilds `text` with each hit (non-overlapping, in order) replaced by `replacement(hit)`, and says what replaced what. */
+function rewrite(text: string, hits: readonly PiiCandidate[], replacement: (hit: PiiCandidate) => string): StrategyOutcome {
+  let content = '';
   let cursor = 0;
+  const replacements: TextReplacement[] = [];
   for (const hit of hits) {
-    out += text.slice(cursor, hit.start) + replacement(hit);
+    const replaced = replacement(hit);
+    content += text.slice(cursor, hit.start) + replaced;
+    replacements.push({ start: hit.start, end: hit.end, replacement: replaced });
     cursor = hit.end;
   }
-  return out + text.slice(cursor);
+  return { content: content + text.slice(cursor), replacements };
 }
 
 /** The message returned with `reject` (and `inspect`): names the info types found, without quoting them. */
@@ -48,11 +57,11 @@ function typesOf(hits: readonly PiiCandidate[]): InfoType[] {
 export function applyStrategy(strategy: Strategy, text: string, hits: readonly PiiCandidate[], maskChar: string): StrategyOutcome {
   switch (strategy) {
     case 'mask':
-      return { content: rewrite(text, hits, (hit) => maskChar.repeat(codepointLength(text.slice(hit.start, hit.end)))) };
+      return rewrite(text, hits, (hit) => maskChar.repeat(codepointLength(text.slice(hit.start, hit.end))));
     case 'redact':
-      return { content: rewrite(text, hits, () => '') };
+      return rewrite(text, hits, () => '');
     case 'replace':
-      return { content: rewrite(text, hits, (hit) => `[${hit.infoType}]`) };
+      return rewrite(text, hits, (hit) => `[${hit.infoType}]`);
     case 'inspect':
       return hits.length > 0 ? { content: text, reject_prompt: rejectPrompt(typesOf(hits)) } : { content: text };
     case 'reject':

@@ -1,6 +1,6 @@
 // The dlp_cloud guardrail: finds PII and secrets (Cloud DLP info types) and masks, redacts, replaces, inspects or rejects them.
 import { defineGuardrail } from '../../../src/plugins/plugin-api.js';
-import { applyStrategy, STRATEGIES, type Strategy } from './dlp-strategies.js';
+import { applyStrategy, STRATEGIES, TRANSFORMING_STRATEGIES, type Strategy } from './dlp-strategies.js';
 import { INFO_TYPES, minLikelihoodForThreshold, type InfoType, type PiiFinding } from './info-types.js';
 import { detectPiiSpans, toFindings } from './pii-detector.js';
 
@@ -45,6 +45,7 @@ const dlpCloud = defineGuardrail<DlpCloudOptions, DlpCloudResults>({
       include_quote: { type: 'boolean', default: false },
     },
   },
+  transformsText: (options) => TRANSFORMING_STRATEGIES.has(options.strategy),
   evaluate: function evaluateDlp(text, { options, threshold }) {
     const hits = detectPiiSpans(text, { infoTypes: options.info_types, minLikelihood: minLikelihoodForThreshold(threshold) });
     const outcome = applyStrategy(options.strategy, text, hits, options.mask_char);
@@ -55,12 +56,12 @@ const dlpCloud = defineGuardrail<DlpCloudOptions, DlpCloudResults>({
       findings: toFindings(text, hits, options.include_quote),
     };
     const triggered = [...new Set(hits.map((hit) => hit.infoType))];
-    const transforms = options.strategy === 'mask' || options.strategy === 'redact' || options.strategy === 'replace';
+    const transforms = TRANSFORMING_STRATEGIES.has(options.strategy) && outcome.content !== text;
     return {
       results,
       flagged: options.strategy === 'reject' && hits.length > 0,
       triggered,
-      ...(transforms && outcome.content !== text ? { transformedText: outcome.content } : {}),
+      ...(transforms ? { transformedText: outcome.content, replacements: outcome.replacements } : {}),
     };
   },
 });

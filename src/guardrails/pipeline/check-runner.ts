@@ -22,7 +22,8 @@ interface Evaluation {
   results: unknown;
 }
 
-function withTimeout<T>(work: (signal: AbortSignal) => Promise<T>, ms: number): Promise<T> {
+/** Runs `work` with a signal aborted after `ms`; rejects when it has not settled by then. */
+export function withTimeout<T>(work: (signal: AbortSignal) => Promise<T>, ms: number): Promise<T> {
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_resolve, reject) => {

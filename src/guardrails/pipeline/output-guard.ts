@@ -1,27 +1,48 @@
 // Output checks on model answers: whole JSON answers before they are sent, and streams over a sliding window as they flow.
 import type { GuardrailPolicy } from '../../admin/policy-validation.js';
-import type { GatewayError } from '../../errors/error-registry.js';
+import { Errors, type GatewayError } from '../../errors/error-registry.js';
 import type { GuardrailEngine } from '../guardrail-engine.js';
-import { DLP_PROCESSOR, processorOptions } from '../policy-options.js';
 import { runChecks, type GuardrailCheck } from './check-runner.js';
-import { processorsFor } from './effective-policy.js';
 import { answerCheckSlots, type TextSlot } from './message-text.js';
+import { OutputTransform } from './output-transform.js';
 
 /** How much new streamed text is held before a window is checked, and how much text a window holds. */
 export interface StreamWindowing {
   stepChars: number;
   windowChars: number;
+  /**
+   * Under an output transform (DLP mask, redact, replace), how many characters of each streamed text stay held after
+   * a transform step, so an entity arriving in pieces is whole before it is sent: 1 to 100,000, default 200. A text is
+   * transformed each time `stepChars` more than this are held.
+   */
+  holdChars?: number;
 }
 
-/** Default windowing: check every 200 new characters over the last 1,000. */
-export const DEFAULT_WINDOWING: StreamWindowing = { stepChars: 200, windowChars: 1000 };
+/** Default windowing: check every 200 new characters over the last 1,000; under a transform, hold the last 200. */
+export const DEFAULT_WINDOWING: StreamWindowing = { stepChars: 200, windowChars: 1000, holdChars: 200 };
+
+/** The largest `holdChars`. */
+const MAX_HOLD_CHARS = 100_000;
+
+/** The windowing of the gateway's options, defaults filled; throws `config_invalid` for a `holdChars` out of bounds. */
+export function streamWindowingOf(windowing: StreamWindowing | undefined): StreamWindowing {
+  const filled = { ...DEFAULT_WINDOWING, ...windowing };
+  const hold = filled.holdChars;
+  if (hold === undefined || !Number.isSafeInteger(hold) || hold < 1 || hold > MAX_HOLD_CHARS) {
+    throw Errors.configInvalid([`streamWindowing.holdChars must be an integer from 1 to ${MAX_HOLD_CHARS}`]);
+  }
+  return filled;
+}
 
 /** The output phase of a request's policy, as the proxy's relay uses it. */
 export class OutputGuard {
   /** True in reject mode: streamed text is held until its window passes. In inspect mode, streams flow and are checked at the end. */
   readonly blocking: boolean;
-  /** True when the output phase runs the DLP processor: a stream's text is then kept in the log transformed ({@link recordedText}). */
-  readonly transformsRecord: boolean;
+  /**
+   * The output processors that rewrite text (DLP `mask`, `redact`, `replace`; processors that declare it), which a
+   * stream runs on each of its texts as it flows; undefined when there are none (the stream then goes as it comes).
+   */
+  readonly transform: OutputTransform | undefined;
 
   constructor(
     private readonly engine: GuardrailEngine,
@@ -30,7 +51,7 @@ export class OutputGuard {
     readonly windowing: StreamWindowing = DEFAULT_WINDOWING,
   ) {
     this.blocking = policy.mode === 'reject';
-    this.transformsRecord = engine.has(DLP_PROCESSOR) && processorsFor(policy, 'output').some(([name]) => name === DLP_PROCESSOR);
+    this.transform = OutputTransform.of(engine, policy, checks);
   }
 
   /**
@@ -44,27 +65,20 @@ export class OutputGuard {
   }
 
   /**
-   * A streamed answer's text as the request log keeps it: streams reach the client as they came, but when the policy's
-   * output phase runs the DLP processor, the log gets its transform (`mask`, `redact`), as a JSON answer's text has it.
-   * Undefined when the output phase runs no DLP, or when its transform leaves the text as it is; null when the
-   * transform failed (the text is then not kept at all rather than kept unmasked).
+   * After {@link checkAnswer}: the error to answer instead of a stream built from the answer when a transforming
+   * processor failed on it (its text would go out untransformed, which a stream never does), or undefined.
    */
-  async recordedText(text: string): Promise<string | null | undefined> {
-    if (!this.transformsRecord) return undefined;
-    try {
-      const input = this.engine.get(DLP_PROCESSOR)?.pipelineInput?.(text);
-      const outcome = await this.engine.evaluate(DLP_PROCESSOR, text, { options: processorOptions(this.policy, DLP_PROCESSOR), input, signal: AbortSignal.timeout(this.policy.timeout_ms) });
-      return outcome.transformedText === undefined || outcome.transformedText === text ? undefined : outcome.transformedText;
-    } catch {
-      return null;
-    }
+  transformFailure(): GatewayError | undefined {
+    const names = this.transform?.names ?? [];
+    const failed = this.checks.find((check) => check.phase === 'output' && check.error !== undefined && names.includes(check.processor));
+    return failed && Errors.guardrailTransformFailed([failed.processor, failed.error!], { details: { processor: failed.processor, phase: 'output' } });
   }
 
   /**
    * Checks one window of streamed text per choice and text of a choice (each its own slot, so choices, tool calls and
    * a choice's content and refusal are never read interleaved).
    * Checks of earlier windows are replaced, so the log keeps the last window's checks (or the failing one).
-   * Streams are checked, not transformed.
+   * Windows are checked, not transformed: a stream's transform is {@link transform}'s.
    */
   async checkWindows(texts: readonly string[]): Promise<GatewayError | undefined> {
     const slots = texts.map((text): TextSlot => ({ text, replace: () => undefined }));
