@@ -5,7 +5,8 @@ import type { GuardrailEngine } from '../guardrail-engine.js';
 import { DLP_PROCESSOR, processorOptions } from '../policy-options.js';
 import type { GuardrailCheck, GuardrailPhase } from '../../records/request-records.js';
 import { processorsFor } from './effective-policy.js';
-import { joinSlots, type TextSlot } from './message-text.js';
+import { joinSlots } from './message-text.js';
+import type { TextSlot } from './text-slot.js';
 
 export type { GuardrailCheck } from '../../records/request-records.js';
 
@@ -38,6 +39,7 @@ function withTimeout<T>(work: (signal: AbortSignal) => Promise<T>, ms: number): 
  * Evaluates one processor: DLP per slot (rewriting slots it transforms), the others on the joined text. A processor
  * whose answer on the joined text carries `transformedText` is run again on each slot, and each slot takes its own
  * `transformedText`, so any processor's transform reaches what is sent (the joined text cannot be split back safely).
+ * A transform that would change a read-only slot flags the check: that text can be neither rewritten nor sent as is.
  */
 async function evaluateProcessor(
   engine: GuardrailEngine,
@@ -52,25 +54,34 @@ async function evaluateProcessor(
   if (name !== DLP_PROCESSOR) {
     const text = joinSlots(slots);
     const outcome = await run(text);
+    let unchangeable = false;
     if (outcome.transformedText !== undefined && outcome.transformedText !== text) {
-      applyTransforms(slots, slots.length === 1 ? [outcome] : await Promise.all(slots.map((slot) => run(slot.text))));
+      unchangeable = applyTransforms(slots, slots.length === 1 ? [outcome] : await Promise.all(slots.map((slot) => run(slot.text))));
     }
-    return { flagged: outcome.flagged, triggered: outcome.triggered ?? [], results: outcome.results };
+    return { flagged: outcome.flagged || unchangeable, triggered: outcome.triggered ?? [], results: outcome.results };
   }
   const outcomes = await Promise.all(slots.map((slot) => run(slot.text)));
-  applyTransforms(slots, outcomes);
+  const unchangeable = applyTransforms(slots, outcomes);
   return {
-    flagged: outcomes.some((outcome) => outcome.flagged),
+    flagged: unchangeable || outcomes.some((outcome) => outcome.flagged),
     triggered: [...new Set(outcomes.flatMap((outcome) => outcome.triggered ?? []))],
     results: outcomes.map((outcome) => outcome.results),
   };
 }
 
-/** Puts each slot's `transformedText`, where its outcome has one, back into the slot. */
-function applyTransforms(slots: TextSlot[], outcomes: ReadonlyArray<{ transformedText?: string }>): void {
+/**
+ * Puts each slot's `transformedText`, where its outcome has one, back into the slot. A read-only slot (a tool or
+ * parameter name) is left as it is; answers true when a transform would have changed one, which flags the check.
+ */
+function applyTransforms(slots: TextSlot[], outcomes: ReadonlyArray<{ transformedText?: string }>): boolean {
+  let unchangeable = false;
   outcomes.forEach((outcome, index) => {
-    if (outcome.transformedText !== undefined) slots[index]?.replace(outcome.transformedText);
+    const slot = slots[index];
+    if (outcome.transformedText === undefined || !slot) return;
+    if (slot.fixed) unchangeable ||= outcome.transformedText !== slot.text;
+    else slot.replace(outcome.transformedText);
   });
+  return unchangeable;
 }
 
 /** The reason recorded when a policy names a processor that is not registered. */
