@@ -6,7 +6,7 @@ import { processorsFor } from '../guardrails/pipeline/effective-policy.js';
 import { enforceInputPolicy, type InputPolicyDeps } from '../guardrails/pipeline/input-policy.js';
 import { requestSlots, type TextSlot } from '../guardrails/pipeline/message-text.js';
 import type { ModelRequestContext } from '../traffic/model-request-context.js';
-import { definitionBudget } from '../guardrails/pipeline/schema-text-slots.js';
+import { DefinitionTexts } from '../guardrails/pipeline/schema-text-slots.js';
 import { functionSlots, outputFormatSlots } from '../guardrails/pipeline/tool-definition-slots.js';
 import type { OutputItem, ResponsesRequest } from './responses-types.js';
 
@@ -23,13 +23,12 @@ function instructionSlots(request: { instructions?: string }): TextSlot[] {
  * servers are not the client's text, and are left to the registries' policies.
  */
 function definitionSlots(request: Pick<ResponsesRequest, 'tools' | 'text'>): TextSlot[] {
-  const slots: TextSlot[] = [];
-  const budget = definitionBudget();
+  const texts = new DefinitionTexts();
   (request.tools ?? []).forEach((tool, index) => {
-    if (tool.type === 'function') functionSlots(tool, `tools[${index}]`, slots, budget);
+    if (tool.type === 'function') functionSlots(tool, `tools[${index}]`, texts);
   });
-  outputFormatSlots(request.text?.format, 'text.format', slots, budget);
-  return slots;
+  outputFormatSlots(request.text?.format, 'text.format', texts);
+  return texts.slots;
 }
 
 /**

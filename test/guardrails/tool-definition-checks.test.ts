@@ -160,7 +160,7 @@ describe('input policies on tool definitions and response formats', () => {
       const send = (parameters: Record<string, unknown>) =>
         request(g.app).post('/v1/chat/completions').set({ 'x-gateway-apikey': g.developerKey, 'x-gateway-route': 'chat' }).send({ model: 'gpt-4o-mini', messages, tools: [{ type: 'function', function: { name: 'f', parameters } }] });
       await policy({ mode: 'reject', processors: { banned_words: { apply_to: ['input'] } } });
-      for (const [schema, message] of [[deep, /nests deeper than 64 levels/], [wide, /more than 10000 texts/]] as const) {
+      for (const [schema, message] of [[deep, /nests deeper than 64 levels/], [wide, /more than 10000 strings/]] as const) {
         const res = await send(schema).expect(400);
         assert.equal(res.body.error.code, 'invalid_value');
         assert.equal(res.body.error.param, 'tools[0].function.parameters');
