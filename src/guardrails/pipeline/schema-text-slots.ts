@@ -11,6 +11,7 @@ export const MAX_DEFINITION_TEXTS = 10_000;
 
 /** One slot for every place a definition holds the same text: a transform of it rewrites them all alike. */
 class SharedSlot implements TextSlot {
+  readonly definition = true;
   private readonly places: Array<[Holder, string | number]> = [];
   constructor(readonly text: string) {}
   add(holder: Holder, key: string | number): void {
