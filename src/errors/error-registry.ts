@@ -117,6 +117,7 @@ export const Errors = {
   unsupportedMediaType: createError('unsupported_media_type', 'The Content-Type must be application/json, got %s.', 415, 'invalid_request_error'),
   unsupportedMediaTypeFor: createError('unsupported_media_type', 'The Content-Type must be %s, got %s.', 415, 'invalid_request_error'),
   unsupportedContentEncoding: createError('unsupported_media_type', 'The Content-Encoding %s cannot be read here; send %s.', 415, 'invalid_request_error'),
+  transferCodingNotImplemented: createError('not_implemented', 'The Transfer-Encoding %s is not implemented here: only chunked is. Send the body chunked or with a Content-Length, and compress it with Content-Encoding instead.', 501, 'invalid_request_error'),
   unsupportedCharset: createError('unsupported_media_type', 'The charset %s cannot be read; send UTF-8.', 415, 'invalid_request_error'),
   routeNotFound: createError('not_found', 'No endpoint %s %s.', 404, 'not_found_error'),
   tokenCountNotServed: createError('not_found', 'No endpoint POST /v1/messages/count_tokens: the gateway does not count tokens (each provider counts its own way); read usage from an answer instead.', 404, 'not_found_error'),

@@ -1,10 +1,11 @@
-// JSON body parsing for gateway routes: 415 on a wrong content type, 413 over the limit, 400 on bad JSON, deep nesting or a non-object.
+// JSON body parsing for gateway routes: 501 on a transfer coding but chunked, 415 on a wrong content type, 413 over the limit, 400 on bad JSON, deep nesting or a non-object.
 import zlib from 'node:zlib';
 import express, { type RequestHandler } from 'express';
 import { Errors } from '../errors/error-registry.js';
 import { jsonDepthExceeds, MAX_JSON_DEPTH } from './json-depth.js';
 import { declaresOtherCharset, isPlainJson, readPlainJson } from './plain-json-reader.js';
 import { preParsedBodyError, valueDepthExceeds } from './pre-parsed-body.js';
+import { transferCodingError } from './transfer-coding.js';
 
 /** The content encodings a JSON body may arrive in besides `identity`: what body-parser inflates on this Node. */
 export const JSON_CONTENT_ENCODINGS: readonly string[] = ['gzip', 'deflate', 'br', ...('createZstdDecompress' in zlib ? ['zstd'] : [])];
@@ -23,7 +24,8 @@ export function hasBody(headers: Record<string, string | string[] | undefined>):
 }
 
 /**
- * Parses a JSON object body into `req.body`. Requests without a body leave `req.body` undefined.
+ * Parses a JSON object body into `req.body`. Requests without a body leave `req.body` undefined. A body sent with a
+ * transfer coding other than chunked is 501 before it is read (see {@link transferCodingError}).
  * @example
  * router.post('/things', jsonBody(), handler);
  */
@@ -42,6 +44,12 @@ export function jsonBody(options: JsonBodyOptions = {}): RequestHandler {
     },
   });
   return function parseJsonObjectBody(req, res, next) {
+    // A body framed with a coding Node does not decode (`gzip, chunked`) is refused before a byte of it is read.
+    const framing = transferCodingError(req.headers);
+    if (framing) {
+      next(framing);
+      return;
+    }
     if (req.body !== undefined) {
       // A host app's express.json() ran first: its limit is not the gateway's.
       next(preParsedBodyError(req, limit, maxDepth));

@@ -7,6 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
 import type { RequestHandler } from 'express';
 import { Errors } from '../errors/error-registry.js';
+import { transferCodingError } from './transfer-coding.js';
 
 /** Options of {@link multipartBody}. */
 export interface MultipartBodyOptions {
@@ -22,7 +23,7 @@ const LIMITS = { fields: 32, fieldSize: 64 * 1024, fieldNameSize: 200, parts: 40
 /**
  * Reads a multipart/form-data body into `req.body`: text fields as strings (a name sent several times, or ending in
  * `[]`, as an array), and the file under `fileField` as a `File` backed by a temporary file, which is removed when the
- * answer ends. Run it after authentication: nothing is read before. 415 for another content type or any content
+ * answer ends. Run it after authentication: nothing is read before. 501 for a transfer coding but chunked, 415 for another content type or any content
  * encoding but `identity`, 413 when the declared length or the file passes the limit, 400 for a second file, too many
  * or too large fields, or a malformed body.
  * The file is written to disk as it arrives (with backpressure), never held in memory.
@@ -34,6 +35,8 @@ export function multipartBody(options: MultipartBodyOptions): RequestHandler {
   // The declared length may exceed the file by the fields and the multipart framing.
   const declaredLimit = options.fileLimitBytes + LIMITS.fields * LIMITS.fieldSize + 64 * 1024;
   return async function parseMultipartBody(req, res, next) {
+    const framing = transferCodingError(req.headers);
+    if (framing) throw framing;
     if (!req.is('multipart/form-data')) throw Errors.unsupportedMediaTypeFor(['multipart/form-data', req.headers['content-type'] ?? 'none']);
     const encoding = req.headers['content-encoding'];
     // busboy reads the bytes as they come: a compressed form would only be a broken one.

@@ -6,7 +6,9 @@ import { processorsFor } from '../guardrails/pipeline/effective-policy.js';
 import { enforceInputPolicy, type InputPolicyDeps } from '../guardrails/pipeline/input-policy.js';
 import { requestSlots, type TextSlot } from '../guardrails/pipeline/message-text.js';
 import type { ModelRequestContext } from '../traffic/model-request-context.js';
-import type { OutputItem } from './responses-types.js';
+import { DefinitionTexts } from '../guardrails/pipeline/schema-text-slots.js';
+import { functionSlots, outputFormatSlots } from '../guardrails/pipeline/tool-definition-slots.js';
+import type { OutputItem, ResponsesRequest } from './responses-types.js';
 
 /** The request's `instructions` as a slot (a DLP transform rewrites it before any model call), or none. */
 function instructionSlots(request: { instructions?: string }): TextSlot[] {
@@ -15,18 +17,33 @@ function instructionSlots(request: { instructions?: string }): TextSlot[] {
 }
 
 /**
- * Runs the policy in force on the request's `instructions` and input messages, as the model endpoints do (DLP
- * transforms rewrite them in place), and answers the policy so the caller can check the output. Throws 503
- * `guardrail_unavailable` when the policy names an unregistered processor, and the policy's rejection when an input
- * check rejects.
+ * The slots of the request's function tools (name read-only, description, `parameters`) and of a `json_schema`
+ * `text.format` (name read-only, description, `schema`), which the tool loop turns into the chat body's tools and
+ * response format: rewritten here, before any model call, they are sent rewritten. MCP tools listed from tool
+ * servers are not the client's text, and are left to the registries' policies.
+ */
+function definitionSlots(request: Pick<ResponsesRequest, 'tools' | 'text'>): TextSlot[] {
+  const texts = new DefinitionTexts();
+  (request.tools ?? []).forEach((tool, index) => {
+    if (tool.type === 'function') functionSlots(tool, `tools[${index}]`, texts);
+  });
+  outputFormatSlots(request.text?.format, 'text.format', texts);
+  return texts.slots;
+}
+
+/**
+ * Runs the policy in force on the request's `instructions`, input messages, function tools and output format, as the
+ * model endpoints do (DLP transforms rewrite them in place), and answers the policy so the caller can check the output.
+ * Throws 503 `guardrail_unavailable` when the policy names an unregistered processor, and the policy's rejection when
+ * an input check rejects.
  */
 export function checkResponsesInput(
   deps: InputPolicyDeps,
   context: ModelRequestContext,
-  request: { instructions?: string },
+  request: Pick<ResponsesRequest, 'instructions' | 'tools' | 'text'>,
   inputMessages: Array<Record<string, unknown>>,
 ): Promise<Readonly<GuardrailPolicy>> {
-  return enforceInputPolicy(deps, context, ['input', 'output'], () => [...instructionSlots(request), ...requestSlots('chat', { messages: inputMessages })]);
+  return enforceInputPolicy(deps, context, ['input', 'output'], () => [...instructionSlots(request), ...requestSlots('chat', { messages: inputMessages }), ...definitionSlots(request)]);
 }
 
 /** True when the policy checks answers, so a streamed response must be held until its final text is checked. */

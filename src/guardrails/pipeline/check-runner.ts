@@ -2,10 +2,12 @@
 import type { GuardrailPolicy } from '../../admin/policy-validation.js';
 import { Errors, type GatewayError } from '../../errors/error-registry.js';
 import type { GuardrailEngine } from '../guardrail-engine.js';
+import type { GuardrailOutcome } from '../../plugins/plugin-types.js';
 import { DLP_PROCESSOR, processorOptions } from '../policy-options.js';
 import type { GuardrailCheck, GuardrailPhase } from '../../records/request-records.js';
 import { processorsFor } from './effective-policy.js';
-import { joinSlots, type TextSlot } from './message-text.js';
+import { joinSlots } from './message-text.js';
+import type { TextSlot } from './text-slot.js';
 
 export type { GuardrailCheck } from '../../records/request-records.js';
 
@@ -36,9 +38,33 @@ export function withTimeout<T>(work: (signal: AbortSignal) => Promise<T>, ms: nu
 }
 
 /**
- * Evaluates one processor: DLP per slot (rewriting slots it transforms), the others on the joined text. A processor
- * whose answer on the joined text carries `transformedText` is run again on each slot, and each slot takes its own
- * `transformedText`, so any processor's transform reaches what is sent (the joined text cannot be split back safely).
+ * Processors built for text a tool returned, which do not read tool definitions: a tool's description is written to
+ * instruct the model, which is what they flag (most ordinary descriptions would be refused).
+ */
+const TOOL_RESULT_PROCESSORS: ReadonlySet<string> = new Set(['toolinjectiondetection']);
+
+type Run = (text: string) => Promise<GuardrailOutcome>;
+
+/**
+ * Runs a processor on the joined text of `slots`. When its answer carries `transformedText`, it is run again on each
+ * slot, and each slot takes its own `transformedText` (the joined text cannot be split back safely).
+ */
+async function evaluateJoined(run: Run, slots: TextSlot[]): Promise<Evaluation> {
+  const text = joinSlots(slots);
+  const outcome = await run(text);
+  let unchangeable = false;
+  if (outcome.transformedText !== undefined && outcome.transformedText !== text) {
+    unchangeable = applyTransforms(slots, slots.length === 1 ? [outcome] : await Promise.all(slots.map((slot) => run(slot.text))));
+  }
+  return { flagged: outcome.flagged || unchangeable, triggered: outcome.triggered ?? [], results: outcome.results };
+}
+
+/**
+ * Evaluates one processor: DLP per slot (rewriting slots it transforms), the others on the joined text (see
+ * {@link evaluateJoined}), so any processor's transform reaches what is sent. Tool definitions are joined into a text
+ * of their own, checked beside the messages', so a request's tools never dilute what a check reads in its messages
+ * (the results recorded are those of the text that flagged, else the messages'). A transform that would change a
+ * read-only slot flags the check: that text can be neither rewritten nor sent as is.
  */
 async function evaluateProcessor(
   engine: GuardrailEngine,
@@ -49,29 +75,41 @@ async function evaluateProcessor(
 ): Promise<Evaluation> {
   const options = processorOptions(policy, name);
   const toInput = engine.get(name)?.pipelineInput;
-  const run = (text: string) => engine.evaluate(name, text, { options, input: toInput?.(text), signal });
+  const run: Run = (text) => engine.evaluate(name, text, { options, input: toInput?.(text), signal });
   if (name !== DLP_PROCESSOR) {
-    const text = joinSlots(slots);
-    const outcome = await run(text);
-    if (outcome.transformedText !== undefined && outcome.transformedText !== text) {
-      applyTransforms(slots, slots.length === 1 ? [outcome] : await Promise.all(slots.map((slot) => run(slot.text))));
-    }
-    return { flagged: outcome.flagged, triggered: outcome.triggered ?? [], results: outcome.results };
+    if (!slots.some((slot) => slot.definition)) return evaluateJoined(run, slots);
+    const messages = slots.filter((slot) => !slot.definition);
+    const definitions = TOOL_RESULT_PROCESSORS.has(name) ? [] : slots.filter((slot) => slot.definition);
+    const evaluations = await Promise.all([messages, definitions].filter((group) => group.length > 0).map((group) => evaluateJoined(run, group)));
+    if (evaluations.length === 0) return { flagged: false, triggered: [], results: null };
+    return {
+      flagged: evaluations.some((evaluation) => evaluation.flagged),
+      triggered: [...new Set(evaluations.flatMap((evaluation) => evaluation.triggered))],
+      results: (evaluations.find((evaluation) => evaluation.flagged) ?? evaluations[0]!).results,
+    };
   }
   const outcomes = await Promise.all(slots.map((slot) => run(slot.text)));
-  applyTransforms(slots, outcomes);
+  const unchangeable = applyTransforms(slots, outcomes);
   return {
-    flagged: outcomes.some((outcome) => outcome.flagged),
+    flagged: unchangeable || outcomes.some((outcome) => outcome.flagged),
     triggered: [...new Set(outcomes.flatMap((outcome) => outcome.triggered ?? []))],
     results: outcomes.map((outcome) => outcome.results),
   };
 }
 
-/** Puts each slot's `transformedText`, where its outcome has one, back into the slot. */
-function applyTransforms(slots: TextSlot[], outcomes: ReadonlyArray<{ transformedText?: string }>): void {
+/**
+ * Puts each slot's `transformedText`, where its outcome has one, back into the slot. A read-only slot (a tool or
+ * parameter name) is left as it is; answers true when a transform would have changed one, which flags the check.
+ */
+function applyTransforms(slots: TextSlot[], outcomes: ReadonlyArray<{ transformedText?: string }>): boolean {
+  let unchangeable = false;
   outcomes.forEach((outcome, index) => {
-    if (outcome.transformedText !== undefined) slots[index]?.replace(outcome.transformedText);
+    const slot = slots[index];
+    if (outcome.transformedText === undefined || !slot) return;
+    if (slot.fixed) unchangeable ||= outcome.transformedText !== slot.text;
+    else slot.replace(outcome.transformedText);
   });
+  return unchangeable;
 }
 
 /** The reason recorded when a policy names a processor that is not registered. */

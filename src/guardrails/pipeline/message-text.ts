@@ -1,12 +1,10 @@
 // Reads and rewrites the text of model requests and answers in OpenAI's format, for guardrail checks and DLP transforms.
 import { Errors } from '../../errors/error-registry.js';
 import type { ModelEndpoint } from '../../plugins/plugin-types.js';
+import type { TextSlot } from './text-slot.js';
+import { chatDefinitionSlots } from './tool-definition-slots.js';
 
-/** One piece of checkable text, with a way to put a transformed version back. */
-export interface TextSlot {
-  text: string;
-  replace(next: string): void;
-}
+export type { TextSlot } from './text-slot.js';
 
 /** Every role is checked: a developer key writes the system and developer messages too, so they are untrusted input. */
 const CHECKED_ROLES = new Set(['system', 'developer', 'user', 'tool', 'function', 'assistant']);
@@ -49,14 +47,17 @@ function otherMessageSlots(message: Record<string, unknown>): TextSlot[] {
  * The checkable text of a request body (a completion's `suffix` included), which the body's slots rewrite in place.
  * Throws 400 for a `prompt` or `input` of token ids: text a policy cannot read is refused rather than passed unchecked (this runs only when input checks do). System and developer
  * messages are checked and transformed like the others: whoever holds the key writes them. So are an assistant
- * message's tool call arguments and refusal parts.
+ * message's tool call arguments and refusal parts, and a chat body's tool and function definitions and response
+ * format schema (see {@link chatDefinitionSlots}; a definition past its bounds is 400 too).
  */
 export function requestSlots(endpoint: ModelEndpoint, body: Record<string, unknown>): TextSlot[] {
   if (endpoint === 'chat') {
     const messages = Array.isArray(body.messages) ? (body.messages as Array<Record<string, unknown>>) : [];
-    return messages
+    const slots = messages
       .filter((m) => m && CHECKED_ROLES.has(String(m.role)))
       .flatMap((message) => (message.role === 'assistant' ? [...contentSlots(message, 'content'), ...otherMessageSlots(message)] : contentSlots(message, 'content')));
+    // The model reads the tool and function definitions and the response format's schema as much as the messages.
+    return [...slots, ...chatDefinitionSlots(body)];
   }
   const key = endpoint === 'completions' || endpoint === 'images' || endpoint === 'transcriptions' ? 'prompt' : 'input';
   // A completion's `suffix` is text the model reads after the gap it fills, as much as the prompt before it.
