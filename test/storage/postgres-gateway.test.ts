@@ -6,6 +6,7 @@ import { TEST_KEYS } from '../helpers/test-gateway.js';
 import { chatBody, createTrafficFixture, type TrafficFixture } from '../helpers/traffic-fixture.js';
 import { dropSchema, requirePostgres, TEST_DATABASE_URL, testSchemaName } from '../helpers/postgres-test.js';
 import { tcpCut, type TcpCut } from '../helpers/tcp-cut.js';
+import { eventually } from '../helpers/eventually.js';
 import pg from 'pg';
 import { ChroniclesRecorder } from '../../src/chronicles/chronicles-recorder.js';
 import type { ChronicleEntry } from '../../src/chronicles/chronicle-entry.js';
@@ -57,7 +58,8 @@ describe('a gateway on postgresStorage', function () {
     const entries = async () =>
       (await request(f.app).get('/v1/admin/applications/app/chronicles?limit=10').set('x-api-key', TEST_KEYS.viewer).expect(200)).body.data as unknown[];
     assert.equal((await chat()).status, 200);
-    assert.equal((await entries()).length, 1); // a read flushes the recorder first
+    // A read flushes the recorder first; the entry itself is recorded just after the client has its answer.
+    await eventually(async () => assert.equal((await entries()).length, 1));
 
     await relay.cut();
     const during = await chat();
@@ -69,7 +71,7 @@ describe('a gateway on postgresStorage', function () {
 
     await relay.restore();
     await request(f.app).post('/v1/admin/applications').set('x-api-key', TEST_KEYS.superAdmin).send({ name: 'after-outage' }).expect(201);
-    assert.equal((await entries()).length, 2, 'the entry recorded during the outage was kept and written after it');
+    await eventually(async () => assert.equal((await entries()).length, 2, 'the entry recorded during the outage was kept and written after it'));
   });
 
   it('14.2: on PostgreSQL, filtered lists page through cursors on the indexes, match the unfiltered list, and entries are found by id', async () => {
