@@ -38,8 +38,9 @@ export function withTimeout<T>(work: (signal: AbortSignal) => Promise<T>, ms: nu
 }
 
 /**
- * Processors built for text a tool returned, which do not read tool definitions: a tool's description is written to
- * instruct the model, which is what they flag (most ordinary descriptions would be refused).
+ * Processors built for text a tool returned. Among a request's texts they read only its tool results: a tool's
+ * description and a user's question are written to instruct the model, which is what they flag (most ordinary
+ * descriptions and questions would be refused).
  */
 const TOOL_RESULT_PROCESSORS: ReadonlySet<string> = new Set(['toolinjectiondetection']);
 
@@ -64,22 +65,28 @@ async function evaluateJoined(run: Run, slots: TextSlot[]): Promise<Evaluation> 
  * {@link evaluateJoined}), so any processor's transform reaches what is sent. Tool definitions are joined into a text
  * of their own, checked beside the messages', so a request's tools never dilute what a check reads in its messages
  * (the results recorded are those of the text that flagged, else the messages'). A transform that would change a
- * read-only slot flags the check: that text can be neither rewritten nor sent as is.
+ * read-only slot flags the check: that text can be neither rewritten nor sent as is. In the input phase, a processor
+ * built for tool results reads only the request's tool results (none: nothing to read, nothing flagged).
  */
 async function evaluateProcessor(
   engine: GuardrailEngine,
   policy: Readonly<GuardrailPolicy>,
   name: string,
+  phase: GuardrailPhase,
   slots: TextSlot[],
   signal: AbortSignal,
 ): Promise<Evaluation> {
   const options = processorOptions(policy, name);
   const toInput = engine.get(name)?.pipelineInput;
   const run: Run = (text) => engine.evaluate(name, text, { options, input: toInput?.(text), signal });
+  if (phase === 'input' && TOOL_RESULT_PROCESSORS.has(name)) {
+    const results = slots.filter((slot) => slot.toolResult);
+    return results.length === 0 ? { flagged: false, triggered: [], results: null } : evaluateJoined(run, results);
+  }
   if (name !== DLP_PROCESSOR) {
     if (!slots.some((slot) => slot.definition)) return evaluateJoined(run, slots);
     const messages = slots.filter((slot) => !slot.definition);
-    const definitions = TOOL_RESULT_PROCESSORS.has(name) ? [] : slots.filter((slot) => slot.definition);
+    const definitions = slots.filter((slot) => slot.definition);
     const evaluations = await Promise.all([messages, definitions].filter((group) => group.length > 0).map((group) => evaluateJoined(run, group)));
     if (evaluations.length === 0) return { flagged: false, triggered: [], results: null };
     return {
@@ -150,7 +157,7 @@ export async function runChecks(engine: GuardrailEngine, policy: Readonly<Guardr
     selected.map(async ([name]): Promise<GuardrailCheck> => {
       const started = performance.now();
       try {
-        const evaluation = await withTimeout((signal) => evaluateProcessor(engine, policy, name, slots, signal), policy.timeout_ms);
+        const evaluation = await withTimeout((signal) => evaluateProcessor(engine, policy, name, phase, slots, signal), policy.timeout_ms);
         const latency = Math.round((performance.now() - started) * 1000) / 1000;
         const check: GuardrailCheck = { processor: name, phase, request_reject: rejecting && evaluation.flagged, triggered: evaluation.triggered, results: evaluation.results, latency_ms: latency };
         engine.observer?.checked(check, started);

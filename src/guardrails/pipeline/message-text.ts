@@ -55,7 +55,13 @@ export function requestSlots(endpoint: ModelEndpoint, body: Record<string, unkno
     const messages = Array.isArray(body.messages) ? (body.messages as Array<Record<string, unknown>>) : [];
     const slots = messages
       .filter((m) => m && CHECKED_ROLES.has(String(m.role)))
-      .flatMap((message) => (message.role === 'assistant' ? [...contentSlots(message, 'content'), ...otherMessageSlots(message)] : contentSlots(message, 'content')));
+      .flatMap((message) => {
+        if (message.role === 'assistant') return [...contentSlots(message, 'content'), ...otherMessageSlots(message)];
+        const slots = contentSlots(message, 'content');
+        // What a tool returned, carried back to the model: the text processors built for tool results read.
+        if (message.role === 'tool' || message.role === 'function') for (const slot of slots) slot.toolResult = true;
+        return slots;
+      });
     // The model reads the tool and function definitions and the response format's schema as much as the messages.
     return [...slots, ...chatDefinitionSlots(body)];
   }

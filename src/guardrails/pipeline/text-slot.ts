@@ -15,6 +15,11 @@ export interface TextSlot {
    * joined into a text of their own, apart from the messages', and toolinjectiondetection does not read them.
    */
   definition?: boolean;
+  /**
+   * True for text a tool returned, as a request carries it back to the model (a `tool` or `function` message's
+   * content). Processors built for tool results (toolinjectiondetection) read only these slots among a request's.
+   */
+  toolResult?: boolean;
 }
 
 /** A read-only slot (see {@link TextSlot.fixed}); a class, so a schema's thousands of names cost no closure each. */
