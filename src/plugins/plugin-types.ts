@@ -86,7 +86,9 @@ export interface GuardrailPlugin<Options extends object = Record<string, unknown
   setup?(): void | Promise<void>;
   /**
    * How plain text from model traffic (prompts, answers, tool results) is handed to this processor,
-   * for processors whose input is not plain text (e.g. Base64 with a filename). Default: `{ text }`.
+   * for processors whose input is not plain text (e.g. Base64 with a filename). Default: `{ text }`. On model traffic
+   * `evaluate` then gets the plain text as its first argument and this form as `context.input`: a processor that
+   * defines it reads `context.input`, which is also what the standalone endpoint hands it.
    */
   pipelineInput?(text: string): GuardrailInput;
   /**

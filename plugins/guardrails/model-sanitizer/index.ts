@@ -62,8 +62,9 @@ const modelSanitizer = defineGuardrail<ModelSanitizerOptions, ModelSanitizerResu
     additionalProperties: false,
     properties: { sdp_info_types: { type: 'array', items: { type: 'string', maxLength: 256 }, minItems: 1, maxItems: 256, uniqueItems: true } },
   },
-  evaluate: async function evaluateModelSanitizer(text, { options, threshold, guardrails, signal }) {
-    const content = decodeBase64Text(text);
+  evaluate: async function evaluateModelSanitizer(_text, { options, threshold, guardrails, signal, input }) {
+    // The file is `input.text`: on model traffic `text` is the plain message and `input` its pipelineInput form.
+    const content = decodeBase64Text(input.text);
     const errors: string[] = [];
     const rulesState = (matched: boolean): FilterState => ({ execution_state: 'EXECUTION_SUCCESS', match_state: matchState(matched) });
     // One filter after another: all five are CPU-bound on this thread, so running them together would only interleave
