@@ -5,6 +5,9 @@ type Json = Record<string, unknown>;
 
 const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** The own members of a parsed object, but a `__proto__` one (assigning it would change the target's prototype). */
+export const membersOf = (value: Json): Array<[string, unknown]> => Object.entries(value).filter(([key]) => key !== '__proto__');
+
 /** The chunk members kept as the answer's own (the first non-null one of each); `usage` is kept from the last chunk that has it. */
 export const HEAD_FIELDS = ['id', 'created', 'model', 'system_fingerprint', 'service_tier'] as const;
 
@@ -27,7 +30,7 @@ function join(target: Json, key: string, text: string): void {
 function addLogprobs(choice: Json, logprobs: unknown): void {
   if (!isRecord(logprobs)) return;
   const target = isRecord(choice.logprobs) ? choice.logprobs : (choice.logprobs = {});
-  for (const [key, value] of Object.entries(logprobs)) {
+  for (const [key, value] of membersOf(logprobs)) {
     if (Array.isArray(value)) target[key] = [...(Array.isArray(target[key]) ? target[key] : []), ...value];
     else if (value !== null || !(key in target)) target[key] = value;
   }
@@ -39,7 +42,7 @@ function addToolCall(message: Json, call: Json): void {
   const index = typeof call.index === 'number' ? call.index : calls.length;
   const target = (calls[index] ??= { type: 'function', function: { name: '', arguments: '' } });
   const { index: _index, id, type, function: fn, ...rest } = call;
-  Object.assign(target, rest);
+  for (const [key, value] of membersOf(rest)) target[key] = value;
   if (typeof id === 'string' && id !== '') target.id = id;
   if (typeof type === 'string' && type !== '') target.type = type;
   const targetFn = target.function as Json;
@@ -57,7 +60,7 @@ function addThinkingBlocks(message: Json, state: ChoiceState, blocks: unknown): 
   for (const block of blocks) {
     if (!isRecord(block)) continue;
     if (block.type !== 'thinking') {
-      target.push({ ...block });
+      target.push(Object.fromEntries(membersOf(block)));
       continue;
     }
     const text = state.openThinking + (typeof block.thinking === 'string' ? block.thinking : '');
@@ -68,7 +71,7 @@ function addThinkingBlocks(message: Json, state: ChoiceState, blocks: unknown): 
 
 /** Adds one chat delta to the message being assembled. */
 function addChatDelta(message: Json, state: ChoiceState, delta: Json): void {
-  for (const [key, value] of Object.entries(delta)) {
+  for (const [key, value] of membersOf(delta)) {
     if (value === null || value === undefined) continue;
     if (key === 'role') message.role = value;
     else if (key === 'tool_calls') for (const call of Array.isArray(value) ? value : []) addToolCall(message, isRecord(call) ? call : {});
@@ -101,7 +104,7 @@ function addChoice(endpoint: ModelEndpoint, choices: ChoiceState[], chunkChoice:
   addLogprobs(target, logprobs);
   if (finish) target.finish_reason = finish;
   // Members of the choice itself (a server's `stop_reason`, content filter results): kept as last sent.
-  for (const [key, value] of Object.entries(rest)) if (value !== null && value !== undefined) target[key] = value;
+  for (const [key, value] of membersOf(rest)) if (value !== null && value !== undefined) target[key] = value;
 }
 
 /** Closes what a choice's stream left open: thinking text after its last thinking block, as an unsigned block. */

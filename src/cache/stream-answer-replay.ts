@@ -1,6 +1,6 @@
 // A cached JSON answer replayed as OpenAI stream chunks that a client joins back into the same answer.
 import type { ModelEndpoint } from '../plugins/plugin-types.js';
-import { HEAD_FIELDS } from './stream-answer-assembly.js';
+import { HEAD_FIELDS, membersOf } from './stream-answer-assembly.js';
 
 type Json = Record<string, unknown>;
 
@@ -14,7 +14,7 @@ const CHOICE_HANDLED = new Set(['index', 'message', 'text', 'logprobs', 'finish_
 /** The choice members other than those with a rule of their own, non-null ones only. */
 function others(holder: Json, handled: ReadonlySet<string>): Json {
   const rest: Json = {};
-  for (const [key, value] of Object.entries(holder)) if (!handled.has(key) && value !== null && value !== undefined) rest[key] = value;
+  for (const [key, value] of membersOf(holder)) if (!handled.has(key) && value !== null && value !== undefined) rest[key] = value;
   return rest;
 }
 
