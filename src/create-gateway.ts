@@ -194,7 +194,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     messagesRouter({
       ...resolverDeps,
       watch: chronicleWatcher(recorder, logger, meter),
-      after: [rateLimitHandler(limits, usage.admitHandler()), guardrailPolicyHandler(pipelineDeps), proxyHandler(proxyDeps)],
+      after: [rateLimitHandler(limits, usage.admitHandler()), guardrailPolicyHandler(pipelineDeps), responseCacheHandler(cacheDeps), proxyHandler(proxyDeps)],
     }),
   );
   const models = part(modelsRouter({ services, catalog: new ModelCatalog(storage, plugins), logger }));

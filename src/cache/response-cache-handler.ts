@@ -4,8 +4,9 @@ import { errorMiddleware, type GatewayLogger } from '../errors/error-middleware.
 import { setGatewayHeaders } from '../traffic/gateway-headers.js';
 import { ENDPOINT_PATHS, RAW_ANSWER_ENDPOINTS } from '../traffic/model-endpoints.js';
 import { modelContextOf, type ModelRequestContext, type RouteRecord } from '../traffic/model-request-context.js';
-import { SSE_HEADERS } from '../traffic/response-relay.js';
-import { assembleStreamAnswer, replayPayloads } from './cached-stream.js';
+import { SSE_HEADERS, type AnswerFormat } from '../traffic/response-relay.js';
+import { assembleStreamAnswer } from './stream-answer-assembly.js';
+import { replayPayloads } from './stream-answer-replay.js';
 import { responseCacheKey } from './cache-key.js';
 import type { ResponseCacheStore } from './response-cache-store.js';
 
@@ -60,6 +61,10 @@ async function answerFromCache(res: Response, context: ModelRequestContext, cach
     context.relay = { rejected };
     throw rejected;
   }
+  if (context.answerFormat) {
+    replayInFormat(res, context, answer, context.answerFormat);
+    return true;
+  }
   const bytes = context.outputGuard ? Buffer.from(JSON.stringify(answer)) : cached;
   if (context.stream) {
     const includeUsage = (context.body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true;
@@ -75,11 +80,35 @@ async function answerFromCache(res: Response, context: ModelRequestContext, cach
   return true;
 }
 
+/**
+ * Answers a cached (OpenAI-format) answer in the endpoint's own format (POST /v1/messages): JSON through its `json`,
+ * a stream as the replayed chunks, usage included, through its stream framing, as a live answer is written.
+ */
+function replayInFormat(res: Response, context: ModelRequestContext, answer: Record<string, unknown>, format: AnswerFormat): void {
+  const model = context.candidates[0]?.model ?? (typeof context.body.model === 'string' ? context.body.model : '');
+  if (!context.stream) {
+    const bytes = Buffer.from(JSON.stringify(format.json(answer, model)));
+    context.relay = { bytes, answer };
+    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': bytes.length });
+    res.end(bytes);
+    return;
+  }
+  // One choice: an answer in another API's format has one message.
+  const first = Array.isArray(answer.choices) ? answer.choices.slice(0, 1) : [];
+  const payloads = replayPayloads(context.endpoint, { ...answer, choices: first }, true);
+  const framing = format.stream(model, 'cache');
+  const text = payloads.map((payload) => framing.chunk(payload)).join('') + framing.end();
+  context.relay = { payloads };
+  res.status(200).set(SSE_HEADERS);
+  res.end(text);
+}
+
 /** The answer to store once the request has ended: a complete 200 answer that passed the output checks, as sent. */
 function answerToStore(res: Response, context: ModelRequestContext): Buffer | undefined {
   const relay = context.relay;
   if (res.statusCode !== 200 || !relay || relay.rejected || relay.streamError) return undefined;
-  if (!relay.payloads) return relay.bytes;
+  // An endpoint answering in another format sent its own bytes: the OpenAI-format answer it was made from is stored.
+  if (!relay.payloads) return context.answerFormat ? relay.answer && Buffer.from(JSON.stringify(relay.answer)) : relay.bytes;
   const answer = assembleStreamAnswer(context.endpoint, relay.payloads);
   if (!answer) return undefined;
   // The events' text joined: a provider key cut across two events is whole here, and is masked.

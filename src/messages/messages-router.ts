@@ -25,7 +25,7 @@ const ANTHROPIC_FORMAT: AnswerFormat = {
   },
 };
 
-/** What the router needs: resolution as for the model endpoints, and the steps after it (rate limiter, budgets and per-minute limits, guardrail pipeline, proxy). */
+/** What the router needs: resolution as for the model endpoints, and the steps after it (rate limiter, budgets and per-minute limits, guardrail pipeline, response cache, proxy). */
 export interface MessagesRouterDeps extends ResolutionDeps {
   /** The Chronicles watcher, run first. */
   watch: RequestHandler;
@@ -51,7 +51,7 @@ const anthropicKeyHeader: RequestHandler = function anthropicApiKey(req, _res, n
  * `model`), then rate-limited, held to budgets, checked by the guardrail policy and proxied exactly like a chat completion; the answer
  * (JSON or stream) is written in Anthropic's format, and errors in Anthropic's error shape.
  * @example
- * app.use(messagesRouter({ services, directory, watch, after: [rateLimit, admit, guardrails, proxy], bodyLimitBytes }));
+ * app.use(messagesRouter({ services, directory, watch, after: [rateLimit, guardrails, responseCache, proxy], bodyLimitBytes }));
  */
 export function messagesRouter(deps: MessagesRouterDeps): Router {
   const resolve: RequestHandler = async function resolveMessages(req, res, next) {
