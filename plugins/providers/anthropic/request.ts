@@ -4,7 +4,7 @@ import {
   contentText, maxTokens, numberField, parseArguments, readMessages, readToolChoice, readTools, refuseUnsupportedOptions, stopSequences,
   type OpenAiContentPart, type OpenAiMessage,
 } from '../shared/openai-chat.js';
-import { cacheControlMember, readThinking } from '../shared/chat-extensions.js';
+import { cacheControlMember, readThinking, thinkingForEffort } from '../shared/chat-extensions.js';
 import { anthropicImageBlock, anthropicTool, anthropicToolChoice } from './mapping.js';
 
 /** The `max_tokens` sent when the client gives none (Anthropic requires it); `config.default_max_tokens` overrides. */
@@ -101,7 +101,8 @@ function addTools(body: Record<string, unknown>, request: Record<string, unknown
  * The Messages API body for an OpenAI chat body. Copies `temperature`, `top_p` and `top_k` as given
  * (Anthropic accepts temperature 0-1 and answers 400 above), `stop` → `stop_sequences`,
  * `max_completion_tokens` or `max_tokens` → `max_tokens` (default {@link DEFAULT_MAX_TOKENS}),
- * `user` → `metadata.user_id`, `thinking` (Anthropic's extended thinking, `enabled` with `budget_tokens` or `disabled`) as is,
+ * `user` → `metadata.user_id`, `thinking` (Anthropic's extended thinking, `enabled` with `budget_tokens`, `adaptive` or `disabled`) as is,
+ * else a `reasoning_effort` as a thinking budget (see `thinkingForEffort`; without a client limit the budget is added to the default `max_tokens`),
  * and the cache breakpoints (`cache_control`) of parts, tool calls, tool messages and tools onto their blocks. Sampling options Anthropic lacks (penalties, `seed`) are dropped; options that change
  * the answer's shape (`n` above 1, `logprobs`, `top_logprobs`, a JSON `response_format`) are 400 naming the field.
  */
@@ -109,10 +110,15 @@ export function anthropicBody(context: ProviderRequestContext): string {
   const { body } = context;
   refuseUnsupportedOptions(body, 'anthropic', { n: false, responseFormat: false });
   const configured = context.provider.config.default_max_tokens;
+  const limit = maxTokens(body);
+  // A `thinking` (from POST /v1/messages) wins; else an OpenAI client's reasoning_effort asks for a budget.
+  const thinking = readThinking(body) ?? thinkingForEffort(body, limit);
+  const answerTokens = typeof configured === 'number' ? configured : DEFAULT_MAX_TOKENS;
   const request: Record<string, unknown> = {
     model: context.model,
     ...anthropicMessages(readMessages(body)),
-    max_tokens: maxTokens(body) ?? (typeof configured === 'number' ? configured : DEFAULT_MAX_TOKENS),
+    // Without a client limit, an effort's budget comes on top of the default answer length.
+    max_tokens: limit ?? (thinking?.type === 'enabled' && body.thinking === undefined ? answerTokens + thinking.budget_tokens : answerTokens),
   };
   for (const key of ['temperature', 'top_p', 'top_k'] as const) {
     const value = numberField(body, key);
@@ -122,7 +128,6 @@ export function anthropicBody(context: ProviderRequestContext): string {
   if (stop && stop.length > 0) request.stop_sequences = stop;
   if (typeof body.user === 'string') request.metadata = { user_id: body.user };
   addTools(body, request);
-  const thinking = readThinking(body);
   if (thinking) request.thinking = thinking;
   if (context.stream) request.stream = true;
   return JSON.stringify(request);

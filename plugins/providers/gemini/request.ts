@@ -4,7 +4,7 @@ import {
   contentText, isRecord, maxTokens, numberField, parseArguments, parseDataUrl, readMessages, readToolChoice, readTools, refuseUnsupportedOptions, stopSequences,
   type OpenAiContentPart, type OpenAiMessage,
 } from '../shared/openai-chat.js';
-import { readThinking } from '../shared/chat-extensions.js';
+import { readThinking, thinkingForEffort } from '../shared/chat-extensions.js';
 
 /** One part of a Gemini content. */
 export type GeminiPart = Record<string, unknown>;
@@ -95,7 +95,7 @@ export function geminiContents(messages: OpenAiMessage[]): { systemInstruction?:
 
 /**
  * `generationConfig` from OpenAI's sampling options; undefined when none is set. Anthropic's `thinking` (from POST
- * /v1/messages) with a budget becomes `thinkingConfig.thinkingBudget`; thinking that is off is left to the model's default
+ * /v1/messages) with a budget, or else a `reasoning_effort`'s budget, becomes `thinkingConfig.thinkingBudget`; thinking that is off is left to the model's default
  * (some Gemini models cannot turn thinking off, and would refuse a budget of 0).
  */
 export function generationConfig(body: Record<string, unknown>): Record<string, unknown> | undefined {
@@ -114,7 +114,8 @@ export function generationConfig(body: Record<string, unknown>): Record<string, 
     config.responseMimeType = 'application/json';
     if (isRecord(format.json_schema) && isRecord(format.json_schema.schema)) config.responseJsonSchema = format.json_schema.schema;
   }
-  const thinking = readThinking(body);
+  // A `thinking` (from POST /v1/messages) wins; else an OpenAI client's reasoning_effort asks for a budget.
+  const thinking = readThinking(body) ?? thinkingForEffort(body);
   // Adaptive thinking without a budget is Gemini's dynamic thinking (a budget of -1).
   if (thinking && thinking.type !== 'disabled') config.thinkingConfig = { thinkingBudget: thinking.budget_tokens ?? -1 };
   return Object.keys(config).length > 0 ? config : undefined;

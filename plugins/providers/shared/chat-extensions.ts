@@ -60,6 +60,35 @@ export function readThinking(body: Record<string, unknown>): ThinkingRequest | u
   return undefined;
 }
 
+/** The thinking budget an OpenAI `reasoning_effort` asks of a model that takes a budget (Anthropic, Gemini); `none` asks none. */
+const EFFORT_BUDGETS: Readonly<Record<string, number | undefined>> = { none: undefined, minimal: 1024, low: 2048, medium: 8192, high: 16384, xhigh: 32768 };
+
+/** The smallest thinking budget Anthropic takes. */
+const MIN_THINKING_BUDGET = 1024;
+
+/**
+ * Thinking for an OpenAI client's `reasoning_effort` (`minimal` 1,024 tokens, `low` 2,048, `medium` 8,192, `high`
+ * 16,384, `xhigh` 32,768; `none` and absent: undefined), for adapters whose models think to a budget. With
+ * `maxTokens` (the client's limit, which counts thinking as OpenAI's does) the budget is at most half of it, and a
+ * limit that leaves less than Anthropic's smallest budget is 400 naming `reasoning_effort`; without one the adapter
+ * adds the budget to its default. Another value is 400 naming `reasoning_effort`.
+ */
+export function thinkingForEffort(body: Record<string, unknown>, maxTokens?: number): { type: 'enabled'; budget_tokens: number } | undefined {
+  const effort = body.reasoning_effort;
+  if (effort === undefined || effort === null) return undefined;
+  if (typeof effort !== 'string' || !Object.hasOwn(EFFORT_BUDGETS, effort)) {
+    return invalid(`reasoning_effort must be one of ${Object.keys(EFFORT_BUDGETS).join(', ')}.`, 'reasoning_effort');
+  }
+  const budget = EFFORT_BUDGETS[effort];
+  if (budget === undefined) return undefined;
+  if (maxTokens === undefined) return { type: 'enabled', budget_tokens: budget };
+  const capped = Math.min(budget, Math.floor(maxTokens / 2));
+  if (capped < MIN_THINKING_BUDGET) {
+    return invalid(`reasoning_effort ${effort} needs max_tokens (or max_completion_tokens) of at least ${2 * MIN_THINKING_BUDGET} on this provider: thinking counts toward it.`, 'reasoning_effort');
+  }
+  return { type: 'enabled', budget_tokens: capped };
+}
+
 /**
  * The `reasoning_effort` an OpenAI-format model gets for a thinking budget: under 4,096 tokens `low`, under 16,384
  * `medium`, else `high`. Undefined for thinking that is off, or adaptive without a budget: such a model reasons as it is configured to.
