@@ -54,12 +54,17 @@ export const chatBody = (extra: Record<string, unknown> = {}): Record<string, un
 });
 
 /**
- * Adds providers `claude` (Anthropic format) and `gem` (Gemini format) on the fixture's fake upstream, and chat routes
- * `via-anthropic` and `via-gemini` to them, for tests of the translating adapters.
+ * Adds providers `claude` (Anthropic format) and `gem` (Gemini format) on `upstream` (default: the fixture's fake
+ * upstream), and chat routes `via-anthropic` and `via-gemini` to them, for tests of the translating adapters. With
+ * `openai`, also provider `oai` (OpenAI format, `{upstream}/v1`) and route `via-openai` to its model `gpt-x`.
  */
-export async function addTranslatedRoutes(f: TrafficFixture): Promise<void> {
-  await f.create('/v1/admin/providers', { name: 'claude', type: 'anthropic', config: { api_base: f.fake.url }, api_keys: [{ api_key: 'sk-ant-provider-key-000001' }] });
-  await f.create('/v1/admin/providers', { name: 'gem', type: 'gemini', config: { api_base: f.fake.url }, api_keys: [{ api_key: 'gemini-provider-key-000001' }] });
+export async function addTranslatedRoutes(f: TrafficFixture, upstream = f.fake.url, options: { openai?: boolean } = {}): Promise<void> {
+  if (options.openai) {
+    await f.create('/v1/admin/providers', { name: 'oai', type: 'openai', config: { api_base: `${upstream}/v1` }, api_keys: [{ api_key: 'sk-oai-provider-key-000001' }] });
+    await f.create('/v1/admin/routes', { name: 'via-openai', type: 'chat', models: [{ name: 'gpt-x', provider: 'oai' }] });
+  }
+  await f.create('/v1/admin/providers', { name: 'claude', type: 'anthropic', config: { api_base: upstream }, api_keys: [{ api_key: 'sk-ant-provider-key-000001' }] });
+  await f.create('/v1/admin/providers', { name: 'gem', type: 'gemini', config: { api_base: upstream }, api_keys: [{ api_key: 'gemini-provider-key-000001' }] });
   await f.create('/v1/admin/routes', { name: 'via-anthropic', type: 'chat', models: [{ name: 'claude-x', provider: 'claude' }] });
   await f.create('/v1/admin/routes', { name: 'via-gemini', type: 'chat', models: [{ name: 'gemini-x', provider: 'gem' }] });
 }

@@ -6,7 +6,7 @@ import OpenAI from 'openai';
 import request from 'supertest';
 import { TEST_KEYS } from '../helpers/test-gateway.js';
 import { TEST_GUARDRAILS } from '../helpers/test-guardrails.js';
-import { createTrafficFixture, type TrafficFixture } from '../helpers/traffic-fixture.js';
+import { addTranslatedRoutes, createTrafficFixture, type TrafficFixture } from '../helpers/traffic-fixture.js';
 import { listenOnLoopback, listenRawOnLoopback, type LoopbackServer, type RawLoopbackServer } from '../helpers/loopback-server.js';
 
 type Json = Record<string, unknown>;
@@ -67,12 +67,7 @@ describe('POST /v1/messages: extended thinking and prompt caching', () => {
       answer(res, sent);
     }));
     f = await createTrafficFixture({ plugins: TEST_GUARDRAILS, streamWindowing: { stepChars: 20, windowChars: 50 } });
-    await f.create('/v1/admin/providers', { name: 'claude', type: 'anthropic', config: { api_base: upstream.url }, api_keys: [{ api_key: 'sk-ant-provider-key-000001' }] });
-    await f.create('/v1/admin/providers', { name: 'oai', type: 'openai', config: { api_base: `${upstream.url}/v1` }, api_keys: [{ api_key: 'sk-oai-provider-key-000001' }] });
-    await f.create('/v1/admin/providers', { name: 'gem', type: 'gemini', config: { api_base: upstream.url }, api_keys: [{ api_key: 'gemini-provider-key-000001' }] });
-    await f.create('/v1/admin/routes', { name: 'via-anthropic', type: 'chat', models: [{ name: 'claude-x', provider: 'claude' }] });
-    await f.create('/v1/admin/routes', { name: 'via-openai', type: 'chat', models: [{ name: 'gpt-x', provider: 'oai' }] });
-    await f.create('/v1/admin/routes', { name: 'via-gemini', type: 'chat', models: [{ name: 'gemini-x', provider: 'gem' }] });
+    await addTranslatedRoutes(f, upstream.url, { openai: true });
     server = await listenOnLoopback(f.app);
   });
   after(async () => {

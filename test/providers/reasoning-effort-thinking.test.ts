@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { createServer, type ServerResponse } from 'node:http';
 import OpenAI from 'openai';
-import { createTrafficFixture, type TrafficFixture } from '../helpers/traffic-fixture.js';
+import { addTranslatedRoutes, createTrafficFixture, type TrafficFixture } from '../helpers/traffic-fixture.js';
 import { listenOnLoopback, listenRawOnLoopback, type LoopbackServer, type RawLoopbackServer } from '../helpers/loopback-server.js';
 
 type Json = Record<string, unknown>;
@@ -29,10 +29,7 @@ describe('reasoning_effort on Anthropic and Gemini routes', () => {
       sendJson(res, req.url?.includes('generateContent') ? geminiAnswer : anthropicAnswer);
     }));
     f = await createTrafficFixture();
-    await f.create('/v1/admin/providers', { name: 'claude', type: 'anthropic', config: { api_base: upstream.url }, api_keys: [{ api_key: 'sk-ant-provider-key-000001' }] });
-    await f.create('/v1/admin/providers', { name: 'gem', type: 'gemini', config: { api_base: upstream.url }, api_keys: [{ api_key: 'gemini-provider-key-000001' }] });
-    await f.create('/v1/admin/routes', { name: 'via-anthropic', type: 'chat', models: [{ name: 'claude-x', provider: 'claude' }] });
-    await f.create('/v1/admin/routes', { name: 'via-gemini', type: 'chat', models: [{ name: 'gemini-x', provider: 'gem' }] });
+    await addTranslatedRoutes(f, upstream.url);
     server = await listenOnLoopback(f.app);
   });
   after(async () => {
