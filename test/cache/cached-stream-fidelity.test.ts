@@ -1,9 +1,9 @@
 // The response cache keeps every member of an answer: a streamed miss and its streamed or JSON hit, and a JSON miss and its streamed hit, read alike by the openai client.
 import assert from 'node:assert/strict';
-import { createServer, type ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import OpenAI from 'openai';
 import { createTrafficFixture, type TrafficFixture } from '../helpers/traffic-fixture.js';
-import { listenOnLoopback, listenRawOnLoopback, type LoopbackServer, type RawLoopbackServer } from '../helpers/loopback-server.js';
+import { listenJsonUpstream, listenOnLoopback, type LoopbackServer, type RawLoopbackServer } from '../helpers/loopback-server.js';
 
 type Json = Record<string, unknown>;
 
@@ -121,12 +121,10 @@ describe('response cache: a hit gives every member a miss gave', () => {
   let client: OpenAI;
 
   before(async () => {
-    upstream = await listenRawOnLoopback(createServer(async (req, res) => {
-      const parts: Buffer[] = [];
-      for await (const part of req) parts.push(part as Buffer);
+    upstream = await listenJsonUpstream((res, body) => {
       calls += 1;
-      answer(res, JSON.parse(Buffer.concat(parts).toString('utf8')) as Json);
-    }));
+      answer(res, body);
+    });
     f = await createTrafficFixture();
     await f.create('/v1/admin/providers', { name: 'oai', type: 'openai', config: { api_base: `${upstream.url}/v1` }, api_keys: [{ api_key: 'sk-oai-provider-key-000001' }] });
     await f.create('/v1/admin/routes', { name: 'cached-oai', type: 'chat', models: [{ name: 'gpt-x', provider: 'oai' }], config: { cache: { ttl_seconds: 60 } } });

@@ -1,5 +1,5 @@
 // Serves an Express app on a free loopback port, for tests that use an official client over real HTTP.
-import type { Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Express } from 'express';
 import { createExpressServer } from '../../src/http/express-server.js';
 
@@ -50,4 +50,18 @@ export async function listenRawOnLoopback(server: Server): Promise<RawLoopbackSe
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * A fake upstream on a loopback port that reads each request's body as JSON and hands it to `answer` with the
+ * request and response: for tests that check what a provider received and script what it sends back.
+ * @example
+ * const upstream = await listenJsonUpstream((res, body) => { sent = body; res.end('{}'); });
+ */
+export function listenJsonUpstream(answer: (res: ServerResponse, body: Record<string, unknown>, req: IncomingMessage) => void): Promise<RawLoopbackServer> {
+  return listenRawOnLoopback(createServer(async (req, res) => {
+    const parts: Buffer[] = [];
+    for await (const part of req) parts.push(part as Buffer);
+    answer(res, JSON.parse(Buffer.concat(parts).toString('utf8')) as Record<string, unknown>, req);
+  }));
 }

@@ -1,10 +1,10 @@
 // POST /v1/messages through Anthropic's official SDK over upstreams scripted event by event: how streams end, stop sequences, cache usage and tool results.
 import assert from 'node:assert/strict';
-import { createServer, type ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { addTranslatedRoutes, createTrafficFixture, type TrafficFixture } from '../helpers/traffic-fixture.js';
-import { listenOnLoopback, listenRawOnLoopback, type LoopbackServer, type RawLoopbackServer } from '../helpers/loopback-server.js';
+import { listenJsonUpstream, listenOnLoopback, type LoopbackServer, type RawLoopbackServer } from '../helpers/loopback-server.js';
 
 type Answer = (res: ServerResponse, body: Record<string, unknown>) => void;
 
@@ -32,12 +32,10 @@ describe('POST /v1/messages: protocol fidelity over scripted upstreams', () => {
   const hi = { model: 'any', max_tokens: 32, messages: [{ role: 'user' as const, content: 'Hi' }] };
 
   before(async () => {
-    upstream = await listenRawOnLoopback(createServer(async (req, res) => {
-      const parts: Buffer[] = [];
-      for await (const part of req) parts.push(part as Buffer);
-      sent = JSON.parse(Buffer.concat(parts).toString('utf8')) as Record<string, unknown>;
+    upstream = await listenJsonUpstream((res, body) => {
+      sent = body;
       answer(res, sent);
-    }));
+    });
     f = await createTrafficFixture();
     await addTranslatedRoutes(f, upstream.url, { openai: true });
     server = await listenOnLoopback(f.app);

@@ -1,13 +1,13 @@
 // POST /v1/messages through Anthropic's SDK: extended thinking (request, thinking blocks with signatures, history) and prompt cache breakpoints reach the upstream and come back.
 import assert from 'node:assert/strict';
-import { createServer, type ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import request from 'supertest';
 import { TEST_KEYS } from '../helpers/test-gateway.js';
 import { TEST_GUARDRAILS } from '../helpers/test-guardrails.js';
 import { addTranslatedRoutes, createTrafficFixture, type TrafficFixture } from '../helpers/traffic-fixture.js';
-import { listenOnLoopback, listenRawOnLoopback, type LoopbackServer, type RawLoopbackServer } from '../helpers/loopback-server.js';
+import { listenJsonUpstream, listenOnLoopback, type LoopbackServer, type RawLoopbackServer } from '../helpers/loopback-server.js';
 
 type Json = Record<string, unknown>;
 type Answer = (res: ServerResponse, body: Json) => void;
@@ -60,12 +60,10 @@ describe('POST /v1/messages: extended thinking and prompt caching', () => {
   const thinkingRequest = { model: 'any', max_tokens: 4096, thinking: { type: 'enabled' as const, budget_tokens: 2048 }, messages: [{ role: 'user' as const, content: 'What is 2 + 2?' }] };
 
   before(async () => {
-    upstream = await listenRawOnLoopback(createServer(async (req, res) => {
-      const parts: Buffer[] = [];
-      for await (const part of req) parts.push(part as Buffer);
-      sent = JSON.parse(Buffer.concat(parts).toString('utf8')) as Json;
+    upstream = await listenJsonUpstream((res, body) => {
+      sent = body;
       answer(res, sent);
-    }));
+    });
     f = await createTrafficFixture({ plugins: TEST_GUARDRAILS, streamWindowing: { stepChars: 20, windowChars: 50 } });
     await addTranslatedRoutes(f, upstream.url, { openai: true });
     server = await listenOnLoopback(f.app);

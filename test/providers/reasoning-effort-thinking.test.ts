@@ -1,9 +1,9 @@
 // An OpenAI client's reasoning_effort reaches Anthropic and Gemini models as a thinking budget (it was dropped), within the client's max_tokens.
 import assert from 'node:assert/strict';
-import { createServer, type ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import OpenAI from 'openai';
 import { addTranslatedRoutes, createTrafficFixture, type TrafficFixture } from '../helpers/traffic-fixture.js';
-import { listenOnLoopback, listenRawOnLoopback, type LoopbackServer, type RawLoopbackServer } from '../helpers/loopback-server.js';
+import { listenJsonUpstream, listenOnLoopback, type LoopbackServer, type RawLoopbackServer } from '../helpers/loopback-server.js';
 
 type Json = Record<string, unknown>;
 
@@ -21,13 +21,10 @@ describe('reasoning_effort on Anthropic and Gemini routes', () => {
   let sent: Json[] = [];
 
   before(async () => {
-    upstream = await listenRawOnLoopback(createServer(async (req, res) => {
-      const parts: Buffer[] = [];
-      for await (const part of req) parts.push(part as Buffer);
-      const body = JSON.parse(Buffer.concat(parts).toString('utf8')) as Json;
+    upstream = await listenJsonUpstream((res, body, req) => {
       sent.push(body);
       sendJson(res, req.url?.includes('generateContent') ? geminiAnswer : anthropicAnswer);
-    }));
+    });
     f = await createTrafficFixture();
     await addTranslatedRoutes(f, upstream.url);
     server = await listenOnLoopback(f.app);
