@@ -150,7 +150,7 @@ export const Errors = {
   secretUnavailable: createError('secret_unavailable', 'A stored secret is encrypted but %s.', 500, 'configuration_error'),
   // Provider adapters
   unsupportedEndpoint: createError('unsupported_endpoint', 'The provider type %s does not support the %s endpoint.', 400, 'invalid_request_error'),
-  tokenCountUnsupported: createError('unsupported_endpoint', 'The route %s sends this model to provider %s of type %s, which cannot count tokens: POST /v1/messages/count_tokens is served when the route\'s chosen model is on an Anthropic provider.', 400, 'invalid_request_error'),
+  tokenCountUnsupported: createError('unsupported_endpoint', 'The route %s sends this model to provider %s of type %s, which cannot count tokens: POST /v1/messages/count_tokens is served when the route\'s chosen model is on an Anthropic or Gemini provider.', 400, 'invalid_request_error'),
   providerMisconfigured: createError('provider_misconfigured', 'The provider %s is misconfigured: %s', 500, 'configuration_error'),
   upstreamInvalidResponse: createError('upstream_invalid_response', 'The upstream provider sent an answer the gateway cannot read: %s', 502, 'upstream_error'),
   upstreamStreamError: createError('upstream_stream_error', 'The upstream provider %s reported an error: %s', 502, 'upstream_error'),

@@ -39,7 +39,7 @@ function countingAdapter(adapter: ProviderPlugin, counter: TokenCounter): Provid
 /**
  * The counting step, after the rate limiter, budgets and the guardrail input checks (a rejected prompt never reaches
  * a provider). The route's chosen model (its first candidate) decides: on a provider that counts tokens (Anthropic's
- * `/v1/messages/count_tokens`), the count is sent with the route's retries, timeout and fallback to later candidates
+ * `/v1/messages/count_tokens`, Gemini's `countTokens`), the count is sent with the route's retries, timeout and fallback to later candidates
  * that count too, and answered as `{"input_tokens": N}`; on any other, 400 `unsupported_endpoint` naming it. The
  * request log records the attempts and the prompt; a count has no usage, so it costs nothing and uses no tokens of a
  * per-minute limit.

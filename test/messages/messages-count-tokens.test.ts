@@ -53,7 +53,9 @@ describe('POST /v1/messages/count_tokens (Anthropic token counting)', () => {
     await f.create('/v1/admin/providers', { name: 'oai', type: 'openai', config: { api_base: `${upstream.url}/v1` }, api_keys: [{ api_key: 'sk-oai-count-provider-key-01' }] });
     await f.create('/v1/admin/routes', { name: 'via-anthropic', type: 'chat', models: [{ name: 'claude-x', provider: 'claude' }] });
     await f.create('/v1/admin/routes', { name: 'via-files', type: 'chat', models: [{ name: 'claude-y', provider: 'claude-files' }] });
+    await f.create('/v1/admin/providers', { name: 'gem', type: 'gemini', config: { api_base: upstream.url }, api_keys: [{ api_key: 'gemini-count-provider-key-01' }] });
     await f.create('/v1/admin/routes', { name: 'via-openai', type: 'chat', models: [{ name: 'gpt-x', provider: 'oai' }] });
+    await f.create('/v1/admin/routes', { name: 'via-gemini', type: 'chat', models: [{ name: 'gemini-x', provider: 'gem' }] });
     server = await listenOnLoopback(f.app);
   });
   after(async () => {
@@ -65,6 +67,7 @@ describe('POST /v1/messages/count_tokens (Anthropic token counting)', () => {
     received = [];
     answer = (res, got) => {
       if (got.path.endsWith('/count_tokens')) sendJson(res, { input_tokens: 42 });
+      else if (got.path.endsWith(':countTokens')) sendJson(res, { totalTokens: 17, promptTokensDetails: [{ modality: 'TEXT', tokenCount: 17 }] });
       else if (got.path.startsWith('/v1/chat/completions')) sendJson(res, { id: 'c1', object: 'chat.completion', created: 1, model: 'gpt-x', choices: [{ index: 0, message: { role: 'assistant', content: 'Hi.' }, finish_reason: 'stop' }], usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 } });
       else sendJson(res, { id: 'msg_01', type: 'message', role: 'assistant', model: 'claude-x', content: [{ type: 'text', text: 'Hi.' }], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 3, output_tokens: 2 } });
     };
@@ -128,7 +131,7 @@ describe('POST /v1/messages/count_tokens (Anthropic token counting)', () => {
     assert.equal(received.length, 0);
   });
 
-  it('a route whose chosen model is not on an Anthropic provider answers 400 unsupported_endpoint naming the provider', async () => {
+  it('a route whose chosen model is on an OpenAI-format provider answers 400 unsupported_endpoint naming the provider', async () => {
     await assert.rejects(client('via-openai').messages.countTokens({ model: 'm', messages: [{ role: 'user', content: 'Hi' }] }), (error: unknown) => {
       assert.ok(error instanceof Anthropic.BadRequestError, String(error));
       const shape = error.error as { error: { type: string; code: string; message: string } };
@@ -138,6 +141,23 @@ describe('POST /v1/messages/count_tokens (Anthropic token counting)', () => {
       return true;
     });
     assert.equal(received.length, 0);
+  });
+
+  it('a Gemini route is counted by Gemini\'s countTokens: the prompt as generateContent would get it, the answer as Anthropic\'s count, no betas', async () => {
+    const count = await client('via-gemini').beta.messages.countTokens({ ...prompt, thinking: undefined, betas: ['interleaved-thinking-2025-05-14'] });
+    assert.deepEqual(count, { input_tokens: 17 });
+    const [got] = received;
+    assert.equal(got!.path, '/v1beta/models/gemini-x:countTokens');
+    assert.equal(got!.headers['x-goog-api-key'], 'gemini-count-provider-key-01');
+    assert.equal(got!.headers['anthropic-beta'], undefined);
+    assert.deepEqual(got!.body, {
+      generateContentRequest: {
+        model: 'models/gemini-x',
+        systemInstruction: { parts: [{ text: 'Be brief.' }] },
+        contents: [{ role: 'user', parts: [{ text: 'What is the weather in Paris?' }] }],
+        tools: [{ functionDeclarations: [{ name: 'weather', description: 'Looks up the weather', parametersJsonSchema: { type: 'object', properties: { city: { type: 'string' } } } }] }],
+      },
+    });
   });
 
   it('the upstream\'s errors come back in Anthropic\'s shape, and an answer without a count is 502', async () => {
