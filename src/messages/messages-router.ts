@@ -56,7 +56,7 @@ const anthropicKeyHeader: RequestHandler = function anthropicApiKey(req, _res, n
  * (`/v1/messages/count_tokens`) goes the same way up to the guardrail pipeline, then to the provider's counting endpoint.
  * A client's `anthropic-beta` names are checked here and offered to the adapters (only Anthropic's sends any on).
  * @example
- * app.use(messagesRouter({ services, directory, watch, after: [rateLimit, guardrails, responseCache, proxy], bodyLimitBytes }));
+ * app.use(messagesRouter({ services, directory, watch, after: [rateLimit, guardrails, responseCache, proxy], countAfter: [rateLimit, guardrails, countTokensHandler(proxyDeps)], bodyLimitBytes }));
  */
 export function messagesRouter(deps: MessagesRouterDeps): Router {
   const resolve: RequestHandler = async function resolveMessages(req, res, next) {
