@@ -20,6 +20,7 @@ import { guardrailRouter } from './guardrails/guardrail-router.js';
 import { guardrailPipelineRouter, guardrailPolicyHandler } from './guardrails/pipeline/guardrail-pipeline-router.js';
 import { streamWindowingOf } from './guardrails/pipeline/output-guard.js';
 import { messagesRouter } from './messages/messages-router.js';
+import { countTokensHandler } from './messages/count-tokens-handler.js';
 import { ModelCatalog } from './models/model-catalog.js';
 import { modelsRouter } from './models/models-router.js';
 import { mcpAdminRouter } from './mcp/mcp-admin-router.js';
@@ -195,6 +196,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       ...resolverDeps,
       watch: chronicleWatcher(recorder, logger, meter),
       after: [rateLimitHandler(limits, usage.admitHandler()), guardrailPolicyHandler(pipelineDeps), responseCacheHandler(cacheDeps), proxyHandler(proxyDeps)],
+      countAfter: [rateLimitHandler(limits, usage.admitHandler()), guardrailPolicyHandler(pipelineDeps), countTokensHandler(proxyDeps)],
     }),
   );
   const models = part(modelsRouter({ services, catalog: new ModelCatalog(storage, plugins), logger }));

@@ -68,18 +68,20 @@ export function normalisedBody(body: Record<string, unknown>): string {
 
 /**
  * The cache key of a resolved model request: `<application>:<sha256 hex>`, the hash over the application's incarnation
- * (its `created_at`), the endpoint (POST /v1/messages apart from chat), the route name, the route's models (so changing them keys new entries) and the
+ * (its `created_at`), the endpoint (POST /v1/messages apart from chat, and by its client's betas), the route name, the route's models (so changing them keys new entries) and the
  * normalised body (after input guardrails' transforms, as it would be sent upstream). Two applications never share a
  * key, so one never reads the other's answers; nor do two incarnations of one name, so an application deleted and
  * re-created is never served the old one's answers (those are left to their TTL and the store's bound).
  */
-export function responseCacheKey(context: Pick<ModelRequestContext, 'application' | 'incarnation' | 'endpoint' | 'routeName' | 'route' | 'body' | 'clientFormat'>): string {
+export function responseCacheKey(context: Pick<ModelRequestContext, 'application' | 'incarnation' | 'endpoint' | 'routeName' | 'route' | 'body' | 'clientFormat' | 'clientBetas'>): string {
   const models: string[] = [];
   writeCanonical(context.route?.models ?? null, models);
   // POST /v1/messages keys apart from chat: its translated body carries Anthropic's members, read only for its clients.
   const endpoint = context.clientFormat === 'anthropic' ? 'messages' : context.endpoint;
+  // A Messages client's betas may change the answer (thinking between tool calls): answers under other betas are apart.
+  const betas = context.clientBetas?.length ? `${[...context.clientBetas].sort().join(',')}\n` : '';
   const hash = createHash('sha256')
-    .update(`${context.incarnation}\n${endpoint}\n${context.routeName}\n${models.join('')}\n`)
+    .update(`${context.incarnation}\n${endpoint}\n${context.routeName}\n${models.join('')}\n${betas}`)
     .update(normalisedBody(context.body))
     .digest('hex');
   return `${context.application}:${hash}`;

@@ -120,7 +120,6 @@ export const Errors = {
   transferCodingNotImplemented: createError('not_implemented', 'The Transfer-Encoding %s is not implemented here: only chunked is. Send the body chunked or with a Content-Length, and compress it with Content-Encoding instead.', 501, 'invalid_request_error'),
   unsupportedCharset: createError('unsupported_media_type', 'The charset %s cannot be read; send UTF-8.', 415, 'invalid_request_error'),
   routeNotFound: createError('not_found', 'No endpoint %s %s.', 404, 'not_found_error'),
-  tokenCountNotServed: createError('not_found', 'No endpoint POST /v1/messages/count_tokens: the gateway does not count tokens (each provider counts its own way); read usage from an answer instead.', 404, 'not_found_error'),
   headersTooLarge: createError('headers_too_large', 'The request line and headers exceed the server\'s limit of %s bytes.', 431, 'invalid_request_error'),
   malformedHttp: createError('malformed_request', 'The request is not valid HTTP/1.1 (%s).', 400, 'invalid_request_error'),
   requestTimeout: createError('request_timeout', 'The request was not received in time.', 408, 'timeout_error'),
@@ -151,6 +150,7 @@ export const Errors = {
   secretUnavailable: createError('secret_unavailable', 'A stored secret is encrypted but %s.', 500, 'configuration_error'),
   // Provider adapters
   unsupportedEndpoint: createError('unsupported_endpoint', 'The provider type %s does not support the %s endpoint.', 400, 'invalid_request_error'),
+  tokenCountUnsupported: createError('unsupported_endpoint', 'The route %s sends this model to provider %s of type %s, which cannot count tokens: POST /v1/messages/count_tokens is served when the route\'s chosen model is on an Anthropic or Gemini provider.', 400, 'invalid_request_error'),
   providerMisconfigured: createError('provider_misconfigured', 'The provider %s is misconfigured: %s', 500, 'configuration_error'),
   upstreamInvalidResponse: createError('upstream_invalid_response', 'The upstream provider sent an answer the gateway cannot read: %s', 502, 'upstream_error'),
   upstreamStreamError: createError('upstream_stream_error', 'The upstream provider %s reported an error: %s', 502, 'upstream_error'),

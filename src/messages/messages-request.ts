@@ -31,7 +31,7 @@ const block = {
   properties: { type: { type: 'string' }, ...BLOCK_EXTENSION_PROPERTIES, content: { type: ['string', 'array'], items: { type: 'object', properties: { cache_control: CACHE_CONTROL_SCHEMA } } } },
 };
 
-const validateMessages = compileValidator<MessagesRequest>({
+const MESSAGES_SCHEMA = {
   type: 'object',
   required: ['model', 'max_tokens', 'messages'],
   properties: {
@@ -60,6 +60,15 @@ const validateMessages = compileValidator<MessagesRequest>({
     tool_choice: { type: 'object', required: ['type'], properties: { type: { enum: ['auto', 'any', 'tool', 'none'] }, name: { type: 'string' }, disable_parallel_tool_use: { type: 'boolean' } } },
     thinking: THINKING_SCHEMA,
   },
+};
+
+const validateMessages = compileValidator<MessagesRequest>(MESSAGES_SCHEMA);
+
+/** A token count's body: the same prompt members, without `max_tokens` (not required; ignored when sent) and `stream`. */
+const validateCount = compileValidator<Omit<MessagesRequest, 'max_tokens'> & { max_tokens?: number }>({
+  ...MESSAGES_SCHEMA,
+  required: ['model', 'messages'],
+  properties: Object.fromEntries(Object.entries(MESSAGES_SCHEMA.properties).filter(([name]) => name !== 'max_tokens' && name !== 'stream')),
 });
 
 type ChatMessage = Record<string, unknown>;
@@ -189,6 +198,27 @@ function systemMessage(system: NonNullable<MessagesRequest['system']>): ChatMess
 export function messagesToChat(body: unknown): { request: MessagesRequest; chat: Record<string, unknown> } {
   const request = validateMessages(body);
   if (request.thinking) checkThinking(request.thinking, request.max_tokens);
+  return { request, chat: translate(request) };
+}
+
+/**
+ * Checks the body of a token count (POST /v1/messages/count_tokens: a Messages request without `max_tokens` and
+ * `stream`) as {@link messagesToChat} checks a Messages request, and translates its prompt the same way: the chat body
+ * carries no `max_tokens`, sampling options or `stream`, only what the prompt is made of.
+ */
+export function countRequestToChat(body: unknown): { model: string; chat: Record<string, unknown> } {
+  const checked = validateCount(body);
+  // A count has no max_tokens: a thinking budget is held only to Anthropic's least (the schema's minimum).
+  if (checked.thinking) checkThinking(checked.thinking, Number.MAX_SAFE_INTEGER);
+  const { model, messages, system, tools, tool_choice, thinking } = checked;
+  const request: MessagesRequest = { model, messages, max_tokens: 0, ...(system === undefined ? {} : { system }), ...(tools === undefined ? {} : { tools }), ...(tool_choice === undefined ? {} : { tool_choice }), ...(thinking === undefined ? {} : { thinking }) };
+  const chat = translate(request);
+  delete chat.max_tokens;
+  return { model, chat };
+}
+
+/** The OpenAI chat body of a checked Messages request. */
+function translate(request: MessagesRequest): Record<string, unknown> {
   const messages: ChatMessage[] = [];
   const system = request.system === undefined ? undefined : systemMessage(request.system);
   if (system) messages.push(system);
@@ -220,5 +250,5 @@ export function messagesToChat(body: unknown): { request: MessagesRequest; chat:
     chat.stream = true;
     chat.stream_options = { include_usage: true };
   }
-  return { request, chat };
+  return chat;
 }

@@ -9,11 +9,12 @@ import type { AnswerFormat } from '../traffic/response-relay.js';
 import { resolveModelRequest, type ResolutionDeps } from '../traffic/model-request-resolution.js';
 import { chatToMessage, MessageStreamWriter, streamErrorEvent } from './messages-answer.js';
 import { anthropicError } from './messages-errors.js';
-import { messagesToChat } from './messages-request.js';
+import { clientBetasOf } from './messages-client-betas.js';
+import { countRequestToChat, messagesToChat } from './messages-request.js';
 
 /** The path of the Messages endpoint. */
 export const MESSAGES_PATH = '/v1/messages';
-/** Anthropic's token counting path, answered 404 in Anthropic's error shape (the SDK's `messages.countTokens()`). */
+/** Anthropic's token counting path (the SDK's `messages.countTokens()`). */
 export const COUNT_TOKENS_PATH = '/v1/messages/count_tokens';
 
 /** Answers written as Anthropic's: a `message`, or its stream events. */
@@ -30,6 +31,8 @@ export interface MessagesRouterDeps extends ResolutionDeps {
   /** The Chronicles watcher, run first. */
   watch: RequestHandler;
   after: RequestHandler[];
+  /** The steps of a token count after resolution: rate limiter and budgets, guardrail pipeline, then the counting step (see countTokensHandler). */
+  countAfter: RequestHandler[];
   bodyLimitBytes: number;
   maxJsonDepth?: number;
   logger?: GatewayLogger;
@@ -49,27 +52,39 @@ const anthropicKeyHeader: RequestHandler = function anthropicApiKey(req, _res, n
  * Creates the Messages router. A request is authenticated (X-Gateway-Apikey, `x-api-key` or `Authorization: Bearer`
  * with a developer key), translated into an OpenAI chat body, resolved to a route and providers (X-Gateway-route, or
  * `model`), then rate-limited, held to budgets, checked by the guardrail policy and proxied exactly like a chat completion; the answer
- * (JSON or stream) is written in Anthropic's format, and errors in Anthropic's error shape.
+ * (JSON or stream) is written in Anthropic's format, and errors in Anthropic's error shape. A token count
+ * (`/v1/messages/count_tokens`) goes the same way up to the guardrail pipeline, then to the provider's counting endpoint.
+ * A client's `anthropic-beta` names are checked here and offered to the adapters (only Anthropic's sends any on).
  * @example
- * app.use(messagesRouter({ services, directory, watch, after: [rateLimit, guardrails, responseCache, proxy], bodyLimitBytes }));
+ * app.use(messagesRouter({ services, directory, watch, after: [rateLimit, guardrails, responseCache, proxy], countAfter: [rateLimit, guardrails, countTokensHandler(proxyDeps)], bodyLimitBytes }));
  */
 export function messagesRouter(deps: MessagesRouterDeps): Router {
   const resolve: RequestHandler = async function resolveMessages(req, res, next) {
     if (req.body === undefined) throw Errors.bodyNotObject();
+    const betas = clientBetasOf(req.headers);
     const { request, chat } = messagesToChat(req.body);
     const stream = request.stream === true;
     const context = await resolveModelRequest(req, res, deps, { endpoint: 'chat', body: chat, model: request.model, stream, routeTypes: ['chat', 'messages'] });
     context.answerFormat = ANTHROPIC_FORMAT;
     context.clientFormat = 'anthropic';
+    if (betas.length > 0) context.clientBetas = betas;
     next();
   };
-  const steps = [deps.watch, anthropicKeyHeader, requireDeveloperKey(deps.services.developerKeys), jsonBody({ limitBytes: deps.bodyLimitBytes, maxDepth: deps.maxJsonDepth }), resolve, ...deps.after];
+  const resolveCount: RequestHandler = async function resolveTokenCount(req, res, next) {
+    if (req.body === undefined) throw Errors.bodyNotObject();
+    const betas = clientBetasOf(req.headers);
+    const { model, chat } = countRequestToChat(req.body);
+    const context = await resolveModelRequest(req, res, deps, { endpoint: 'chat', body: chat, model, stream: false, routeTypes: ['chat', 'messages'] });
+    context.clientFormat = 'anthropic';
+    if (betas.length > 0) context.clientBetas = betas;
+    next();
+  };
+  const front = [deps.watch, anthropicKeyHeader, requireDeveloperKey(deps.services.developerKeys), jsonBody({ limitBytes: deps.bodyLimitBytes, maxDepth: deps.maxJsonDepth })];
+  const steps = [...front, resolve, ...deps.after];
   const router = Router();
   // The error handler is on the route itself, not `use`d under the path, so req.path stays whole for the request log.
   const anthropicErrors = errorMiddleware(deps.logger, (error) => ({ type: 'error', error: anthropicError(error) }));
   router.post(MESSAGES_PATH, handlerSequence(steps), anthropicErrors);
-  router.post(COUNT_TOKENS_PATH, function countTokensNotServed() {
-    throw Errors.tokenCountNotServed();
-  }, anthropicErrors);
+  router.post(COUNT_TOKENS_PATH, handlerSequence([...front, resolveCount, ...deps.countAfter]), anthropicErrors);
   return router;
 }

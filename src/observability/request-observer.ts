@@ -4,7 +4,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { requestSecrets } from '../chronicles/chronicle-entry.js';
 import type { GatewayError } from '../errors/error-registry.js';
 import { chunkText } from '../guardrails/pipeline/message-text.js';
-import { MESSAGES_PATH } from '../messages/messages-router.js';
+import { COUNT_TOKENS_PATH, MESSAGES_PATH } from '../messages/messages-router.js';
 import { RESPONSES_PATH } from '../responses/responses-router.js';
 import { scrubSecretShapes } from '../secrets/secret-shapes.js';
 import { scrubSecrets } from '../secrets/secret-scrubber.js';
@@ -19,7 +19,7 @@ import { requestRecordOf, type RequestFinisher, type RequestRecord, type Request
 import { usageOf } from './usage-of.js';
 
 /** The endpoint label of each model path. */
-const MODEL_ENDPOINTS = new Map<string, string>([...Object.entries(ENDPOINT_PATHS).map(([name, path]) => [path, name] as [string, string]), [RESPONSES_PATH, 'responses'], [MESSAGES_PATH, 'messages']]);
+const MODEL_ENDPOINTS = new Map<string, string>([...Object.entries(ENDPOINT_PATHS).map(([name, path]) => [path, name] as [string, string]), [RESPONSES_PATH, 'responses'], [MESSAGES_PATH, 'messages'], [COUNT_TOKENS_PATH, 'messages_count_tokens']]);
 
 /** A low-cardinality span name: the model endpoint's path, the MCP registry route, or the method alone. */
 function spanName(method: string, path: string): string {

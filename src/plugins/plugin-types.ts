@@ -149,6 +149,12 @@ export interface ProviderRequestContext {
    * OpenAI-format server would refuse them; members an OpenAI-format client sent itself pass as they came.
    */
   clientFormat?: 'anthropic';
+  /**
+   * The betas an Anthropic client asked for in its `anthropic-beta` header (POST /v1/messages), each already checked
+   * to be a short lowercase token. Untrusted: an adapter that speaks Anthropic's API sends only those its provider
+   * allows; every other adapter ignores them.
+   */
+  clientBetas?: string[];
 }
 
 /** The HTTP request an adapter asks the gateway to send. */
@@ -211,6 +217,19 @@ export interface ProviderPlugin extends PluginMeta {
    * for providers that say it there rather than in a `Retry-After` header (which wins when present).
    */
   retryAfterMs?(status: number, body: unknown): number | undefined;
+  /**
+   * Token counting (POST /v1/messages/count_tokens), for providers with an endpoint that counts a prompt's input
+   * tokens. Omitted: the gateway answers that the provider cannot count tokens.
+   */
+  countTokens?: TokenCounter;
+}
+
+/** How a provider counts the input tokens of a chat request without answering it. */
+export interface TokenCounter {
+  /** The upstream counting request for the OpenAI-format chat body (the same context as `buildRequest`; never a stream). */
+  buildRequest(context: ProviderRequestContext): UpstreamRequest;
+  /** The input token count of a successful answer (parsed JSON); throws `upstream_invalid_response` when it has none. */
+  readCount(answer: unknown): number;
 }
 
 /**

@@ -91,6 +91,7 @@ async function attempt(deps: FallbackProxyDeps, context: ModelRequestContext, ca
     apiKey: await selectProviderKey(candidate, deps.keys),
     suffix: candidate.routeModel?.suffix,
     ...(context.clientFormat === undefined ? {} : { clientFormat: context.clientFormat }),
+    ...(context.clientBetas === undefined ? {} : { clientBetas: context.clientBetas }),
   };
   const upstreamRequest = candidate.adapter.buildRequest(providerContext);
   const watch = deps.observer?.attemptStarted(context, candidate, upstreamRequest.headers);

@@ -61,6 +61,8 @@ export interface ModelRequestContext {
   answerFormat?: AnswerFormat;
   /** Set with `answerFormat` by POST /v1/messages: the body carries Anthropic's members (see ProviderRequestContext.clientFormat). */
   clientFormat?: 'anthropic';
+  /** Set by POST /v1/messages: the betas its client asked for (see ProviderRequestContext.clientBetas); absent when none. */
+  clientBetas?: string[];
   /** Set by endpoints that make several model calls (the Responses tool loop): what the request log records as the exchange. */
   exchange?: { output: string | null; usage: Record<string, unknown> | null; tool_invocations: ToolInvocation[]; rounds: number };
 }

@@ -151,13 +151,14 @@ describe('15.1: POST /v1/messages (Anthropic Messages in front of any provider)'
     });
   });
 
-  it('messages.countTokens() is refused with a 404 in Anthropic\'s shape that says token counting is not served', async () => {
+  it('messages.countTokens() on a route to an OpenAI-format provider is 400 in Anthropic\'s shape saying it cannot count tokens', async () => {
     await assert.rejects(client('via-openai').messages.countTokens({ model: 'm', messages: [{ role: 'user', content: 'Hi' }] }), (error: unknown) => {
-      assert.ok(error instanceof Anthropic.NotFoundError, String(error));
-      const body = error.error as { type: string; error: { type: string; message: string } };
+      assert.ok(error instanceof Anthropic.BadRequestError, String(error));
+      const body = error.error as { type: string; error: { type: string; message: string; code: string } };
       assert.equal(body.type, 'error');
-      assert.equal(body.error.type, 'not_found_error');
-      assert.match(body.error.message, /count_tokens: the gateway does not count tokens/);
+      assert.equal(body.error.type, 'invalid_request_error');
+      assert.equal(body.error.code, 'unsupported_endpoint');
+      assert.match(body.error.message, /cannot count tokens/);
       return true;
     });
     assert.equal(f.fake.requests.length, 0);

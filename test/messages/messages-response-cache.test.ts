@@ -126,6 +126,19 @@ describe('POST /v1/messages: the response cache', () => {
     assert.deepEqual(asData(asStream.message), asData(miss.message));
   });
 
+  it('answers asked for under other client betas are kept apart; the same betas in another order hit', async () => {
+    answer = (res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(toolAnswer()));
+    };
+    const withBetas = async (betas: string[]) => (await client.beta.messages.create({ ...params('Weather in Nice?'), betas }).withResponse()).response.headers.get('x-gateway-cache');
+    assert.equal(await withBetas([]), 'miss');
+    assert.equal(await withBetas(['interleaved-thinking-2025-05-14']), 'miss');
+    assert.equal(await withBetas(['interleaved-thinking-2025-05-14', 'token-efficient-tools-2025-02-19']), 'miss');
+    assert.equal(await withBetas(['token-efficient-tools-2025-02-19', 'interleaved-thinking-2025-05-14']), 'hit');
+    assert.equal(calls, 3);
+  });
+
   it('a stream miss and its stream hit give the SDK the same final message; a JSON hit on that entry too', async () => {
     answer = (res) => void sendEvents(res, toolEvents());
     const miss = await streamed('Weather in Lyon?');

@@ -132,3 +132,17 @@ export function anthropicBody(context: ProviderRequestContext): string {
   if (context.stream) request.stream = true;
   return JSON.stringify(request);
 }
+
+/**
+ * The body of a token count (`/v1/messages/count_tokens`) for an OpenAI chat body: what the prompt is made of, as
+ * {@link anthropicBody} sends it (`model`, `system`, `messages`, `tools`, `tool_choice`, `thinking`), without the
+ * answer's options, which Anthropic's counting endpoint refuses.
+ */
+export function anthropicCountBody(context: ProviderRequestContext): string {
+  const { body } = context;
+  const request: Record<string, unknown> = { model: context.model, ...anthropicMessages(readMessages(body)) };
+  addTools(body, request);
+  const thinking = readThinking(body);
+  if (thinking) request.thinking = thinking;
+  return JSON.stringify(request);
+}

@@ -1,5 +1,5 @@
 // Gemini's URL and headers: `models/{model}:{method}` under the API version, and `x-goog-api-key` or `?key=`.
-import type { ProviderRequestContext } from '../../../src/plugins/plugin-api.js';
+import { Errors, type ProviderRequestContext } from '../../../src/plugins/plugin-api.js';
 import { baseUrl, configString, joinUrl, jsonHeaders, pathSegment, placeApiKey, withQuery } from '../shared/upstream-url.js';
 
 /** The default base URL; `config.api_base` replaces it. */
@@ -28,6 +28,16 @@ export function geminiUrl(context: ProviderRequestContext): string {
   const path = context.suffix || `${version}/models/${pathSegment(geminiModel(context))}:${geminiMethod(context)}`;
   const url = joinUrl(baseUrl(context, GEMINI_BASE), path);
   return context.stream && context.endpoint === 'chat' ? withQuery(url, { alt: 'sse' }) : url;
+}
+
+/**
+ * Token counting's URL: `{base}/{api_version}/models/{model}:countTokens`. A model with a `suffix` (a server of its own
+ * paths) has no known counting path: 400 `unsupported_endpoint`.
+ */
+export function geminiCountUrl(context: ProviderRequestContext): string {
+  if (context.suffix) throw Errors.unsupportedEndpoint(['gemini (with a model suffix)', 'count_tokens']);
+  const version = configString(context, 'api_version') ?? GEMINI_API_VERSION;
+  return joinUrl(baseUrl(context, GEMINI_BASE), `${version}/models/${pathSegment(geminiModel(context))}:countTokens`);
 }
 
 /**

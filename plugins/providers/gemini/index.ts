@@ -1,14 +1,15 @@
 // The Gemini provider adapter: OpenAI chat completions and embeddings over the Gemini API, translated both ways.
 import { Errors, defineProvider } from '../../../src/plugins/plugin-api.js';
-import { geminiHeaders, geminiUrl } from './api.js';
+import { geminiCountUrl, geminiHeaders, geminiModel, geminiUrl } from './api.js';
 import { geminiEmbeddingsBody, translateGeminiEmbeddings } from './embeddings.js';
-import { geminiChatBody } from './request.js';
+import { geminiChatBody, geminiCountBody } from './request.js';
 import { geminiErrorMessage, geminiRetryAfterMs, translateGeminiChat } from './response.js';
 import { createGeminiStreamTranslator } from './stream.js';
 
 /**
  * Google's Gemini API (generativelanguage.googleapis.com). Chat and embeddings; the other endpoints throw
- * `unsupported_endpoint` (400). Provider `config`: `api_base`, `api_version` (default `v1beta`).
+ * `unsupported_endpoint` (400). Provider `config`: `api_base`, `api_version` (default `v1beta`). Counts tokens with
+ * `models/{model}:countTokens`.
  * @example
  * { name: 'gemini', type: 'gemini', config: { models: ['gemini-2.5-flash'] } }
  */
@@ -27,4 +28,15 @@ export default defineProvider({
   createStreamTranslator: createGeminiStreamTranslator,
   errorMessage: geminiErrorMessage,
   retryAfterMs: geminiRetryAfterMs,
+  countTokens: {
+    buildRequest(context) {
+      const { url, headers } = geminiHeaders({ ...context, stream: false }, geminiCountUrl(context));
+      return { url, method: 'POST', headers, body: geminiCountBody(context, geminiModel(context)) };
+    },
+    readCount(answer) {
+      const count = typeof answer === 'object' && answer !== null ? (answer as { totalTokens?: unknown }).totalTokens : undefined;
+      if (typeof count !== 'number' || !Number.isSafeInteger(count) || count < 0) throw Errors.upstreamInvalidResponse(['the token count has no totalTokens']);
+      return count;
+    },
+  },
 });

@@ -149,3 +149,13 @@ export function geminiChatBody(context: ProviderRequestContext): string {
   addTools(context.body, request);
   return JSON.stringify(request);
 }
+
+/**
+ * The countTokens body for an OpenAI chat body: the prompt as generateContent would get it (`contents`,
+ * `systemInstruction`, `tools`, `toolConfig`) inside `generateContentRequest`, with the model Gemini requires there.
+ */
+export function geminiCountBody(context: ProviderRequestContext, model: string): string {
+  const request: Record<string, unknown> = { model: `models/${model}`, ...geminiContents(readMessages(context.body)) };
+  addTools(context.body, request);
+  return JSON.stringify({ generateContentRequest: request });
+}
