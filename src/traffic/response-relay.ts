@@ -75,12 +75,27 @@ function sendJson(res: Response, bytes: Buffer): void {
   res.end(bytes);
 }
 
+/** A whole answer's bytes, at most `upstream.maxAnswerBytes` of them: past it the body is dropped and the answer is a 502. */
+async function readBounded(upstream: UpstreamResponse): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  let length = 0;
+  for await (const part of upstream.body as AsyncIterable<Buffer>) {
+    length += part.length;
+    if (length > upstream.maxAnswerBytes) {
+      upstream.body.destroy();
+      throw Errors.upstreamInvalidResponse([`the answer is over the limit of ${upstream.maxAnswerBytes} bytes`]);
+    }
+    parts.push(part);
+  }
+  return parts.length === 1 ? parts[0]! : Buffer.concat(parts, length);
+}
+
 /**
  * Reads a whole answer: its text with every form of the attempt's provider key masked (an upstream may echo the key
  * it was sent, as is or encoded), and its bytes, the upstream's own unless a form was masked.
  */
 async function readUnechoed(upstream: UpstreamResponse, context: ProviderRequestContext): Promise<{ bytes: Buffer; text: string }> {
-  const bytes = Buffer.from(await upstream.body.arrayBuffer());
+  const bytes = await readBounded(upstream);
   const text = bytes.toString('utf8');
   const masked = SecretFormMatcher.of(context.apiKey?.value, 'text')?.mask(text) ?? text;
   return masked === text ? { bytes, text } : { bytes: Buffer.from(masked, 'utf8'), text: masked };

@@ -1,6 +1,7 @@
 // Sends requests to providers over undici keep-alive pools, with per-attempt timeouts and client-abort propagation.
 import { Readable } from 'node:stream';
 import { Agent, type Dispatcher } from 'undici';
+import { Errors } from '../errors/error-registry.js';
 import type { UpstreamRequest } from '../plugins/plugin-types.js';
 import type { UpstreamSignal } from './attempt-timer.js';
 
@@ -10,13 +11,23 @@ export interface UpstreamClientOptions {
   connectionsPerOrigin?: number;
   /** How long an idle keep-alive socket is kept, in ms. Default 30 s. */
   keepAliveTimeoutMs?: number;
+  /**
+   * The most of a whole (non-streamed) answer read from a provider, in bytes. Default 64 MiB. A larger answer is a
+   * 502 `upstream_invalid_response` (retried and falling back as one) instead of being held in memory whole.
+   */
+  maxAnswerBytes?: number;
 }
+
+/** Default of {@link UpstreamClientOptions.maxAnswerBytes}. */
+export const DEFAULT_MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 
 /** A response whose headers arrived; the body is still streaming. */
 export interface UpstreamResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: Dispatcher.ResponseData['body'];
+  /** The most of this answer read whole, in bytes (see {@link UpstreamClientOptions.maxAnswerBytes}). */
+  maxAnswerBytes: number;
 }
 
 /** How an attempt failed before a response arrived. */
@@ -51,8 +62,12 @@ export class UpstreamClient {
   private readonly agent: Agent;
   /** Parsed upstream URLs: undici's `request(url)` would build a URL object for every request. */
   private readonly targets = new Map<string, UpstreamTarget>();
+  private readonly maxAnswerBytes: number;
 
+  /** Throws `config_invalid` for a `maxAnswerBytes` that is not a positive integer. */
   constructor(options: UpstreamClientOptions = {}) {
+    this.maxAnswerBytes = options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
+    if (!Number.isSafeInteger(this.maxAnswerBytes) || this.maxAnswerBytes < 1) throw Errors.configInvalid(['upstream.maxAnswerBytes must be a positive integer']);
     this.agent = new Agent({
       connections: options.connectionsPerOrigin ?? 256,
       keepAliveTimeout: options.keepAliveTimeoutMs ?? 30_000,
@@ -68,7 +83,7 @@ export class UpstreamClient {
     const { headers, body } = typeof upstream.body === 'string' ? { headers: upstream.headers, body: upstream.body } : encodeForm(upstream.headers, upstream.body);
     const { origin, path } = this.targetOf(upstream.url);
     const response = await this.agent.request({ origin, path, method: upstream.method as Dispatcher.HttpMethod, headers, body, signal: signal as AbortSignal });
-    return { status: response.statusCode, headers: response.headers, body: response.body };
+    return { status: response.statusCode, headers: response.headers, body: response.body, maxAnswerBytes: this.maxAnswerBytes };
   }
 
   /** The origin and path of an upstream URL, parsed once (as undici's `request(url)` does) and kept, within a bound. */
