@@ -83,6 +83,8 @@ export interface HeldText {
  */
 export class HeldTexts<T extends HeldText> {
   private readonly texts = new Map<string, T>();
+  /** The same texts by choice, so a chunk of many choices finds each choice's own without reading every held text. */
+  private readonly byChoice = new Map<number, Map<string, T>>();
   /** The last chunk read, whose members other than its choices frame a chunk of held text. */
   private frame: string | undefined;
   private events = 0;
@@ -119,22 +121,37 @@ export class HeldTexts<T extends HeldText> {
     return this.texts.get(key);
   }
 
+  /** Holds `text` under `key` (a key stays with the choice it was first held for). */
   set(key: string, text: T): void {
+    const before = this.texts.get(key);
+    if (before) this.byChoice.get(before.choice)?.delete(key);
     this.texts.set(key, text);
+    let ofChoice = this.byChoice.get(text.choice);
+    if (!ofChoice) this.byChoice.set(text.choice, (ofChoice = new Map()));
+    ofChoice.set(key, text);
   }
 
   delete(key: string): void {
+    const held = this.texts.get(key);
+    if (!held) return;
     this.texts.delete(key);
+    const ofChoice = this.byChoice.get(held.choice);
+    ofChoice?.delete(key);
+    if (ofChoice?.size === 0) this.byChoice.delete(held.choice);
   }
 
   /** Takes out the texts `choice` holds that event `event` did not add to, in the order they were first held. */
   takeDue(choice: number, event: number): T[] {
+    const ofChoice = this.byChoice.get(choice);
+    if (!ofChoice) return [];
     const due: T[] = [];
-    for (const [key, held] of this.texts) {
-      if (held.choice !== choice || held.event === event) continue;
+    for (const [key, held] of ofChoice) {
+      if (held.event === event) continue;
       due.push(held);
+      ofChoice.delete(key);
       this.texts.delete(key);
     }
+    if (ofChoice.size === 0) this.byChoice.delete(choice);
     return due;
   }
 
@@ -142,6 +159,7 @@ export class HeldTexts<T extends HeldText> {
   takeAll(): T[] {
     const all = [...this.texts.values()];
     this.texts.clear();
+    this.byChoice.clear();
     return all;
   }
 }

@@ -117,7 +117,9 @@ export class StreamTextTransform {
       text.context = input.slice(Math.max(0, cut - CONTEXT_CHARS), cut);
       text.text = input.slice(cut);
     }
-    text.nextStep = text.text.length + this.stepChars;
+    // A step that released nothing (one span grows from the start of the held text: a long run a detector reads as one
+    // entity) waits for the text to double before the next, so a text read again whole each step costs linear time.
+    text.nextStep = text.text.length + (cut <= offset ? Math.max(this.stepChars, text.text.length) : this.stepChars);
     return sent;
   }
 
