@@ -33,6 +33,11 @@ export interface ChunkChoiceTexts {
   finishing: boolean;
   texts: ChunkTextMember[];
   boundary: boolean;
+  /**
+   * The thinking blocks of `delta.thinking_blocks` that carry text of their own (an OpenAI-format server may stream a
+   * block's text there as well as, or instead of, in `reasoning_content`): each is a text a client reads whole.
+   */
+  blockTexts: Json[];
 }
 
 /**
@@ -63,8 +68,9 @@ export function chunkChoiceMembers(chunk: Json): ChunkChoiceTexts[] {
         });
       }
     }
-    const boundary = isRecord(delta) && Array.isArray(delta.thinking_blocks);
-    out.push({ choice: index, finishing: choice.finish_reason !== null && choice.finish_reason !== undefined, texts, boundary });
+    const blocks = isRecord(delta) && Array.isArray(delta.thinking_blocks) ? (delta.thinking_blocks as unknown[]) : undefined;
+    const blockTexts = (blocks ?? []).filter((block): block is Json => isRecord(block) && typeof block.thinking === 'string' && block.thinking !== '');
+    out.push({ choice: index, finishing: choice.finish_reason !== null && choice.finish_reason !== undefined, texts, boundary: blocks !== undefined, blockTexts });
   }
   return out;
 }
