@@ -161,6 +161,11 @@ export class HeldTexts<T extends HeldText> {
     return due;
   }
 
+  /** The held texts, in the order they were first held. */
+  values(): IterableIterator<T> {
+    return this.texts.values();
+  }
+
   /** Takes out every held text. */
   takeAll(): T[] {
     const all = [...this.texts.values()];

@@ -10,6 +10,9 @@ const CONTEXT_CHARS = 100;
 /** The most one text may hold (an entity that keeps growing, or a text held whole); past it the stream ends with an error. */
 const MAX_HELD_CHARS = 1_048_576;
 
+/** The most all texts of one stream may hold together (many choices or tool calls each held whole); past it the stream ends with an error. */
+const MAX_STREAM_HELD_CHARS = 4 * MAX_HELD_CHARS;
+
 /** One text of a choice not yet sent: `text` is as the provider sent it (held back), `context` the end of what was sent. */
 interface PendingText extends HeldText {
   context: string;
@@ -78,6 +81,9 @@ export class StreamTextTransform {
       // Text this choice holds in members this chunk does not continue is sent before it: another member's text, a thinking block's end, or the finish, comes next.
       if (this.held.size > 0 && (texts.length > 0 || finishing || boundary)) due.push(...this.held.takeDue(choice, event));
     }
+    let heldChars = 0;
+    for (const text of this.held.values()) heldChars += text.text.length;
+    if (heldChars > MAX_STREAM_HELD_CHARS) work.push(Promise.reject(Errors.guardrailTransformFailed([this.transform.names.join(', '), `a stream's texts held more than ${MAX_STREAM_HELD_CHARS} characters in all`])));
     for (const [text, { final, holder, member }] of acts) {
       if (final) work.push(this.final(text).then((sent) => (holder[member] = sent)));
       else if (text.text.length > MAX_HELD_CHARS) work.push(Promise.reject(Errors.guardrailTransformFailed([this.transform.names.join(', '), `a streamed text held more than ${MAX_HELD_CHARS} characters`])));

@@ -24,6 +24,16 @@ const runMasker = defineGuardrail<object, { replaced: number }>({
   },
 });
 
+/** A transformer without spans: every `ACME` becomes `[company]`, so a text holding one is held to its end. */
+const wholeRedactor = defineGuardrail<object, { replaced: number }>({
+  name: 'whole_redactor',
+  defaultThreshold: 0.5,
+  transformsText: () => true,
+  evaluate(text) {
+    return { results: { replaced: 0 }, flagged: false, ...(text.includes('ACME') ? { transformedText: text.replaceAll('ACME', '[company]') } : {}) };
+  },
+});
+
 describe('output transforms on streams: bounds of the work per answer', () => {
   let f: TrafficFixture;
   let upstream: RawLoopbackServer;
@@ -31,7 +41,7 @@ describe('output transforms on streams: bounds of the work per answer', () => {
   let writes: string[] = [];
 
   beforeEach(async () => {
-    f = await createTrafficFixture({ plugins: [runMasker], streamWindowing: { stepChars: 20, windowChars: 100, holdChars: 40 } });
+    f = await createTrafficFixture({ plugins: [runMasker, wholeRedactor], streamWindowing: { stepChars: 20, windowChars: 100, holdChars: 40 } });
     upstream = await listenRawOnLoopback(
       createServer((req, res) => {
         req.resume();
@@ -100,5 +110,20 @@ describe('output transforms on streams: bounds of the work per answer', () => {
     assert.equal(joined.size, count);
     assert.equal(joined.get(39_999), 'c39999 more');
     assert.ok(took < 15_000, `the stream took ${took} ms`);
+  });
+
+  it('the texts of one stream hold at most 4,194,304 characters in all: five choices of 900,000 held whole end the stream with an error', async function () {
+    this.timeout(60_000);
+    await request(f.app).put('/v1/admin/applications/app/policy').set('x-api-key', TEST_KEYS.admin).send({ mode: 'inspect', processors: { whole_redactor: { apply_to: ['output'] } } }).expect(200);
+    const piece = 'a'.repeat(60_000);
+    writes = [chatChunk(Array.from({ length: 5 }, (_, i) => ({ index: i, delta: { role: 'assistant', content: 'ACME ' }, finish_reason: null })))];
+    for (let sent = 0; sent < 900_000; sent += piece.length) writes.push(chatChunk(Array.from({ length: 5 }, (_, i) => ({ index: i, delta: { content: piece }, finish_reason: null }))));
+    writes.push(chatChunk(Array.from({ length: 5 }, (_, i) => ({ index: i, delta: {}, finish_reason: 'stop' }))), 'data: [DONE]\n\n');
+    const body = await stream();
+    const [before, error] = body.split('event: error\n');
+    assert.ok(error !== undefined, 'the stream ended with an error event');
+    assert.match(error, /guardrail_transform_failed/);
+    assert.match(error, /4194304 characters in all/);
+    assert.doesNotMatch(before!, /ACME|\[DONE\]/);
   });
 });
