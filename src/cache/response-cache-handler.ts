@@ -150,7 +150,13 @@ export function responseCacheHandler(deps: ResponseCacheDeps): RequestHandler {
     res.once('finish', () => {
       // The proxy records its outcome on the context right after its last write: read it once that has run.
       setImmediate(() => {
-        const answer = answerToStore(res, context);
+        // Nothing here may throw out of the timer (that would end the process): an answer that cannot be stored is not.
+        let answer: Buffer | undefined;
+        try {
+          answer = answerToStore(res, context);
+        } catch (error) {
+          deps.logger?.warn('an answer was not cached: it could not be assembled', { error: (error as Error).message });
+        }
         if (answer) void deps.store.set(key, answer, config.ttl_seconds * 1000).then(worked, failed);
       });
     });

@@ -14,11 +14,19 @@ export const HEAD_FIELDS = ['id', 'created', 'model', 'system_fingerprint', 'ser
 /** Delta members assembled by their own rule; any other member's strings are joined, and other values kept as last sent. */
 const JOINED_REASONING = ['reasoning_content', 'reasoning'] as const;
 
-/** One choice as it is assembled: the JSON choice, and the thinking text not yet closed by a signed thinking block. */
+/**
+ * One choice as it is assembled: the JSON choice, the thinking text not yet closed by a signed thinking block, and its
+ * tool calls by their `index` (a map, not an array: an index is the upstream's number, and a huge one must not make a
+ * sparse list the cache would write out element by element).
+ */
 interface ChoiceState {
   choice: Json;
   openThinking: string;
+  calls: Map<number, Json>;
 }
+
+/** The values of a map keyed by stream indexes, in index order. */
+const inIndexOrder = <T>(byIndex: ReadonlyMap<number, T>): T[] => [...byIndex].sort(([a], [b]) => a - b).map(([, value]) => value);
 
 /** `target[key]` with `text` appended (a missing or null member counts as empty). */
 function join(target: Json, key: string, text: string): void {
@@ -36,11 +44,11 @@ function addLogprobs(choice: Json, logprobs: unknown): void {
   }
 }
 
-/** Adds one streamed tool call to the message's calls, by its `index`: id, type and name set, arguments appended. */
-function addToolCall(message: Json, call: Json): void {
-  const calls = (Array.isArray(message.tool_calls) ? message.tool_calls : (message.tool_calls = [])) as Json[];
-  const index = typeof call.index === 'number' ? call.index : calls.length;
-  const target = (calls[index] ??= { type: 'function', function: { name: '', arguments: '' } });
+/** Adds one streamed tool call to the choice's calls, by its `index`: id, type and name set, arguments appended. */
+function addToolCall(calls: Map<number, Json>, call: Json): void {
+  const index = typeof call.index === 'number' ? call.index : calls.size;
+  let target = calls.get(index);
+  if (!target) calls.set(index, (target = { type: 'function', function: { name: '', arguments: '' } }));
   const { index: _index, id, type, function: fn, ...rest } = call;
   for (const [key, value] of membersOf(rest)) target[key] = value;
   if (typeof id === 'string' && id !== '') target.id = id;
@@ -74,7 +82,7 @@ function addChatDelta(message: Json, state: ChoiceState, delta: Json): void {
   for (const [key, value] of membersOf(delta)) {
     if (value === null || value === undefined) continue;
     if (key === 'role') message.role = value;
-    else if (key === 'tool_calls') for (const call of Array.isArray(value) ? value : []) addToolCall(message, isRecord(call) ? call : {});
+    else if (key === 'tool_calls') for (const call of Array.isArray(value) ? value : []) addToolCall(state.calls, isRecord(call) ? call : {});
     else if (key === 'thinking_blocks') addThinkingBlocks(message, state, value);
     else if (key === 'function_call' && isRecord(value)) {
       const target = isRecord(message.function_call) ? message.function_call : (message.function_call = { name: '', arguments: '' });
@@ -88,15 +96,13 @@ function addChatDelta(message: Json, state: ChoiceState, delta: Json): void {
 }
 
 /** Adds one chunk choice (a chat delta or completion text, its logprobs, finish reason and other members) to its assembled choice. */
-function addChoice(endpoint: ModelEndpoint, choices: ChoiceState[], chunkChoice: Json): void {
+function addChoice(endpoint: ModelEndpoint, choices: Map<number, ChoiceState>, chunkChoice: Json): void {
   const index = typeof chunkChoice.index === 'number' ? chunkChoice.index : 0;
-  const state = (choices[index] ??= {
-    choice:
-      endpoint === 'chat'
-        ? { index, message: { role: 'assistant', content: null }, logprobs: null, finish_reason: null }
-        : { index, text: '', logprobs: null, finish_reason: null },
-    openThinking: '',
-  });
+  let state = choices.get(index);
+  if (!state) {
+    const choice = endpoint === 'chat' ? { index, message: { role: 'assistant', content: null }, logprobs: null, finish_reason: null } : { index, text: '', logprobs: null, finish_reason: null };
+    choices.set(index, (state = { choice, openThinking: '', calls: new Map() }));
+  }
   const { index: _index, delta, text, logprobs, finish_reason: finish, ...rest } = chunkChoice;
   const target = state.choice;
   if (endpoint === 'chat' && isRecord(delta)) addChatDelta(target.message as Json, state, delta);
@@ -107,9 +113,10 @@ function addChoice(endpoint: ModelEndpoint, choices: ChoiceState[], chunkChoice:
   for (const [key, value] of membersOf(rest)) if (value !== null && value !== undefined) target[key] = value;
 }
 
-/** Closes what a choice's stream left open: thinking text after its last thinking block, as an unsigned block. */
+/** Closes what a choice's stream left open: its tool calls, in index order, and thinking text after its last thinking block, as an unsigned block. */
 function finishChoice(state: ChoiceState): Json {
   const message = state.choice.message;
+  if (isRecord(message) && state.calls.size > 0) message.tool_calls = inIndexOrder(state.calls);
   if (isRecord(message) && Array.isArray(message.thinking_blocks) && state.openThinking !== '') {
     message.thinking_blocks.push({ type: 'thinking', thinking: state.openThinking, signature: '' });
   }
@@ -126,7 +133,7 @@ function finishChoice(state: ChoiceState): Json {
  */
 export function assembleStreamAnswer(endpoint: ModelEndpoint, payloads: readonly string[]): Json | undefined {
   const head: Json = {};
-  const choices: ChoiceState[] = [];
+  const choices = new Map<number, ChoiceState>();
   let usage: unknown;
   for (const payload of payloads) {
     if (payload === '[DONE]') continue;
@@ -141,11 +148,11 @@ export function assembleStreamAnswer(endpoint: ModelEndpoint, payloads: readonly
     if (chunk.usage) usage = chunk.usage;
     for (const choice of Array.isArray(chunk.choices) ? chunk.choices : []) if (isRecord(choice)) addChoice(endpoint, choices, choice);
   }
-  if (choices.length === 0) return undefined;
+  if (choices.size === 0) return undefined;
   return {
     ...head,
     object: endpoint === 'chat' ? 'chat.completion' : 'text_completion',
-    choices: choices.filter(Boolean).map(finishChoice),
+    choices: inIndexOrder(choices).map(finishChoice),
     ...(usage ? { usage } : {}),
   };
 }

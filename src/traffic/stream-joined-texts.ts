@@ -33,6 +33,11 @@ export interface ChunkChoiceTexts {
   finishing: boolean;
   texts: ChunkTextMember[];
   boundary: boolean;
+  /**
+   * The thinking blocks of `delta.thinking_blocks` that carry text of their own (an OpenAI-format server may stream a
+   * block's text there as well as, or instead of, in `reasoning_content`): each is a text a client reads whole.
+   */
+  blockTexts: Json[];
 }
 
 /**
@@ -63,8 +68,9 @@ export function chunkChoiceMembers(chunk: Json): ChunkChoiceTexts[] {
         });
       }
     }
-    const boundary = isRecord(delta) && Array.isArray(delta.thinking_blocks);
-    out.push({ choice: index, finishing: choice.finish_reason !== null && choice.finish_reason !== undefined, texts, boundary });
+    const blocks = isRecord(delta) && Array.isArray(delta.thinking_blocks) ? (delta.thinking_blocks as unknown[]) : undefined;
+    const blockTexts = (blocks ?? []).filter((block): block is Json => isRecord(block) && typeof block.thinking === 'string' && block.thinking !== '');
+    out.push({ choice: index, finishing: choice.finish_reason !== null && choice.finish_reason !== undefined, texts, boundary: blocks !== undefined, blockTexts });
   }
   return out;
 }
@@ -83,6 +89,8 @@ export interface HeldText {
  */
 export class HeldTexts<T extends HeldText> {
   private readonly texts = new Map<string, T>();
+  /** The same texts by choice, so a chunk of many choices finds each choice's own without reading every held text. */
+  private readonly byChoice = new Map<number, Map<string, T>>();
   /** The last chunk read, whose members other than its choices frame a chunk of held text. */
   private frame: string | undefined;
   private events = 0;
@@ -119,29 +127,50 @@ export class HeldTexts<T extends HeldText> {
     return this.texts.get(key);
   }
 
+  /** Holds `text` under `key` (a key stays with the choice it was first held for). */
   set(key: string, text: T): void {
+    const before = this.texts.get(key);
+    if (before) this.byChoice.get(before.choice)?.delete(key);
     this.texts.set(key, text);
+    let ofChoice = this.byChoice.get(text.choice);
+    if (!ofChoice) this.byChoice.set(text.choice, (ofChoice = new Map()));
+    ofChoice.set(key, text);
   }
 
   delete(key: string): void {
+    const held = this.texts.get(key);
+    if (!held) return;
     this.texts.delete(key);
+    const ofChoice = this.byChoice.get(held.choice);
+    ofChoice?.delete(key);
+    if (ofChoice?.size === 0) this.byChoice.delete(held.choice);
   }
 
   /** Takes out the texts `choice` holds that event `event` did not add to, in the order they were first held. */
   takeDue(choice: number, event: number): T[] {
+    const ofChoice = this.byChoice.get(choice);
+    if (!ofChoice) return [];
     const due: T[] = [];
-    for (const [key, held] of this.texts) {
-      if (held.choice !== choice || held.event === event) continue;
+    for (const [key, held] of ofChoice) {
+      if (held.event === event) continue;
       due.push(held);
+      ofChoice.delete(key);
       this.texts.delete(key);
     }
+    if (ofChoice.size === 0) this.byChoice.delete(choice);
     return due;
+  }
+
+  /** The held texts, in the order they were first held. */
+  values(): IterableIterator<T> {
+    return this.texts.values();
   }
 
   /** Takes out every held text. */
   takeAll(): T[] {
     const all = [...this.texts.values()];
     this.texts.clear();
+    this.byChoice.clear();
     return all;
   }
 }

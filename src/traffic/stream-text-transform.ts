@@ -10,6 +10,9 @@ const CONTEXT_CHARS = 100;
 /** The most one text may hold (an entity that keeps growing, or a text held whole); past it the stream ends with an error. */
 const MAX_HELD_CHARS = 1_048_576;
 
+/** The most all texts of one stream may hold together (many choices or tool calls each held whole); past it the stream ends with an error. */
+const MAX_STREAM_HELD_CHARS = 4 * MAX_HELD_CHARS;
+
 /** One text of a choice not yet sent: `text` is as the provider sent it (held back), `context` the end of what was sent. */
 interface PendingText extends HeldText {
   context: string;
@@ -27,7 +30,9 @@ interface PendingText extends HeldText {
  * earlier where a replaced span (an entity) reaches into that end, so an entity is never sent half unreplaced unless it
  * is longer than the hold. The rest of a text is sent at its end: with its choice's `finish_reason`, before another
  * member of that choice, before `[DONE]` and at the end of the stream (in a chunk of its own, framed like the last).
- * A processor that changes a text without its spans makes that text wait for its end, to be transformed whole.
+ * A processor that changes a text without its spans makes that text wait for its end, to be transformed whole. The
+ * text of a thinking block in `delta.thinking_blocks` (which some OpenAI-format servers stream) is transformed whole
+ * in its own event.
  * Evaluations that fail throw (`guardrail_transform_failed`): nothing untransformed is ever answered. One per stream.
  */
 export class StreamTextTransform {
@@ -53,7 +58,11 @@ export class StreamTextTransform {
     const acts = new Map<PendingText, { final: boolean; holder: Json; member: string }>();
     const due: PendingText[] = [];
     let changed = false;
-    for (const { choice, finishing, texts, boundary } of chunkChoiceMembers(chunk)) {
+    const work: Array<Promise<unknown>> = [];
+    for (const { choice, finishing, texts, boundary, blockTexts } of chunkChoiceMembers(chunk)) {
+      // A thinking block's own text comes whole in its event: transformed whole.
+      for (const block of blockTexts) work.push(this.transform.transform(block.thinking as string).then((sent) => (block.thinking = sent)));
+      if (blockTexts.length > 0) changed = true;
       for (const { holder, member, place, key } of texts) {
         const raw = holder[member] as string;
         let pending = this.held.get(key);
@@ -72,7 +81,9 @@ export class StreamTextTransform {
       // Text this choice holds in members this chunk does not continue is sent before it: another member's text, a thinking block's end, or the finish, comes next.
       if (this.held.size > 0 && (texts.length > 0 || finishing || boundary)) due.push(...this.held.takeDue(choice, event));
     }
-    const work: Array<Promise<unknown>> = [];
+    let heldChars = 0;
+    for (const text of this.held.values()) heldChars += text.text.length;
+    if (heldChars > MAX_STREAM_HELD_CHARS) work.push(Promise.reject(Errors.guardrailTransformFailed([this.transform.names.join(', '), `a stream's texts held more than ${MAX_STREAM_HELD_CHARS} characters in all`])));
     for (const [text, { final, holder, member }] of acts) {
       if (final) work.push(this.final(text).then((sent) => (holder[member] = sent)));
       else if (text.text.length > MAX_HELD_CHARS) work.push(Promise.reject(Errors.guardrailTransformFailed([this.transform.names.join(', '), `a streamed text held more than ${MAX_HELD_CHARS} characters`])));
@@ -117,7 +128,9 @@ export class StreamTextTransform {
       text.context = input.slice(Math.max(0, cut - CONTEXT_CHARS), cut);
       text.text = input.slice(cut);
     }
-    text.nextStep = text.text.length + this.stepChars;
+    // A step that released nothing (one span grows from the start of the held text: a long run a detector reads as one
+    // entity) waits for the text to double before the next, so a text read again whole each step costs linear time.
+    text.nextStep = text.text.length + (cut <= offset ? Math.max(this.stepChars, text.text.length) : this.stepChars);
     return sent;
   }
 

@@ -227,6 +227,35 @@ describe('output transforms on streamed answers', () => {
     assert.doesNotMatch(before!, /\[DONE\]/);
   });
 
+  it('thinking text an OpenAI-format server streams inside thinking_blocks is masked, and read by output checks', async () => {
+    const thinkingWrites = (): Write[] => [
+      chatChunk([delta({ role: 'assistant', content: '' })]),
+      chatChunk([delta({ reasoning_content: 'I should write to the user.' })]),
+      chatChunk([delta({ thinking_blocks: [{ type: 'thinking', thinking: `Their address is ${EMAIL}, so I use it.`, signature: 'sig-1' }] })]),
+      chatChunk([delta({ content: 'Done.' })]),
+      chatChunk([delta({}, 'stop')]),
+      'data: [DONE]\n\n',
+    ];
+    const post = () => fetch(`${gateway.base}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-gateway-apikey': f.developerKey, 'x-gateway-route': 'scripted' },
+      body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }], stream: true }),
+    }).then((res) => res.text());
+    await maskPolicy('inspect');
+    writes = thinkingWrites();
+    const masked = await post();
+    assert.doesNotMatch(masked, /jane\.doe/);
+    assert.match(masked, new RegExp(`Their address is \\*{${EMAIL.length}}, so I use it\\.`));
+    assert.match(masked, /"signature":"sig-1"/);
+    assert.match(masked, /\[DONE\]/);
+
+    await setPolicy({ mode: 'reject', processors: { dlp_cloud: { apply_to: ['output'], strategy: 'reject' } } });
+    writes = thinkingWrites();
+    const refused = await post();
+    assert.match(refused, /event: error/);
+    assert.doesNotMatch(refused, /jane\.doe/);
+  });
+
   it('a custom transformer without spans: the text it changes is held to its end and sent transformed whole', async () => {
     await setPolicy({ mode: 'reject', processors: { company_redactor: { apply_to: ['output'] } } });
     const answer = `${'A long opening that says nothing of note at all. '.repeat(3)}Then ACME comes up, and ACME again near the end of it.`;

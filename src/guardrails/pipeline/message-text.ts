@@ -156,7 +156,8 @@ export function chunkText(payload: string): string {
 /**
  * The texts a stream chunk adds, as `[text key, text]` pairs: per choice, its delta content or completion text (key
  * `"<index>"`), its refusal, reasoning and reasoning_content, each tool call's arguments and a legacy function call's,
- * each keyed apart (`"<index>:refusal"`, `"<index>:tool:<call index>"`, …), as a client joins each into a text of its own.
+ * each keyed apart (`"<index>:refusal"`, `"<index>:tool:<call index>"`, …), as a client joins each into a text of its own,
+ * and the text of its `thinking_blocks` (`"<index>:thinking_blocks"`).
  */
 export function chunkChoiceTexts(payload: string): Array<[string, string]> {
   if (payload === '[DONE]') return [];
@@ -185,6 +186,8 @@ export function chunkChoiceTexts(payload: string): Array<[string, string]> {
         add(`${at}:tool:${Number.isSafeInteger(callIndex) ? (callIndex as number) : position}`, (call as { function?: { arguments?: unknown } } | null)?.function?.arguments);
       });
     }
+    // The text an OpenAI-format server streams inside thinking blocks (as well as, or instead of, reasoning_content).
+    if (Array.isArray(record.thinking_blocks)) for (const block of record.thinking_blocks) add(`${at}:thinking_blocks`, (block as { thinking?: unknown } | null)?.thinking);
   });
   return texts;
 }
