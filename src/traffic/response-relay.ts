@@ -237,11 +237,19 @@ export async function relayStream(
   const cut = (error: GatewayError): void => {
     if (!res.destroyed) res.end(framing ? framing.error(error) : `event: error\ndata: ${JSON.stringify(error.toJSON())}\n\n`);
   };
+  // The stream's events are kept while it flows (the log, the cache): past maxStreamBytes it is cut, not held on.
+  let streamed = 0;
+  const counted = (chunk: Buffer): Buffer => {
+    streamed += chunk.length;
+    if (streamed <= upstream.maxStreamBytes) return chunk;
+    upstream.body.destroy();
+    throw Errors.upstreamStreamError([context.provider.name, `the stream went over the limit of ${upstream.maxStreamBytes} bytes`]);
+  };
   try {
-    let rejected = first.done ? undefined : await forward(first.value);
+    let rejected = first.done ? undefined : await forward(counted(first.value));
     for (let next = rejected ? undefined : await iterator.next(); next && !next.done; next = rejected ? undefined : await iterator.next()) {
       onChunk();
-      rejected = await forward(next.value);
+      rejected = await forward(counted(next.value));
     }
     if (!rejected) {
       parser.end();

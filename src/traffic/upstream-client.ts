@@ -16,10 +16,17 @@ export interface UpstreamClientOptions {
    * 502 `upstream_invalid_response` (retried and falling back as one) instead of being held in memory whole.
    */
   maxAnswerBytes?: number;
+  /**
+   * The most of a streamed answer read from a provider, in bytes. Default 256 MiB. Past it the stream is cut with an
+   * error event (`upstream_stream_error`): a stream's events are kept for the request log and the cache while it flows.
+   */
+  maxStreamBytes?: number;
 }
 
 /** Default of {@link UpstreamClientOptions.maxAnswerBytes}. */
 export const DEFAULT_MAX_ANSWER_BYTES = 64 * 1024 * 1024;
+/** Default of {@link UpstreamClientOptions.maxStreamBytes}. */
+export const DEFAULT_MAX_STREAM_BYTES = 256 * 1024 * 1024;
 
 /** A response whose headers arrived; the body is still streaming. */
 export interface UpstreamResponse {
@@ -28,6 +35,8 @@ export interface UpstreamResponse {
   body: Dispatcher.ResponseData['body'];
   /** The most of this answer read whole, in bytes (see {@link UpstreamClientOptions.maxAnswerBytes}). */
   maxAnswerBytes: number;
+  /** The most of this answer read as a stream, in bytes (see {@link UpstreamClientOptions.maxStreamBytes}). */
+  maxStreamBytes: number;
 }
 
 /** How an attempt failed before a response arrived. */
@@ -63,11 +72,15 @@ export class UpstreamClient {
   /** Parsed upstream URLs: undici's `request(url)` would build a URL object for every request. */
   private readonly targets = new Map<string, UpstreamTarget>();
   private readonly maxAnswerBytes: number;
+  private readonly maxStreamBytes: number;
 
-  /** Throws `config_invalid` for a `maxAnswerBytes` that is not a positive integer. */
+  /** Throws `config_invalid` for a `maxAnswerBytes` or `maxStreamBytes` that is not a positive integer. */
   constructor(options: UpstreamClientOptions = {}) {
     this.maxAnswerBytes = options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
-    if (!Number.isSafeInteger(this.maxAnswerBytes) || this.maxAnswerBytes < 1) throw Errors.configInvalid(['upstream.maxAnswerBytes must be a positive integer']);
+    this.maxStreamBytes = options.maxStreamBytes ?? DEFAULT_MAX_STREAM_BYTES;
+    for (const [name, value] of [['maxAnswerBytes', this.maxAnswerBytes], ['maxStreamBytes', this.maxStreamBytes]] as const) {
+      if (!Number.isSafeInteger(value) || value < 1) throw Errors.configInvalid([`upstream.${name} must be a positive integer`]);
+    }
     this.agent = new Agent({
       connections: options.connectionsPerOrigin ?? 256,
       keepAliveTimeout: options.keepAliveTimeoutMs ?? 30_000,
@@ -83,7 +96,7 @@ export class UpstreamClient {
     const { headers, body } = typeof upstream.body === 'string' ? { headers: upstream.headers, body: upstream.body } : encodeForm(upstream.headers, upstream.body);
     const { origin, path } = this.targetOf(upstream.url);
     const response = await this.agent.request({ origin, path, method: upstream.method as Dispatcher.HttpMethod, headers, body, signal: signal as AbortSignal });
-    return { status: response.statusCode, headers: response.headers, body: response.body, maxAnswerBytes: this.maxAnswerBytes };
+    return { status: response.statusCode, headers: response.headers, body: response.body, maxAnswerBytes: this.maxAnswerBytes, maxStreamBytes: this.maxStreamBytes };
   }
 
   /** The origin and path of an upstream URL, parsed once (as undici's `request(url)` does) and kept, within a bound. */

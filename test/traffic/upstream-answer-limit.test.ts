@@ -1,4 +1,4 @@
-// A whole answer from a provider is read up to upstream.maxAnswerBytes: past it, 502 upstream_invalid_response (or the fallback's answer), never held whole.
+// A provider's answer is read up to upstream.maxAnswerBytes (whole) or maxStreamBytes (streamed): past it, 502 upstream_invalid_response (or the fallback's answer) or a stream cut with an error event; never held on.
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import request from 'supertest';
@@ -8,12 +8,32 @@ import { listenRawOnLoopback, type RawLoopbackServer } from '../helpers/loopback
 
 const LIMIT = 64 * 1024;
 
-describe('upstream.maxAnswerBytes: the most of a whole answer read from a provider', () => {
+describe('upstream.maxAnswerBytes and maxStreamBytes: the most of an answer read from a provider', () => {
   let f: TrafficFixture;
   let huge: RawLoopbackServer;
+  let endless: RawLoopbackServer;
   let sentBytes = 0;
+  let streamedBytes = 0;
   before(async () => {
-    f = await createTrafficFixture({ upstream: { maxAnswerBytes: LIMIT } });
+    f = await createTrafficFixture({ upstream: { maxAnswerBytes: LIMIT, maxStreamBytes: LIMIT } });
+    // An OpenAI-format upstream whose stream goes on for 16 MiB of ordinary chunks.
+    endless = await listenRawOnLoopback(createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const event = Buffer.from(`data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content: 'more text '.repeat(50) }, finish_reason: null }] })}\n\n`);
+      let open = true;
+      const more = (): void => {
+        while (open && streamedBytes < 16 * 1024 * 1024) {
+          streamedBytes += event.length;
+          if (!res.write(event)) return void res.once('drain', more);
+        }
+        if (open) res.end('data: [DONE]\n\n');
+      };
+      res.on('close', () => (open = false));
+      more();
+    }));
+    await f.create('/v1/admin/providers', { name: 'endless', type: 'openai', config: { api_base: `${endless.url}/v1` }, api_keys: [{ api_key: 'sk-endless-key-000001' }] });
+    await f.create('/v1/admin/routes', { name: 'endless', type: 'chat', config: { settings: { retries: 0 } }, models: [{ name: 'm', provider: 'endless' }] });
     // An OpenAI-format upstream whose 200 answer goes on for 16 MiB, in 64 KiB writes.
     huge = await listenRawOnLoopback(createServer((req, res) => {
       req.resume();
@@ -46,6 +66,7 @@ describe('upstream.maxAnswerBytes: the most of a whole answer read from a provid
   after(async () => {
     await f.close();
     await huge.close();
+    await endless.close();
   });
   const chat = (route: string) => request(f.app).post('/v1/chat/completions').set({ 'x-gateway-apikey': f.developerKey, 'x-gateway-route': route }).send(chatBody());
 
@@ -62,9 +83,20 @@ describe('upstream.maxAnswerBytes: the most of a whole answer read from a provid
     assert.equal(res.body.choices[0].message.content, 'Hello from the fake provider.');
   });
 
+  it('a stream over maxStreamBytes is cut with an error event, and the gateway stops reading it', async () => {
+    const res = await request(f.app).post('/v1/chat/completions').set({ 'x-gateway-apikey': f.developerKey, 'x-gateway-route': 'endless' }).send(chatBody({ stream: true }));
+    assert.equal(res.status, 200);
+    assert.ok(res.text.includes('event: error') && res.text.includes('upstream_stream_error') && res.text.includes(String(LIMIT)), res.text.slice(-400));
+    assert.ok(!res.text.includes('[DONE]'), 'the cut stream ended as a finished one');
+    assert.ok(res.text.length < 2 * LIMIT, `the client got ${res.text.length} characters`);
+    assert.ok(streamedBytes < 16 * 1024 * 1024, `the upstream wrote all ${streamedBytes} bytes: the gateway read the stream to its end`);
+  });
+
   it('a limit that is not a positive integer is refused when the gateway is created', () => {
-    for (const maxAnswerBytes of [0, -1, 1.5, Number.NaN]) {
-      assert.throws(() => createGateway({ upstream: { maxAnswerBytes } }), (error: { code?: string }) => error.code === 'config_invalid', String(maxAnswerBytes));
+    for (const value of [0, -1, 1.5, Number.NaN]) {
+      for (const name of ['maxAnswerBytes', 'maxStreamBytes']) {
+        assert.throws(() => createGateway({ upstream: { [name]: value } }), (error: { code?: string }) => error.code === 'config_invalid', `${name} ${value}`);
+      }
     }
   });
 });
