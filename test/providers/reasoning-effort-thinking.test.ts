@@ -71,4 +71,26 @@ describe('reasoning_effort on Anthropic and Gemini routes', () => {
     }
     assert.deepEqual(sent, []);
   });
+
+  it('a chat client\'s own thinking is taken when Anthropic would take it, and is 400 naming the member otherwise (it was dropped)', async () => {
+    await ask('via-anthropic', { thinking: { type: 'enabled', budget_tokens: 2048 }, reasoning_effort: 'high', max_tokens: 8000 });
+    assert.deepEqual(sent[0]!.thinking, { type: 'enabled', budget_tokens: 2048 }, 'thinking wins over reasoning_effort');
+    sent = [];
+    const cases: Array<[unknown, string]> = [
+      [{ type: 'enabled' }, 'thinking.budget_tokens'],
+      [{ type: 'enabled', budget_tokens: 'lots' }, 'thinking.budget_tokens'],
+      [{ type: 'enabled', budget_tokens: 100 }, 'thinking.budget_tokens'],
+      [{ type: 'sometimes' }, 'thinking.type'],
+      [{ type: 'adaptive', display: 'Shown To All' }, 'thinking.display'],
+      [{ type: 'adaptive', extra: true }, 'thinking.extra'],
+      [{ type: 'disabled', budget_tokens: 2048 }, 'thinking'],
+      ['on', 'thinking'],
+    ];
+    for (const [thinking, param] of cases) {
+      for (const route of ['via-anthropic', 'via-gemini']) {
+        await assert.rejects(ask(route, { thinking }), (error: unknown) => error instanceof OpenAI.BadRequestError && (error.error as Json).param === param, `${route} ${JSON.stringify(thinking)}`);
+      }
+    }
+    assert.deepEqual(sent, []);
+  });
 });

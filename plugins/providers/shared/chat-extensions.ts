@@ -49,15 +49,36 @@ export function readThinkingBlocks(value: unknown, param: string): ThinkingBlock
   });
 }
 
-/** The body's `thinking` when it is one Anthropic takes; undefined when absent or of another shape. */
+/** A thinking budget as Anthropic takes it: an integer of at least 1,024 tokens. */
+const isBudget = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 1024;
+/** A `display` word: lower-case letters and underscores, at most 32. */
+const DISPLAY = /^[a-z_]{1,32}$/;
+
+/**
+ * The body's `thinking` (undefined when absent): `{type: 'enabled', budget_tokens}`, `{type: 'adaptive'}` with an
+ * optional budget, or `{type: 'disabled'}`, each with an optional `display` word but disabled. Another shape (a chat
+ * client may send one; POST /v1/messages has checked its own) is 400 naming the member, never dropped.
+ */
 export function readThinking(body: Record<string, unknown>): ThinkingRequest | undefined {
   const thinking = body.thinking;
-  if (!isRecord(thinking)) return undefined;
-  if (thinking.type === 'disabled') return { type: 'disabled' };
+  if (thinking === undefined || thinking === null) return undefined;
+  if (!isRecord(thinking)) return invalid('thinking must be an object: {"type":"enabled","budget_tokens":N}, {"type":"adaptive"} or {"type":"disabled"}.', 'thinking');
+  for (const key of Object.keys(thinking)) {
+    if (key !== 'type' && key !== 'budget_tokens' && key !== 'display') invalid(`thinking.${key} is not a member of thinking.`, `thinking.${key}`);
+  }
+  if (thinking.type === 'disabled') {
+    if (thinking.budget_tokens !== undefined || thinking.display !== undefined) invalid('thinking of type disabled takes neither budget_tokens nor display.', 'thinking');
+    return { type: 'disabled' };
+  }
+  if (thinking.type !== 'enabled' && thinking.type !== 'adaptive') return invalid('thinking.type must be enabled, adaptive or disabled.', 'thinking.type');
+  if (thinking.display !== undefined && (typeof thinking.display !== 'string' || !DISPLAY.test(thinking.display))) {
+    invalid('thinking.display must be a word of lower-case letters and underscores, at most 32.', 'thinking.display');
+  }
+  if (thinking.budget_tokens !== undefined && !isBudget(thinking.budget_tokens)) invalid('thinking.budget_tokens must be an integer of at least 1024.', 'thinking.budget_tokens');
+  if (thinking.type === 'enabled' && thinking.budget_tokens === undefined) invalid('thinking.budget_tokens is required with thinking of type enabled.', 'thinking.budget_tokens');
   const display = typeof thinking.display === 'string' ? { display: thinking.display } : {};
-  if (thinking.type === 'enabled' && typeof thinking.budget_tokens === 'number') return { type: 'enabled', budget_tokens: thinking.budget_tokens, ...display };
-  if (thinking.type === 'adaptive') return { type: 'adaptive', ...(typeof thinking.budget_tokens === 'number' ? { budget_tokens: thinking.budget_tokens } : {}), ...display };
-  return undefined;
+  const budget = typeof thinking.budget_tokens === 'number' ? { budget_tokens: thinking.budget_tokens } : {};
+  return thinking.type === 'enabled' ? { type: 'enabled', budget_tokens: thinking.budget_tokens as number, ...display } : { type: 'adaptive', ...budget, ...display };
 }
 
 /** The thinking budget an OpenAI `reasoning_effort` asks of a model that takes a budget (Anthropic, Gemini); `none` asks none. */
