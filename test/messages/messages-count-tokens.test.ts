@@ -208,9 +208,10 @@ describe('POST /v1/messages/count_tokens (Anthropic token counting)', () => {
       });
       assert.equal(received[0]!.headers['anthropic-beta'], 'prompt-caching-2024-07-31,interleaved-thinking-2025-05-14,fine-grained-tool-streaming-2025-05-14');
       // The count gets them too (the SDK adds its own token-counting beta, which is not on the list).
-      await client('via-anthropic').beta.messages.countTokens({ model: 'm', messages: [{ role: 'user', content: 'Hi' }], betas: ['context-1m-2025-08-07'] });
+      // The 1M-token context is not on the default list: its long-context price is not in the price table, so budgets would undercount.
+      await client('via-anthropic').beta.messages.countTokens({ model: 'm', messages: [{ role: 'user', content: 'Hi' }], betas: ['context-1m-2025-08-07', 'interleaved-thinking-2025-05-14'] });
       assert.equal(received[1]!.path, '/v1/messages/count_tokens');
-      assert.equal(received[1]!.headers['anthropic-beta'], 'prompt-caching-2024-07-31,context-1m-2025-08-07');
+      assert.equal(received[1]!.headers['anthropic-beta'], 'prompt-caching-2024-07-31,interleaved-thinking-2025-05-14');
     });
 
     it('a provider\'s allowed_client_betas replaces the default list', async () => {

@@ -8,15 +8,15 @@ export const MAX_CLIENT_BETAS = 8;
 
 /**
  * The client betas taken when a provider sets no `config.allowed_client_betas`: features of the model's own answer
- * (thinking between tool calls, tool arguments streamed unbuffered, leaner tool tokens, longer answers and contexts,
- * the 1-hour prompt cache). None lets the model reach anything (server tools, files, MCP servers, code execution) or
- * changes how Anthropic authenticates the request; those must be allowed by name.
+ * (thinking between tool calls, tool arguments streamed unbuffered, leaner tool tokens, longer answers, the 1-hour
+ * prompt cache). None lets the model reach anything (server tools, files, MCP servers, code execution), changes how
+ * Anthropic authenticates the request, or changes its price beyond what the price table knows (the 1M-token context,
+ * billed at a long-context price above 200K input tokens, would let budgets undercount); those must be allowed by name.
  */
 export const DEFAULT_ALLOWED_CLIENT_BETAS: readonly string[] = [
   'interleaved-thinking-2025-05-14',
   'fine-grained-tool-streaming-2025-05-14',
   'token-efficient-tools-2025-02-19',
-  'context-1m-2025-08-07',
   'output-128k-2025-02-19',
   'extended-cache-ttl-2025-04-11',
   'prompt-caching-2024-07-31',
