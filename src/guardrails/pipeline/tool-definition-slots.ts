@@ -5,18 +5,23 @@ import type { TextSlot } from './text-slot.js';
 type Holder = Record<string, unknown>;
 const isHolder = (value: unknown): value is Holder => value !== null && typeof value === 'object' && !Array.isArray(value);
 
+/** Reads a named definition into `texts`: its name read-only, its description as text, and its schema under `schemaKey`. */
+function namedSchemaSlots(holder: unknown, schemaKey: string, at: string, texts: DefinitionTexts): void {
+  if (!isHolder(holder)) return;
+  definitionSlot(holder, 'name', `${at}.name`, texts, true);
+  definitionSlot(holder, 'description', `${at}.description`, texts);
+  // A schema sent as a string is not valid, but a provider that passes it on would have its model read it.
+  definitionSlot(holder, schemaKey, `${at}.${schemaKey}`, texts);
+  schemaSlots(holder[schemaKey], `${at}.${schemaKey}`, texts);
+}
+
 /**
  * Reads one function definition (a chat tool's `function`, a legacy `functions` item, a Responses function tool) into
  * `texts`: its name read-only, its description as text, and its `parameters` schema (see {@link schemaSlots}).
  * `at` is the definition's field path, named by a 400 when the schema passes the bounds.
  */
 export function functionSlots(definition: unknown, at: string, texts: DefinitionTexts): void {
-  if (!isHolder(definition)) return;
-  definitionSlot(definition, 'name', `${at}.name`, texts, true);
-  definitionSlot(definition, 'description', `${at}.description`, texts);
-  // A schema sent as a string is not valid, but a provider that passes it on would have its model read it.
-  definitionSlot(definition, 'parameters', `${at}.parameters`, texts);
-  schemaSlots(definition.parameters, `${at}.parameters`, texts);
+  namedSchemaSlots(definition, 'parameters', at, texts);
 }
 
 /**
@@ -24,11 +29,7 @@ export function functionSlots(definition: unknown, at: string, texts: Definition
  * its name read-only, its description as text, and its `schema`.
  */
 export function outputFormatSlots(format: unknown, at: string, texts: DefinitionTexts): void {
-  if (!isHolder(format)) return;
-  definitionSlot(format, 'name', `${at}.name`, texts, true);
-  definitionSlot(format, 'description', `${at}.description`, texts);
-  definitionSlot(format, 'schema', `${at}.schema`, texts);
-  schemaSlots(format.schema, `${at}.schema`, texts);
+  namedSchemaSlots(format, 'schema', at, texts);
 }
 
 /**
