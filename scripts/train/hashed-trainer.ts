@@ -61,6 +61,13 @@ export interface HashedTrainOptions {
   windowPenalty?: number;
   /** Features scaled by 1/sqrt(max(count, featureFloor)) in training and (through the header) in scoring. */
   featureFloor?: number;
+  /**
+   * With `balance: windows`, after the first epoch each negative text also trains its highest window, at the
+   * text-level log-odds the plugin scores (best margin less windowPenalty × ln(window count)), with all negative texts
+   * together weighing this many times the positive texts: the loss of the max-pooled score, so the sentences that
+   * would flag a clean text get more weight than the easy ones. 0 or absent: off.
+   */
+  negativeMaxMass?: number;
 }
 
 export const DEFAULT_HASHED_OPTIONS: HashedTrainOptions = {
@@ -159,6 +166,12 @@ export function trainLabel(examples: readonly PreparedExample[], label: number, 
     bias -= (settings.learningRate * gradient) / Math.sqrt(biasSquare);
   };
   const eachNegativeWindow = settings.balance.kind === 'windows';
+  const maxMass = eachNegativeWindow ? (settings.negativeMaxMass ?? 0) : 0;
+  let positiveTexts = 0;
+  let negativeTexts = 0;
+  for (const e of training) e.positive ? (positiveTexts += e.weight) : (negativeTexts += e.weight);
+  const negativeMaxScale = (maxMass * positiveTexts) / Math.max(1e-9, negativeTexts);
+  const penalty = settings.windowPenalty ?? 0;
   for (let epoch = 0; epoch < settings.epochs; epoch += 1) {
     for (const i of shuffle(order, random)) {
       const example = training[i] as (typeof training)[number];
@@ -173,6 +186,19 @@ export function trainLabel(examples: readonly PreparedExample[], label: number, 
         update(best, 1, importance);
       } else if (!example.positive && eachNegativeWindow) {
         for (const window of example.windows) update(window, 0, importance);
+        if (maxMass > 0 && epoch > 0 && example.windows.length > 0) {
+          let best = example.windows[0] as Uint32Array;
+          let bestMargin = -Infinity;
+          for (const window of example.windows) {
+            const m = windowMargin(weights, bias, window, floor);
+            if (m > bestMargin) [best, bestMargin] = [window, m];
+          }
+          // The text-level score's gradient: sigmoid(best - penalty × ln n) - 0, on the best window's weights.
+          const gradient = sigmoid(bestMargin - penalty * Math.log(example.windows.length)) * example.weight * negativeMaxScale;
+          sparseAdaGradStep(weights, squares, best, gradient, 1 / Math.sqrt(Math.max(best.length, floor)), settings.l2, settings.learningRate);
+          biasSquare += gradient * gradient;
+          bias -= (settings.learningRate * gradient) / Math.sqrt(biasSquare);
+        }
       } else {
         // Window-balanced training starts a positive on the mean of its windows; example-balanced shares by sqrt.
         const share = importance / (eachNegativeWindow ? example.windows.length : Math.sqrt(example.windows.length));

@@ -1,5 +1,5 @@
 // Quick comparison of toolinjectiondetection training variants: dev-set and leave-one-source-out figures at several thresholds, without writing weights.
-// Run: [CONTEXT=0:0,1:-2] tsx scripts/train/tool-injection-experiment.ts [--seeds 1] [--seed 7] [--penalty 1] [--folds agentdojo,tldr] [--no-dev] [--tags] [--extra '{"genres":1500}']
+// Run: [CONTEXT=0:0,1:-2] tsx scripts/train/tool-injection-experiment.ts [--seeds 1] [--seed 7] [--penalty 1] [--folds agentdojo,tldr] [--no-dev] [--tags] [--extra '{"genres":1500}'] [--conversation wikitox,olid [--conversation-weight 0.5]] [--negative-max 0.5]
 import { resolve } from 'node:path';
 import { DEFAULT_SCAN_LIMIT } from '../../plugins/guardrails/prompt-injection-detection/normalise.js';
 import { scoreToolOutput } from '../../plugins/guardrails/tool-injection-detection/score.js';
@@ -13,7 +13,7 @@ import type { LanguageRow } from './foreign-paragraphs.js';
 import { DEFAULT_TRAIN_DIR, readRows, type PromptInjectionRow } from './prompt-injection-model.js';
 import { EXTRA_ROWS, isToolInjection, toolTrainingSet, trainToolInjection, type ToolOutputRow } from './tool-injection-model.js';
 
-const THRESHOLDS = [0.7, 0.8, 0.85, 0.9, 0.95];
+const THRESHOLDS = [0.5, 0.6, 0.7, 0.8];
 /** The threshold chosen on the dev set (highest recall with FPR at most 5%), added to the LOSO lines. */
 let chosen = 0.8;
 
@@ -61,23 +61,31 @@ function main(): void {
   const trainDir = resolve(DEFAULT_TRAIN_DIR);
   const seeds = Number(argument('--seeds') ?? 3);
   const base = Number(argument('--seed') ?? 7);
-  const options = { seed: base, extraSeeds: seeds === 1 ? [] : [base + 1000, base + 2000], ...(argument('--penalty') !== undefined ? { windowPenalty: Number(argument('--penalty')) } : {}) };
+  const options = { seed: base, extraSeeds: seeds === 1 ? [] : [base + 1000, base + 2000], ...(argument('--penalty') !== undefined ? { windowPenalty: Number(argument('--penalty')) } : {}), ...(argument('--negative-max') !== undefined ? { negativeMaxMass: Number(argument('--negative-max')) } : {}) };
+  console.log(`options ${JSON.stringify(options)}`);
   const only = argument('--folds')?.split(',');
   const extra = { ...EXTRA_ROWS, ...(JSON.parse(argument('--extra') ?? '{}') as object) };
   console.log(`extra rows ${JSON.stringify(extra)}, seeds ${seeds}`);
   const rows = readRows<ToolOutputRow>(resolve(trainDir, 'tool-output.jsonl'));
   const prompts = readRows<PromptInjectionRow>(resolve(trainDir, 'prompt-injection.jsonl'));
   const languages = readRows<LanguageRow>(resolve(trainDir, 'language.jsonl'));
+  // Variant: safe human-to-human conversation from trust-safety.jsonl (tags in CONVERSATION, e.g. wikitox,olid) as negatives and hosts.
+  const conversationTags = (argument('--conversation') ?? '').split(',').filter(Boolean);
+  const conversationWeight = Number(argument('--conversation-weight') ?? 0.5);
+  const conversations = conversationTags.length === 0 ? [] : readRows<{ id: string; text: string; source: string; labels: { unsafe: boolean } }>(resolve(trainDir, 'trust-safety.jsonl'))
+    .filter((r) => !r.labels.unsafe && conversationTags.some((t) => sourceOf(r, 'tag').startsWith(t)))
+    .map((r) => r.text.trim()).filter((t) => t.length >= 40);
+  console.log(`conversation negatives: ${conversations.length} (${conversationTags.join(',') || 'none'}, weight ${conversationWeight})`);
   if (!process.argv.includes('--no-dev')) {
     const dev = readRows<ToolOutputRow>(resolve(trainDir, '..', 'tool-output.jsonl')).filter((r) => r.labels.family === 'prompt_injection' || r.labels.family === 'none');
     const started = performance.now();
-    const model = trainToolInjection(toolTrainingSet(rows, prompts, languages, undefined, extra), 'experiment', options);
+    const model = trainToolInjection(toolTrainingSet(rows, prompts, languages, undefined, extra, conversations, conversationWeight), 'experiment', options);
     const all = dev.map((r) => score(model, r.text));
     CONFIGS.forEach((config, k) => {
       const scores = all.map((s) => s[k] as number);
       const labels = dev.map(isToolInjection);
       const negatives = labels.filter((l) => !l).length;
-      for (let t = 0.5; t < 0.995; t += 0.005) if (labels.filter((l, i) => !l && (scores[i] ?? 0) > t).length <= 0.05 * negatives) { chosen = Math.round(t * 1000) / 1000; break; }
+      for (let t = 0.1; t < 0.995; t += 0.005) if (labels.filter((l, i) => !l && (scores[i] ?? 0) > t).length <= 0.05 * negatives) { chosen = Math.round(t * 1000) / 1000; break; }
       console.log(`dev ${config.join(':')} (${((performance.now() - started) / 1000).toFixed(0)} s) ${line(dev.map(isToolInjection), scores)}`);
       for (const tag of ['bipia_text', 'bipia_code', 'bipia_email_test', 'bipia_email_train', 'secretlint']) {
         const idx = dev.map((r, i) => (sourceOf(r, 'tag') === tag ? i : -1)).filter((i) => i >= 0);
@@ -91,7 +99,7 @@ function main(): void {
     const started = performance.now();
     const test = rows.filter((r) => sourceOf(r) === repo);
     const train = rows.filter((r) => sourceOf(r) !== repo);
-    const model = trainToolInjection(toolTrainingSet(train, prompts.filter((r) => sourceOf(r) !== repo), languages, undefined, extra), 'fold', options);
+    const model = trainToolInjection(toolTrainingSet(train, prompts.filter((r) => sourceOf(r) !== repo), languages, undefined, extra, conversations, conversationWeight), 'fold', options);
     const all = test.map((r) => score(model, r.text));
     CONFIGS.forEach((config, k) => {
     const scores = all.map((s) => s[k] as number);

@@ -133,8 +133,10 @@ function tagWeights<T extends { id: string; source: string }>(rows: readonly T[]
  * - AgentDojo attack records as positives on the windows their clean record lacks; other attacks multiple-instance;
  * - own planted instructions and assistant requests from prompt-injection.jsonl planted into clean texts, positive on
  *   the windows around the instruction.
+ * `conversations` (none in the shipped model; a variant of tool-injection-experiment.ts, `--conversation`) are more
+ * clean texts, negatives and hosts, at `conversationWeight` each.
  */
-export function toolTrainingSet(toolRows: readonly ToolOutputRow[], promptRows: readonly PromptInjectionRow[], languageRows: readonly LanguageRow[] = [], seed = 20261126, extra: ExtraRows = EXTRA_ROWS): PreparedExample[] {
+export function toolTrainingSet(toolRows: readonly ToolOutputRow[], promptRows: readonly PromptInjectionRow[], languageRows: readonly LanguageRow[] = [], seed = 20261126, extra: ExtraRows = EXTRA_ROWS, conversations: readonly string[] = [], conversationWeight = 0.5): PreparedExample[] {
   const random = seededRandom(seed);
   const weightOf = tagWeights(toolRows);
   const out: PreparedExample[] = [];
@@ -161,6 +163,10 @@ export function toolTrainingSet(toolRows: readonly ToolOutputRow[], promptRows: 
   for (const paragraph of foreignParagraphs(languageRows)) {
     out.push(example(paragraph, false, FOREIGN_WEIGHT));
     hosts.push(paragraph);
+  }
+  for (const text of conversations) {
+    out.push(example(text, false, conversationWeight));
+    hosts.push(text);
   }
   const own = ownBenignTexts(OWN_TOOL_COUNT);
   for (const text of own) out.push(example(text, false, OWN_TOOL_WEIGHT));
