@@ -54,4 +54,25 @@ describe('translating adapters refuse what they cannot answer', () => {
     const config = (f.fake.requests[0]!.body as { generationConfig: Record<string, unknown> }).generationConfig;
     assert.deepEqual(config, { candidateCount: 2, responseMimeType: 'application/json', responseJsonSchema: schema });
   });
+
+  it('both adapters refuse audio output, web search, the deprecated functions and logit_bias by name, and pass empty forms', async () => {
+    const tool = { name: 'lookup', parameters: { type: 'object', properties: {} } };
+    for (const route of ['via-anthropic', 'via-gemini']) {
+      for (const stream of [false, true]) {
+        await refused(route, { modalities: ['text', 'audio'], audio: { voice: 'alloy', format: 'wav' } }, 'modalities', stream);
+        await refused(route, { audio: { voice: 'alloy', format: 'wav' } }, 'audio', stream);
+        await refused(route, { web_search_options: { search_context_size: 'low' } }, 'web_search_options', stream);
+        await refused(route, { functions: [tool] }, 'functions', stream);
+        await refused(route, { function_call: { name: 'lookup' } }, 'function_call', stream);
+        await refused(route, { logit_bias: { '50256': -100 } }, 'logit_bias', stream);
+      }
+    }
+    assert.equal(f.fake.requests.length, 0, 'a provider was called');
+    // Their empty or text-only forms ask for nothing the providers lack.
+    for (const route of ['via-anthropic', 'via-gemini']) {
+      const answer = await client(route).chat.completions.create({ model: 'any', messages, modalities: ['text'], logit_bias: {}, functions: [], function_call: 'auto' });
+      assert.equal(answer.choices.length, 1);
+    }
+    assert.equal(f.fake.requests.length, 2);
+  });
 });

@@ -1,9 +1,10 @@
 // Anthropic's request body: OpenAI chat messages, tools and sampling options as a Messages API request.
 import type { ProviderRequestContext } from '../../../src/plugins/plugin-api.js';
 import {
-  contentText, maxTokens, numberField, parseArguments, readMessages, readToolChoice, readTools, refuseUnsupportedOptions, stopSequences,
+  contentText, maxTokens, numberField, parseArguments, readMessages, readToolChoice, readTools, stopSequences,
   type OpenAiContentPart, type OpenAiMessage,
 } from '../shared/openai-chat.js';
+import { refuseUnsupportedOptions } from '../shared/unsupported-options.js';
 import { cacheControlMember, readThinking, thinkingForEffort } from '../shared/chat-extensions.js';
 import { anthropicImageBlock, anthropicTool, anthropicToolChoice } from './mapping.js';
 

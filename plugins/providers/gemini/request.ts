@@ -1,9 +1,10 @@
 // Gemini's request body: OpenAI chat messages, tools and sampling options as a generateContent request.
 import { Errors, type ProviderRequestContext } from '../../../src/plugins/plugin-api.js';
 import {
-  contentText, isRecord, maxTokens, numberField, parseArguments, parseDataUrl, readMessages, readToolChoice, readTools, refuseUnsupportedOptions, stopSequences,
+  contentText, isRecord, maxTokens, numberField, parseArguments, parseDataUrl, readMessages, readToolChoice, readTools, stopSequences,
   type OpenAiContentPart, type OpenAiMessage,
 } from '../shared/openai-chat.js';
+import { refuseUnsupportedOptions } from '../shared/unsupported-options.js';
 import { readThinking, thinkingForEffort } from '../shared/chat-extensions.js';
 
 /** One part of a Gemini content. */

@@ -174,20 +174,3 @@ export function numberField(body: Record<string, unknown>, key: string): number 
   const value = body[key];
   return typeof value === 'number' ? value : undefined;
 }
-
-/**
- * Refuses, with 400 naming the field, options that change the shape of an answer and that the provider cannot give:
- * `n` above 1 (several choices), `logprobs: true` or `top_logprobs` (token log probabilities), and, when
- * `responseFormat` is false, a `response_format` of `json_object` or `json_schema`. Sending the request without them
- * would answer something other than what the client asked for.
- */
-export function refuseUnsupportedOptions(body: Record<string, unknown>, provider: string, options: { n: boolean; responseFormat: boolean }): void {
-  const refuse = (param: string, what: string): never => invalid(`${param}: the ${provider} provider does not support ${what}.`, param);
-  if (!options.n && typeof body.n === 'number' && body.n > 1) refuse('n', 'more than one choice');
-  if (body.logprobs === true) refuse('logprobs', 'token log probabilities');
-  if (typeof body.top_logprobs === 'number' && body.top_logprobs > 0) refuse('top_logprobs', 'token log probabilities');
-  const format = body.response_format;
-  if (!options.responseFormat && isRecord(format) && (format.type === 'json_object' || format.type === 'json_schema')) {
-    refuse('response_format', `a response_format of type ${format.type}; ask for JSON in the prompt, or use a tool`);
-  }
-}
