@@ -18,6 +18,7 @@ export interface MessagesRequest {
   stop_sequences?: string[];
   temperature?: number;
   top_p?: number;
+  top_k?: number;
   metadata?: { user_id?: string };
   tools?: Array<{ name: string; description?: string; input_schema?: Record<string, unknown>; type?: string; cache_control?: unknown }>;
   tool_choice?: { type: string; name?: string; disable_parallel_tool_use?: boolean };
@@ -191,9 +192,9 @@ function systemMessage(system: NonNullable<MessagesRequest['system']>): ChatMess
  * `thinking_blocks`, unchanged; `max_tokens`, `stop_sequences` → `stop`,
  * `temperature`, `top_p`, `metadata.user_id` → `user`, `tools`, `tool_choice` (`disable_parallel_tool_use` →
  * `parallel_tool_calls: false`), `thinking` as is (checked against Anthropic's rules), and each `cache_control` onto
- * its part, tool call, tool message or tool (system blocks with one become text parts). Adapters that pass the body
- * through leave Anthropic's members out (see ProviderRequestContext.clientFormat). `top_k` has no OpenAI counterpart
- * and is not passed on. A stream asks for the usage chunk.
+ * its part, tool call, tool message or tool (system blocks with one become text parts), and `top_k` as is (the
+ * Anthropic and Gemini adapters send it). Adapters that pass the body through leave Anthropic's members out, `top_k`
+ * among them: OpenAI has no counterpart (see ProviderRequestContext.clientFormat). A stream asks for the usage chunk.
  */
 export function messagesToChat(body: unknown): { request: MessagesRequest; chat: Record<string, unknown> } {
   const request = validateMessages(body);
@@ -231,6 +232,7 @@ function translate(request: MessagesRequest): Record<string, unknown> {
   const chat: Record<string, unknown> = { model: request.model, messages, max_tokens: request.max_tokens };
   if (request.temperature !== undefined) chat.temperature = request.temperature;
   if (request.top_p !== undefined) chat.top_p = request.top_p;
+  if (request.top_k !== undefined) chat.top_k = request.top_k;
   if (request.stop_sequences?.length) chat.stop = request.stop_sequences;
   if (request.metadata?.user_id !== undefined) chat.user = request.metadata.user_id;
   if (request.tools?.length) {
