@@ -55,7 +55,8 @@ function functionResponse(message: OpenAiMessage, index: number): Record<string,
 
 /**
  * Splits OpenAI messages into Gemini's `systemInstruction` and `contents`. System and developer
- * messages join the instruction; assistant turns become `model` turns with `functionCall` parts;
+ * messages join the instruction; assistant turns become `model` turns with `functionCall` parts (each with the
+ * `thoughtSignature` its tool call carried back, which Gemini 3 requires of the calls of the current turn);
  * tool messages become `functionResponse` parts of a user turn, named after the call they answer;
  * consecutive turns of one role merge into one.
  */
@@ -80,7 +81,7 @@ export function geminiContents(messages: OpenAiMessage[]): { systemInstruction?:
       (message.tool_calls ?? []).forEach((call, callIndex) => {
         callNames.set(call.id, call.function.name);
         const args = parseArguments(call.function.arguments, `messages[${index}].tool_calls[${callIndex}].function.arguments`);
-        parts.push({ functionCall: { name: call.function.name, args } });
+        parts.push({ functionCall: { name: call.function.name, args }, ...(call.thought_signature === undefined ? {} : { thoughtSignature: call.thought_signature }) });
       });
       push('model', parts);
     } else {

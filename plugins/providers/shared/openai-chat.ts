@@ -26,6 +26,8 @@ export interface OpenAiToolCall {
   type: 'function';
   function: { name: string; arguments: string };
   cache_control?: CacheControl;
+  /** Gemini's signature of the reasoning behind this call, from the call's `extra_content.google.thought_signature`. */
+  thought_signature?: string;
 }
 
 /** One chat message, as the translating adapters read it. */
@@ -76,6 +78,17 @@ function readContent(value: unknown, param: string): OpenAiMessage['content'] {
   });
 }
 
+/**
+ * A tool call's Gemini thought signature: `extra_content.google.thought_signature`, where Gemini's own OpenAI-compatible
+ * API and the Gemini adapter put it. Undefined when absent; 400 naming it when it is there but not a string.
+ */
+function thoughtSignatureOf(call: Record<string, unknown>, where: string): string | undefined {
+  const google = isRecord(call.extra_content) ? call.extra_content.google : undefined;
+  const signature = isRecord(google) ? google.thought_signature : undefined;
+  if (signature === undefined || signature === null) return undefined;
+  return typeof signature === 'string' ? signature : invalid(`${where}.extra_content.google.thought_signature must be a string.`, `${where}.extra_content.google.thought_signature`);
+}
+
 function readToolCalls(value: unknown, param: string): OpenAiToolCall[] | undefined {
   if (value === undefined || value === null) return undefined;
   if (!Array.isArray(value)) invalid(`${param} must be an array.`, param);
@@ -85,7 +98,10 @@ function readToolCalls(value: unknown, param: string): OpenAiToolCall[] | undefi
       invalid(`${where} must have an id and a function name.`, where);
     }
     const args = call.function.arguments;
-    return { id: call.id, type: 'function', function: { name: call.function.name, arguments: typeof args === 'string' ? args : '{}' }, ...cacheControlMember(call) };
+    const read: OpenAiToolCall = { id: call.id, type: 'function', function: { name: call.function.name, arguments: typeof args === 'string' ? args : '{}' }, ...cacheControlMember(call) };
+    const signature = thoughtSignatureOf(call, where);
+    if (signature !== undefined) read.thought_signature = signature;
+    return read;
   });
 }
 
