@@ -32,6 +32,27 @@ export const THINKING_SCHEMA = {
   },
 } as const;
 
+/** Efforts Anthropic takes in `output_config.effort`. */
+export const OUTPUT_EFFORTS = ['low', 'medium', 'high', 'xhigh', 'max'] as const;
+
+/**
+ * `output_config`: an `effort` and a JSON schema `format` (structured outputs). Another member is 400 naming it, never
+ * dropped: it would change the answer.
+ */
+export const OUTPUT_CONFIG_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    effort: { enum: [...OUTPUT_EFFORTS, null] },
+    format: {
+      type: ['object', 'null'],
+      required: ['type', 'schema'],
+      additionalProperties: false,
+      properties: { type: { const: 'json_schema' }, schema: { type: 'object' } },
+    },
+  },
+} as const;
+
 /** The members of a content block beyond its `type` that the schema bounds: a breakpoint, and a thinking block's opaque fields. */
 export const BLOCK_EXTENSION_PROPERTIES = {
   cache_control: CACHE_CONTROL_SCHEMA,

@@ -4,7 +4,7 @@ import { MODEL_NAME_SCHEMA } from '../traffic/model-endpoints.js';
 import { compileValidator } from '../validation/schema-validator.js';
 import { openaiImageUrl, openaiTool, openaiToolChoice } from '../../plugins/providers/anthropic/mapping.js';
 import {
-  BLOCK_EXTENSION_PROPERTIES, breakpointOf, CACHE_CONTROL_SCHEMA, chatThinking, checkThinking, historyThinkingBlock, THINKING_SCHEMA, toolResultBreakpoint,
+  BLOCK_EXTENSION_PROPERTIES, breakpointOf, CACHE_CONTROL_SCHEMA, chatThinking, checkThinking, historyThinkingBlock, OUTPUT_CONFIG_SCHEMA, THINKING_SCHEMA, toolResultBreakpoint,
   type MessagesThinking,
 } from './messages-extensions.js';
 
@@ -23,6 +23,9 @@ export interface MessagesRequest {
   tools?: Array<{ name: string; description?: string; input_schema?: Record<string, unknown>; type?: string; cache_control?: unknown }>;
   tool_choice?: { type: string; name?: string; disable_parallel_tool_use?: boolean };
   thinking?: MessagesThinking;
+  output_config?: { effort?: string | null; format?: { type: 'json_schema'; schema: Record<string, unknown> } | null };
+  /** The automatic breakpoint: Anthropic puts it on the last block it can cache. */
+  cache_control?: Record<string, unknown> | null;
 }
 
 /** A content block: its type, and the members bounded here (a tool result's blocks may carry a breakpoint too). */
@@ -60,6 +63,8 @@ const MESSAGES_SCHEMA = {
     },
     tool_choice: { type: 'object', required: ['type'], properties: { type: { enum: ['auto', 'any', 'tool', 'none'] }, name: { type: 'string' }, disable_parallel_tool_use: { type: 'boolean' } } },
     thinking: THINKING_SCHEMA,
+    output_config: OUTPUT_CONFIG_SCHEMA,
+    cache_control: { ...CACHE_CONTROL_SCHEMA, type: ['object', 'null'] },
   },
 };
 
@@ -192,7 +197,8 @@ function systemMessage(system: NonNullable<MessagesRequest['system']>): ChatMess
  * `thinking_blocks`, unchanged; `max_tokens`, `stop_sequences` → `stop`,
  * `temperature`, `top_p`, `metadata.user_id` → `user`, `tools`, `tool_choice` (`disable_parallel_tool_use` →
  * `parallel_tool_calls: false`), `thinking` as is (checked against Anthropic's rules), and each `cache_control` onto
- * its part, tool call, tool message or tool (system blocks with one become text parts), and `top_k` as is (the
+ * its part, tool call, tool message or tool (system blocks with one become text parts), `output_config` and a
+ * top-level `cache_control` (see outputMembers), and `top_k` as is (the
  * Anthropic and Gemini adapters send it). Adapters that pass the body through leave Anthropic's members out, `top_k`
  * among them: OpenAI has no counterpart (see ProviderRequestContext.clientFormat). A stream asks for the usage chunk.
  */
@@ -216,6 +222,20 @@ export function countRequestToChat(body: unknown): { model: string; chat: Record
   const chat = translate(request);
   delete chat.max_tokens;
   return { model, chat };
+}
+
+/**
+ * The chat members of `output_config` and a top-level `cache_control`: a JSON schema `format` as `response_format`
+ * (every provider type has one; not `strict`, which on OpenAI requires every property, as Anthropic does not), `effort`
+ * as `output_config.effort` (for an Anthropic provider), and the automatic breakpoint as `cache_control`.
+ */
+function outputMembers(request: MessagesRequest): Record<string, unknown> {
+  const members: Record<string, unknown> = {};
+  const { format, effort } = request.output_config ?? {};
+  if (format) members.response_format = { type: 'json_schema', json_schema: { name: 'output', schema: format.schema } };
+  if (effort) members.output_config = { effort };
+  if (request.cache_control) members.cache_control = request.cache_control;
+  return members;
 }
 
 /** The OpenAI chat body of a checked Messages request. */
@@ -248,6 +268,7 @@ function translate(request: MessagesRequest): Record<string, unknown> {
     if (request.tool_choice.disable_parallel_tool_use === true && chat.tools) chat.parallel_tool_calls = false;
   }
   if (request.thinking) chat.thinking = chatThinking(request.thinking);
+  Object.assign(chat, outputMembers(request));
   if (request.stream === true) {
     chat.stream = true;
     chat.stream_options = { include_usage: true };

@@ -68,6 +68,37 @@ describe('POST /v1/messages: request members and refusals across provider types'
     assert.equal('top_k' in sent, false, 'OpenAI refuses top_k');
   });
 
+  it('output_config (a JSON schema format, an effort) and the automatic cache breakpoint reach each provider type as it takes them', async () => {
+    const schema = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false };
+    const request: Anthropic.MessageCreateParamsNonStreaming = { ...hi, output_config: { format: { type: 'json_schema', schema }, effort: 'high' }, cache_control: { type: 'ephemeral' } };
+    answer = (res) => sendJson(res, { ...anthropicMessage, content: [{ type: 'text', text: '{"city":"Paris"}' }] });
+    const message = await client('via-anthropic').messages.create(request);
+    assert.deepEqual(message.content, [{ type: 'text', text: '{"city":"Paris"}' }]);
+    assert.deepEqual(sent.output_config, { format: { type: 'json_schema', schema }, effort: 'high' });
+    assert.deepEqual(sent.cache_control, { type: 'ephemeral' });
+
+    // OpenAI-format servers: the schema as response_format; Anthropic's effort and breakpoint are not theirs.
+    answer = (res) => sendJson(res, completion({ content: '{"city":"Paris"}' }));
+    await client('via-openai').messages.create(request);
+    assert.deepEqual(sent.response_format, { type: 'json_schema', json_schema: { name: 'output', schema } });
+    assert.equal('output_config' in sent, false);
+    assert.equal('cache_control' in sent, false);
+
+    answer = (res) => sendJson(res, geminiAnswer);
+    await client('via-gemini').messages.create(request);
+    assert.deepEqual(sent.generationConfig, { maxOutputTokens: 2048, responseMimeType: 'application/json', responseJsonSchema: schema });
+
+    // A member of output_config the gateway does not know is refused by name, before any provider is called.
+    sent = {};
+    const unknown = { ...hi, output_config: { verbosity: 'low' } } as unknown as Anthropic.MessageCreateParamsNonStreaming;
+    await assert.rejects(client('via-anthropic').messages.create(unknown), (error: unknown) => {
+      assert.ok(error instanceof Anthropic.BadRequestError, String(error));
+      assert.match((error.error as { error: { message: string } }).error.message, /output_config/);
+      return true;
+    });
+    assert.deepEqual(sent, {});
+  });
+
   it('the length limit goes as max_completion_tokens when the OpenAI-format model reasons or the provider says so, else as max_tokens', async () => {
     answer = (res) => sendJson(res, completion({ content: 'ok' }));
     await client('via-openai').messages.create(hi);

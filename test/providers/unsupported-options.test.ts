@@ -32,17 +32,35 @@ describe('translating adapters refuse what they cannot answer', () => {
     });
   };
 
-  it('the Anthropic adapter refuses n above 1, logprobs and a JSON response_format with 400 naming the field, calling no provider', async () => {
+  it('the Anthropic adapter refuses n above 1, logprobs and a json_object response_format with 400 naming the field, calling no provider', async () => {
     for (const stream of [false, true]) {
       await refused('via-anthropic', { n: 2 }, 'n', stream);
       await refused('via-anthropic', { logprobs: true, top_logprobs: 2 }, 'logprobs', stream);
       await refused('via-anthropic', { response_format: { type: 'json_object' } }, 'response_format', stream);
-      await refused('via-anthropic', { response_format: { type: 'json_schema', json_schema: { name: 'answer', schema: { type: 'object' } } } }, 'response_format', stream);
     }
     assert.equal(f.fake.requests.length, 0, 'a provider was called');
     // What it can honour still passes: one choice, no log probabilities, plain text.
     const answer = await client('via-anthropic').chat.completions.create({ model: 'any', messages, n: 1, logprobs: false, response_format: { type: 'text' } });
     assert.equal(answer.choices.length, 1);
+  });
+
+  it('the Anthropic adapter sends a json_schema response_format as output_config.format, and output_config.effort as sent', async () => {
+    const schema = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false };
+    const extra = { response_format: { type: 'json_schema', json_schema: { name: 'place', strict: true, schema } }, output_config: { effort: 'low' } };
+    await client('via-anthropic').chat.completions.create({ model: 'any', messages, ...extra } as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming);
+    assert.deepEqual((f.fake.requests[0]!.body as Record<string, unknown>).output_config, { format: { type: 'json_schema', schema }, effort: 'low' });
+    f.fake.reset();
+    const invalid = async (body: Record<string, unknown>, param: string): Promise<void> => {
+      await assert.rejects(client('via-anthropic').chat.completions.create({ model: 'any', messages, ...body } as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming), (error: unknown) => {
+        assert.ok(error instanceof OpenAI.BadRequestError, String(error));
+        assert.equal(error.param, param);
+        return true;
+      });
+    };
+    await invalid({ response_format: { type: 'json_schema', json_schema: { name: 'place' } } }, 'response_format.json_schema.schema');
+    await invalid({ output_config: { effort: 'extreme' } }, 'output_config.effort');
+    await invalid({ output_config: { format: { type: 'json_schema', schema } } }, 'output_config.format');
+    assert.equal(f.fake.requests.length, 0, 'a provider was called');
   });
 
   it('the Gemini adapter refuses logprobs with 400 naming the field, and still takes n and a JSON schema', async () => {

@@ -1,11 +1,11 @@
 // Anthropic's request body: OpenAI chat messages, tools and sampling options as a Messages API request.
-import type { ProviderRequestContext } from '../../../src/plugins/plugin-api.js';
+import { Errors, type ProviderRequestContext } from '../../../src/plugins/plugin-api.js';
 import {
-  contentText, maxTokens, numberField, parseArguments, readMessages, readToolChoice, readTools, stopSequences,
+  contentText, isRecord, maxTokens, numberField, parseArguments, readMessages, readToolChoice, readTools, stopSequences,
   type OpenAiContentPart, type OpenAiMessage,
 } from '../shared/openai-chat.js';
 import { refuseUnsupportedOptions } from '../shared/unsupported-options.js';
-import { cacheControlMember, readThinking, thinkingForEffort } from '../shared/chat-extensions.js';
+import { cacheControlMember, readOutputEffort, readThinking, thinkingForEffort } from '../shared/chat-extensions.js';
 import { anthropicImageBlock, anthropicTool, anthropicToolChoice } from './mapping.js';
 
 /** The `max_tokens` sent when the client gives none (Anthropic requires it); `config.default_max_tokens` overrides. */
@@ -85,6 +85,24 @@ export function anthropicMessages(messages: OpenAiMessage[]): { system?: string 
   return { system: cached ? system : system.map((block) => block.text as string).join('\n\n'), messages: simplified };
 }
 
+/**
+ * Anthropic's `output_config`: a `response_format` of type `json_schema` as its `format` (structured outputs; the
+ * schema as sent, 400 naming `response_format.json_schema.schema` without one) and `output_config.effort` as sent;
+ * undefined when there is neither.
+ */
+function outputConfig(body: Record<string, unknown>): Record<string, unknown> | undefined {
+  const output: Record<string, unknown> = {};
+  const format = body.response_format;
+  if (isRecord(format) && format.type === 'json_schema') {
+    const schema = isRecord(format.json_schema) ? format.json_schema.schema : undefined;
+    if (!isRecord(schema)) throw Errors.validation(['response_format.json_schema.schema must be a JSON schema object.'], { param: 'response_format.json_schema.schema' });
+    output.format = { type: 'json_schema', schema };
+  }
+  const effort = readOutputEffort(body);
+  if (effort !== undefined) output.effort = effort;
+  return Object.keys(output).length > 0 ? output : undefined;
+}
+
 /** Adds `tools` and `tool_choice`; `parallel_tool_calls: false` becomes `disable_parallel_tool_use`. */
 function addTools(body: Record<string, unknown>, request: Record<string, unknown>): void {
   const tools = readTools(body);
@@ -104,12 +122,15 @@ function addTools(body: Record<string, unknown>, request: Record<string, unknown
  * `max_completion_tokens` or `max_tokens` → `max_tokens` (default {@link DEFAULT_MAX_TOKENS}),
  * `user` → `metadata.user_id`, `thinking` (Anthropic's extended thinking, `enabled` with `budget_tokens`, `adaptive` or `disabled`) as is,
  * else a `reasoning_effort` as a thinking budget (see `thinkingForEffort`; without a client limit the budget is added to the default `max_tokens`),
- * and the cache breakpoints (`cache_control`) of parts, tool calls, tool messages and tools onto their blocks. Sampling options Anthropic lacks (penalties, `seed`) are dropped; options that change
- * the answer's shape (`n` above 1, `logprobs`, `top_logprobs`, a JSON `response_format`) are 400 naming the field.
+ * the cache breakpoints (`cache_control`) of parts, tool calls, tool messages and tools onto their blocks (and the
+ * body's own, the automatic one, as is), and a `json_schema` `response_format` and `output_config.effort` as
+ * `output_config` (see outputConfig). Sampling options Anthropic lacks (penalties, `seed`) are dropped; options that
+ * change the answer's shape (`n` above 1, `logprobs`, `top_logprobs`, a `json_object` `response_format`) and the other
+ * options of refuseUnsupportedOptions are 400 naming the field.
  */
 export function anthropicBody(context: ProviderRequestContext): string {
   const { body } = context;
-  refuseUnsupportedOptions(body, 'anthropic', { n: false, responseFormat: false });
+  refuseUnsupportedOptions(body, 'anthropic', { n: false, responseFormats: ['json_schema'] });
   const configured = context.provider.config.default_max_tokens;
   const limit = maxTokens(body);
   // A `thinking` (from POST /v1/messages) wins; else an OpenAI client's reasoning_effort asks for a budget.
@@ -130,6 +151,9 @@ export function anthropicBody(context: ProviderRequestContext): string {
   if (typeof body.user === 'string') request.metadata = { user_id: body.user };
   addTools(body, request);
   if (thinking) request.thinking = thinking;
+  const output = outputConfig(body);
+  if (output) request.output_config = output;
+  Object.assign(request, cacheControlMember(body));
   if (context.stream) request.stream = true;
   return JSON.stringify(request);
 }

@@ -144,7 +144,7 @@ function addTools(body: Record<string, unknown>, request: Record<string, unknown
 
 /** The generateContent body for an OpenAI chat body; the model and streaming live in the URL. `logprobs` and `top_logprobs` are 400. */
 export function geminiChatBody(context: ProviderRequestContext): string {
-  refuseUnsupportedOptions(context.body, 'gemini', { n: true, responseFormat: true });
+  refuseUnsupportedOptions(context.body, 'gemini', { n: true, responseFormats: ['json_object', 'json_schema'] });
   const request: Record<string, unknown> = { ...geminiContents(readMessages(context.body)) };
   const config = generationConfig(context.body);
   if (config) request.generationConfig = config;

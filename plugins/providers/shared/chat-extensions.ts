@@ -81,6 +81,26 @@ export function readThinking(body: Record<string, unknown>): ThinkingRequest | u
   return thinking.type === 'enabled' ? { type: 'enabled', budget_tokens: thinking.budget_tokens as number, ...display } : { type: 'adaptive', ...budget, ...display };
 }
 
+/** Efforts Anthropic takes in `output_config.effort`. */
+const OUTPUT_EFFORTS = ['low', 'medium', 'high', 'xhigh', 'max'];
+
+/**
+ * Anthropic's `output_config.effort` riding on a chat body (from POST /v1/messages, or a chat client's own), checked:
+ * undefined when absent; an effort not in Anthropic's list, or another member of `output_config`, is 400 naming it
+ * (a JSON schema output format comes as `response_format`).
+ */
+export function readOutputEffort(body: Record<string, unknown>): string | undefined {
+  const config = body.output_config;
+  if (config === undefined || config === null) return undefined;
+  if (!isRecord(config)) return invalid('output_config must be an object.', 'output_config');
+  for (const key of Object.keys(config)) {
+    if (key !== 'effort') invalid(`output_config.${key} is not taken on a chat body${key === 'format' ? ': send a response_format of type json_schema' : ''}.`, `output_config.${key}`);
+  }
+  if (config.effort === undefined || config.effort === null) return undefined;
+  if (typeof config.effort !== 'string' || !OUTPUT_EFFORTS.includes(config.effort)) invalid(`output_config.effort must be one of ${OUTPUT_EFFORTS.join(', ')}.`, 'output_config.effort');
+  return config.effort;
+}
+
 /** The thinking budget an OpenAI `reasoning_effort` asks of a model that takes a budget (Anthropic, Gemini); `none` asks none. */
 const EFFORT_BUDGETS: Readonly<Record<string, number | undefined>> = { none: undefined, minimal: 1024, low: 2048, medium: 8192, high: 16384, xhigh: 32768 };
 
@@ -139,13 +159,14 @@ function textOrParts(parts: unknown[], separator: string): unknown {
 /**
  * The body of a POST /v1/messages request as an OpenAI-format server takes it: without Anthropic's members, which it
  * would refuse (`thinking_blocks` of assistant messages, `cache_control` of parts, tool calls, messages and tools: such
- * servers cache prompts by themselves; text parts that carried breakpoints are joined back into text), without
- * `top_k` (OpenAI has no counterpart), and with
+ * servers cache prompts by themselves; text parts that carried breakpoints are joined back into text, and the
+ * top-level breakpoint), without `top_k` (OpenAI has no counterpart) and `output_config` (its effort is Anthropic's),
+ * and with
  * `thinking` as `reasoning_effort` (see {@link reasoningEffortOf}) unless the body sets one. The body is not changed:
  * what it does not carry is shared, the rest copied.
  */
 export function withoutAnthropicMembers(body: Record<string, unknown>): Record<string, unknown> {
-  const { thinking: _thinking, top_k: _topK, ...rest } = body;
+  const { thinking: _thinking, top_k: _topK, output_config: _output, cache_control: _cache, ...rest } = body;
   const effort = reasoningEffortOf(readThinking(body));
   if (effort !== undefined && rest.reasoning_effort === undefined) rest.reasoning_effort = effort;
   if (Array.isArray(body.messages)) {

@@ -6,8 +6,8 @@ import { isRecord } from './openai-chat.js';
 export interface HonouredOptions {
   /** `n` above 1 (several choices). */
   n: boolean;
-  /** A `response_format` of `json_object` or `json_schema`. */
-  responseFormat: boolean;
+  /** The JSON `response_format` types it honours (`json_object`, `json_schema`). */
+  responseFormats: readonly string[];
 }
 
 /** True for a member that is present and asks for something: not undefined, null, false, an empty array or object. */
@@ -23,7 +23,7 @@ function asks(value: unknown): boolean {
  * `audio`, or an `audio` member), `web_search_options` (a search the provider would not run), the deprecated
  * `functions` and an object `function_call` (the model would never see the functions; use `tools`), and a non-empty
  * `logit_bias` (token biases the provider has no way to apply). Per provider: `n` above 1 and a JSON
- * `response_format`, unless `options` says the provider honours them. Hints that leave the answer's content as asked
+ * `response_format` type, unless `options` says the provider honours them. Hints that leave the answer's content as asked
  * (`seed`, penalties, `prediction`, `store`, `metadata`, `service_tier`) are not checked here.
  */
 export function refuseUnsupportedOptions(body: Record<string, unknown>, provider: string, options: HonouredOptions): void {
@@ -34,7 +34,7 @@ export function refuseUnsupportedOptions(body: Record<string, unknown>, provider
   if (body.logprobs === true) refuse('logprobs', 'token log probabilities');
   if (typeof body.top_logprobs === 'number' && body.top_logprobs > 0) refuse('top_logprobs', 'token log probabilities');
   const format = body.response_format;
-  if (!options.responseFormat && isRecord(format) && (format.type === 'json_object' || format.type === 'json_schema')) {
+  if (isRecord(format) && (format.type === 'json_object' || format.type === 'json_schema') && !options.responseFormats.includes(format.type)) {
     refuse('response_format', `a response_format of type ${format.type}; ask for JSON in the prompt, or use a tool`);
   }
   if (Array.isArray(body.modalities) && body.modalities.includes('audio')) refuse('modalities', 'audio output');
