@@ -99,6 +99,28 @@ describe('POST /v1/messages: request members and refusals across provider types'
     assert.deepEqual(sent, {});
   });
 
+  it('thinking only between tool calls reaches an Anthropic provider as sent; the others think as they are configured to', async () => {
+    const request: Anthropic.MessageCreateParamsNonStreaming = { ...hi, thinking: { type: 'between_tools' } };
+    answer = (res) => sendJson(res, anthropicMessage);
+    await client('via-anthropic').messages.create(request);
+    assert.deepEqual(sent.thinking, { type: 'between_tools' });
+
+    answer = (res) => sendJson(res, completion({ content: 'ok' }));
+    await client('via-openai').messages.create(request);
+    assert.equal('thinking' in sent || 'reasoning_effort' in sent, false);
+
+    answer = (res) => sendJson(res, geminiAnswer);
+    await client('via-gemini').messages.create(request);
+    assert.deepEqual(sent.generationConfig, { maxOutputTokens: 2048 });
+
+    const budgeted = { ...hi, thinking: { type: 'between_tools', budget_tokens: 1024 } } as unknown as Anthropic.MessageCreateParamsNonStreaming;
+    await assert.rejects(client('via-anthropic').messages.create(budgeted), (error: unknown) => {
+      assert.ok(error instanceof Anthropic.BadRequestError, String(error));
+      assert.match((error.error as { error: { message: string } }).error.message, /^thinking\.budget_tokens is only taken with thinking of type enabled or adaptive/);
+      return true;
+    });
+  });
+
   it('the length limit goes as max_completion_tokens when the OpenAI-format model reasons or the provider says so, else as max_tokens', async () => {
     answer = (res) => sendJson(res, completion({ content: 'ok' }));
     await client('via-openai').messages.create(hi);

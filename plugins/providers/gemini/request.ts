@@ -119,7 +119,8 @@ export function generationConfig(body: Record<string, unknown>): Record<string, 
   // A `thinking` (from POST /v1/messages) wins; else an OpenAI client's reasoning_effort asks for a budget.
   const thinking = readThinking(body) ?? thinkingForEffort(body);
   // Adaptive thinking without a budget is Gemini's dynamic thinking (a budget of -1).
-  if (thinking && thinking.type !== 'disabled') config.thinkingConfig = { thinkingBudget: thinking.budget_tokens ?? -1 };
+  // Thinking only between tool calls has no Gemini counterpart: the model thinks as it is configured to.
+  if (thinking && thinking.type !== 'disabled' && thinking.type !== 'between_tools') config.thinkingConfig = { thinkingBudget: thinking.budget_tokens ?? -1 };
   return Object.keys(config).length > 0 ? config : undefined;
 }
 

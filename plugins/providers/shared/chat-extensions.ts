@@ -10,10 +10,14 @@ export interface CacheControl {
 /** A thinking block of an earlier assistant turn: its text and signature, or Anthropic's encrypted (redacted) thinking. */
 export type ThinkingBlock = { type: 'thinking'; thinking: string; signature: string } | { type: 'redacted_thinking'; data: string };
 
-/** Extended thinking as requested: on with a budget of tokens, adaptive (the model decides; a budget and display when sent), or off. */
+/**
+ * Extended thinking as requested: on with a budget of tokens, adaptive (the model decides; a budget and display when
+ * sent), only between tool calls, or off.
+ */
 export type ThinkingRequest =
   | { type: 'enabled'; budget_tokens: number; display?: string }
   | { type: 'adaptive'; budget_tokens?: number; display?: string }
+  | { type: 'between_tools' }
   | { type: 'disabled' };
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -55,8 +59,8 @@ const isBudget = (value: unknown): value is number => Number.isSafeInteger(value
 const DISPLAY = /^[a-z_]{1,32}$/;
 
 /**
- * The body's `thinking` (undefined when absent): `{type: 'enabled', budget_tokens}`, `{type: 'adaptive'}` with an
- * optional budget, or `{type: 'disabled'}`, each with an optional `display` word but disabled. Another shape (a chat
+ * The body's `thinking` (undefined when absent): `{type: 'enabled', budget_tokens}` or `{type: 'adaptive'}` with an
+ * optional budget, each with an optional `display` word, or `{type: 'between_tools'}` or `{type: 'disabled'}`. Another shape (a chat
  * client may send one; POST /v1/messages has checked its own) is 400 naming the member, never dropped.
  */
 export function readThinking(body: Record<string, unknown>): ThinkingRequest | undefined {
@@ -66,11 +70,11 @@ export function readThinking(body: Record<string, unknown>): ThinkingRequest | u
   for (const key of Object.keys(thinking)) {
     if (key !== 'type' && key !== 'budget_tokens' && key !== 'display') invalid(`thinking.${key} is not a member of thinking.`, `thinking.${key}`);
   }
-  if (thinking.type === 'disabled') {
-    if (thinking.budget_tokens !== undefined || thinking.display !== undefined) invalid('thinking of type disabled takes neither budget_tokens nor display.', 'thinking');
-    return { type: 'disabled' };
+  if (thinking.type === 'disabled' || thinking.type === 'between_tools') {
+    if (thinking.budget_tokens !== undefined || thinking.display !== undefined) invalid(`thinking of type ${thinking.type} takes neither budget_tokens nor display.`, 'thinking');
+    return { type: thinking.type };
   }
-  if (thinking.type !== 'enabled' && thinking.type !== 'adaptive') return invalid('thinking.type must be enabled, adaptive or disabled.', 'thinking.type');
+  if (thinking.type !== 'enabled' && thinking.type !== 'adaptive') return invalid('thinking.type must be enabled, adaptive, between_tools or disabled.', 'thinking.type');
   if (thinking.display !== undefined && (typeof thinking.display !== 'string' || !DISPLAY.test(thinking.display))) {
     invalid('thinking.display must be a word of lower-case letters and underscores, at most 32.', 'thinking.display');
   }
@@ -135,7 +139,7 @@ export function thinkingForEffort(body: Record<string, unknown>, maxTokens?: num
  * `medium`, else `high`. Undefined for thinking that is off, or adaptive without a budget: such a model reasons as it is configured to.
  */
 export function reasoningEffortOf(thinking: ThinkingRequest | undefined): 'low' | 'medium' | 'high' | undefined {
-  if (thinking?.type === 'disabled' || thinking?.budget_tokens === undefined) return undefined;
+  if (thinking?.type === 'disabled' || thinking?.type === 'between_tools' || thinking?.budget_tokens === undefined) return undefined;
   if (thinking.budget_tokens < 4096) return 'low';
   return thinking.budget_tokens < 16384 ? 'medium' : 'high';
 }
