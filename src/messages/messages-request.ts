@@ -12,7 +12,7 @@ import {
 export interface MessagesRequest {
   model: string;
   max_tokens: number;
-  messages: Array<{ role: 'user' | 'assistant'; content: string | Array<Record<string, unknown>> }>;
+  messages: Array<{ role: 'user' | 'assistant' | 'system'; content: string | Array<Record<string, unknown>> }>;
   system?: string | Array<{ type: string; text?: string; cache_control?: unknown }>;
   stream?: boolean;
   stop_sequences?: string[];
@@ -47,7 +47,7 @@ const MESSAGES_SCHEMA = {
       items: {
         type: 'object',
         required: ['role', 'content'],
-        properties: { role: { enum: ['user', 'assistant'] }, content: { type: ['string', 'array'], items: block } },
+        properties: { role: { enum: ['user', 'assistant', 'system'] }, content: { type: ['string', 'array'], items: block } },
       },
     },
     system: { type: ['string', 'array'], items: { type: 'object', required: ['type'], properties: { type: { const: 'text' }, text: { type: 'string' }, cache_control: CACHE_CONTROL_SCHEMA } } },
@@ -180,6 +180,15 @@ function assistantMessage(content: Array<Record<string, unknown>>, where: string
   };
 }
 
+/** A system turn's content as system text blocks: text only (400 naming any other block). */
+function systemBlocks(content: string | Array<Record<string, unknown>>, where: string): NonNullable<MessagesRequest['system']> {
+  if (typeof content === 'string') return content;
+  return content.map((item, index) => {
+    if (item.type !== 'text' || typeof item.text !== 'string') invalid(`${where}[${index}] has the type ${JSON.stringify(item.type)}; a system turn takes text only.`, `${where}[${index}]`);
+    return { type: 'text', text: item.text, ...(item.cache_control === undefined ? {} : { cache_control: item.cache_control }) };
+  });
+}
+
 /** The system prompt as a system message: text blocks joined by a blank line, or text parts when one carries a cache breakpoint. */
 function systemMessage(system: NonNullable<MessagesRequest['system']>): ChatMessage | undefined {
   if (typeof system !== 'string' && system.some((item) => item.cache_control !== undefined)) {
@@ -245,7 +254,10 @@ function translate(request: MessagesRequest): Record<string, unknown> {
   if (system) messages.push(system);
   request.messages.forEach((message, index) => {
     const where = `messages[${index}].content`;
-    if (typeof message.content === 'string') messages.push({ role: message.role, content: message.content });
+    if (message.role === 'system') {
+      const turn = systemMessage(systemBlocks(message.content, where));
+      if (turn) messages.push(turn);
+    } else if (typeof message.content === 'string') messages.push({ role: message.role, content: message.content });
     else if (message.role === 'user') messages.push(...userMessages(message.content, where));
     else messages.push(assistantMessage(message.content, where));
   });

@@ -121,6 +121,36 @@ describe('POST /v1/messages: request members and refusals across provider types'
     });
   });
 
+  it('a system turn in the messages stays in place for Anthropic and OpenAI-format providers and joins Gemini\'s instruction; only text is taken', async () => {
+    const request: Anthropic.MessageCreateParamsNonStreaming = {
+      ...hi, system: 'Be brief.',
+      messages: [{ role: 'user', content: 'Hi' }, { role: 'assistant', content: 'Hello.' }, { role: 'system', content: [{ type: 'text', text: 'Answer in French from now on.' }] }, { role: 'user', content: 'How are you?' }],
+    };
+    answer = (res) => sendJson(res, anthropicMessage);
+    await client('via-anthropic').messages.create(request);
+    assert.equal(sent.system, 'Be brief.');
+    assert.deepEqual(sent.messages, [
+      { role: 'user', content: 'Hi' }, { role: 'assistant', content: 'Hello.' }, { role: 'system', content: 'Answer in French from now on.' }, { role: 'user', content: 'How are you?' },
+    ]);
+
+    answer = (res) => sendJson(res, completion({ content: 'ok' }));
+    await client('via-openai').messages.create(request);
+    assert.deepEqual((sent.messages as Array<{ role: string }>).map((message) => message.role), ['system', 'user', 'assistant', 'system', 'user']);
+
+    answer = (res) => sendJson(res, geminiAnswer);
+    await client('via-gemini').messages.create(request);
+    assert.deepEqual(sent.systemInstruction, { parts: [{ text: 'Be brief.' }, { text: 'Answer in French from now on.' }] });
+
+    sent = {};
+    const image = { ...hi, messages: [{ role: 'system', content: [{ type: 'image', source: { type: 'url', url: 'https://example.com/a.png' } }] }, { role: 'user', content: 'Hi' }] } as unknown as Anthropic.MessageCreateParamsNonStreaming;
+    await assert.rejects(client('via-anthropic').messages.create(image), (error: unknown) => {
+      assert.ok(error instanceof Anthropic.BadRequestError, String(error));
+      assert.match((error.error as { error: { message: string } }).error.message, /^messages\[0\]\.content\[0\] has the type "image"; a system turn takes text only/);
+      return true;
+    });
+    assert.deepEqual(sent, {});
+  });
+
   it('the length limit goes as max_completion_tokens when the OpenAI-format model reasons or the provider says so, else as max_tokens', async () => {
     answer = (res) => sendJson(res, completion({ content: 'ok' }));
     await client('via-openai').messages.create(hi);

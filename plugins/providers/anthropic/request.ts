@@ -15,7 +15,7 @@ export const DEFAULT_MAX_TOKENS = 4096;
 export type AnthropicBlock = Record<string, unknown>;
 /** One turn of a Messages API conversation. */
 export interface AnthropicTurn {
-  role: 'user' | 'assistant';
+  role: 'user' | 'assistant' | 'system';
   content: string | AnthropicBlock[];
 }
 
@@ -57,21 +57,26 @@ function systemBlocks(message: OpenAiMessage): AnthropicBlock[] {
 
 /**
  * Splits OpenAI messages into Anthropic's `system` and turns. System and developer messages join
- * `system` (blank line between), as text blocks when one carries a cache breakpoint (`cache_control`); tool messages
+ * `system` (blank line between), as text blocks when one carries a cache breakpoint (`cache_control`); with
+ * `systemInPlace` (a POST /v1/messages request, whose system turns Anthropic takes where they are) those after the
+ * first turn stay where they are, as `system` turns, so a later instruction neither moves nor changes the cached
+ * prefix; tool messages
  * become `tool_result` blocks of a user turn; consecutive turns of one role merge into one (so consecutive tool
  * results share a turn, as Anthropic requires); a turn of one text block without a breakpoint is sent as a plain string.
  */
-export function anthropicMessages(messages: OpenAiMessage[]): { system?: string | AnthropicBlock[]; messages: AnthropicTurn[] } {
+export function anthropicMessages(messages: OpenAiMessage[], options: { systemInPlace?: boolean } = {}): { system?: string | AnthropicBlock[]; messages: AnthropicTurn[] } {
   const system: AnthropicBlock[] = [];
-  const turns: Array<{ role: 'user' | 'assistant'; content: AnthropicBlock[] }> = [];
-  const push = (role: 'user' | 'assistant', blocks: AnthropicBlock[]): void => {
+  const turns: Array<{ role: AnthropicTurn['role']; content: AnthropicBlock[] }> = [];
+  const push = (role: AnthropicTurn['role'], blocks: AnthropicBlock[]): void => {
     if (blocks.length === 0) return;
     const last = turns[turns.length - 1];
     if (last?.role === role) last.content.push(...blocks);
     else turns.push({ role, content: blocks });
   };
   messages.forEach((message, index) => {
-    if (message.role === 'system' || message.role === 'developer') system.push(...systemBlocks(message));
+    const instruction = message.role === 'system' || message.role === 'developer';
+    if (instruction && options.systemInPlace && turns.length > 0) push('system', systemBlocks(message));
+    else if (instruction) system.push(...systemBlocks(message));
     else if (message.role === 'user') push('user', partBlocks(message.content));
     else if (message.role === 'assistant') push('assistant', assistantBlocks(message, index));
     else push('user', [toolResultBlock(message)]);
@@ -138,7 +143,7 @@ export function anthropicBody(context: ProviderRequestContext): string {
   const answerTokens = typeof configured === 'number' ? configured : DEFAULT_MAX_TOKENS;
   const request: Record<string, unknown> = {
     model: context.model,
-    ...anthropicMessages(readMessages(body)),
+    ...anthropicMessages(readMessages(body), { systemInPlace: context.clientFormat === 'anthropic' }),
     // Without a client limit, an effort's budget comes on top of the default answer length.
     max_tokens: limit ?? (thinking?.type === 'enabled' && body.thinking === undefined ? answerTokens + thinking.budget_tokens : answerTokens),
   };
@@ -165,7 +170,7 @@ export function anthropicBody(context: ProviderRequestContext): string {
  */
 export function anthropicCountBody(context: ProviderRequestContext): string {
   const { body } = context;
-  const request: Record<string, unknown> = { model: context.model, ...anthropicMessages(readMessages(body)) };
+  const request: Record<string, unknown> = { model: context.model, ...anthropicMessages(readMessages(body), { systemInPlace: context.clientFormat === 'anthropic' }) };
   addTools(body, request);
   const thinking = readThinking(body);
   if (thinking) request.thinking = thinking;
