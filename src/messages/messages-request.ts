@@ -26,6 +26,8 @@ export interface MessagesRequest {
   output_config?: { effort?: string | null; format?: { type: 'json_schema'; schema: Record<string, unknown> } | null };
   /** The automatic breakpoint: Anthropic puts it on the last block it can cache. */
   cache_control?: Record<string, unknown> | null;
+  /** Where Anthropic is asked to run the model: refused (see messagesToChat). */
+  inference_geo?: string | null;
 }
 
 /** A content block: its type, and the members bounded here (a tool result's blocks may carry a breakpoint too). */
@@ -210,10 +212,15 @@ function systemMessage(system: NonNullable<MessagesRequest['system']>): ChatMess
  * top-level `cache_control` (see outputMembers), and `top_k` as is (the
  * Anthropic and Gemini adapters send it). Adapters that pass the body through leave Anthropic's members out, `top_k`
  * among them: OpenAI has no counterpart (see ProviderRequestContext.clientFormat). A stream asks for the usage chunk.
+ * An `inference_geo` is 400 naming it: the region is the provider's, and dropping it would break the promise asked for.
  */
 export function messagesToChat(body: unknown): { request: MessagesRequest; chat: Record<string, unknown> } {
   const request = validateMessages(body);
   if (request.thinking) checkThinking(request.thinking, request.max_tokens);
+  // A region asked of the model is a promise about where the data goes, which the gateway's routes cannot keep by request.
+  if (request.inference_geo !== undefined && request.inference_geo !== null) {
+    invalid('inference_geo is not taken: the region a model runs in is the route\'s provider\'s, not chosen per request.', 'inference_geo');
+  }
   return { request, chat: translate(request) };
 }
 

@@ -151,6 +151,22 @@ describe('POST /v1/messages: request members and refusals across provider types'
     assert.deepEqual(sent, {});
   });
 
+  it('an inference_geo is refused by name, on every route, before any provider is called', async () => {
+    sent = {};
+    for (const route of ['via-anthropic', 'via-openai', 'via-gemini']) {
+      await assert.rejects(client(route).messages.create({ ...hi, inference_geo: 'us' }), (error: unknown) => {
+        assert.ok(error instanceof Anthropic.BadRequestError, String(error));
+        assert.match((error.error as { error: { message: string } }).error.message, /^inference_geo is not taken/);
+        return true;
+      });
+    }
+    assert.deepEqual(sent, {});
+    // null asks for the default, as absent does.
+    answer = (res) => sendJson(res, anthropicMessage);
+    await client('via-anthropic').messages.create({ ...hi, inference_geo: null });
+    assert.equal('inference_geo' in sent, false);
+  });
+
   it('the length limit goes as max_completion_tokens when the OpenAI-format model reasons or the provider says so, else as max_tokens', async () => {
     answer = (res) => sendJson(res, completion({ content: 'ok' }));
     await client('via-openai').messages.create(hi);
