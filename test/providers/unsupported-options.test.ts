@@ -44,6 +44,13 @@ describe('translating adapters refuse what they cannot answer', () => {
     assert.equal(answer.choices.length, 1);
   });
 
+  it('the Anthropic adapter sends safety_identifier, which replaces the deprecated user, as metadata.user_id', async () => {
+    await client('via-anthropic').chat.completions.create({ model: 'any', messages, safety_identifier: 'user-hash-1', user: 'legacy' });
+    assert.deepEqual((f.fake.requests[0]!.body as Record<string, unknown>).metadata, { user_id: 'user-hash-1' });
+    await client('via-anthropic').chat.completions.create({ model: 'any', messages, user: 'legacy' });
+    assert.deepEqual((f.fake.requests[1]!.body as Record<string, unknown>).metadata, { user_id: 'legacy' });
+  });
+
   it('the Anthropic adapter sends a json_schema response_format as output_config.format, and output_config.effort as sent', async () => {
     const schema = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false };
     const extra = { response_format: { type: 'json_schema', json_schema: { name: 'place', strict: true, schema } }, output_config: { effort: 'low' } };

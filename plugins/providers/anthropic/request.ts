@@ -125,7 +125,7 @@ function addTools(body: Record<string, unknown>, request: Record<string, unknown
  * The Messages API body for an OpenAI chat body. Copies `temperature`, `top_p` and `top_k` as given
  * (Anthropic accepts temperature 0-1 and answers 400 above), `stop` → `stop_sequences`,
  * `max_completion_tokens` or `max_tokens` → `max_tokens` (default {@link DEFAULT_MAX_TOKENS}),
- * `user` → `metadata.user_id`, `thinking` (Anthropic's extended thinking, `enabled` with `budget_tokens`, `adaptive` or `disabled`) as is,
+ * `safety_identifier` (else `user`) → `metadata.user_id`, `thinking` (Anthropic's extended thinking, `enabled` with `budget_tokens`, `adaptive` or `disabled`) as is,
  * else a `reasoning_effort` as a thinking budget (see `thinkingForEffort`; without a client limit the budget is added to the default `max_tokens`),
  * the cache breakpoints (`cache_control`) of parts, tool calls, tool messages and tools onto their blocks (and the
  * body's own, the automatic one, as is), and a `json_schema` `response_format` and `output_config.effort` as
@@ -153,7 +153,9 @@ export function anthropicBody(context: ProviderRequestContext): string {
   }
   const stop = stopSequences(body);
   if (stop && stop.length > 0) request.stop_sequences = stop;
-  if (typeof body.user === 'string') request.metadata = { user_id: body.user };
+  // OpenAI's safety_identifier replaces its deprecated user: either names the end user to Anthropic.
+  const user = typeof body.safety_identifier === 'string' ? body.safety_identifier : body.user;
+  if (typeof user === 'string') request.metadata = { user_id: user };
   addTools(body, request);
   if (thinking) request.thinking = thinking;
   const output = outputConfig(body);
