@@ -3,6 +3,7 @@ import { Errors } from '../errors/error-registry.js';
 import { MODEL_NAME_SCHEMA } from '../traffic/model-endpoints.js';
 import { compileValidator } from '../validation/schema-validator.js';
 import { openaiImageUrl, openaiTool, openaiToolChoice } from '../../plugins/providers/anthropic/mapping.js';
+import { documentPart } from './messages-documents.js';
 import {
   BLOCK_EXTENSION_PROPERTIES, breakpointOf, CACHE_CONTROL_SCHEMA, chatThinking, checkThinking, historyThinkingBlock, OUTPUT_CONFIG_SCHEMA, THINKING_SCHEMA, toolResultBreakpoint,
   type MessagesThinking,
@@ -89,7 +90,7 @@ function invalid(message: string, param: string): never {
 const partsContent = (parts: Array<Record<string, unknown>>): string | Array<Record<string, unknown>> =>
   parts.every((part) => part.type === 'text' && part.cache_control === undefined) ? parts.map((part) => part.text as string).join('') : parts;
 
-/** The text and image parts of blocks (with their cache breakpoints), as OpenAI content. */
+/** The text, image and document parts of blocks (with their cache breakpoints), as OpenAI content. */
 function userContent(blocks: Array<Record<string, unknown>>, where: string): string | Array<Record<string, unknown>> {
   const parts = blocks.map((item, index) => {
     if (item.type === 'text' && typeof item.text === 'string') return { type: 'text', text: item.text, ...breakpointOf(item) };
@@ -97,7 +98,8 @@ function userContent(blocks: Array<Record<string, unknown>>, where: string): str
       const url = typeof item.source === 'object' && item.source !== null ? openaiImageUrl(item.source as Record<string, unknown>) : undefined;
       if (url) return { type: 'image_url', image_url: { url }, ...breakpointOf(item) };
     }
-    return invalid(`${where}[${index}] has the type ${JSON.stringify(item.type)}, which this gateway does not translate; use text, image, tool_use or tool_result.`, `${where}[${index}]`);
+    if (item.type === 'document') return documentPart(item, `${where}[${index}]`);
+    return invalid(`${where}[${index}] has the type ${JSON.stringify(item.type)}, which this gateway does not translate; use text, image, document, tool_use or tool_result.`, `${where}[${index}]`);
   });
   return partsContent(parts);
 }

@@ -7,6 +7,7 @@ import {
 import { refuseUnsupportedOptions } from '../shared/unsupported-options.js';
 import { cacheControlMember, readOutputEffort, readThinking, thinkingForEffort } from '../shared/chat-extensions.js';
 import { anthropicImageBlock, anthropicTool, anthropicToolChoice } from './mapping.js';
+import { anthropicDocumentBlock } from '../shared/file-parts.js';
 
 /** The `max_tokens` sent when the client gives none (Anthropic requires it); `config.default_max_tokens` overrides. */
 export const DEFAULT_MAX_TOKENS = 4096;
@@ -19,17 +20,22 @@ export interface AnthropicTurn {
   content: string | AnthropicBlock[];
 }
 
-function partBlocks(content: string | OpenAiContentPart[] | null): AnthropicBlock[] {
+/** The block of one part: text, an image, or a file as a document. */
+function partBlock(part: OpenAiContentPart, where: string): AnthropicBlock {
+  if (part.type === 'text') return { type: 'text', text: part.text };
+  return part.type === 'image_url' ? anthropicImageBlock(part.image_url.url) : anthropicDocumentBlock(part, where);
+}
+
+/** The blocks of a message's content (`where` names it, for errors); empty text parts are left out, as Anthropic refuses them. */
+function partBlocks(content: string | OpenAiContentPart[] | null, where: string): AnthropicBlock[] {
   if (content === null || content === '') return [];
   if (typeof content === 'string') return [{ type: 'text', text: content }];
-  return content
-    .filter((part) => part.type !== 'text' || part.text !== '')
-    .map((part) => ({ ...(part.type === 'text' ? { type: 'text', text: part.text } : anthropicImageBlock(part.image_url.url)), ...cacheControlMember(part) }));
+  return content.flatMap((part, index) => (part.type === 'text' && part.text === '' ? [] : [{ ...partBlock(part, `${where}[${index}]`), ...cacheControlMember(part) }]));
 }
 
 /** An assistant turn's blocks: its thinking blocks (signatures and redacted data as they came) first, then text and tool calls. */
 function assistantBlocks(message: OpenAiMessage, index: number): AnthropicBlock[] {
-  const blocks: AnthropicBlock[] = [...(message.thinking_blocks ?? []).map((block) => ({ ...block })), ...partBlocks(message.content)];
+  const blocks: AnthropicBlock[] = [...(message.thinking_blocks ?? []).map((block) => ({ ...block })), ...partBlocks(message.content, `messages[${index}].content`)];
   (message.tool_calls ?? []).forEach((call, callIndex) => {
     const input = parseArguments(call.function.arguments, `messages[${index}].tool_calls[${callIndex}].function.arguments`);
     blocks.push({ type: 'tool_use', id: call.id, name: call.function.name, input, ...cacheControlMember(call) });
@@ -37,8 +43,8 @@ function assistantBlocks(message: OpenAiMessage, index: number): AnthropicBlock[
   return blocks;
 }
 
-function toolResultBlock(message: OpenAiMessage): AnthropicBlock {
-  const content = typeof message.content === 'string' || message.content === null ? contentText(message.content) : partBlocks(message.content);
+function toolResultBlock(message: OpenAiMessage, index: number): AnthropicBlock {
+  const content = typeof message.content === 'string' || message.content === null ? contentText(message.content) : partBlocks(message.content, `messages[${index}].content`);
   return { type: 'tool_result', tool_use_id: message.tool_call_id, content, ...cacheControlMember(message) };
 }
 
@@ -77,9 +83,9 @@ export function anthropicMessages(messages: OpenAiMessage[], options: { systemIn
     const instruction = message.role === 'system' || message.role === 'developer';
     if (instruction && options.systemInPlace && turns.length > 0) push('system', systemBlocks(message));
     else if (instruction) system.push(...systemBlocks(message));
-    else if (message.role === 'user') push('user', partBlocks(message.content));
+    else if (message.role === 'user') push('user', partBlocks(message.content, `messages[${index}].content`));
     else if (message.role === 'assistant') push('assistant', assistantBlocks(message, index));
-    else push('user', [toolResultBlock(message)]);
+    else push('user', [toolResultBlock(message, index)]);
   });
   const simplified = turns.map((turn): AnthropicTurn => {
     const only = turn.content.length === 1 ? turn.content[0] : undefined;

@@ -29,7 +29,10 @@ function contentParts(content: string | OpenAiContentPart[] | null): GeminiPart[
   if (typeof content === 'string') return [{ text: content }];
   return content
     .filter((part) => part.type !== 'text' || part.text !== '')
-    .map((part) => (part.type === 'text' ? { text: part.text } : imagePart(part.image_url.url)));
+    .map((part) => {
+      if (part.type === 'text') return { text: part.text };
+      return part.type === 'image_url' ? imagePart(part.image_url.url) : { inlineData: { mimeType: part.file.mediaType, data: part.file.data } };
+    });
 }
 
 /**
@@ -41,7 +44,7 @@ function functionResponse(message: OpenAiMessage, index: number): Record<string,
     const image = message.content.findIndex((part) => part.type !== 'text');
     if (image >= 0) {
       const param = `messages[${index}].content[${image}]`;
-      throw Errors.validation([`${param}: the gemini provider does not take images in a tool result.`], { param });
+      throw Errors.validation([`${param}: the gemini provider does not take images or files in a tool result.`], { param });
     }
   }
   const text = contentText(message.content);

@@ -2,7 +2,10 @@
 import { Errors } from '../../../src/plugins/plugin-api.js';
 import { cacheControlMember, readThinkingBlocks, type CacheControl, type ThinkingBlock } from './chat-extensions.js';
 
+import { readFilePart, type OpenAiFilePart } from './file-parts.js';
+
 export { parseDataUrl } from './data-url.js';
+export type { OpenAiFilePart } from './file-parts.js';
 
 /** A text part of a message. */
 export interface OpenAiTextPart {
@@ -18,7 +21,7 @@ export interface OpenAiImagePart {
   cache_control?: CacheControl;
 }
 /** One part of a message's content. */
-export type OpenAiContentPart = OpenAiTextPart | OpenAiImagePart;
+export type OpenAiContentPart = OpenAiTextPart | OpenAiImagePart | OpenAiFilePart;
 
 /** A tool call the assistant made; `arguments` is a JSON string. */
 export interface OpenAiToolCall {
@@ -74,7 +77,8 @@ function readContent(value: unknown, param: string): OpenAiMessage['content'] {
     if (part.type === 'image_url' && isRecord(part.image_url) && typeof part.image_url.url === 'string') {
       return { type: 'image_url', image_url: { url: part.image_url.url }, ...cacheControlMember(part) };
     }
-    return invalid(`${where} has the unsupported type ${JSON.stringify(part.type)}; use text or image_url.`, where);
+    if (part.type === 'file') return { ...readFilePart(part, where), ...cacheControlMember(part) };
+    return invalid(`${where} has the unsupported type ${JSON.stringify(part.type)}; use text, image_url or file.`, where);
   });
 }
 
