@@ -1,4 +1,4 @@
-// POST /v1/messages through Anthropic's official SDK: request members each provider type gets (top_k, the length limit) and an OpenAI refusal's answer.
+// POST /v1/messages through Anthropic's official SDK: what each provider type gets of top_k, output_config, thinking, system turns, the length limit and inference_geo, and an OpenAI refusal's answer.
 import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
 import Anthropic from '@anthropic-ai/sdk';

@@ -1,4 +1,4 @@
-// Options a translating adapter cannot honour (several choices, log probabilities, JSON output) are refused by name, through the official openai client.
+// Chat options through the translating adapters and the official openai client: what they cannot honour is refused by name; structured output and safety_identifier reach Anthropic.
 import assert from 'node:assert/strict';
 import OpenAI from 'openai';
 import { addTranslatedRoutes, createTrafficFixture, type TrafficFixture } from '../helpers/traffic-fixture.js';
