@@ -282,7 +282,9 @@ function translate(request: MessagesRequest): Record<string, unknown> {
     });
     chat.tools = request.tools.map((tool) => ({ ...openaiTool({ name: tool.name, description: tool.description, schema: tool.input_schema }), ...breakpointOf(tool) }));
   }
-  if (request.tool_choice) {
+  // Without tools, auto and none ask nothing (OpenAI refuses a tool_choice without tools); any and tool cannot be met.
+  if (request.tool_choice && !chat.tools && ['any', 'tool'].includes(request.tool_choice.type)) invalid(`tool_choice of type ${request.tool_choice.type} needs tools.`, 'tool_choice');
+  if (request.tool_choice && chat.tools) {
     const choice = openaiToolChoice(request.tool_choice);
     if (choice === undefined) invalid('tool_choice of type tool needs a name.', 'tool_choice.name');
     chat.tool_choice = choice;

@@ -167,6 +167,19 @@ describe('POST /v1/messages: request members and refusals across provider types'
     assert.equal('inference_geo' in sent, false);
   });
 
+  it('a tool_choice without tools: auto and none are not sent on (OpenAI refuses them), any and tool are 400', async () => {
+    answer = (res) => sendJson(res, completion({ content: 'ok' }));
+    await client('via-openai').messages.create({ ...hi, tool_choice: { type: 'none' } });
+    assert.equal('tool_choice' in sent, false);
+    sent = {};
+    await assert.rejects(client('via-openai').messages.create({ ...hi, tool_choice: { type: 'any' } }), (error: unknown) => {
+      assert.ok(error instanceof Anthropic.BadRequestError, String(error));
+      assert.match((error.error as { error: { message: string } }).error.message, /^tool_choice of type any needs tools/);
+      return true;
+    });
+    assert.deepEqual(sent, {});
+  });
+
   it('the length limit goes as max_completion_tokens when the OpenAI-format model reasons or the provider says so, else as max_tokens', async () => {
     answer = (res) => sendJson(res, completion({ content: 'ok' }));
     await client('via-openai').messages.create(hi);
