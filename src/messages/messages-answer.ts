@@ -25,13 +25,17 @@ function toolInput(args: unknown): Json {
 
 /**
  * An OpenAI `chat.completion` as an Anthropic `message`: thinking first (see {@link thinkingBlocksOf}), the text as a
- * text block, tool calls as `tool_use` blocks, the finish reason as `stop_reason`, and usage with cached input apart.
+ * text block, a `refusal` as a text block after it (with `stop_reason: "refusal"`), tool calls as `tool_use` blocks,
+ * the finish reason as `stop_reason`, and usage with cached input apart.
  */
 export function chatToMessage(answer: Json, model: string): Json {
   const choice = (Array.isArray(answer.choices) ? answer.choices[0] : undefined) as { message?: Json; finish_reason?: unknown; stop_reason?: unknown } | undefined;
   const message = choice?.message ?? {};
   const content: Json[] = thinkingBlocksOf(message);
   if (typeof message.content === 'string' && message.content !== '') content.push({ type: 'text', text: message.content });
+  // An OpenAI model's refusal (structured outputs) is its answer's text, and the message stops as Anthropic's refusals do.
+  const refused = typeof message.refusal === 'string' && message.refusal !== '';
+  if (refused) content.push({ type: 'text', text: message.refusal });
   for (const call of Array.isArray(message.tool_calls) ? (message.tool_calls as Json[]) : []) {
     const fn = (call.function ?? {}) as Json;
     content.push({ type: 'tool_use', id: call.id, name: fn.name, input: toolInput(fn.arguments) });
@@ -42,7 +46,7 @@ export function chatToMessage(answer: Json, model: string): Json {
     role: 'assistant',
     model: typeof answer.model === 'string' ? answer.model : model,
     content,
-    ...stopOf(choice?.finish_reason ?? 'stop', stopSequenceOf(choice)),
+    ...(refused ? { stop_reason: 'refusal', stop_sequence: null } : stopOf(choice?.finish_reason ?? 'stop', stopSequenceOf(choice))),
     usage: anthropicUsageOf(countsOfOpenAiUsage(answer.usage)),
   };
 }
@@ -88,7 +92,8 @@ function wholeJson(text: string): boolean {
  * first chunk's `usage` when it has one: the Anthropic adapter's input counts; an OpenAI-format upstream reports usage
  * only at the end, so its `message_start` counts are 0), a
  * `content_block_start`/`content_block_delta`/`content_block_stop` run per thinking text (`reasoning_content`, closed by
- * a `thinking_blocks` signature as `signature_delta`; a redacted block as it came), text or tool call, and at the end
+ * a `thinking_blocks` signature as `signature_delta`; a redacted block as it came), text (a `refusal` delta is text,
+ * and makes the stop reason `refusal`) or tool call, and at the end
  * (Anthropic's blocks come one after another, while OpenAI may interleave parallel tool calls: a call that starts while
  * another's arguments are still incomplete is held and written whole, in its own block, when that block closes or at
  * the end),
@@ -103,6 +108,7 @@ export class MessageStreamWriter {
   private readonly calls = new Map<number, StreamedCall>();
   private finish: unknown = null;
   private stopSequence: string | undefined;
+  private refused = false;
   private usage: unknown;
   private done = false;
   private failure: string | undefined;
@@ -132,9 +138,10 @@ export class MessageStreamWriter {
     const choice = (Array.isArray(chunk.choices) ? chunk.choices[0] : undefined) as { delta?: Json; finish_reason?: unknown; stop_reason?: unknown } | undefined;
     const delta = choice?.delta ?? {};
     out += this.thinking(delta);
-    if (typeof delta.content === 'string' && delta.content !== '') {
-      if (this.open?.kind !== 'text') out += this.openBlock({ kind: 'text' }, { type: 'text', text: '' });
-      out += sse('content_block_delta', { index: this.blocks - 1, delta: { type: 'text_delta', text: delta.content } });
+    out += this.text(delta.content);
+    if (typeof delta.refusal === 'string' && delta.refusal !== '') {
+      this.refused = true;
+      out += this.text(delta.refusal);
     }
     for (const call of Array.isArray(delta.tool_calls) ? (delta.tool_calls as Json[]) : []) out += this.toolCall(call);
     if (choice?.finish_reason) {
@@ -156,7 +163,7 @@ export class MessageStreamWriter {
       this.start({}) +
       this.closeBlock() +
       this.flushPending() +
-      sse('message_delta', { delta: stopOf(this.finish ?? 'stop', this.stopSequence), usage: anthropicUsageOf(counts) }) +
+      sse('message_delta', { delta: this.refused ? { stop_reason: 'refusal', stop_sequence: null } : stopOf(this.finish ?? 'stop', this.stopSequence), usage: anthropicUsageOf(counts) }) +
       sse('message_stop', {})
     );
   }
@@ -168,6 +175,13 @@ export class MessageStreamWriter {
     const usage = typeof chunk.usage === 'object' && chunk.usage !== null ? anthropicUsageOf(countsOfOpenAiUsage(chunk.usage)) : { input_tokens: 0, output_tokens: 0 };
     const message = { id: idOf(chunk.id), type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage };
     return sse('message_start', { message });
+  }
+
+  /** The events for text (a delta's content or refusal): into the open text block, opened if need be. */
+  private text(text: unknown): string {
+    if (typeof text !== 'string' || text === '') return '';
+    const open = this.open?.kind === 'text' ? '' : this.openBlock({ kind: 'text' }, { type: 'text', text: '' });
+    return open + sse('content_block_delta', { index: this.blocks - 1, delta: { type: 'text_delta', text } });
   }
 
   /** The events for a delta's thinking: its text into the open thinking block (opened if need be), then its signatures and redacted blocks. */

@@ -17,8 +17,9 @@ export const CACHE_CONTROL_SCHEMA = {
 } as const;
 
 /**
- * `thinking`: `{type: 'enabled', budget_tokens}`, `{type: 'disabled'}`, or `{type: 'adaptive'}` (the model decides how
- * much to think; a `display` word and a `budget_tokens` are passed on as sent). The budget's rules are checked by
+ * `thinking`: `{type: 'enabled', budget_tokens}`, `{type: 'disabled'}`, `{type: 'between_tools'}`, or
+ * `{type: 'adaptive'}` (the model decides how much to think; a `display` word and a `budget_tokens` are passed on as
+ * sent). The budget's rules are checked by
  * {@link checkThinking}.
  */
 export const THINKING_SCHEMA = {
@@ -26,9 +27,30 @@ export const THINKING_SCHEMA = {
   required: ['type'],
   additionalProperties: false,
   properties: {
-    type: { enum: ['enabled', 'disabled', 'adaptive'] },
+    type: { enum: ['enabled', 'disabled', 'adaptive', 'between_tools'] },
     budget_tokens: { type: 'integer', minimum: MIN_THINKING_BUDGET },
     display: { type: 'string', pattern: '^[a-z_]{1,32}$' },
+  },
+} as const;
+
+/** Efforts Anthropic takes in `output_config.effort`. */
+export const OUTPUT_EFFORTS = ['low', 'medium', 'high', 'xhigh', 'max'] as const;
+
+/**
+ * `output_config`: an `effort` and a JSON schema `format` (structured outputs). Another member is 400 naming it, never
+ * dropped: it would change the answer.
+ */
+export const OUTPUT_CONFIG_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    effort: { enum: [...OUTPUT_EFFORTS, null] },
+    format: {
+      type: ['object', 'null'],
+      required: ['type', 'schema'],
+      additionalProperties: false,
+      properties: { type: { const: 'json_schema' }, schema: { type: 'object' } },
+    },
   },
 } as const;
 
@@ -44,7 +66,8 @@ export const BLOCK_EXTENSION_PROPERTIES = {
 export type MessagesThinking =
   | { type: 'enabled'; budget_tokens?: number; display?: string }
   | { type: 'disabled'; budget_tokens?: number; display?: string }
-  | { type: 'adaptive'; budget_tokens?: number; display?: string };
+  | { type: 'adaptive'; budget_tokens?: number; display?: string }
+  | { type: 'between_tools'; budget_tokens?: number; display?: string };
 
 type Block = Record<string, unknown>;
 
@@ -54,10 +77,10 @@ function invalid(message: string, param: string): never {
 
 /**
  * Anthropic's rules for `thinking`: enabled needs `budget_tokens`, at least 1,024 and below `max_tokens`; adaptive may
- * carry one (held to the same bounds) and a `display`; disabled takes neither.
+ * carry one (held to the same bounds) and a `display`; disabled and between_tools take neither.
  */
 export function checkThinking(thinking: MessagesThinking, maxTokens: number): void {
-  if (thinking.type === 'disabled') {
+  if (thinking.type === 'disabled' || thinking.type === 'between_tools') {
     if (thinking.budget_tokens !== undefined) invalid('thinking.budget_tokens is only taken with thinking of type enabled or adaptive.', 'thinking.budget_tokens');
     if (thinking.display !== undefined) invalid('thinking.display is only taken with thinking of type enabled or adaptive.', 'thinking.display');
     return;
@@ -73,7 +96,7 @@ export function checkThinking(thinking: MessagesThinking, maxTokens: number): vo
 
 /** A checked `thinking` as the OpenAI-form chat body carries it: its type, and its budget and display when sent. */
 export function chatThinking(thinking: MessagesThinking): Record<string, unknown> {
-  if (thinking.type === 'disabled') return { type: 'disabled' };
+  if (thinking.type === 'disabled' || thinking.type === 'between_tools') return { type: thinking.type };
   return {
     type: thinking.type,
     ...(thinking.budget_tokens === undefined ? {} : { budget_tokens: thinking.budget_tokens }),

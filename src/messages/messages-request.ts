@@ -3,8 +3,9 @@ import { Errors } from '../errors/error-registry.js';
 import { MODEL_NAME_SCHEMA } from '../traffic/model-endpoints.js';
 import { compileValidator } from '../validation/schema-validator.js';
 import { openaiImageUrl, openaiTool, openaiToolChoice } from '../../plugins/providers/anthropic/mapping.js';
+import { documentPart } from './messages-documents.js';
 import {
-  BLOCK_EXTENSION_PROPERTIES, breakpointOf, CACHE_CONTROL_SCHEMA, chatThinking, checkThinking, historyThinkingBlock, THINKING_SCHEMA, toolResultBreakpoint,
+  BLOCK_EXTENSION_PROPERTIES, breakpointOf, CACHE_CONTROL_SCHEMA, chatThinking, checkThinking, historyThinkingBlock, OUTPUT_CONFIG_SCHEMA, THINKING_SCHEMA, toolResultBreakpoint,
   type MessagesThinking,
 } from './messages-extensions.js';
 
@@ -12,16 +13,22 @@ import {
 export interface MessagesRequest {
   model: string;
   max_tokens: number;
-  messages: Array<{ role: 'user' | 'assistant'; content: string | Array<Record<string, unknown>> }>;
+  messages: Array<{ role: 'user' | 'assistant' | 'system'; content: string | Array<Record<string, unknown>> }>;
   system?: string | Array<{ type: string; text?: string; cache_control?: unknown }>;
   stream?: boolean;
   stop_sequences?: string[];
   temperature?: number;
   top_p?: number;
+  top_k?: number;
   metadata?: { user_id?: string };
   tools?: Array<{ name: string; description?: string; input_schema?: Record<string, unknown>; type?: string; cache_control?: unknown }>;
   tool_choice?: { type: string; name?: string; disable_parallel_tool_use?: boolean };
   thinking?: MessagesThinking;
+  output_config?: { effort?: string | null; format?: { type: 'json_schema'; schema: Record<string, unknown> } | null };
+  /** The automatic breakpoint: Anthropic puts it on the last block it can cache. */
+  cache_control?: Record<string, unknown> | null;
+  /** Where Anthropic is asked to run the model: refused (see messagesToChat). */
+  inference_geo?: string | null;
 }
 
 /** A content block: its type, and the members bounded here (a tool result's blocks may carry a breakpoint too). */
@@ -43,7 +50,7 @@ const MESSAGES_SCHEMA = {
       items: {
         type: 'object',
         required: ['role', 'content'],
-        properties: { role: { enum: ['user', 'assistant'] }, content: { type: ['string', 'array'], items: block } },
+        properties: { role: { enum: ['user', 'assistant', 'system'] }, content: { type: ['string', 'array'], items: block } },
       },
     },
     system: { type: ['string', 'array'], items: { type: 'object', required: ['type'], properties: { type: { const: 'text' }, text: { type: 'string' }, cache_control: CACHE_CONTROL_SCHEMA } } },
@@ -59,6 +66,8 @@ const MESSAGES_SCHEMA = {
     },
     tool_choice: { type: 'object', required: ['type'], properties: { type: { enum: ['auto', 'any', 'tool', 'none'] }, name: { type: 'string' }, disable_parallel_tool_use: { type: 'boolean' } } },
     thinking: THINKING_SCHEMA,
+    output_config: OUTPUT_CONFIG_SCHEMA,
+    cache_control: { ...CACHE_CONTROL_SCHEMA, type: ['object', 'null'] },
   },
 };
 
@@ -81,7 +90,7 @@ function invalid(message: string, param: string): never {
 const partsContent = (parts: Array<Record<string, unknown>>): string | Array<Record<string, unknown>> =>
   parts.every((part) => part.type === 'text' && part.cache_control === undefined) ? parts.map((part) => part.text as string).join('') : parts;
 
-/** The text and image parts of blocks (with their cache breakpoints), as OpenAI content. */
+/** The text, image and document parts of blocks (with their cache breakpoints), as OpenAI content. */
 function userContent(blocks: Array<Record<string, unknown>>, where: string): string | Array<Record<string, unknown>> {
   const parts = blocks.map((item, index) => {
     if (item.type === 'text' && typeof item.text === 'string') return { type: 'text', text: item.text, ...breakpointOf(item) };
@@ -89,7 +98,8 @@ function userContent(blocks: Array<Record<string, unknown>>, where: string): str
       const url = typeof item.source === 'object' && item.source !== null ? openaiImageUrl(item.source as Record<string, unknown>) : undefined;
       if (url) return { type: 'image_url', image_url: { url }, ...breakpointOf(item) };
     }
-    return invalid(`${where}[${index}] has the type ${JSON.stringify(item.type)}, which this gateway does not translate; use text, image, tool_use or tool_result.`, `${where}[${index}]`);
+    if (item.type === 'document') return documentPart(item, `${where}[${index}]`);
+    return invalid(`${where}[${index}] has the type ${JSON.stringify(item.type)}, which this gateway does not translate; use text, image, document, tool_use or tool_result.`, `${where}[${index}]`);
   });
   return partsContent(parts);
 }
@@ -174,6 +184,15 @@ function assistantMessage(content: Array<Record<string, unknown>>, where: string
   };
 }
 
+/** A system turn's content as system text blocks: text only (400 naming any other block). */
+function systemBlocks(content: string | Array<Record<string, unknown>>, where: string): NonNullable<MessagesRequest['system']> {
+  if (typeof content === 'string') return content;
+  return content.map((item, index) => {
+    if (item.type !== 'text' || typeof item.text !== 'string') invalid(`${where}[${index}] has the type ${JSON.stringify(item.type)}; a system turn takes text only.`, `${where}[${index}]`);
+    return { type: 'text', text: item.text, ...(item.cache_control === undefined ? {} : { cache_control: item.cache_control }) };
+  });
+}
+
 /** The system prompt as a system message: text blocks joined by a blank line, or text parts when one carries a cache breakpoint. */
 function systemMessage(system: NonNullable<MessagesRequest['system']>): ChatMessage | undefined {
   if (typeof system !== 'string' && system.some((item) => item.cache_control !== undefined)) {
@@ -191,13 +210,19 @@ function systemMessage(system: NonNullable<MessagesRequest['system']>): ChatMess
  * `thinking_blocks`, unchanged; `max_tokens`, `stop_sequences` → `stop`,
  * `temperature`, `top_p`, `metadata.user_id` → `user`, `tools`, `tool_choice` (`disable_parallel_tool_use` →
  * `parallel_tool_calls: false`), `thinking` as is (checked against Anthropic's rules), and each `cache_control` onto
- * its part, tool call, tool message or tool (system blocks with one become text parts). Adapters that pass the body
- * through leave Anthropic's members out (see ProviderRequestContext.clientFormat). `top_k` has no OpenAI counterpart
- * and is not passed on. A stream asks for the usage chunk.
+ * its part, tool call, tool message or tool (system blocks with one become text parts), `output_config` and a
+ * top-level `cache_control` (see outputMembers), and `top_k` as is (the
+ * Anthropic and Gemini adapters send it). Adapters that pass the body through leave Anthropic's members out, `top_k`
+ * among them: OpenAI has no counterpart (see ProviderRequestContext.clientFormat). A stream asks for the usage chunk.
+ * An `inference_geo` is 400 naming it: the region is the provider's, and dropping it would break the promise asked for.
  */
 export function messagesToChat(body: unknown): { request: MessagesRequest; chat: Record<string, unknown> } {
   const request = validateMessages(body);
   if (request.thinking) checkThinking(request.thinking, request.max_tokens);
+  // A region asked of the model is a promise about where the data goes, which the gateway's routes cannot keep by request.
+  if (request.inference_geo !== undefined && request.inference_geo !== null) {
+    invalid('inference_geo is not taken: the region a model runs in is the route\'s provider\'s, not chosen per request.', 'inference_geo');
+  }
   return { request, chat: translate(request) };
 }
 
@@ -217,6 +242,20 @@ export function countRequestToChat(body: unknown): { model: string; chat: Record
   return { model, chat };
 }
 
+/**
+ * The chat members of `output_config` and a top-level `cache_control`: a JSON schema `format` as `response_format`
+ * (every provider type has one; not `strict`, which on OpenAI requires every property, as Anthropic does not), `effort`
+ * as `output_config.effort` (for an Anthropic provider), and the automatic breakpoint as `cache_control`.
+ */
+function outputMembers(request: MessagesRequest): Record<string, unknown> {
+  const members: Record<string, unknown> = {};
+  const { format, effort } = request.output_config ?? {};
+  if (format) members.response_format = { type: 'json_schema', json_schema: { name: 'output', schema: format.schema } };
+  if (effort) members.output_config = { effort };
+  if (request.cache_control) members.cache_control = request.cache_control;
+  return members;
+}
+
 /** The OpenAI chat body of a checked Messages request. */
 function translate(request: MessagesRequest): Record<string, unknown> {
   const messages: ChatMessage[] = [];
@@ -224,13 +263,17 @@ function translate(request: MessagesRequest): Record<string, unknown> {
   if (system) messages.push(system);
   request.messages.forEach((message, index) => {
     const where = `messages[${index}].content`;
-    if (typeof message.content === 'string') messages.push({ role: message.role, content: message.content });
+    if (message.role === 'system') {
+      const turn = systemMessage(systemBlocks(message.content, where));
+      if (turn) messages.push(turn);
+    } else if (typeof message.content === 'string') messages.push({ role: message.role, content: message.content });
     else if (message.role === 'user') messages.push(...userMessages(message.content, where));
     else messages.push(assistantMessage(message.content, where));
   });
   const chat: Record<string, unknown> = { model: request.model, messages, max_tokens: request.max_tokens };
   if (request.temperature !== undefined) chat.temperature = request.temperature;
   if (request.top_p !== undefined) chat.top_p = request.top_p;
+  if (request.top_k !== undefined) chat.top_k = request.top_k;
   if (request.stop_sequences?.length) chat.stop = request.stop_sequences;
   if (request.metadata?.user_id !== undefined) chat.user = request.metadata.user_id;
   if (request.tools?.length) {
@@ -239,13 +282,16 @@ function translate(request: MessagesRequest): Record<string, unknown> {
     });
     chat.tools = request.tools.map((tool) => ({ ...openaiTool({ name: tool.name, description: tool.description, schema: tool.input_schema }), ...breakpointOf(tool) }));
   }
-  if (request.tool_choice) {
+  // Without tools, auto and none ask nothing (OpenAI refuses a tool_choice without tools); any and tool cannot be met.
+  if (request.tool_choice && !chat.tools && ['any', 'tool'].includes(request.tool_choice.type)) invalid(`tool_choice of type ${request.tool_choice.type} needs tools.`, 'tool_choice');
+  if (request.tool_choice && chat.tools) {
     const choice = openaiToolChoice(request.tool_choice);
     if (choice === undefined) invalid('tool_choice of type tool needs a name.', 'tool_choice.name');
     chat.tool_choice = choice;
     if (request.tool_choice.disable_parallel_tool_use === true && chat.tools) chat.parallel_tool_calls = false;
   }
   if (request.thinking) chat.thinking = chatThinking(request.thinking);
+  Object.assign(chat, outputMembers(request));
   if (request.stream === true) {
     chat.stream = true;
     chat.stream_options = { include_usage: true };

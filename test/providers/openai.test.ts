@@ -27,6 +27,16 @@ describe('openai adapter', () => {
       assert.deepEqual(bodyOf(plain), { messages: body.messages, model: 'test-model' });
     });
 
+    it('sends a /v1/messages body\'s limit to OpenAI itself as max_completion_tokens, to another server as max_tokens; a chat client\'s body as it came', () => {
+      const body = { messages: [{ role: 'user', content: 'Hi' }], max_tokens: 512 };
+      const fromMessages = (provider: { name: string; type: string; config: Record<string, unknown> }) => bodyOf(openai.buildRequest(makeContext('openai', { body, provider, clientFormat: 'anthropic' })));
+      assert.deepEqual(fromMessages({ name: 'o', type: 'openai', config: {} }), { messages: body.messages, max_completion_tokens: 512, model: 'test-model' });
+      assert.deepEqual(fromMessages({ name: 'o', type: 'openai', config: { api_base: 'https://api.openai.com/v1' } }), { messages: body.messages, max_completion_tokens: 512, model: 'test-model' });
+      assert.deepEqual(fromMessages({ name: 'v', type: 'openai', config: { api_base: 'http://vllm.internal:8000/v1' } }), { ...body, model: 'test-model' });
+      assert.deepEqual(fromMessages({ name: 'o', type: 'openai', config: { max_tokens_field: 'max_tokens' } }), { ...body, model: 'test-model' });
+      assert.deepEqual(bodyOf(openai.buildRequest(makeContext('openai', { body }))), { ...body, model: 'test-model' });
+    });
+
     it('maps completions and embeddings to their paths and passes their bodies through', () => {
       const completions = openai.buildRequest(makeContext('openai', { endpoint: 'completions', body: { prompt: 'Say hi', max_tokens: 5 } }));
       assert.equal(completions.url, 'https://api.openai.com/v1/completions');

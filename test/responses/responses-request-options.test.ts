@@ -111,18 +111,22 @@ describe('/v1/responses: tool_choice, text and reasoning reach the model', () =>
     assert.deepEqual(bodies()[1]?.response_format, { type: 'json_object' });
   });
 
-  it('a provider that cannot give a JSON format is a 400 naming text.format, the field the client sent', async () => {
+  it('a provider that cannot give a JSON format is a 400 naming text.format, the field the client sent; a schema it can give is sent', async () => {
     await request(f.app).post('/v1/admin/providers').set('x-api-key', TEST_KEYS.superAdmin)
       .send({ name: 'claude', type: 'anthropic', config: { api_base: fake.url, models: ['claude-model'] }, api_keys: [{ api_key: 'sk-ant-provider-key-000001' }] }).expect(201);
-    const schema = { type: 'object', properties: { sum: { type: 'number' } } };
-    const body = { model: 'claude-model', input: 'What is 2 + 3?', text: { format: { type: 'json_schema', name: 'sum_answer', schema } } };
+    const body = { model: 'claude-model', input: 'What is 2 + 3?', text: { format: { type: 'json_object' } } };
     await assert.rejects(client.responses.create(body as unknown as OpenAI.Responses.ResponseCreateParamsNonStreaming), (error: unknown) => {
       assert.ok(error instanceof OpenAI.BadRequestError, String(error));
       assert.equal(error.param, 'text.format');
-      assert.match(error.message, /^400 text\.format: the anthropic provider does not support a text\.format of type json_schema/);
+      assert.match(error.message, /^400 text\.format: the anthropic provider does not support a text\.format of type json_object/);
       return true;
     });
     assert.equal(fake.requests.length, 0);
+    // Anthropic's structured outputs take a JSON schema.
+    const schema = { type: 'object', properties: { sum: { type: 'number' } } };
+    fake.script(() => ({ text: '{"sum":5}' }));
+    await client.responses.create({ model: 'claude-model', input: 'What is 2 + 3?', text: { format: { type: 'json_schema', name: 'sum_answer', schema } } });
+    assert.deepEqual((fake.requests[0]!.body as Record<string, unknown>).output_config, { format: { type: 'json_schema', schema } });
   });
 
   it('without the three fields the chat body has none of them, and the answer shows the defaults', async () => {

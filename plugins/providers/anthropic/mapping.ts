@@ -85,6 +85,8 @@ export interface TokenCounts {
   cacheRead?: number;
   /** Input tokens written to the cache (Anthropic only). */
   cacheCreation?: number;
+  /** Output tokens spent thinking (part of `output`), when reported: Anthropic's `thinking_tokens`, OpenAI's `reasoning_tokens`. */
+  reasoning?: number;
 }
 
 const count = (record: Record<string, unknown> | undefined, key: string): number => (typeof record?.[key] === 'number' ? (record[key] as number) : 0);
@@ -92,26 +94,32 @@ const asRecord = (value: unknown): Record<string, unknown> | undefined => (typeo
 
 const optionalCount = (record: Record<string, unknown> | undefined, key: string): number | undefined => (typeof record?.[key] === 'number' ? (record[key] as number) : undefined);
 
-/** Token counts of an Anthropic `usage`: input is `input_tokens` plus both cache counts. */
+/** Token counts of an Anthropic `usage`: input is `input_tokens` plus both cache counts; thinking from `output_tokens_details.thinking_tokens`. */
 export function countsOfAnthropicUsage(usage: unknown): TokenCounts {
   const record = asRecord(usage);
   const cacheRead = optionalCount(record, 'cache_read_input_tokens');
   const cacheCreation = optionalCount(record, 'cache_creation_input_tokens');
-  return { input: count(record, 'input_tokens') + (cacheCreation ?? 0) + (cacheRead ?? 0), output: count(record, 'output_tokens'), cacheRead, cacheCreation };
+  const reasoning = optionalCount(asRecord(record?.output_tokens_details), 'thinking_tokens');
+  return { input: count(record, 'input_tokens') + (cacheCreation ?? 0) + (cacheRead ?? 0), output: count(record, 'output_tokens'), cacheRead, cacheCreation, reasoning };
 }
 
-/** Token counts of an OpenAI `usage`; cache writes from `cache_creation_input_tokens`, which the Anthropic adapter adds. */
+/**
+ * Token counts of an OpenAI `usage`; cache writes from `cache_creation_input_tokens`, which the Anthropic adapter adds;
+ * thinking from `completion_tokens_details.reasoning_tokens`.
+ */
 export function countsOfOpenAiUsage(usage: unknown): TokenCounts {
   const record = asRecord(usage);
   const cacheRead = optionalCount(asRecord(record?.prompt_tokens_details), 'cached_tokens');
-  return { input: count(record, 'prompt_tokens'), output: count(record, 'completion_tokens'), cacheRead, cacheCreation: optionalCount(record, 'cache_creation_input_tokens') };
+  const reasoning = optionalCount(asRecord(record?.completion_tokens_details), 'reasoning_tokens');
+  return { input: count(record, 'prompt_tokens'), output: count(record, 'completion_tokens'), cacheRead, cacheCreation: optionalCount(record, 'cache_creation_input_tokens'), reasoning };
 }
 
 /**
  * Anthropic's `usage` for token counts: `input_tokens` without the cached ones, which go to `cache_read_input_tokens`,
- * nor the ones written to the cache, which go to `cache_creation_input_tokens` (each when known).
+ * nor the ones written to the cache, which go to `cache_creation_input_tokens` (each when known), and the thinking
+ * tokens as `output_tokens_details.thinking_tokens` when known.
  */
-export function anthropicUsageOf(counts: TokenCounts): Record<string, number> {
+export function anthropicUsageOf(counts: TokenCounts): Record<string, number | Record<string, number>> {
   const cached = counts.cacheRead ?? 0;
   const created = counts.cacheCreation ?? 0;
   return {
@@ -119,6 +127,7 @@ export function anthropicUsageOf(counts: TokenCounts): Record<string, number> {
     output_tokens: counts.output,
     ...(counts.cacheCreation === undefined ? {} : { cache_creation_input_tokens: created }),
     ...(counts.cacheRead === undefined ? {} : { cache_read_input_tokens: cached }),
+    ...(counts.reasoning === undefined ? {} : { output_tokens_details: { thinking_tokens: counts.reasoning } }),
   };
 }
 

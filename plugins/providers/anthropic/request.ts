@@ -1,11 +1,13 @@
 // Anthropic's request body: OpenAI chat messages, tools and sampling options as a Messages API request.
-import type { ProviderRequestContext } from '../../../src/plugins/plugin-api.js';
+import { Errors, type ProviderRequestContext } from '../../../src/plugins/plugin-api.js';
 import {
-  contentText, maxTokens, numberField, parseArguments, readMessages, readToolChoice, readTools, refuseUnsupportedOptions, stopSequences,
+  contentText, isRecord, maxTokens, numberField, parseArguments, readMessages, readToolChoice, readTools, stopSequences,
   type OpenAiContentPart, type OpenAiMessage,
 } from '../shared/openai-chat.js';
-import { cacheControlMember, readThinking, thinkingForEffort } from '../shared/chat-extensions.js';
+import { refuseUnsupportedOptions } from '../shared/unsupported-options.js';
+import { cacheControlMember, readOutputEffort, readThinking, thinkingForEffort } from '../shared/chat-extensions.js';
 import { anthropicImageBlock, anthropicTool, anthropicToolChoice } from './mapping.js';
+import { anthropicDocumentBlock } from '../shared/file-parts.js';
 
 /** The `max_tokens` sent when the client gives none (Anthropic requires it); `config.default_max_tokens` overrides. */
 export const DEFAULT_MAX_TOKENS = 4096;
@@ -14,21 +16,26 @@ export const DEFAULT_MAX_TOKENS = 4096;
 export type AnthropicBlock = Record<string, unknown>;
 /** One turn of a Messages API conversation. */
 export interface AnthropicTurn {
-  role: 'user' | 'assistant';
+  role: 'user' | 'assistant' | 'system';
   content: string | AnthropicBlock[];
 }
 
-function partBlocks(content: string | OpenAiContentPart[] | null): AnthropicBlock[] {
+/** The block of one part: text, an image, or a file as a document. */
+function partBlock(part: OpenAiContentPart, where: string): AnthropicBlock {
+  if (part.type === 'text') return { type: 'text', text: part.text };
+  return part.type === 'image_url' ? anthropicImageBlock(part.image_url.url) : anthropicDocumentBlock(part, where);
+}
+
+/** The blocks of a message's content (`where` names it, for errors); empty text parts are left out, as Anthropic refuses them. */
+function partBlocks(content: string | OpenAiContentPart[] | null, where: string): AnthropicBlock[] {
   if (content === null || content === '') return [];
   if (typeof content === 'string') return [{ type: 'text', text: content }];
-  return content
-    .filter((part) => part.type !== 'text' || part.text !== '')
-    .map((part) => ({ ...(part.type === 'text' ? { type: 'text', text: part.text } : anthropicImageBlock(part.image_url.url)), ...cacheControlMember(part) }));
+  return content.flatMap((part, index) => (part.type === 'text' && part.text === '' ? [] : [{ ...partBlock(part, `${where}[${index}]`), ...cacheControlMember(part) }]));
 }
 
 /** An assistant turn's blocks: its thinking blocks (signatures and redacted data as they came) first, then text and tool calls. */
 function assistantBlocks(message: OpenAiMessage, index: number): AnthropicBlock[] {
-  const blocks: AnthropicBlock[] = [...(message.thinking_blocks ?? []).map((block) => ({ ...block })), ...partBlocks(message.content)];
+  const blocks: AnthropicBlock[] = [...(message.thinking_blocks ?? []).map((block) => ({ ...block })), ...partBlocks(message.content, `messages[${index}].content`)];
   (message.tool_calls ?? []).forEach((call, callIndex) => {
     const input = parseArguments(call.function.arguments, `messages[${index}].tool_calls[${callIndex}].function.arguments`);
     blocks.push({ type: 'tool_use', id: call.id, name: call.function.name, input, ...cacheControlMember(call) });
@@ -36,8 +43,8 @@ function assistantBlocks(message: OpenAiMessage, index: number): AnthropicBlock[
   return blocks;
 }
 
-function toolResultBlock(message: OpenAiMessage): AnthropicBlock {
-  const content = typeof message.content === 'string' || message.content === null ? contentText(message.content) : partBlocks(message.content);
+function toolResultBlock(message: OpenAiMessage, index: number): AnthropicBlock {
+  const content = typeof message.content === 'string' || message.content === null ? contentText(message.content) : partBlocks(message.content, `messages[${index}].content`);
   return { type: 'tool_result', tool_use_id: message.tool_call_id, content, ...cacheControlMember(message) };
 }
 
@@ -56,24 +63,29 @@ function systemBlocks(message: OpenAiMessage): AnthropicBlock[] {
 
 /**
  * Splits OpenAI messages into Anthropic's `system` and turns. System and developer messages join
- * `system` (blank line between), as text blocks when one carries a cache breakpoint (`cache_control`); tool messages
+ * `system` (blank line between), as text blocks when one carries a cache breakpoint (`cache_control`); with
+ * `systemInPlace` (a POST /v1/messages request, whose system turns Anthropic takes where they are) those after the
+ * first turn stay where they are, as `system` turns, so a later instruction neither moves nor changes the cached
+ * prefix; tool messages
  * become `tool_result` blocks of a user turn; consecutive turns of one role merge into one (so consecutive tool
  * results share a turn, as Anthropic requires); a turn of one text block without a breakpoint is sent as a plain string.
  */
-export function anthropicMessages(messages: OpenAiMessage[]): { system?: string | AnthropicBlock[]; messages: AnthropicTurn[] } {
+export function anthropicMessages(messages: OpenAiMessage[], options: { systemInPlace?: boolean } = {}): { system?: string | AnthropicBlock[]; messages: AnthropicTurn[] } {
   const system: AnthropicBlock[] = [];
-  const turns: Array<{ role: 'user' | 'assistant'; content: AnthropicBlock[] }> = [];
-  const push = (role: 'user' | 'assistant', blocks: AnthropicBlock[]): void => {
+  const turns: Array<{ role: AnthropicTurn['role']; content: AnthropicBlock[] }> = [];
+  const push = (role: AnthropicTurn['role'], blocks: AnthropicBlock[]): void => {
     if (blocks.length === 0) return;
     const last = turns[turns.length - 1];
     if (last?.role === role) last.content.push(...blocks);
     else turns.push({ role, content: blocks });
   };
   messages.forEach((message, index) => {
-    if (message.role === 'system' || message.role === 'developer') system.push(...systemBlocks(message));
-    else if (message.role === 'user') push('user', partBlocks(message.content));
+    const instruction = message.role === 'system' || message.role === 'developer';
+    if (instruction && options.systemInPlace && turns.length > 0) push('system', systemBlocks(message));
+    else if (instruction) system.push(...systemBlocks(message));
+    else if (message.role === 'user') push('user', partBlocks(message.content, `messages[${index}].content`));
     else if (message.role === 'assistant') push('assistant', assistantBlocks(message, index));
-    else push('user', [toolResultBlock(message)]);
+    else push('user', [toolResultBlock(message, index)]);
   });
   const simplified = turns.map((turn): AnthropicTurn => {
     const only = turn.content.length === 1 ? turn.content[0] : undefined;
@@ -82,6 +94,24 @@ export function anthropicMessages(messages: OpenAiMessage[]): { system?: string 
   if (system.length === 0) return { messages: simplified };
   const cached = system.some((block) => block.cache_control !== undefined);
   return { system: cached ? system : system.map((block) => block.text as string).join('\n\n'), messages: simplified };
+}
+
+/**
+ * Anthropic's `output_config`: a `response_format` of type `json_schema` as its `format` (structured outputs; the
+ * schema as sent, 400 naming `response_format.json_schema.schema` without one) and `output_config.effort` as sent;
+ * undefined when there is neither.
+ */
+function outputConfig(body: Record<string, unknown>): Record<string, unknown> | undefined {
+  const output: Record<string, unknown> = {};
+  const format = body.response_format;
+  if (isRecord(format) && format.type === 'json_schema') {
+    const schema = isRecord(format.json_schema) ? format.json_schema.schema : undefined;
+    if (!isRecord(schema)) throw Errors.validation(['response_format.json_schema.schema must be a JSON schema object.'], { param: 'response_format.json_schema.schema' });
+    output.format = { type: 'json_schema', schema };
+  }
+  const effort = readOutputEffort(body);
+  if (effort !== undefined) output.effort = effort;
+  return Object.keys(output).length > 0 ? output : undefined;
 }
 
 /** Adds `tools` and `tool_choice`; `parallel_tool_calls: false` becomes `disable_parallel_tool_use`. */
@@ -101,14 +131,17 @@ function addTools(body: Record<string, unknown>, request: Record<string, unknown
  * The Messages API body for an OpenAI chat body. Copies `temperature`, `top_p` and `top_k` as given
  * (Anthropic accepts temperature 0-1 and answers 400 above), `stop` → `stop_sequences`,
  * `max_completion_tokens` or `max_tokens` → `max_tokens` (default {@link DEFAULT_MAX_TOKENS}),
- * `user` → `metadata.user_id`, `thinking` (Anthropic's extended thinking, `enabled` with `budget_tokens`, `adaptive` or `disabled`) as is,
+ * `safety_identifier` (else `user`) → `metadata.user_id`, `thinking` (Anthropic's extended thinking, `enabled` with `budget_tokens`, `adaptive` or `disabled`) as is,
  * else a `reasoning_effort` as a thinking budget (see `thinkingForEffort`; without a client limit the budget is added to the default `max_tokens`),
- * and the cache breakpoints (`cache_control`) of parts, tool calls, tool messages and tools onto their blocks. Sampling options Anthropic lacks (penalties, `seed`) are dropped; options that change
- * the answer's shape (`n` above 1, `logprobs`, `top_logprobs`, a JSON `response_format`) are 400 naming the field.
+ * the cache breakpoints (`cache_control`) of parts, tool calls, tool messages and tools onto their blocks (and the
+ * body's own, the automatic one, as is), and a `json_schema` `response_format` and `output_config.effort` as
+ * `output_config` (see outputConfig). Sampling options Anthropic lacks (penalties, `seed`) are dropped; options that
+ * change the answer's shape (`n` above 1, `logprobs`, `top_logprobs`, a `json_object` `response_format`) and the other
+ * options of refuseUnsupportedOptions are 400 naming the field.
  */
 export function anthropicBody(context: ProviderRequestContext): string {
   const { body } = context;
-  refuseUnsupportedOptions(body, 'anthropic', { n: false, responseFormat: false });
+  refuseUnsupportedOptions(body, 'anthropic', { n: false, responseFormats: ['json_schema'] });
   const configured = context.provider.config.default_max_tokens;
   const limit = maxTokens(body);
   // A `thinking` (from POST /v1/messages) wins; else an OpenAI client's reasoning_effort asks for a budget.
@@ -116,7 +149,7 @@ export function anthropicBody(context: ProviderRequestContext): string {
   const answerTokens = typeof configured === 'number' ? configured : DEFAULT_MAX_TOKENS;
   const request: Record<string, unknown> = {
     model: context.model,
-    ...anthropicMessages(readMessages(body)),
+    ...anthropicMessages(readMessages(body), { systemInPlace: context.clientFormat === 'anthropic' }),
     // Without a client limit, an effort's budget comes on top of the default answer length.
     max_tokens: limit ?? (thinking?.type === 'enabled' && body.thinking === undefined ? answerTokens + thinking.budget_tokens : answerTokens),
   };
@@ -126,9 +159,14 @@ export function anthropicBody(context: ProviderRequestContext): string {
   }
   const stop = stopSequences(body);
   if (stop && stop.length > 0) request.stop_sequences = stop;
-  if (typeof body.user === 'string') request.metadata = { user_id: body.user };
+  // OpenAI's safety_identifier replaces its deprecated user: either names the end user to Anthropic.
+  const user = typeof body.safety_identifier === 'string' ? body.safety_identifier : body.user;
+  if (typeof user === 'string') request.metadata = { user_id: user };
   addTools(body, request);
   if (thinking) request.thinking = thinking;
+  const output = outputConfig(body);
+  if (output) request.output_config = output;
+  Object.assign(request, cacheControlMember(body));
   if (context.stream) request.stream = true;
   return JSON.stringify(request);
 }
@@ -140,7 +178,7 @@ export function anthropicBody(context: ProviderRequestContext): string {
  */
 export function anthropicCountBody(context: ProviderRequestContext): string {
   const { body } = context;
-  const request: Record<string, unknown> = { model: context.model, ...anthropicMessages(readMessages(body)) };
+  const request: Record<string, unknown> = { model: context.model, ...anthropicMessages(readMessages(body), { systemInPlace: context.clientFormat === 'anthropic' }) };
   addTools(body, request);
   const thinking = readThinking(body);
   if (thinking) request.thinking = thinking;

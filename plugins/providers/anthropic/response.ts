@@ -10,11 +10,18 @@ export { anthropicFinishReason } from './mapping.js';
  * OpenAI usage from Anthropic usage. Anthropic's `input_tokens` leaves out cached input, so
  * `prompt_tokens` adds `cache_creation_input_tokens` and `cache_read_input_tokens` (when present,
  * the latter is also `prompt_tokens_details.cached_tokens`, the former kept as `cache_creation_input_tokens`);
- * `completion_tokens` is `output_tokens`.
+ * `completion_tokens` is `output_tokens`, of which `output_tokens_details.thinking_tokens` is
+ * `completion_tokens_details.reasoning_tokens`.
  */
 export function anthropicUsage(usage: unknown): OpenAiUsage {
   const counts = countsOfAnthropicUsage(usage);
-  return usageOf(counts.input, counts.output, counts.cacheRead, counts.cacheCreation);
+  return withReasoning(usageOf(counts.input, counts.output, counts.cacheRead, counts.cacheCreation), counts.reasoning);
+}
+
+/** The usage with `completion_tokens_details.reasoning_tokens` when the thinking tokens are known. */
+export function withReasoning(usage: OpenAiUsage, reasoning: number | undefined): OpenAiUsage {
+  if (reasoning !== undefined) usage.completion_tokens_details = { reasoning_tokens: reasoning };
+  return usage;
 }
 
 /** The choice's `stop_reason` member: the sequence Anthropic stopped at (`stop_sequence`), as vLLM names it; none otherwise. */

@@ -2,7 +2,7 @@
 import { Errors, type ProviderRequestContext, type SseEvent, type StreamTranslator } from '../../../src/plugins/plugin-api.js';
 import { isRecord } from '../shared/openai-chat.js';
 import { ChunkBuilder, DONE, generateId, nowSeconds, parseEventData, usageOf, wantsStreamUsage, type FinishReason } from '../shared/openai-chunks.js';
-import { anthropicFinishReason, stopSequenceMember } from './response.js';
+import { anthropicFinishReason, stopSequenceMember, withReasoning } from './response.js';
 
 /**
  * Creates the translator of one Anthropic stream:
@@ -26,6 +26,7 @@ export function createAnthropicStreamTranslator(context: ProviderRequestContext)
   let cachedTokens: number | undefined;
   let cacheCreationTokens: number | undefined;
   let completionTokens = 0;
+  let reasoningTokens: number | undefined;
   let finishReason: FinishReason | null = null;
   let stopped = false;
 
@@ -72,6 +73,8 @@ export function createAnthropicStreamTranslator(context: ProviderRequestContext)
     if (typeof usage.cache_creation_input_tokens === 'number') cacheCreationTokens = usage.cache_creation_input_tokens;
     if (typeof usage.input_tokens === 'number') inputTokens = usage.input_tokens;
     if (typeof usage.output_tokens === 'number') completionTokens = usage.output_tokens;
+    const details = isRecord(usage.output_tokens_details) ? usage.output_tokens_details : {};
+    if (typeof details.thinking_tokens === 'number') reasoningTokens = details.thinking_tokens;
     promptTokens = inputTokens + (cacheCreationTokens ?? 0) + (cachedTokens ?? 0);
   }
 
@@ -96,7 +99,7 @@ export function createAnthropicStreamTranslator(context: ProviderRequestContext)
           return onMessageDelta(data);
         case 'message_stop':
           stopped = true;
-          return chunks.identity.includeUsage ? [chunks.usage(usageOf(promptTokens, completionTokens, cachedTokens, cacheCreationTokens))] : [];
+          return chunks.identity.includeUsage ? [chunks.usage(withReasoning(usageOf(promptTokens, completionTokens, cachedTokens, cacheCreationTokens), reasoningTokens))] : [];
         case 'error': {
           const error = isRecord(data.error) ? data.error : {};
           return fail(typeof error.message === 'string' ? error.message : 'an error event without a message');

@@ -7,7 +7,7 @@ import { azureHeaders, azureUrl } from './api.js';
 
 /**
  * Azure OpenAI. Provider `config`: `resource` or `api_base`, `api_version` (default
- * `2024-10-21`, the latest GA version), `deployments` (model name → deployment name).
+ * `2024-10-21`, the latest GA version), `deployments` (model name → deployment name), `max_tokens_field` (as for openai).
  * @example
  * { name: 'azure-east', type: 'azure', config: { resource: 'contoso', deployments: { 'gpt-4o': 'gpt4o-prod' } } }
  */

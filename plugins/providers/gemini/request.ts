@@ -1,9 +1,10 @@
 // Gemini's request body: OpenAI chat messages, tools and sampling options as a generateContent request.
 import { Errors, type ProviderRequestContext } from '../../../src/plugins/plugin-api.js';
 import {
-  contentText, isRecord, maxTokens, numberField, parseArguments, parseDataUrl, readMessages, readToolChoice, readTools, refuseUnsupportedOptions, stopSequences,
+  contentText, isRecord, maxTokens, numberField, parseArguments, parseDataUrl, readMessages, readToolChoice, readTools, stopSequences,
   type OpenAiContentPart, type OpenAiMessage,
 } from '../shared/openai-chat.js';
+import { refuseUnsupportedOptions } from '../shared/unsupported-options.js';
 import { readThinking, thinkingForEffort } from '../shared/chat-extensions.js';
 
 /** One part of a Gemini content. */
@@ -28,7 +29,10 @@ function contentParts(content: string | OpenAiContentPart[] | null): GeminiPart[
   if (typeof content === 'string') return [{ text: content }];
   return content
     .filter((part) => part.type !== 'text' || part.text !== '')
-    .map((part) => (part.type === 'text' ? { text: part.text } : imagePart(part.image_url.url)));
+    .map((part) => {
+      if (part.type === 'text') return { text: part.text };
+      return part.type === 'image_url' ? imagePart(part.image_url.url) : { inlineData: { mimeType: part.file.mediaType, data: part.file.data } };
+    });
 }
 
 /**
@@ -40,7 +44,7 @@ function functionResponse(message: OpenAiMessage, index: number): Record<string,
     const image = message.content.findIndex((part) => part.type !== 'text');
     if (image >= 0) {
       const param = `messages[${index}].content[${image}]`;
-      throw Errors.validation([`${param}: the gemini provider does not take images in a tool result.`], { param });
+      throw Errors.validation([`${param}: the gemini provider does not take images or files in a tool result.`], { param });
     }
   }
   const text = contentText(message.content);
@@ -54,7 +58,8 @@ function functionResponse(message: OpenAiMessage, index: number): Record<string,
 
 /**
  * Splits OpenAI messages into Gemini's `systemInstruction` and `contents`. System and developer
- * messages join the instruction; assistant turns become `model` turns with `functionCall` parts;
+ * messages join the instruction; assistant turns become `model` turns with `functionCall` parts (each with the
+ * `thoughtSignature` its tool call carried back, which Gemini 3 requires of the calls of the current turn);
  * tool messages become `functionResponse` parts of a user turn, named after the call they answer;
  * consecutive turns of one role merge into one.
  */
@@ -79,7 +84,7 @@ export function geminiContents(messages: OpenAiMessage[]): { systemInstruction?:
       (message.tool_calls ?? []).forEach((call, callIndex) => {
         callNames.set(call.id, call.function.name);
         const args = parseArguments(call.function.arguments, `messages[${index}].tool_calls[${callIndex}].function.arguments`);
-        parts.push({ functionCall: { name: call.function.name, args } });
+        parts.push({ functionCall: { name: call.function.name, args }, ...(call.thought_signature === undefined ? {} : { thoughtSignature: call.thought_signature }) });
       });
       push('model', parts);
     } else {
@@ -117,7 +122,8 @@ export function generationConfig(body: Record<string, unknown>): Record<string, 
   // A `thinking` (from POST /v1/messages) wins; else an OpenAI client's reasoning_effort asks for a budget.
   const thinking = readThinking(body) ?? thinkingForEffort(body);
   // Adaptive thinking without a budget is Gemini's dynamic thinking (a budget of -1).
-  if (thinking && thinking.type !== 'disabled') config.thinkingConfig = { thinkingBudget: thinking.budget_tokens ?? -1 };
+  // Thinking only between tool calls has no Gemini counterpart: the model thinks as it is configured to.
+  if (thinking && thinking.type !== 'disabled' && thinking.type !== 'between_tools') config.thinkingConfig = { thinkingBudget: thinking.budget_tokens ?? -1 };
   return Object.keys(config).length > 0 ? config : undefined;
 }
 
@@ -142,7 +148,7 @@ function addTools(body: Record<string, unknown>, request: Record<string, unknown
 
 /** The generateContent body for an OpenAI chat body; the model and streaming live in the URL. `logprobs` and `top_logprobs` are 400. */
 export function geminiChatBody(context: ProviderRequestContext): string {
-  refuseUnsupportedOptions(context.body, 'gemini', { n: true, responseFormat: true });
+  refuseUnsupportedOptions(context.body, 'gemini', { n: true, responseFormats: ['json_object', 'json_schema'] });
   const request: Record<string, unknown> = { ...geminiContents(readMessages(context.body)) };
   const config = generationConfig(context.body);
   if (config) request.generationConfig = config;

@@ -30,7 +30,11 @@ export function geminiUsage(metadata: unknown): OpenAiUsage {
   return usage;
 }
 
-/** The text (thought parts left out) and the function calls of one candidate, calls as OpenAI tool calls. */
+/**
+ * The text (thought parts left out) and the function calls of one candidate, calls as OpenAI tool calls. A call's
+ * `thoughtSignature` is its `extra_content.google.thought_signature`, as Gemini's own OpenAI-compatible API answers
+ * it: a client that sends the call back with it lets the Gemini adapter return it, which Gemini 3 requires.
+ */
 export function candidateParts(candidate: unknown): { text: string; toolCalls: Array<Record<string, unknown>> } {
   const content = isRecord(candidate) && isRecord(candidate.content) ? candidate.content : {};
   const parts = Array.isArray(content.parts) ? content.parts : [];
@@ -42,7 +46,8 @@ export function candidateParts(candidate: unknown): { text: string; toolCalls: A
     if (isRecord(part.functionCall)) {
       const call = part.functionCall;
       const id = typeof call.id === 'string' && call.id !== '' ? call.id : generateId('call');
-      toolCalls.push({ id, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.args ?? {}) } });
+      const signature = typeof part.thoughtSignature === 'string' && part.thoughtSignature !== '' ? { extra_content: { google: { thought_signature: part.thoughtSignature } } } : {};
+      toolCalls.push({ id, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.args ?? {}) }, ...signature });
     }
   }
   return { text, toolCalls };

@@ -7,7 +7,8 @@ import { bodyHeaders } from '../shared/form-body.js';
 
 /**
  * Speaks OpenAI's wire format, so answers and streams pass through unchanged.
- * Provider `config`: `api_base` (default `https://api.openai.com/v1`), `organization`, `project`.
+ * Provider `config`: `api_base` (default `https://api.openai.com/v1`), `organization`, `project`, `max_tokens_field`
+ * (where a /v1/messages request's length limit goes; see tokenLimitField).
  * @example
  * const request = openai.buildRequest({ endpoint: 'chat', model: 'gpt-4o-mini', stream: false, body, provider, apiKey: { value: 'sk-…' } });
  */

@@ -10,10 +10,14 @@ export interface CacheControl {
 /** A thinking block of an earlier assistant turn: its text and signature, or Anthropic's encrypted (redacted) thinking. */
 export type ThinkingBlock = { type: 'thinking'; thinking: string; signature: string } | { type: 'redacted_thinking'; data: string };
 
-/** Extended thinking as requested: on with a budget of tokens, adaptive (the model decides; a budget and display when sent), or off. */
+/**
+ * Extended thinking as requested: on with a budget of tokens, adaptive (the model decides; a budget and display when
+ * sent), only between tool calls, or off.
+ */
 export type ThinkingRequest =
   | { type: 'enabled'; budget_tokens: number; display?: string }
   | { type: 'adaptive'; budget_tokens?: number; display?: string }
+  | { type: 'between_tools' }
   | { type: 'disabled' };
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -55,8 +59,8 @@ const isBudget = (value: unknown): value is number => Number.isSafeInteger(value
 const DISPLAY = /^[a-z_]{1,32}$/;
 
 /**
- * The body's `thinking` (undefined when absent): `{type: 'enabled', budget_tokens}`, `{type: 'adaptive'}` with an
- * optional budget, or `{type: 'disabled'}`, each with an optional `display` word but disabled. Another shape (a chat
+ * The body's `thinking` (undefined when absent): `{type: 'enabled', budget_tokens}` or `{type: 'adaptive'}` with an
+ * optional budget, each with an optional `display` word, or `{type: 'between_tools'}` or `{type: 'disabled'}`. Another shape (a chat
  * client may send one; POST /v1/messages has checked its own) is 400 naming the member, never dropped.
  */
 export function readThinking(body: Record<string, unknown>): ThinkingRequest | undefined {
@@ -66,11 +70,11 @@ export function readThinking(body: Record<string, unknown>): ThinkingRequest | u
   for (const key of Object.keys(thinking)) {
     if (key !== 'type' && key !== 'budget_tokens' && key !== 'display') invalid(`thinking.${key} is not a member of thinking.`, `thinking.${key}`);
   }
-  if (thinking.type === 'disabled') {
-    if (thinking.budget_tokens !== undefined || thinking.display !== undefined) invalid('thinking of type disabled takes neither budget_tokens nor display.', 'thinking');
-    return { type: 'disabled' };
+  if (thinking.type === 'disabled' || thinking.type === 'between_tools') {
+    if (thinking.budget_tokens !== undefined || thinking.display !== undefined) invalid(`thinking of type ${thinking.type} takes neither budget_tokens nor display.`, 'thinking');
+    return { type: thinking.type };
   }
-  if (thinking.type !== 'enabled' && thinking.type !== 'adaptive') return invalid('thinking.type must be enabled, adaptive or disabled.', 'thinking.type');
+  if (thinking.type !== 'enabled' && thinking.type !== 'adaptive') return invalid('thinking.type must be enabled, adaptive, between_tools or disabled.', 'thinking.type');
   if (thinking.display !== undefined && (typeof thinking.display !== 'string' || !DISPLAY.test(thinking.display))) {
     invalid('thinking.display must be a word of lower-case letters and underscores, at most 32.', 'thinking.display');
   }
@@ -79,6 +83,26 @@ export function readThinking(body: Record<string, unknown>): ThinkingRequest | u
   const display = typeof thinking.display === 'string' ? { display: thinking.display } : {};
   const budget = typeof thinking.budget_tokens === 'number' ? { budget_tokens: thinking.budget_tokens } : {};
   return thinking.type === 'enabled' ? { type: 'enabled', budget_tokens: thinking.budget_tokens as number, ...display } : { type: 'adaptive', ...budget, ...display };
+}
+
+/** Efforts Anthropic takes in `output_config.effort`. */
+const OUTPUT_EFFORTS = ['low', 'medium', 'high', 'xhigh', 'max'];
+
+/**
+ * Anthropic's `output_config.effort` riding on a chat body (from POST /v1/messages, or a chat client's own), checked:
+ * undefined when absent; an effort not in Anthropic's list, or another member of `output_config`, is 400 naming it
+ * (a JSON schema output format comes as `response_format`).
+ */
+export function readOutputEffort(body: Record<string, unknown>): string | undefined {
+  const config = body.output_config;
+  if (config === undefined || config === null) return undefined;
+  if (!isRecord(config)) return invalid('output_config must be an object.', 'output_config');
+  for (const key of Object.keys(config)) {
+    if (key !== 'effort') invalid(`output_config.${key} is not taken on a chat body${key === 'format' ? ': send a response_format of type json_schema' : ''}.`, `output_config.${key}`);
+  }
+  if (config.effort === undefined || config.effort === null) return undefined;
+  if (typeof config.effort !== 'string' || !OUTPUT_EFFORTS.includes(config.effort)) invalid(`output_config.effort must be one of ${OUTPUT_EFFORTS.join(', ')}.`, 'output_config.effort');
+  return config.effort;
 }
 
 /** The thinking budget an OpenAI `reasoning_effort` asks of a model that takes a budget (Anthropic, Gemini); `none` asks none. */
@@ -115,7 +139,7 @@ export function thinkingForEffort(body: Record<string, unknown>, maxTokens?: num
  * `medium`, else `high`. Undefined for thinking that is off, or adaptive without a budget: such a model reasons as it is configured to.
  */
 export function reasoningEffortOf(thinking: ThinkingRequest | undefined): 'low' | 'medium' | 'high' | undefined {
-  if (thinking?.type === 'disabled' || thinking?.budget_tokens === undefined) return undefined;
+  if (thinking?.type === 'disabled' || thinking?.type === 'between_tools' || thinking?.budget_tokens === undefined) return undefined;
   if (thinking.budget_tokens < 4096) return 'low';
   return thinking.budget_tokens < 16384 ? 'medium' : 'high';
 }
@@ -139,12 +163,14 @@ function textOrParts(parts: unknown[], separator: string): unknown {
 /**
  * The body of a POST /v1/messages request as an OpenAI-format server takes it: without Anthropic's members, which it
  * would refuse (`thinking_blocks` of assistant messages, `cache_control` of parts, tool calls, messages and tools: such
- * servers cache prompts by themselves; text parts that carried breakpoints are joined back into text), and with
+ * servers cache prompts by themselves; text parts that carried breakpoints are joined back into text, and the
+ * top-level breakpoint), without `top_k` (OpenAI has no counterpart) and `output_config` (its effort is Anthropic's),
+ * and with
  * `thinking` as `reasoning_effort` (see {@link reasoningEffortOf}) unless the body sets one. The body is not changed:
  * what it does not carry is shared, the rest copied.
  */
 export function withoutAnthropicMembers(body: Record<string, unknown>): Record<string, unknown> {
-  const { thinking: _thinking, ...rest } = body;
+  const { thinking: _thinking, top_k: _topK, output_config: _output, cache_control: _cache, ...rest } = body;
   const effort = reasoningEffortOf(readThinking(body));
   if (effort !== undefined && rest.reasoning_effort === undefined) rest.reasoning_effort = effort;
   if (Array.isArray(body.messages)) {

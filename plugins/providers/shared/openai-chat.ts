@@ -2,7 +2,10 @@
 import { Errors } from '../../../src/plugins/plugin-api.js';
 import { cacheControlMember, readThinkingBlocks, type CacheControl, type ThinkingBlock } from './chat-extensions.js';
 
+import { readFilePart, type OpenAiFilePart } from './file-parts.js';
+
 export { parseDataUrl } from './data-url.js';
+export type { OpenAiFilePart } from './file-parts.js';
 
 /** A text part of a message. */
 export interface OpenAiTextPart {
@@ -18,7 +21,7 @@ export interface OpenAiImagePart {
   cache_control?: CacheControl;
 }
 /** One part of a message's content. */
-export type OpenAiContentPart = OpenAiTextPart | OpenAiImagePart;
+export type OpenAiContentPart = OpenAiTextPart | OpenAiImagePart | OpenAiFilePart;
 
 /** A tool call the assistant made; `arguments` is a JSON string. */
 export interface OpenAiToolCall {
@@ -26,6 +29,8 @@ export interface OpenAiToolCall {
   type: 'function';
   function: { name: string; arguments: string };
   cache_control?: CacheControl;
+  /** Gemini's signature of the reasoning behind this call, from the call's `extra_content.google.thought_signature`. */
+  thought_signature?: string;
 }
 
 /** One chat message, as the translating adapters read it. */
@@ -72,8 +77,20 @@ function readContent(value: unknown, param: string): OpenAiMessage['content'] {
     if (part.type === 'image_url' && isRecord(part.image_url) && typeof part.image_url.url === 'string') {
       return { type: 'image_url', image_url: { url: part.image_url.url }, ...cacheControlMember(part) };
     }
-    return invalid(`${where} has the unsupported type ${JSON.stringify(part.type)}; use text or image_url.`, where);
+    if (part.type === 'file') return { ...readFilePart(part, where), ...cacheControlMember(part) };
+    return invalid(`${where} has the unsupported type ${JSON.stringify(part.type)}; use text, image_url or file.`, where);
   });
+}
+
+/**
+ * A tool call's Gemini thought signature: `extra_content.google.thought_signature`, where Gemini's own OpenAI-compatible
+ * API and the Gemini adapter put it. Undefined when absent; 400 naming it when it is there but not a string.
+ */
+function thoughtSignatureOf(call: Record<string, unknown>, where: string): string | undefined {
+  const google = isRecord(call.extra_content) ? call.extra_content.google : undefined;
+  const signature = isRecord(google) ? google.thought_signature : undefined;
+  if (signature === undefined || signature === null) return undefined;
+  return typeof signature === 'string' ? signature : invalid(`${where}.extra_content.google.thought_signature must be a string.`, `${where}.extra_content.google.thought_signature`);
 }
 
 function readToolCalls(value: unknown, param: string): OpenAiToolCall[] | undefined {
@@ -85,7 +102,10 @@ function readToolCalls(value: unknown, param: string): OpenAiToolCall[] | undefi
       invalid(`${where} must have an id and a function name.`, where);
     }
     const args = call.function.arguments;
-    return { id: call.id, type: 'function', function: { name: call.function.name, arguments: typeof args === 'string' ? args : '{}' }, ...cacheControlMember(call) };
+    const read: OpenAiToolCall = { id: call.id, type: 'function', function: { name: call.function.name, arguments: typeof args === 'string' ? args : '{}' }, ...cacheControlMember(call) };
+    const signature = thoughtSignatureOf(call, where);
+    if (signature !== undefined) read.thought_signature = signature;
+    return read;
   });
 }
 
@@ -173,21 +193,4 @@ export function maxTokens(body: Record<string, unknown>): number | undefined {
 export function numberField(body: Record<string, unknown>, key: string): number | undefined {
   const value = body[key];
   return typeof value === 'number' ? value : undefined;
-}
-
-/**
- * Refuses, with 400 naming the field, options that change the shape of an answer and that the provider cannot give:
- * `n` above 1 (several choices), `logprobs: true` or `top_logprobs` (token log probabilities), and, when
- * `responseFormat` is false, a `response_format` of `json_object` or `json_schema`. Sending the request without them
- * would answer something other than what the client asked for.
- */
-export function refuseUnsupportedOptions(body: Record<string, unknown>, provider: string, options: { n: boolean; responseFormat: boolean }): void {
-  const refuse = (param: string, what: string): never => invalid(`${param}: the ${provider} provider does not support ${what}.`, param);
-  if (!options.n && typeof body.n === 'number' && body.n > 1) refuse('n', 'more than one choice');
-  if (body.logprobs === true) refuse('logprobs', 'token log probabilities');
-  if (typeof body.top_logprobs === 'number' && body.top_logprobs > 0) refuse('top_logprobs', 'token log probabilities');
-  const format = body.response_format;
-  if (!options.responseFormat && isRecord(format) && (format.type === 'json_object' || format.type === 'json_schema')) {
-    refuse('response_format', `a response_format of type ${format.type}; ask for JSON in the prompt, or use a tool`);
-  }
 }
