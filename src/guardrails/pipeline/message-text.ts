@@ -9,17 +9,40 @@ export type { TextSlot } from './text-slot.js';
 /** Every role is checked: a developer key writes the system and developer messages too, so they are untrusted input. */
 const CHECKED_ROLES = new Set(['system', 'developer', 'user', 'tool', 'function', 'assistant']);
 
-/** Text slots of a content value: a string, or an array of parts with `type: "text"`. */
+/**
+ * The head of a `data:` URL that holds a text file in base64: a `text/*` media type (plain, markdown, CSV, HTML…) or
+ * one of the `application/*` types that are text (JSON, XML, YAML, scripts), parameters such as `charset` allowed.
+ */
+const TEXT_DATA_URL = /^data:(?:text\/[\w.+-]+|application\/(?:json|xml|yaml|x-yaml|javascript|x-javascript|x-python|x-sh|[\w.-]+\+(?:json|xml)))(?:;[\w.+-]+=[\w.+-]+)*;base64,/i;
+
+/**
+ * The slot of a `file` part holding a text file inline (`file.file_data`, a `data:text/…;base64,` URL, as /v1/messages
+ * translates a plain-text document): the model reads its text as much as a text part's, so it is checked and
+ * rewritten (re-encoded) like one. A PDF or other binary file is not read, as images are not.
+ */
+function textFileSlot(part: Record<string, unknown>, into: TextSlot[]): void {
+  const file = part.file;
+  if (part.type !== 'file' || file === null || typeof file !== 'object') return;
+  const record = file as Record<string, unknown>;
+  const data = record.file_data;
+  const prefix = typeof data === 'string' ? TEXT_DATA_URL.exec(data) : null;
+  if (!prefix) return;
+  const head = prefix[0];
+  const text = Buffer.from((data as string).slice(head.length), 'base64').toString('utf8');
+  into.push({ text, replace: (next) => (record.file_data = `${head}${Buffer.from(next, 'utf8').toString('base64')}`) });
+}
+
+/** Text slots of a content value: a string, or an array of parts with `type: "text"` (and text files, see {@link textFileSlot}). */
 function contentSlots(holder: Record<string, unknown>, key: string): TextSlot[] {
   const content = holder[key];
   if (typeof content === 'string') return [{ text: content, replace: (next) => (holder[key] = next) }];
   if (!Array.isArray(content)) return [];
   const slots: TextSlot[] = [];
   for (const part of content) {
-    if (part && typeof part === 'object' && typeof (part as { text?: unknown }).text === 'string') {
-      const record = part as Record<string, unknown>;
-      slots.push({ text: record.text as string, replace: (next) => (record.text = next) });
-    }
+    if (!part || typeof part !== 'object') continue;
+    const record = part as Record<string, unknown>;
+    if (typeof record.text === 'string') slots.push({ text: record.text, replace: (next) => (record.text = next) });
+    else textFileSlot(record, slots);
   }
   return slots;
 }
