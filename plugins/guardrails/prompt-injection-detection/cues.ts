@@ -11,8 +11,8 @@ interface Cue {
   pattern: RegExp;
   /** False for a cue that is ordinary on its own (a harmful topic, a story frame) and counts only in pairs. */
   alone?: boolean;
-  /** A cheap test of something every match of `pattern` contains: without it, `pattern` is not run. */
-  gate?: RegExp;
+  /** Texts of which every match of `pattern` contains one: without any of them, `pattern` is not run. */
+  gate?: readonly string[];
   /** A second pattern the window must also match (a conjunction one pattern would read slowly). */
   also?: RegExp;
   /**
@@ -63,8 +63,8 @@ const CUES: readonly Cue[] = [
   { name: 'harm', alone: false, pattern: /\b(?:bombs?|explosives?|detonat\w*|weapons?|firearms?|guns?|ammunition|nerve agent|bioweapon\w*|poison\w*|toxins?|meth(?:amphetamine)?|cocaine|heroin|fentanyl|drugs?|narcotics|hack\w*|malware|ransomware|keyloggers?|virus(?:es)?|trojan|botnet|exploit\w*|phishing|ddos|steal\w*|stole|theft|thieves|rob(?:bery|bing)?|burglar\w*|fraud\w*|scam\w*|counterfeit\w*|launder\w*|forge(?:d|ry)?|embezzl\w*|evad\w* (?:taxes|tax|police|law enforcement|detection)|tax evasion|kill\w*|murder\w*|assassinat\w*|suicide|self-harm|self harm|harm (?:myself|yourself|themselves|others)|torture\w*|kidnap\w*|terror\w*|extremis\w*|genocide|racis\w*|sexis\w*|discriminat\w*|harass\w*|stalk\w*|bully\w*|blackmail\w*|extort\w*|smuggl\w*|traffick\w*|propaganda|misinformation|disinformation|fake news|hoax|defam\w*|slurs?|illegal\w*|illicit|unauthori[sz]ed|crack(?:ing)? (?:passwords?|software)|credit card numbers|dox\w*|porn\w*|explicit|nsfw|erotic\w*|vomit\w*|anorexi\w*|bulimi\w*|overdose|lethal|dangerous|manipulat\w*|conspirac\w*|cybercrim\w*|criminals?|insider trading|nazis?|supremac\w*|subjugat\w*|cheat\w*|deceiv\w*|decepti\w*|mislead\w*|without (?:getting caught|being caught|being detected|detection|consent|permission))\b/, anchors: HARM_ANCHORS },
   // Payload splitting: a request assembled from variables or parts. A string assigned to a variable counts only beside
   // a joining of variables ("a + b") or a joining word: alone it is any code or HTML attribute (`href="…"`).
-  { name: 'split', gate: /[=+]/, pattern: /\$\w+\s*=|\b[a-z]\w{0,6}\d?\s*=\s*["'“]/, also: /\b[a-z]\w{0,3}\d?\s*\+\s*\$?[a-z]\w{0,3}\d?\b|\b(?:concatenat\w*|combin\w*|join\w*|merg\w*|put together)\b/ },
-  { name: 'split', gate: /[+]|concatenate|combine|join|merge/, pattern: /\b\w+\d?\s*\+\s*\w+\d?\b(?=[^.]{0,40}\b(?:combine|concatenat|join|together|result))|\b(?:concatenate|combine|join|merge) (?:the |these |both |all )?(?:strings|parts|words|pieces|variables|letters|halves|segments)\b/ },
+  { name: 'split', gate: ['=', '+'], pattern: /\$\w+\s*=|\b[a-z]\w{0,6}\d?\s*=\s*["'“]/, also: /\b[a-z]\w{0,3}\d?\s*\+\s*\$?[a-z]\w{0,3}\d?\b|\b(?:concatenat\w*|combin\w*|join\w*|merg\w*|put together)\b/ },
+  { name: 'split', gate: ['+', 'concatenate', 'combine', 'join', 'merge'], pattern: /\b\w+\d?\s*\+\s*\w+\d?\b(?=[^.]{0,40}\b(?:combine|concatenat|join|together|result))|\b(?:concatenate|combine|join|merge) (?:the |these |both |all )?(?:strings|parts|words|pieces|variables|letters|halves|segments)\b/ },
   // Authority claims and secret extraction.
   { name: 'authority', pattern: /\b(?:i am|i'm) (?:your|the|an?) (?:developer|creator|admin\w*|owner|programmer|engineer|supervisor|operator|god|master)\b|\b(?:admin|administrator|developer|root|sudo|system|debug|maintenance|god) (?:mode|access|override|privileges|command)\b|\bsecurity audit\b/, anchors: ['developer', 'creator', 'admin', 'owner', 'programmer', 'engineer', 'supervisor', 'operator', 'god', 'master', 'mode', 'access', 'override', 'privileges', 'command', 'audit'] },
   // Secret extraction (not its prohibition: "do not reveal the password" is a system prompt guarding one).
@@ -114,7 +114,7 @@ function ruledOut(cue: Cue, index: number, known: WindowFacts | undefined): bool
  */
 export function windowCues(window: string, known?: WindowFacts): string[] {
   const fired = CUES.filter(
-    (cue, i) => !ruledOut(cue, i, known) && (cue.gate === undefined || cue.gate.test(window)) && cue.pattern.test(window) && (cue.also === undefined || cue.also.test(window)),
+    (cue, i) => !ruledOut(cue, i, known) && (cue.gate === undefined || cue.gate.some((needle) => window.includes(needle))) && cue.pattern.test(window) && (cue.also === undefined || cue.also.test(window)),
   );
   const self = namesReaderSelf(window, known);
   if (fired.length === 0 && !self) return [];
