@@ -6,6 +6,7 @@ import { scoreText } from '../../plugins/guardrails/prompt-injection-detection/h
 import { promptInjectionModel } from '../../plugins/guardrails/prompt-injection-detection/index.js';
 import { decodePayloads, foldView, plainView, stripInvisible } from '../../plugins/guardrails/prompt-injection-detection/normalise.js';
 import { isJunkToken } from '../../plugins/guardrails/prompt-injection-detection/token-spam.js';
+import { viewWords } from '../../plugins/guardrails/prompt-injection-detection/view-words.js';
 import { seededRandom as random } from '../../scripts/train/linear-trainer.js';
 
 // Letters, every leet character (2 and 6 included, which have no letter), spaces of several kinds, line breaks,
@@ -96,5 +97,16 @@ describe('promptinjectiondetection: text views', () => {
       assert.equal(scores.jailbreak, jailbreak, JSON.stringify(text));
       assert.equal(modelText(text), foldView(maskBlobs(plainView(text))));
     }
+  });
+
+  it('finds every word of a view for the rule gates, as splitting on non-letters and non-digits gives them', () => {
+    const next = random(11);
+    for (let i = 0; i < 2000; i += 1) {
+      const text = randomText(next);
+      const words = viewWords(text);
+      for (const word of text.split(/[^\p{L}\p{N}]+/u)) if (word !== '') assert.ok(words.has(word), `${JSON.stringify(word)} in ${JSON.stringify(text)}`);
+    }
+    assert.equal(viewWords('ignore the rules').has('rule'), false);
+    assert.equal(viewWords('ignorez les règles').has('gles'), false);
   });
 });
