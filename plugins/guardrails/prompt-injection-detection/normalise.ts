@@ -204,8 +204,29 @@ function hasBase64Run(text: string): boolean {
   return false;
 }
 
+/**
+ * False only when `text` cannot hold a HEX_RUN match: such a match has at least 16 hex digits, and at most three
+ * other characters in a row between them (a separator, then a "\\x" prefix). One linear scan before the regular expression.
+ */
+function mayHoldHexRun(text: string): boolean {
+  let digits = 0;
+  let gap = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if ((c >= 48 && c <= 57) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70)) {
+      digits += 1;
+      gap = 0;
+      if (digits >= 16) return true;
+    } else if (++gap >= 4) {
+      digits = 0;
+    }
+  }
+  return false;
+}
+
 /** Decodes hex runs that hold readable text. */
 function decodeHexRuns(text: string, into: string[]): void {
+  if (!mayHoldHexRun(text)) return;
   for (const match of text.matchAll(HEX_RUN)) {
     const digits = match[0].replace(/\\x|0x|[\s,:]/g, '');
     if (digits.length % 2 !== 0 || !/[a-f]/i.test(digits)) continue;
