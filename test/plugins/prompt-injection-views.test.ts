@@ -6,6 +6,7 @@ import { scoreText } from '../../plugins/guardrails/prompt-injection-detection/h
 import { promptInjectionModel } from '../../plugins/guardrails/prompt-injection-detection/index.js';
 import { decodePayloads, foldView, plainView, stripInvisible } from '../../plugins/guardrails/prompt-injection-detection/normalise.js';
 import { isJunkToken } from '../../plugins/guardrails/prompt-injection-detection/token-spam.js';
+import { mayHoldHexRun } from '../../plugins/guardrails/prompt-injection-detection/payload-prechecks.js';
 import { viewWords } from '../../plugins/guardrails/prompt-injection-detection/view-words.js';
 import { seededRandom as random } from '../../scripts/train/linear-trainer.js';
 
@@ -121,5 +122,20 @@ describe('promptinjectiondetection: text views', () => {
       const text = `${randomText(next)} zzzz ${hex} zzzz ${randomText(next)}`;
       assert.ok(decodePayloads(text, '').includes(hidden), JSON.stringify(text));
     }
+  });
+
+  it('rules out a hex run only where the hex pattern finds none', () => {
+    const next = random(17);
+    const pieces = ['0', '7', 'a', 'F', 'e', '4c', 'b9', '0x', '\\x', 'x', '\\', ' ', ',', ':', '\n', 'g', 'z', 'q '];
+    let found = 0;
+    for (let i = 0; i < 20000; i += 1) {
+      let text = '';
+      const length = 8 + Math.floor(next() * 60);
+      for (let k = 0; k < length; k += 1) text += next() < 0.6 ? pieces[Math.floor(next() * 6)] : pieces[Math.floor(next() * pieces.length)];
+      const matches = /(?:(?:\\x|0x)?[0-9a-fA-F]{2}[\s,:]?){8,}/.test(text);
+      if (matches) found += 1;
+      if (matches) assert.ok(mayHoldHexRun(text), JSON.stringify(text));
+    }
+    assert.ok(found > 100, `only ${found} random texts held a hex run`);
   });
 });

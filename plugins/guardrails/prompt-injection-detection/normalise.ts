@@ -1,4 +1,5 @@
 // Turns one input into the text views the rules read: Unicode-folded, de-obfuscated (leetspeak, spacing) and decoded payloads.
+import { hasBase64Run, mayHoldHexRun } from './payload-prechecks.js';
 
 /** How a view was made: `plain` is NFKC lower case, `folded` also undoes homoglyphs and leetspeak, `compact` keeps letters only. */
 export type ViewKind = 'plain' | 'folded' | 'compact';
@@ -190,38 +191,6 @@ function decodeBase64Runs(text: string, into: string[]): void {
     const decoded = Buffer.from(run.replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('utf8');
     if (looksLikeText(decoded)) into.push(decoded);
   }
-}
-
-/** True when `text` has 16 characters of BASE64_RUN's alphabet in a row: one linear scan before the regular expression. */
-function hasBase64Run(text: string): boolean {
-  let run = 0;
-  for (let i = 0; i < text.length; i += 1) {
-    const c = text.charCodeAt(i);
-    const inAlphabet = (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 43 || c === 47 || c === 95 || c === 45;
-    run = inAlphabet ? run + 1 : 0;
-    if (run >= 16) return true;
-  }
-  return false;
-}
-
-/**
- * False only when `text` cannot hold a HEX_RUN match: such a match has at least 16 hex digits, and at most three
- * other characters in a row between them (a separator, then a "\\x" prefix). One linear scan before the regular expression.
- */
-function mayHoldHexRun(text: string): boolean {
-  let digits = 0;
-  let gap = 0;
-  for (let i = 0; i < text.length; i += 1) {
-    const c = text.charCodeAt(i);
-    if ((c >= 48 && c <= 57) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70)) {
-      digits += 1;
-      gap = 0;
-      if (digits >= 16) return true;
-    } else if (++gap >= 4) {
-      digits = 0;
-    }
-  }
-  return false;
 }
 
 /** Decodes hex runs that hold readable text. */
