@@ -60,8 +60,7 @@ function passesGate(rule: InjectionRule, view: GatedView): boolean {
   if (text?.some((needle) => view.text.includes(needle))) return true;
   if (!words) return false;
   view.words ??= viewWords(view.text);
-  const present = view.words;
-  return words.some((word) => present.has(word));
+  return view.words.hasAny(words);
 }
 
 /** Whether `rule` matches any view it reads; `decodedOnly` tells if only decoded payloads matched. */

@@ -2,8 +2,8 @@
 
 /** What the rule gates ask of a view's words. */
 export interface ViewWords {
-  /** True when `word` is one of the view's words; may rarely answer true for a word that is not (never false for one that is). */
-  has(word: string): boolean;
+  /** True when one of `words` is one of the view's words; may rarely answer true when none is (never false when one is). */
+  hasAny(words: readonly string[]): boolean;
 }
 
 const WORD_SPLIT = /[^\p{L}\p{N}]+/u;
@@ -21,8 +21,8 @@ function wordKey(word: string): number {
   return h & HASH_MASK;
 }
 
-/** Gate words are few and fixed (the rules' own), so their hashes are kept once made. */
-const gateKeys = new Map<string, number>();
+/** Gate word lists are few and fixed (the rules' own), so their hashes are kept once made, by list. */
+const gateKeys = new WeakMap<readonly string[], number[]>();
 
 /**
  * The words of `text` as `text.split(/[^\p{L}\p{N}]+/u)` gives them. In ASCII text, a word is a run of
@@ -37,7 +37,7 @@ export function viewWords(text: string): ViewWords {
     const c = i < text.length ? text.charCodeAt(i) : 32;
     if (c > 127) {
       const words = new Set(text.split(WORD_SPLIT));
-      return { has: (word) => words.has(word) };
+      return { hasAny: (wanted) => wanted.some((word) => words.has(word)) };
     }
     if (isAsciiWordCode(c)) {
       hash = Math.imul((inWord ? hash : FNV_OFFSET) ^ c, FNV_PRIME);
@@ -48,10 +48,10 @@ export function viewWords(text: string): ViewWords {
     }
   }
   return {
-    has(word) {
-      let key = gateKeys.get(word);
-      if (key === undefined) gateKeys.set(word, (key = wordKey(word)));
-      return keys.has(key);
+    hasAny(wanted) {
+      let wantedKeys = gateKeys.get(wanted);
+      if (wantedKeys === undefined) gateKeys.set(wanted, (wantedKeys = wanted.map(wordKey)));
+      return wantedKeys.some((key) => keys.has(key));
     },
   };
 }
