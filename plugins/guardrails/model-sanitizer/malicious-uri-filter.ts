@@ -14,6 +14,8 @@ export interface UriFinding {
 const URL_IN_TEXT =
   /\b(?:(?:https?|ftps?|sftp|file|wss?):\/\/[^\s<>"'`]+|www\.[^\s<>"'`]+|(?:javascript|vbscript):[^\s<>"'`]+|data:[\w.+-]+\/[\w.+-]+[;,][^\s<>"'`]*)/giu;
 /** Sentence punctuation and closing brackets: not part of a URL that ends in them. */
+/** Every URL_IN_TEXT match holds a ":" (its scheme) or "www." in some case: a text with neither holds no URL. */
+const WWW = /www\./i;
 const TRAILING_PUNCTUATION = new Set('.,;:!?)]}');
 
 /**
@@ -89,6 +91,7 @@ export function uriRisks(uri: string): UriRisk[] {
  */
 export function findMaliciousUris(text: string): UriFinding[] {
   const findings: UriFinding[] = [];
+  if (!text.includes(':') && !WWW.test(text)) return findings;
   URL_IN_TEXT.lastIndex = 0;
   for (let match = URL_IN_TEXT.exec(text); match; match = URL_IN_TEXT.exec(text)) {
     const uri = trimTrailingPunctuation(match[0]);

@@ -1,4 +1,5 @@
 // Hashed n-gram features of a normalised text (character 2- to 5-grams, word unigrams and bigrams), and the windows long texts are read in.
+import { CUE_ANCHOR_TABLE, UNANCHORED_CUES } from './cue-anchors.js';
 import { windowCues } from './cues.js';
 import { foldView, plainView } from './normalise.js';
 import { isSelfGateWord } from './self-reference.js';
@@ -21,6 +22,7 @@ const WORD_SEED = 0x9e3779b9;
 const BIGRAM_SEED = 0x85ebca6b;
 const CUE_SEED = 0xc2b2ae35;
 const WORD = /[\p{L}\p{N}]+/gu;
+const ANCHORS = CUE_ANCHOR_TABLE;
 
 /** A 32-bit finaliser (from murmur3): spreads FNV's low bits before masking. */
 export function mix(value: number): number {
@@ -177,6 +179,8 @@ export function wordAndCueBuckets(window: string, mask: number, into: number[] =
     if (cueRepeat > 0 && !selfGate) selfGate = isSelfGateWord(word);
   };
   const ascii = isAscii(window);
+  // In an ASCII window, the cues whose anchors start one of its words (cue-anchors.ts): each start is looked up as it is hashed.
+  let anchors = UNANCHORED_CUES;
   if (ascii) {
     // In ASCII, WORD's letters and digits are [A-Za-z0-9]: hash each run as it is read, without match objects.
     let hash = 0;
@@ -186,6 +190,7 @@ export function wordAndCueBuckets(window: string, mask: number, into: number[] =
       if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57) || (c >= 65 && c <= 90)) {
         if (!inWord) hash = (FNV_OFFSET ^ WORD_SEED) >>> 0;
         hash = Math.imul(hash ^ c, FNV_PRIME);
+        if (cueRepeat > 0) anchors |= ANCHORS[hash & 0xffff] as number;
         inWord = true;
       } else if (inWord) {
         pushWord(hash >>> 0);
@@ -196,7 +201,7 @@ export function wordAndCueBuckets(window: string, mask: number, into: number[] =
     for (const match of window.matchAll(WORD)) pushWord(fnv(match[0], WORD_SEED));
   }
   if (cueRepeat > 0) {
-    for (const cue of windowCues(window, { selfGate, ascii })) {
+    for (const cue of windowCues(window, { selfGate, ascii, anchors })) {
       const bucket = mix(fnv(cue, CUE_SEED)) & mask;
       for (let k = 0; k < cueRepeat; k += 1) into.push(bucket);
     }

@@ -1,4 +1,5 @@
 // Turns one input into the text views the rules read: Unicode-folded, de-obfuscated (leetspeak, spacing) and decoded payloads.
+import { hasBase64Run, mayHoldHexRun } from './payload-prechecks.js';
 
 /** How a view was made: `plain` is NFKC lower case, `folded` also undoes homoglyphs and leetspeak, `compact` keeps letters only. */
 export type ViewKind = 'plain' | 'folded' | 'compact';
@@ -192,20 +193,9 @@ function decodeBase64Runs(text: string, into: string[]): void {
   }
 }
 
-/** True when `text` has 16 characters of BASE64_RUN's alphabet in a row: one linear scan before the regular expression. */
-function hasBase64Run(text: string): boolean {
-  let run = 0;
-  for (let i = 0; i < text.length; i += 1) {
-    const c = text.charCodeAt(i);
-    const inAlphabet = (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 43 || c === 47 || c === 95 || c === 45;
-    run = inAlphabet ? run + 1 : 0;
-    if (run >= 16) return true;
-  }
-  return false;
-}
-
 /** Decodes hex runs that hold readable text. */
 function decodeHexRuns(text: string, into: string[]): void {
+  if (!mayHoldHexRun(text)) return;
   for (const match of text.matchAll(HEX_RUN)) {
     const digits = match[0].replace(/\\x|0x|[\s,:]/g, '');
     if (digits.length % 2 !== 0 || !/[a-f]/i.test(digits)) continue;

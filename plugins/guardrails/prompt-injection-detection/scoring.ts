@@ -2,6 +2,7 @@
 import { DEFAULT_SCAN_LIMIT, textViews, type TextView } from './normalise.js';
 import type { ViewKind } from './normalise.js';
 import { INJECTION_RULES, MULTILINGUAL_RULES, type InjectionRule } from './rules.js';
+import { viewWords, type ViewWords } from './view-words.js';
 
 /** The scores of one text, with the rules that matched (for logs, tests and tuning). */
 export interface InjectionAssessment {
@@ -50,19 +51,16 @@ function clampScore(value: number): number {
 
 /** A view with its words, split once on demand for the rule gates. */
 export interface GatedView extends TextView {
-  words?: Set<string>;
+  words?: ViewWords;
 }
-
-const WORD_SPLIT = /[^\p{L}\p{N}]+/u;
 
 /** True when the view holds one of the gate's words or texts (see `InjectionRule.gate`). */
 function passesGate(rule: InjectionRule, view: GatedView): boolean {
   const { words, text } = rule.gate;
   if (text?.some((needle) => view.text.includes(needle))) return true;
   if (!words) return false;
-  view.words ??= new Set(view.text.split(WORD_SPLIT));
-  const present = view.words;
-  return words.some((word) => present.has(word));
+  view.words ??= viewWords(view.text);
+  return view.words.hasAny(words);
 }
 
 /** Whether `rule` matches any view it reads; `decodedOnly` tells if only decoded payloads matched. */

@@ -87,8 +87,8 @@ export function unbalancedMarks(text: string): number {
  */
 export function tokenSpamScore(text: string): number {
   // Only the last MAX_TAIL + HEAD_SPAN tokens can reach the score.
-  const tokens = text
-    .replace(CODE_FENCE, '\n')
+  // Every code fence holds three backticks: without them the replacement would only scan the text.
+  const tokens = (text.includes('```') ? text.replace(CODE_FENCE, '\n') : text)
     .slice(-READ_CHARS)
     .split(/\s+/u)
     .filter((t) => t !== '')

@@ -31,6 +31,8 @@ const BULLET = re(String.raw`\b(?:put|pump|fire|send|lodge) (?:a |some |two |\d+
 const THREAT = re(String.raw`\b(?:i'?ll|i will|i'm gonna|im gonna|i am gonna|i'm going to|i am going to|we'll|we will|we're going to|gonna)\s+(?:[\w'-]+\s+){0,3}?${VIOLENT_VERB}\s+(?:[\w'-]+\s+){0,2}?(?:you|your|ya|u|ur|${PERSON})\b(?! (?:an?|the) (?:email|message|text|note|dm|line|call|link))`);
 /** A violent verb as a word: a cheap test before the rules that need one. */
 const VIOLENT_VERB_WORD = re(String.raw`\b${VIOLENT_VERB}\b`);
+/** The other words VIOLENCE_BODY may start with: with VIOLENT_VERB_WORD, a test it must pass before it runs. */
+const SAW_WORD = /\bsaw(?:ing)?\b/;
 /** Sports, games, outings: "beat my wife in checkers", "take my friend out for dinner". */
 const BENIGN_VIOLENCE = re(String.raw`\b(?:for|to|on) (?:a |the )?(?:dinner|lunch|date|drinks|walk|coffee|breakfast|movie|ride|shopping|spin|meal|trip)\b|\bin (?:a )?(?:checkers|chess|a game|cards|poker|tennis|a race|an argument|a debate|monopoly|scrabble|arm wrestling|ping pong|a match)\b`);
 const VIOLENT_NOUN_ACT = re(String.raw`\b(?:commit|committing|plan|planning|carry out|execute|stage|organi[sz]e|get away with|perform|engage in|set up|pull off|repeat|replicate|recreate)\s+(?:a |an |the |another |my |some )?(?:\w+ )?${VIOLENT_NOUN}`);
@@ -72,6 +74,8 @@ const DRUG_GET = re(String.raw`\b${MAKE_OR_GET}\s+(?:(?:a|some|an|the|more|cheap
 const BENIGN_DRUG = re(String.raw`\b(?:can|bottle|glass|diet|cherry|vanilla|cup|case|pack) of coke\b|\bdiet coke\b|\bcoke (?:zero|can|bottle)\b`);
 const PRIVACY = re(String.raw`\b(?:my (?:[\w-]+ ){0,2}?[\w-]+'s?|(?:someone|somebody|other people|people|celebrities|a celebrity|a stranger|strangers|an employee|employees)'s?)\s+(?:[\w-]+ ){0,2}?${PRIVATE_DATA}\b`);
 
+/** A protected group as a word: GROUP_DISCRIMINATION, INVERTED_DISCRIMINATION, GROUP_VIOLENCE and HATE_JOKES hold one wherever they match. */
+const GROUP_WORD = re(String.raw`\b${GROUP}\b`);
 const GROUP_DISCRIMINATION = re(String.raw`\b${GROUP}\b[^.?!\n]{0,70}?\b${DISCRIMINATION}`);
 /** "Why should <group> not be allowed to ...": the modal comes before the group, the denial after it. */
 const INVERTED_DISCRIMINATION = re(String.raw`\b(?:should|shouldn't|must|mustn't|ought|deserve|need|needs|have to|has to|is it (?:right|best|better|fair|good)|it is (?:right|best|better|fair)|reasons? why)\b[^.?!\n]{0,30}?\b${GROUP}\b[^.?!\n]{0,12}?\b${DENIAL}`);
@@ -136,7 +140,8 @@ export function scoreCategoryRules(text: string): RuleScores {
   const benignViolence = (): number => (BENIGN_VIOLENCE.test(text) ? 0.3 : 1);
   // VIOLENCE_TARGET, TARGET_THEN_VERB, THREAT and GROUP_VIOLENCE each need a violent verb (VIOLENT_VERB_WORD holds wherever they match).
   const violentVerb = VIOLENT_VERB_WORD.test(text);
-  if ((violentVerb && (VIOLENCE_TARGET.test(text) || TARGET_THEN_VERB.test(text))) || VIOLENCE_BODY.test(text) || TARGET_INSIDE.test(text)) violence = atLeast(violence, act(0.88, 0.5) * benignViolence());
+  const bodyVerb = violentVerb || SAW_WORD.test(text);
+  if ((violentVerb && (VIOLENCE_TARGET.test(text) || TARGET_THEN_VERB.test(text))) || (bodyVerb && VIOLENCE_BODY.test(text)) || TARGET_INSIDE.test(text)) violence = atLeast(violence, act(0.88, 0.5) * benignViolence());
   if (VIOLENT_NOUN_ACT.test(text)) violence = atLeast(violence, act(0.85, 0.6));
   if (SELF_HARM_RE.test(text)) violence = atLeast(violence, act(0.88, 0.6));
   if (BULLET.test(text)) violence = atLeast(violence, 0.8 * (FICTION.test(text) ? 0.5 : 1));
@@ -164,13 +169,15 @@ export function scoreCategoryRules(text: string): RuleScores {
   if (DRUG_GET.test(text) && !BENIGN_DRUG.test(text)) crime = atLeast(crime, act(0.8, 0.4));
   if (PRIVACY.test(text)) crime = atLeast(crime, intent() ? 0.75 : 0.6);
 
-  if (GROUP_DISCRIMINATION.test(text) || INVERTED_DISCRIMINATION.test(text) || DISCRIMINATION_GROUP.test(text)) hate = atLeast(hate, 0.8 * (FICTION.test(text) ? 0.5 : 1));
-  if (violentVerb && GROUP_VIOLENCE.test(text)) {
+  // The group rules but DISCRIMINATION_GROUP (which also reads "men") each need a group named (GROUP_WORD holds wherever they match).
+  const groupNamed = GROUP_WORD.test(text);
+  if ((groupNamed && (GROUP_DISCRIMINATION.test(text) || INVERTED_DISCRIMINATION.test(text))) || DISCRIMINATION_GROUP.test(text)) hate = atLeast(hate, 0.8 * (FICTION.test(text) ? 0.5 : 1));
+  if (violentVerb && groupNamed && GROUP_VIOLENCE.test(text)) {
     hate = atLeast(hate, act(0.9, 0.7));
     violence = atLeast(violence, act(0.88, 0.6));
   }
   if (ATROCITY_DENIAL.test(text)) hate = atLeast(hate, 0.8);
-  if (HATE_JOKES.test(text)) hate = atLeast(hate, 0.75);
+  if (groupNamed && HATE_JOKES.test(text)) hate = atLeast(hate, 0.75);
   if (NEGATIVE_TRAIT_WORD.test(text) && STEREOTYPE.test(text)) hate = atLeast(hate, 0.7);
 
   if (CHILD_SEXUAL_GATE.test(text) && CHILD_SEXUAL.test(text)) sexual = atLeast(sexual, FACTUAL.test(text) && !intent() ? 0.4 : 0.92);

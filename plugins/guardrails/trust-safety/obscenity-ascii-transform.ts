@@ -34,18 +34,23 @@ export function asciiTransformer(transformers: readonly unknown[] = []): ((raw: 
     table[code] = char;
   }
   const states = stateful.map((step) => (step.factory as NonNullable<TransformerContainer['factory']>)());
+  // The output is written as bytes and read back as Latin-1: one native call instead of spreading a list of codes into
+  // String.fromCodePoint. A step that answers a code above 255 (none of the English ones) sends the text to obscenity's pass.
+  let bytes = new Uint8Array(4096);
   return function transformAscii(raw: string): string | undefined {
-    const out: number[] = [];
+    if (bytes.length < raw.length) bytes = new Uint8Array(raw.length);
+    let count = 0;
     for (const state of states) state.reset();
     for (let i = 0; i < raw.length; i += 1) {
       const code = raw.charCodeAt(i);
       if (code >= 128) return undefined;
       let char: number | undefined = table[code] as number;
       for (let s = 0; s < states.length && char !== undefined; s += 1) char = (states[s] as { transform(c: number): number | undefined }).transform(char);
-      if (char !== undefined) out.push(char);
+      if (char === undefined) continue;
+      if (char > 255) return undefined;
+      bytes[count] = char;
+      count += 1;
     }
-    let text = '';
-    for (let i = 0; i < out.length; i += 4096) text += String.fromCodePoint(...out.slice(i, i + 4096));
-    return text;
+    return Buffer.from(bytes.buffer, bytes.byteOffset, count).toString('latin1');
   };
 }

@@ -88,6 +88,8 @@ const DIRECTED_INSULT = new RegExp(`${DIRECTED.source}${INSULT}\\b|(?<!\\b(?:whe
 const ABUSIVE_PHRASE = new RegExp(`\\b(?:shut (?:the \\w+ )?up|stfu|gtfo|go to hell|rot in hell|burn in hell|screw you|drop dead|kys|kill yourself|die in a fire|eat shit|suck it|let'?s go brandon|fjb)\\b|\\bf(?:u|\\*|\\W)?(?:c|\\*)?k (?:you|u|off|your|ur|the|them|him|her|this|that|all|every|em|'em|[a-z]+ [a-z]+$)`);
 /** Masked obscenities that obscenity's transformers miss: "sh*thead", "b*$trd", "a$$". */
 const MASKED = /(?:^|[^a-z])(?:f[*#@$%&|!-]{1,3}(?:c?k|ck|king|ked|ker)?|sh?[*#@$%&|!1-]{1,2}t\w*|b[*#@$%&|!]{1,4}(?:tch|t?ch|st?a?rd|trd)?\w*|a[$*]{2}(?:hole|hat)?\w*|c[*#@$%&|!]{1,2}nt\w*|d[*#@$%&|!]ck\w*|pu?[*#@$%&|!]{1,3}(?:ssy|sy|y)|f[*#@$%&|!]{3,}(?:ing|ed|er)?)(?![a-z])/;
+/** The letter and mask mark every MASKED alternative starts with ("f*", "sh1", "a$", "pu#"): a cheap test before it. */
+const MASK_AFTER_LETTER = /[fshbacdpu][*#@$%&|!1-]/;
 /** Abuse aimed at someone else: "he is a moron", "what a clown", "bunch of idiots". */
 const PREDICATE_INSULT = new RegExp(`\\b(?:is|are|was|were|'s|'re|such|what|total|complete|absolute|utter|bunch of|pack of|these|those|dumb|stupid|lying|filthy|disgusting|typical)\\s+(?:an?\\s+)?(?:[\\w'-]+\\s+){0,2}?${INSULT}\\b|\\b(?:is|are|'s|'re|such|total|complete|absolute|utter|bunch of|pack of)\\s+(?:so\\s+|just\\s+|really\\s+|truly\\s+)?${WEAK_INSULT}\\b|\\b(?:is|are|'s|'re|such|bunch of|pack of)\\s+(?:an?\\s+|such\\s+an?\\s+|the\\s+)(?:[\\w'-]+\\s+)?${WEAK_INSULT}\\b`);
 /** Self-deprecation ("I was an idiot to ...") and fiction ("the villain is evil") are not abuse. */
@@ -110,7 +112,7 @@ export function scoreProfanity(text: string, raw: string): ProfanityScores {
     else if (ANATOMY.has(word)) sexual = Math.max(sexual, 0.3);
   }
   // A self-censored swear word says what it is: the writer marked it as one.
-  if (MASKED.test(text)) profanity = Math.max(profanity, 0.6);
+  if (MASK_AFTER_LETTER.test(text) && MASKED.test(text)) profanity = Math.max(profanity, 0.6);
   const obscene = [...words].filter((word) => profanityWeight(word) > 0).length;
   if (obscene > 1) profanity = Math.min(0.95, profanity + 0.1 * (obscene - 1));
   const insulting = INSULT_WORD.test(text);

@@ -39,6 +39,8 @@ const COUNTER_SPEECH_MODEL_FACTOR = 0.4;
 const SLUR_HOMONYM = /\bbitch(?:es)?\b[^.!?\n]{0,60}\b(?:dogs?|pupp(?:y|ies)|canines?|vet|breed(?:er|ing)?|litter|kennel|barking|whelp\w*|sire|show)\b|\b(?:dogs?|pupp(?:y|ies)|canines?|labrador|retriever|spaniel|terrier|greyhound|breed(?:er|ing)?|kennel|litter)\b[^.!?\n]{0,60}\bbitch(?:es)?\b|\bfags?\b[^.!?\n]{0,40}\b(?:smok\w*|cigarettes?|lighter|ash\w*|puff\w*|lungs?|packet|light(?:ed|ing)?)\b|\b(?:smok\w*|cigarettes?|lighter|packet of|light(?:ed|ing)? (?:a|up a))\b[^.!?\n]{0,40}\bfags?\b|\bfaggots?\b[^.!?\n]{0,60}\b(?:meatballs?|gravy|butcher|dinner|ate|eat|cooked|pan-fried|sticks|firewood|fuel|bundle|onion)\b|\b(?:meatballs?|gravy|butcher|dinner|ate|eat|cooked|pan-fried|sticks|firewood|fuel|bundle)\b[^.!?\n]{0,60}\bfaggots?\b|\bdykes?\b[^.!?\n]{0,60}\b(?:flood\w*|sea|water|tide|dam|dutch|netherlands|council|river|canal|embankment)\b|\b(?:flood\w*|sea|water|tide|dam|dutch|council|river|canal|built)\b[^.!?\n]{0,60}\bdykes?\b|\b(?:garden|rake|shovel|spade|weeding) hoes?\b|\bhoes?\b[^.!?\n]{0,30}\b(?:garden|shovel|rake|spade|weeds?|soil)\b/;
 
 const MENTIONS_GROUP = new RegExp(String.raw`\b${GROUP}\b`);
+/** A word every SLUR_HOMONYM alternative holds: without one of them the pattern cannot match, so it is not run. */
+const SLUR_HOMONYM_WORDS = ['bitch', 'fag', 'dyke', 'hoe'];
 
 /**
  * A one-line question or request ("how do I kill a Python process?"). The rules read these well (intent, target,
@@ -150,7 +152,8 @@ export function scoreTrustSafety(sent: string, model?: UnsafeModel, tuning: Mode
       }
       const request = REQUEST.test(normalised) ? (tuning.request ?? REQUEST_MODEL_FACTOR) : 1;
       // The model reads words, not negation or word sense: it counts less in counter-speech about a group and not at all for a slur's harmless twin.
-      const context = SLUR_HOMONYM.test(normalised) ? 0 : counter ? COUNTER_SPEECH_MODEL_FACTOR : 1;
+      const homonym = SLUR_HOMONYM_WORDS.some((word) => normalised.includes(word)) && SLUR_HOMONYM.test(normalised);
+      const context = homonym ? 0 : counter ? COUNTER_SPEECH_MODEL_FACTOR : 1;
       const evidence = context * request * tuning.weight * ((probability - floor) / (1 - floor));
       scores[target] = 1 - (1 - scores[target]) * (1 - evidence);
     }

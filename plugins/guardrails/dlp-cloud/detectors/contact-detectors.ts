@@ -7,6 +7,8 @@ import { countDigits, hasContext, scanPattern, stepLikelihood } from './context-
 const EMAIL =
   /(?<![\p{L}\p{N}._%+-])[\p{L}\p{N}][\p{L}\p{N}._%+-]{0,63}@(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?\.)+\p{L}{2,24}(?![\p{L}\p{N}-])/gu;
 const EMAIL_CONTEXT = /\b(?:e-?mail|mail|contact|reach|write)\b/i;
+/** Every address holds its `@` within 64 code points (up to 128 UTF-16 units) of its start. */
+const EMAIL_ANCHOR = { text: '@', reach: 128 };
 // `user:pass@host` inside a URL is a credential, not an address.
 const URL_USERINFO_BEFORE = /\/\/[^\s/@]*:$/;
 
@@ -16,7 +18,7 @@ export function detectEmails(text: string): PiiCandidate[] {
   return scanPattern(text, EMAIL, 'EMAIL_ADDRESS', (_match, start, end) => {
     if (URL_USERINFO_BEFORE.test(text.slice(Math.max(0, start - 80), start))) return 0;
     return hasContext(text, start, end, EMAIL_CONTEXT, 30) ? Likelihood.VERY_LIKELY : Likelihood.LIKELY;
-  });
+  }, 0, EMAIL_ANCHOR);
 }
 
 /**

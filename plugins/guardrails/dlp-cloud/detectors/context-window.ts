@@ -23,8 +23,18 @@ export function countDigits(value: string): number {
 }
 
 /**
+ * A text every match of a pattern holds, at most `reach` UTF-16 units after the match's start (the `@` of an e-mail
+ * address): the scan jumps to where a match could start before the next one, since none can start earlier.
+ */
+export interface PatternAnchor {
+  text: string;
+  reach: number;
+}
+
+/**
  * Runs a global regex over `text` and turns each match into a candidate, or none when `score` answers 0.
- * `group` picks a capture group as the span (its offset comes from the `d` flag's indices).
+ * `group` picks a capture group as the span (its offset comes from the `d` flag's indices). With an `anchor`, the
+ * regex only runs from `reach` units before each anchor on (the same matches: see {@link PatternAnchor}).
  */
 export function scanPattern(
   text: string,
@@ -32,10 +42,18 @@ export function scanPattern(
   infoType: InfoType,
   score: (match: RegExpExecArray, start: number, end: number) => number,
   group = 0,
+  anchor?: PatternAnchor,
 ): PiiCandidate[] {
   const found: PiiCandidate[] = [];
   pattern.lastIndex = 0;
-  for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
+  for (;;) {
+    if (anchor) {
+      const next = text.indexOf(anchor.text, pattern.lastIndex);
+      if (next < 0) break;
+      pattern.lastIndex = Math.max(pattern.lastIndex, next - anchor.reach);
+    }
+    const match = pattern.exec(text);
+    if (!match) break;
     if (match[0] === '') {
       pattern.lastIndex++;
       continue;

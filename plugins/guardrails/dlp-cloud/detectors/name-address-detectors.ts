@@ -72,10 +72,11 @@ const NUMBER_FIRST = new RegExp(
   'gu',
 );
 // European order: "Hauptstraße 5", "Koskikatu 25 B", "Storgatan 3".
-const NAME_FIRST = new RegExp(
-  `(?<![\\p{L}-])\\p{Lu}[\\p{L}\\p{M}-]{0,40}(?:stra(?:ß|ss)e|str\\.|gasse|weg|allee|platz|katu|tie|gatan|vägen|gata|vej|gade|straat|laan|plein|gracht|utca|ulica)[ \\t]+\\d{1,5}[A-Za-z]?(?![\\w])${UNIT}`,
-  'giu',
-);
+/** Street-name endings of European addresses, written after the name ("Hauptstraße 5", "Keizersgracht 12"). */
+const EUROPEAN_SUFFIX = '(?:stra(?:ß|ss)e|str\\.|gasse|weg|allee|platz|katu|tie|gatan|vägen|gata|vej|gade|straat|laan|plein|gracht|utca|ulica)';
+const NAME_FIRST = new RegExp(`(?<![\\p{L}-])\\p{Lu}[\\p{L}\\p{M}-]{0,40}${EUROPEAN_SUFFIX}[ \\t]+\\d{1,5}[A-Za-z]?(?![\\w])${UNIT}`, 'giu');
+/** What every NAME_FIRST match holds (an ending, then a house number): a cheap test, since NAME_FIRST tries each word start. */
+const EUROPEAN_NUMBER = new RegExp(`${EUROPEAN_SUFFIX}[ \\t]+\\d`, 'iu');
 // PO boxes and US military addresses: "P.O. Box 123", "PSC 1234, Box 5678", "Unit 8524 Box 0979".
 const BOX = /\b(?:P\.?[ \t]?O\.?[ \t]?Box|PSC[ \t]+\d{1,5},?[ \t]+Box|Unit[ \t]+\d{1,5},?[ \t]+Box)[ \t]+\d{1,6}\b/gi;
 
@@ -83,7 +84,7 @@ const BOX = /\b(?:P\.?[ \t]?O\.?[ \t]?Box|PSC[ \t]+\d{1,5},?[ \t]+Box|Unit[ \t]+
 export function detectStreetAddresses(text: string): PiiCandidate[] {
   return [
     ...scanPattern(text, NUMBER_FIRST, 'STREET_ADDRESS', () => Likelihood.POSSIBLE),
-    ...scanPattern(text, NAME_FIRST, 'STREET_ADDRESS', () => Likelihood.POSSIBLE),
+    ...(EUROPEAN_NUMBER.test(text) ? scanPattern(text, NAME_FIRST, 'STREET_ADDRESS', () => Likelihood.POSSIBLE) : []),
     ...scanPattern(text, BOX, 'STREET_ADDRESS', () => Likelihood.POSSIBLE),
   ];
 }
