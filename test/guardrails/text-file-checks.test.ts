@@ -72,13 +72,27 @@ describe('input policies on inline text files', () => {
     assert.match(String(error), /The input was rejected by promptinjectiondetection/, name);
   };
 
-  it('an injection in a text file or a plain-text document is rejected before any provider call, on every provider type', async () => {
+  it('an injection in a text file, a plain-text document or a document title is rejected before any provider call, on every provider type', async () => {
     await setPolicy({ mode: 'reject', processors: { promptinjectiondetection: { threshold: 0.5, apply_to: ['input'] } } });
     for (const route of ['via-openai', 'via-anthropic', 'via-gemini']) {
       await refused(`chat ${route}`, () => chatWithFile(route, INJECTION));
       await refused(`chat ${route} (markdown, charset)`, () => chatWithFile(route, INJECTION, 'text/markdown;charset=utf-8'));
       await refused(`messages ${route}`, () => messagesWithDocument(route, INJECTION));
     }
+    // A document's title reaches the model too (Anthropic shows it as the document's title), a PDF's included.
+    await refused('chat PDF file name', () =>
+      openai('via-openai').chat.completions.create({
+        model: 'any',
+        messages: [{ role: 'user', content: [{ type: 'text', text: 'Summarise.' }, { type: 'file', file: { filename: INJECTION, file_data: `data:application/pdf;base64,${PDF}` } }] }],
+      }),
+    );
+    await refused('messages PDF title', () =>
+      anthropic('via-anthropic').messages.create({
+        model: 'any',
+        max_tokens: 64,
+        messages: [{ role: 'user', content: [{ type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: PDF }, title: INJECTION }, { type: 'text', text: 'Summarise.' }] }],
+      }),
+    );
     assert.equal(received.length, 0, 'no provider was called');
     // The same requests with a harmless file pass.
     await chatWithFile('via-openai', 'Quarterly figures: revenue rose by four percent.');

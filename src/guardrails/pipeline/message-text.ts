@@ -16,14 +16,16 @@ const CHECKED_ROLES = new Set(['system', 'developer', 'user', 'tool', 'function'
 const TEXT_DATA_URL = /^data:(?:text\/[\w.+-]+|application\/(?:json|xml|yaml|x-yaml|javascript|x-javascript|x-python|x-sh|[\w.-]+\+(?:json|xml)))(?:;[\w.+-]+=[\w.+-]+)*;base64,/i;
 
 /**
- * The slot of a `file` part holding a text file inline (`file.file_data`, a `data:text/…;base64,` URL, as /v1/messages
- * translates a plain-text document): the model reads its text as much as a text part's, so it is checked and
- * rewritten (re-encoded) like one. A PDF or other binary file is not read, as images are not.
+ * The slots of a `file` part: its `filename` (a document's title, which the model reads), and its content when it is
+ * a text file inline (`file.file_data`, a `data:text/…;base64,` URL, as /v1/messages translates a plain-text document):
+ * the model reads that text as much as a text part's, so it is checked and rewritten (re-encoded) like one. A PDF or
+ * other binary file's bytes are not read, as an image's are not.
  */
-function textFileSlot(part: Record<string, unknown>, into: TextSlot[]): void {
+function fileSlots(part: Record<string, unknown>, into: TextSlot[]): void {
   const file = part.file;
   if (part.type !== 'file' || file === null || typeof file !== 'object') return;
   const record = file as Record<string, unknown>;
+  stringSlot(record, 'filename', into);
   const data = record.file_data;
   const prefix = typeof data === 'string' ? TEXT_DATA_URL.exec(data) : null;
   if (!prefix) return;
@@ -32,7 +34,7 @@ function textFileSlot(part: Record<string, unknown>, into: TextSlot[]): void {
   into.push({ text, replace: (next) => (record.file_data = `${head}${Buffer.from(next, 'utf8').toString('base64')}`) });
 }
 
-/** Text slots of a content value: a string, or an array of parts with `type: "text"` (and text files, see {@link textFileSlot}). */
+/** Text slots of a content value: a string, or an array of parts with `type: "text"` (and files, see {@link fileSlots}). */
 function contentSlots(holder: Record<string, unknown>, key: string): TextSlot[] {
   const content = holder[key];
   if (typeof content === 'string') return [{ text: content, replace: (next) => (holder[key] = next) }];
@@ -42,7 +44,7 @@ function contentSlots(holder: Record<string, unknown>, key: string): TextSlot[] 
     if (!part || typeof part !== 'object') continue;
     const record = part as Record<string, unknown>;
     if (typeof record.text === 'string') slots.push({ text: record.text, replace: (next) => (record.text = next) });
-    else textFileSlot(record, slots);
+    else fileSlots(record, slots);
   }
   return slots;
 }
