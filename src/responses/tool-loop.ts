@@ -241,7 +241,7 @@ export async function runToolLoop(
         throw asResponsesError(error);
       });
       if (!outcome.ok) throw asResponsesError(outcome.error);
-      const answer = outcome.relay.json as { choices?: Array<{ message?: { content?: string | null; refusal?: string | null; tool_calls?: ToolCall[] }; finish_reason?: string | null }>; usage?: ChatUsage };
+      const answer = outcome.relay.json as { choices?: Array<{ message?: { content?: string | null; refusal?: string | null; tool_calls?: ToolCall[]; thinking_blocks?: unknown[] }; finish_reason?: string | null }>; usage?: ChatUsage };
       output.addUsage(answer.usage);
       const choice = answer.choices?.[0];
       const message = choice?.message ?? {};
@@ -254,7 +254,9 @@ export async function runToolLoop(
         await save([]);
         return output.finish(incompleteReason(choice?.finish_reason));
       }
-      messages.push({ role: 'assistant', content: message.content ?? null, tool_calls: calls });
+      // Anthropic's thinking blocks stay with the calls they led to: with thinking on, it refuses a tool_use turn without them.
+      const thinking = Array.isArray(message.thinking_blocks) && message.thinking_blocks.length > 0 ? { thinking_blocks: message.thinking_blocks } : {};
+      messages.push({ role: 'assistant', content: message.content ?? null, tool_calls: calls, ...thinking });
       const pending: PendingApproval[] = [];
       let clientCalls = false;
       for (const call of calls) {

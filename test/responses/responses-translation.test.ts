@@ -131,6 +131,11 @@ describe('/v1/responses translated to each provider type', () => {
       await create('anthropic', { input: userTurn({ type: 'input_file', filename: 'notes.txt', file_data: textFile('Revenue rose by four percent.') }) });
       const blocks = (received[0]!.body.messages as Array<{ content: Array<{ type: string; source?: Record<string, unknown> }> }>)[0]!.content;
       assert.deepEqual(blocks[1], { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'Revenue rose by four percent.' }, title: 'notes.txt' });
+      // A DLP mask rewrites an address inside the file before the provider reads it.
+      await setPolicy({ mode: 'inspect', dlp: { strategy: 'mask', info_types: ['EMAIL_ADDRESS'] } });
+      await create('anthropic', { input: userTurn({ type: 'input_file', filename: 'notes.txt', file_data: textFile('Write to jane.doe@example.com today.') }) });
+      const masked = (received[1]!.body.messages as Array<{ content: Array<{ source?: { data?: string } }> }>)[0]!.content[1]!.source!.data!;
+      assert.match(masked, /^Write to \*+ today\.$/);
     } finally {
       await setPolicy({ mode: 'inspect', processors: {} });
     }
@@ -158,6 +163,13 @@ describe('/v1/responses translated to each provider type', () => {
       assert.equal(types.at(-1), 'response.incomplete', format);
       assert.deepEqual(comparable(streamed), comparable(response), format);
     }
+  });
+
+  it("an answer the provider's content filter stopped is incomplete with reason content_filter", async () => {
+    answers = { ...finished, openai: { ...finished.openai, choices: [{ index: 0, message: { role: 'assistant', content: 'Partial' }, finish_reason: 'content_filter' }] } };
+    const response = await create('openai', { input: 'Hi' });
+    assert.equal(response.status, 'incomplete');
+    assert.deepEqual(response.incomplete_details, { reason: 'content_filter' });
   });
 
   it('a refusal is a refusal part of the message, JSON and streamed', async () => {
@@ -195,5 +207,46 @@ describe('/v1/responses translated to each provider type', () => {
     const anthropic = received[1]!.body as { tool_choice?: { disable_parallel_tool_use?: boolean }; metadata?: { user_id?: string } };
     assert.equal(anthropic.tool_choice?.disable_parallel_tool_use, true);
     assert.equal(anthropic.metadata?.user_id, 'user-123');
+  });
+});
+
+describe('/v1/responses with Anthropic thinking and tool calls', () => {
+  let f: TrafficFixture;
+  let upstream: RawLoopbackServer;
+  let server: LoopbackServer;
+  const received: Body[] = [];
+  const thinking = { type: 'thinking', thinking: 'The user wants the weather; call the tool.', signature: 'sig-abc' };
+
+  before(async () => {
+    upstream = await listenJsonUpstream((res: ServerResponse, body) => {
+      received.push(body);
+      const last = (body.messages as Array<{ content: unknown }>).at(-1)!;
+      const answered = Array.isArray(last.content) && (last.content as Array<{ type: string }>).some((block) => block.type === 'tool_result');
+      const content = answered ? [{ type: 'text', text: 'Sunny.' }] : [thinking, { type: 'tool_use', id: 'toolu_1', name: 'weather', input: { city: 'Oslo' } }];
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-x', content, stop_reason: answered ? 'end_turn' : 'tool_use', stop_sequence: null, usage: { input_tokens: 5, output_tokens: 5 } }));
+    });
+    f = await createTrafficFixture();
+    await addTranslatedRoutes(f, upstream.url);
+    server = await listenOnLoopback(f.app);
+  });
+  after(async () => {
+    server.close();
+    await f.close();
+    await upstream.close();
+  });
+
+  it('the thinking block that led to a function call goes back with the call when the client answers it', async () => {
+    const client = new OpenAI({ apiKey: f.developerKey, baseURL: `${server.base}/v1`, maxRetries: 0, defaultHeaders: { 'x-gateway-route': 'via-anthropic' } });
+    const tools = [{ type: 'function' as const, name: 'weather', parameters: { type: 'object', properties: { city: { type: 'string' } } }, strict: false }];
+    const first = await client.responses.create({ model: 'any', input: 'Weather in Oslo?', tools, reasoning: { effort: 'low' } });
+    const call = first.output.find((item) => item.type === 'function_call') as OpenAI.Responses.ResponseFunctionToolCall;
+    assert.equal(call.name, 'weather');
+    const second = await client.responses.create({ model: 'any', previous_response_id: first.id, input: [{ type: 'function_call_output', call_id: call.call_id, output: '{"sky":"clear"}' }], tools, reasoning: { effort: 'low' } });
+    assert.equal(second.output_text, 'Sunny.');
+    const turn = (received[1]!.messages as Array<{ role: string; content: Array<Record<string, unknown>> }>)[1]!;
+    assert.equal(turn.role, 'assistant');
+    assert.deepEqual(turn.content.map((block) => block.type), ['thinking', 'tool_use']);
+    assert.deepEqual(turn.content[0], thinking);
   });
 });
