@@ -21,6 +21,9 @@ function allows(entry: AllowedEntry, tool: ChatTool, names: ToolNameMap): boolea
   return false;
 }
 
+/** Request members the chat request carries as they are (each adapter maps them for its provider, or leaves them out as hints). */
+const PASSED_ON = ['user', 'safety_identifier', 'prompt_cache_key', 'service_tier'] as const;
+
 /** A 400 about `tool_choice`, for a tool the request names that the loop cannot offer (not listed, disabled, filtered). */
 const unavailable = (what: string, param: string) =>
   Errors.validation([`The field 'tool_choice' names ${what}, which is not among the tools the model can be offered (its server may be unreachable, or the tool disabled or filtered by allowed_tools).`], { param });
@@ -32,7 +35,8 @@ const unavailable = (what: string, param: string) =>
  * - `tool_choice`: `none` in every round; `required` or a named tool in the first round only (the model must call a
  *   tool, then answers freely once it has the result, rather than calling tools until the round limit), `auto` otherwise;
  * - `response_format` from `text.format` (`json_object`, or `json_schema` with its name, schema, description and
- *   strictness), `verbosity` from `text.verbosity`, and `reasoning_effort` from `reasoning.effort`.
+ *   strictness), `verbosity` from `text.verbosity`, and `reasoning_effort` from `reasoning.effort`;
+ * - `parallel_tool_calls` (when tools are offered), `user`, `safety_identifier`, `prompt_cache_key` and `service_tier` as they are.
  *
  * `reasoning.summary` has no chat counterpart and is not passed on. Throws a 400 naming `tool_choice` when the choice
  * names a tool the round cannot offer.
@@ -72,7 +76,9 @@ export function chatRequestOptions(request: ResponsesRequest, chatTools: ChatToo
   if (tools.length > 0) {
     fields.tools = tools;
     if (toolChoice !== undefined) fields.tool_choice = toolChoice;
+    if (typeof request.parallel_tool_calls === 'boolean') fields.parallel_tool_calls = request.parallel_tool_calls;
   }
+  for (const key of PASSED_ON) if (typeof request[key] === 'string') fields[key] = request[key];
   const format = request.text?.format;
   if (format?.type === 'json_object') fields.response_format = { type: 'json_object' };
   if (format?.type === 'json_schema') {

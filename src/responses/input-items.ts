@@ -1,5 +1,6 @@
 // Turns a Responses `input` (a string or items) into chat messages, and picks out approval responses.
 import { Errors } from '../errors/error-registry.js';
+import { chatContent } from './input-content.js';
 
 /** A chat message in OpenAI's chat format. */
 export type ChatMessage = Record<string, unknown> & { role: string };
@@ -21,15 +22,6 @@ export interface EchoedApprovalRequest {
   position: number;
 }
 
-/** The text of a message item's content: a string, or the text of its input_text/output_text parts. */
-function contentText(content: unknown, param: string): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) throw Errors.validation([`The field '${param}' must be a string or an array of content parts.`], { param });
-  return content
-    .map((part: { type?: string; text?: unknown }) => (typeof part?.text === 'string' ? part.text : ''))
-    .join('');
-}
-
 /** The chat messages and approval responses carried by `input`. */
 export function readInput(input: unknown): { messages: ChatMessage[]; approvals: Array<ApprovalResponse & { param: string }>; requests: Map<string, EchoedApprovalRequest> } {
   const requests = new Map<string, EchoedApprovalRequest>();
@@ -44,7 +36,7 @@ export function readInput(input: unknown): { messages: ChatMessage[]; approvals:
     if (type === 'message') {
       const role = item.role === 'developer' ? 'system' : String(item.role ?? 'user');
       if (!['user', 'assistant', 'system'].includes(role)) throw Errors.validation([`The role of '${param}' must be user, assistant, system or developer.`], { param: `${param}.role` });
-      messages.push({ role, content: contentText(item.content, `${param}.content`) });
+      messages.push({ role, content: chatContent(item.content, role, `${param}.content`) });
     } else if (type === 'function_call') {
       messages.push({ role: 'assistant', content: null, tool_calls: [{ id: item.call_id, type: 'function', function: { name: item.name, arguments: item.arguments ?? '{}' } }] });
     } else if (type === 'function_call_output') {

@@ -6,6 +6,14 @@ import type { OutputItem, ResponseUsage } from './responses-types.js';
 export const newId = (prefix: string): string => `${prefix}_${randomBytes(12).toString('hex')}`;
 
 /** Where streaming events go; absent for JSON answers. */
+/** A chat answer's `usage`, with the detail members the adapters fill. */
+export interface ChatUsage {
+  prompt_tokens?: number;
+  completion_tokens?: number;
+  prompt_tokens_details?: { cached_tokens?: number } | null;
+  completion_tokens_details?: { reasoning_tokens?: number } | null;
+}
+
 export type EventSink = (event: Record<string, unknown> & { type: string }) => void;
 
 /** The characters per `response.output_text.delta` event. */
@@ -36,9 +44,9 @@ export class ResponseOutput {
   snapshot(status: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
     const text = this.output
       .filter((item) => item.type === 'message')
-      .flatMap((item) => (item.content as Array<{ text: string }>).map((part) => part.text))
+      .flatMap((item) => (item.content as Array<{ text?: unknown }>).flatMap((part) => (typeof part.text === 'string' ? [part.text] : [])))
       .join('');
-    return { ...this.base, status, output: structuredClone(this.output), output_text: text, usage: { ...this.usage }, ...extra };
+    return { ...this.base, status, output: structuredClone(this.output), output_text: text, usage: structuredClone(this.usage), ...extra };
   }
 
   /** Emits response.created and response.in_progress. */
@@ -47,11 +55,18 @@ export class ResponseOutput {
     this.emit('response.in_progress', { response: this.snapshot('in_progress', { usage: null }) });
   }
 
-  /** Adds token usage of one round. */
-  addUsage(usage: { prompt_tokens?: number; completion_tokens?: number } | undefined): void {
-    this.usage.input_tokens += usage?.prompt_tokens ?? 0;
-    this.usage.output_tokens += usage?.completion_tokens ?? 0;
+  /**
+   * Adds token usage of one round, its details included: `prompt_tokens_details.cached_tokens` as
+   * `input_tokens_details.cached_tokens` and `completion_tokens_details.reasoning_tokens` as
+   * `output_tokens_details.reasoning_tokens` (each adapter reports its provider's counts in those chat members).
+   */
+  addUsage(usage: ChatUsage | undefined): void {
+    const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : 0);
+    this.usage.input_tokens += count(usage?.prompt_tokens);
+    this.usage.output_tokens += count(usage?.completion_tokens);
     this.usage.total_tokens = this.usage.input_tokens + this.usage.output_tokens;
+    this.usage.input_tokens_details.cached_tokens += count(usage?.prompt_tokens_details?.cached_tokens);
+    this.usage.output_tokens_details.reasoning_tokens += count(usage?.completion_tokens_details?.reasoning_tokens);
   }
 
   private add(item: OutputItem): number {
@@ -101,10 +116,21 @@ export class ResponseOutput {
     this.done(index);
   }
 
-  /** The assistant's final `message` item, its text streamed as deltas. */
-  message(text: string): void {
+  /** The assistant's final `message` item, its text streamed as deltas; a refusal (the chat message's `refusal`) as a `refusal` part. */
+  message(text: string, refusal?: string): void {
     const id = newId('msg');
     const index = this.add({ type: 'message', id, role: 'assistant', status: 'in_progress', content: [] });
+    if (refusal !== undefined) {
+      const part = { type: 'refusal', refusal: '' };
+      this.emit('response.content_part.added', { item_id: id, output_index: index, content_index: 0, part: { ...part } });
+      this.emit('response.refusal.delta', { item_id: id, output_index: index, content_index: 0, delta: refusal });
+      this.emit('response.refusal.done', { item_id: id, output_index: index, content_index: 0, refusal });
+      part.refusal = refusal;
+      this.emit('response.content_part.done', { item_id: id, output_index: index, content_index: 0, part: { ...part } });
+      Object.assign(this.output[index]!, { status: 'completed', content: [part] });
+      this.done(index);
+      return;
+    }
     const part = { type: 'output_text', text: '', annotations: [] as unknown[] };
     this.emit('response.content_part.added', { item_id: id, output_index: index, content_index: 0, part: { ...part } });
     for (let at = 0; at < text.length; at += DELTA_CHARS) {

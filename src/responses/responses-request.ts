@@ -84,6 +84,13 @@ const validateSchema = compileValidator<ResponsesRequest>({
     store: { type: 'boolean' },
     metadata: { type: 'object', maxProperties: 16, propertyNames: { maxLength: 64 }, additionalProperties: { type: 'string', maxLength: 512 } },
     previous_response_id: { type: 'string' },
+    // Passed on to the chat request (OpenAI's bounds): tool-call parallelism, the end user's id, caching and tier hints.
+    parallel_tool_calls: { type: ['boolean', 'null'] },
+    safety_identifier: { type: 'string', maxLength: 64 },
+    user: { type: 'string', maxLength: 256 },
+    prompt_cache_key: { type: 'string', maxLength: 256 },
+    service_tier: { enum: ['auto', 'default', 'flex', 'scale', 'priority', null] },
+    background: { type: ['boolean', 'null'] },
     tools: {
       type: 'array',
       items: {
@@ -152,6 +159,23 @@ function checkToolChoice(request: ResponsesRequest): void {
 }
 
 /**
+ * Request members naming something only OpenAI's own service keeps, which no provider behind the gateway can act on:
+ * refused by name rather than ignored (ignoring them would answer a different request than the one sent).
+ */
+const UNSERVED_MEMBERS: ReadonlyArray<{ name: string; asks: (value: unknown) => boolean; why: string }> = [
+  { name: 'background', asks: (value) => value === true, why: 'background responses are not supported by this gateway; send the request without background (stream it to see progress)' },
+  { name: 'prompt', asks: (value) => value !== undefined && value !== null, why: 'stored prompt templates live at OpenAI and cannot be read by this gateway; send the prompt as instructions and input' },
+  { name: 'conversation', asks: (value) => value !== undefined && value !== null, why: 'conversations are not kept by this gateway; chain responses with previous_response_id' },
+];
+
+/** Refuses the first member of {@link UNSERVED_MEMBERS} the request sets. */
+function checkUnservedMembers(body: Record<string, unknown>): void {
+  for (const member of UNSERVED_MEMBERS) {
+    if (member.asks(body[member.name])) throw Errors.validation([`The field '${member.name}' cannot be honoured: ${member.why}.`], { param: member.name });
+  }
+}
+
+/**
  * Checks a /v1/responses body and answers it typed; throws a 400 `invalid_value` naming the first
  * bad field: `tool_choice`, `text` and `reasoning` included, so a wrong one is refused before anything is stored or called.
  * @example
@@ -159,6 +183,7 @@ function checkToolChoice(request: ResponsesRequest): void {
  */
 export function validateResponsesRequest(body: unknown): ResponsesRequest {
   const request = validateSchema(body);
+  checkUnservedMembers(request as unknown as Record<string, unknown>);
   checkToolHeaders(request);
   checkToolChoice(request);
   return request;

@@ -92,7 +92,7 @@ export function responsesRouter(deps: ResponsesRouterDeps): Router {
       instructions: request.instructions ?? null,
       max_output_tokens: request.max_output_tokens ?? null,
       metadata: request.metadata ?? {},
-      parallel_tool_calls: true,
+      parallel_tool_calls: request.parallel_tool_calls ?? true,
       previous_response_id: request.previous_response_id ?? null,
       temperature: request.temperature ?? null,
       top_p: request.top_p ?? null,

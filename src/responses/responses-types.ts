@@ -45,6 +45,11 @@ export interface ResponsesRequest {
   previous_response_id?: string;
   metadata?: Record<string, string>;
   user?: string;
+  /** Passed on to the chat request as they are. */
+  parallel_tool_calls?: boolean | null;
+  safety_identifier?: string;
+  prompt_cache_key?: string;
+  service_tier?: string | null;
 }
 
 /** One output item. */

@@ -11,7 +11,7 @@ import type { ApprovalIds } from './approval-ids.js';
 import { readInput, type ApprovalResponse, type ChatMessage, type EchoedApprovalRequest } from './input-items.js';
 import { targetKey, type McpTarget } from './mcp-server-targets.js';
 import type { SessionDeps, ToolSession } from './mcp-tool-sessions.js';
-import { newId, type ResponseOutput } from './response-output.js';
+import { newId, type ChatUsage, type ResponseOutput } from './response-output.js';
 import type { LoadedResponse, PendingApproval, ResponseStateStore } from './response-store.js';
 import type { FunctionToolEntry, McpToolEntry, ResponsesRequest } from './responses-types.js';
 import { ToolNameMap } from './tool-name-map.js';
@@ -56,6 +56,16 @@ export interface ResponsePlan {
   echoed: EchoedApproval[];
   servers: McpServer[];
   functions: FunctionToolEntry[];
+}
+
+/**
+ * The `incomplete_details.reason` of a final answer the model did not finish: `max_output_tokens` when it stopped at
+ * the token limit (chat `length`), `content_filter` when the provider's filter stopped it; undefined when it finished.
+ */
+export function incompleteReason(finishReason: string | null | undefined): string | undefined {
+  if (finishReason === 'length') return 'max_output_tokens';
+  if (finishReason === 'content_filter') return 'content_filter';
+  return undefined;
 }
 
 /** Whether a tool needs the client's approval: `never` runs it, `always` stops; a filter object decides per tool name. */
@@ -231,18 +241,22 @@ export async function runToolLoop(
         throw asResponsesError(error);
       });
       if (!outcome.ok) throw asResponsesError(outcome.error);
-      const answer = outcome.relay.json as { choices?: Array<{ message?: { content?: string | null; tool_calls?: ToolCall[] } }>; usage?: Record<string, number> };
+      const answer = outcome.relay.json as { choices?: Array<{ message?: { content?: string | null; refusal?: string | null; tool_calls?: ToolCall[]; thinking_blocks?: unknown[] }; finish_reason?: string | null }>; usage?: ChatUsage };
       output.addUsage(answer.usage);
-      const message = answer.choices?.[0]?.message ?? {};
+      const choice = answer.choices?.[0];
+      const message = choice?.message ?? {};
       const calls = message.tool_calls ?? [];
       if (calls.length === 0) {
         const text = message.content ?? '';
-        output.message(text);
-        messages.push({ role: 'assistant', content: text });
+        const refusal = typeof message.refusal === 'string' && message.refusal !== '' && text === '' ? message.refusal : undefined;
+        output.message(text, refusal);
+        messages.push({ role: 'assistant', content: refusal ?? text });
         await save([]);
-        return output.finish();
+        return output.finish(incompleteReason(choice?.finish_reason));
       }
-      messages.push({ role: 'assistant', content: message.content ?? null, tool_calls: calls });
+      // Anthropic's thinking blocks stay with the calls they led to: with thinking on, it refuses a tool_use turn without them.
+      const thinking = Array.isArray(message.thinking_blocks) && message.thinking_blocks.length > 0 ? { thinking_blocks: message.thinking_blocks } : {};
+      messages.push({ role: 'assistant', content: message.content ?? null, tool_calls: calls, ...thinking });
       const pending: PendingApproval[] = [];
       let clientCalls = false;
       for (const call of calls) {
