@@ -9,10 +9,15 @@ function messageText(item: OutputItem): string {
   return (Array.isArray(item.content) ? (item.content as Array<{ text?: unknown }>) : []).map((part) => (typeof part.text === 'string' ? part.text : '')).join('');
 }
 
+/** The refusal of a message item (its refusal parts joined). */
+function refusalText(item: OutputItem): string {
+  return (Array.isArray(item.content) ? (item.content as Array<{ refusal?: unknown }>) : []).map((part) => (typeof part.refusal === 'string' ? part.refusal : '')).join('');
+}
+
 /**
  * The events of a held stream with the model's text taken from `output`, the items after the output checks (whose DLP
- * transform rewrote message text and function call arguments in place): a message's text goes out in one delta and
- * its done events carry it; a function call's arguments likewise. Sequence numbers are counted again. Events of
+ * transform rewrote message text, refusals and function call arguments in place): a message's text (or refusal) goes out
+ * in one delta and its done events carry it; a function call's arguments likewise. Sequence numbers are counted again. Events of
  * items not in `output` are kept as they are.
  */
 export function rewriteHeldEvents(events: readonly StreamEvent[], output: readonly OutputItem[]): StreamEvent[] {
@@ -39,9 +44,18 @@ export function rewriteHeldEvents(events: readonly StreamEvent[], output: readon
         case 'response.output_text.done':
           next = { ...event, text: messageText(item) };
           break;
-        case 'response.content_part.done':
-          next = { ...event, part: { ...(event.part as object), text: messageText(item) } };
+        case 'response.refusal.delta':
+          next = deltaSent.has(item.id) ? undefined : { ...event, delta: refusalText(item) };
+          deltaSent.add(item.id);
           break;
+        case 'response.refusal.done':
+          next = { ...event, refusal: refusalText(item) };
+          break;
+        case 'response.content_part.done': {
+          const part = event.part as { type?: unknown } | undefined;
+          next = { ...event, part: part?.type === 'refusal' ? { ...part, refusal: refusalText(item) } : { ...part, text: messageText(item) } };
+          break;
+        }
         case 'response.function_call_arguments.delta':
           next = args === undefined ? event : { ...event, delta: args };
           break;

@@ -67,9 +67,17 @@ const REWRITTEN_ARGUMENTS = new Set(['function_call']);
  */
 const CHECKED_ARGUMENTS = new Set(['mcp_approval_request', 'mcp_call']);
 
-/** Every text of the response's items the model wrote: message text, and the arguments of its function and MCP calls. */
+/** The refusal parts of the response's message items (the model's text as much as an answer's), rewritten in place. */
+function refusalSlots(output: OutputItem[]): TextSlot[] {
+  return output
+    .filter((item) => item.type === 'message' && Array.isArray(item.content))
+    .flatMap((item) => (item.content as Array<Record<string, unknown>>).filter((part) => part.type === 'refusal' && typeof part.refusal === 'string'))
+    .map((part) => ({ text: part.refusal as string, replace: (next: string) => void (part.refusal = next) }));
+}
+
+/** Every text of the response's items the model wrote: message text and refusals, and the arguments of its function and MCP calls. */
 function checkedSlots(output: OutputItem[]): TextSlot[] {
-  const slots = outputSlots(output);
+  const slots = [...outputSlots(output), ...refusalSlots(output)];
   for (const item of output) {
     if (typeof item.arguments !== 'string') continue;
     if (REWRITTEN_ARGUMENTS.has(item.type)) slots.push({ text: item.arguments, replace: (next) => void (item.arguments = next) });

@@ -186,6 +186,28 @@ describe('/v1/responses translated to each provider type', () => {
     assert.deepEqual(comparable(streamed), comparable(response));
   });
 
+  it('an output DLP mask rewrites a refusal as it rewrites answer text, JSON and streamed', async () => {
+    const setPolicy = (policy: Record<string, unknown>) => request(f.app).put('/v1/admin/applications/app/policy').set('x-api-key', TEST_KEYS.admin).send(policy).expect(200);
+    const refusal = 'I cannot share the address jane.doe@example.com with you.';
+    answers = { ...finished, openai: { ...finished.openai, choices: [{ index: 0, message: { role: 'assistant', content: null, refusal }, finish_reason: 'stop' }] } };
+    await setPolicy({ mode: 'inspect', processors: { dlp_cloud: { apply_to: ['output'], strategy: 'mask', info_types: ['EMAIL_ADDRESS'] } } });
+    try {
+      const response = await create('openai', { input: 'Hi' });
+      const [part] = (response.output[0] as OpenAI.Responses.ResponseOutputMessage).content as OpenAI.Responses.ResponseOutputRefusal[];
+      assert.match(part!.refusal, /^I cannot share the address \*+ with you\.$/);
+      const stream = client('openai').responses.stream({ model: 'any', input: 'Hi' });
+      const seen: string[] = [];
+      stream.on('response.refusal.delta', (event) => seen.push(event.delta));
+      stream.on('response.refusal.done', (event) => seen.push(event.refusal));
+      stream.on('response.content_part.done', (event) => seen.push(JSON.stringify(event.part)));
+      const streamed = await stream.finalResponse();
+      assert.ok(seen.length >= 3 && seen.every((text) => !text.includes('jane.doe')), seen.join(' | '));
+      assert.deepEqual(comparable(streamed), comparable(response));
+    } finally {
+      await setPolicy({ mode: 'inspect', processors: {} });
+    }
+  });
+
   it('background, prompt and conversation are a 400 naming the member, before any provider call', async () => {
     await refused(() => create('openai', { input: 'Hi', background: true }), 'background', /background responses are not supported/);
     await refused(() => create('openai', { input: 'Hi', prompt: { id: 'pmpt_123', version: '2' } }), 'prompt', /stored prompt templates/);
