@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { Errors } from '../errors/error-registry.js';
 import { transferCodingError } from './transfer-coding.js';
 
@@ -17,6 +17,26 @@ export interface MultipartBodyOptions {
   fileField?: string;
 }
 
+/** How long a connection cut for a body past the bound goes on dropping what the client sends, after the answer. */
+const LINGER_MS = 2000;
+
+/**
+ * Ends a connection whose request body runs past the bound, once the answer is out: the gateway's side closes at
+ * once, while bytes still arriving are read and dropped for {@link LINGER_MS} before the socket is destroyed, so the
+ * reset that unread bytes cause cannot reach the client before it has read the answer.
+ */
+function closeAfterAnswer(req: Request, res: Response): void {
+  const close = (): void => {
+    const socket = req.socket;
+    socket.end();
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+    timer.unref();
+    socket.once('close', () => clearTimeout(timer));
+  };
+  if (res.writableFinished) close();
+  else res.once('finish', close);
+}
+
 /** Bounds on everything but the file: field count, field size, parts. */
 const LIMITS = { fields: 32, fieldSize: 64 * 1024, fieldNameSize: 200, parts: 40, files: 1, headerPairs: 100 };
 
@@ -24,7 +44,8 @@ const LIMITS = { fields: 32, fieldSize: 64 * 1024, fieldNameSize: 200, parts: 40
  * Reads a multipart/form-data body into `req.body`: text fields as strings (a name sent several times, or ending in
  * `[]`, as an array), and the file under `fileField` as a `File` backed by a temporary file, which is removed when the
  * answer ends. Run it after authentication: nothing is read before. 501 for a transfer coding but chunked, 415 for another content type or any content
- * encoding but `identity`, 413 when the declared length or the file passes the limit, 400 for a second file, too many
+ * encoding but `identity`, 413 when the declared length, the file or the bytes read (framing, a preamble or an epilogue
+ * included) pass the limit, 400 for a second file, too many
  * or too large fields, or a malformed body.
  * The file is written to disk as it arrives (with backpressure), never held in memory.
  * @example
@@ -57,9 +78,14 @@ export function multipartBody(options: MultipartBodyOptions): RequestHandler {
     let file: { path: string; filename: string; mimeType: string } | undefined;
     let target: WriteStream | undefined;
     const writes: Array<Promise<unknown>> = [];
+    // Bytes read so far, the rest of a refused upload included. A form within the limits never passes the declared-length
+    // bound; bytes past it (before the first boundary, after the last, or of an upload already refused) end the reading.
+    let received = 0;
+    let overflowed = false;
     const done = new Promise<void>((resolve, reject) => {
       const fail = (error: unknown): void => {
         req.unpipe(parser);
+        // The rest is read and dropped: a client still sending would otherwise never read the answer.
         req.resume();
         // Closes the temporary file if its part is still being written: with no more bytes to come it would stay
         // open, holding a descriptor and the removed file's disk space, for as long as the process runs.
@@ -97,6 +123,13 @@ export function multipartBody(options: MultipartBodyOptions): RequestHandler {
       parser.on('error', (error: Error) => fail(Errors.validation([`The multipart body cannot be read: ${error.message}.`], { cause: error })));
       parser.on('close', () => resolve());
       req.on('error', fail);
+      req.on('data', (chunk: Buffer) => {
+        received += chunk.length;
+        if (received <= declaredLimit || overflowed) return;
+        overflowed = true;
+        closeAfterAnswer(req, res);
+        fail(Errors.bodyTooLarge([String(options.fileLimitBytes)]));
+      });
       // A client that goes away mid-upload: no more bytes, and no end, will come.
       req.once('close', () => {
         if (!req.complete) fail(Errors.validation(['The upload was cut off before its end.']));

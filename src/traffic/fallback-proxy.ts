@@ -8,7 +8,7 @@ import type { Candidate, ModelRequestContext } from './model-request-context.js'
 import { AttemptTimer, type AbortFlag } from './attempt-timer.js';
 import { selectProviderKey } from './provider-key-selection.js';
 import { captureJson, relayJson, relayStream, type RelayOutcome } from './response-relay.js';
-import { RAW_ANSWER_ENDPOINTS } from './model-endpoints.js';
+import { RAW_ANSWER_ENDPOINTS, STREAM_USAGE_ENDPOINTS } from './model-endpoints.js';
 import { relayRaw } from './raw-relay.js';
 import { isRetryable, parseRetryAfter, retryDelay, shouldFallBack, type AttemptFailure, type RetryTiming } from './retry-policy.js';
 import { classifyUpstreamError, type UpstreamClient } from './upstream-client.js';
@@ -80,8 +80,9 @@ async function readErrorText(body: AsyncIterable<Buffer> & { destroy(): unknown 
  */
 async function attempt(deps: FallbackProxyDeps, context: ModelRequestContext, candidate: Candidate, res: Response | undefined): Promise<AttemptResult> {
   const started = performance.now();
-  // Streams ask the upstream for usage; the usage chunk is hidden from a client that did not ask for it.
-  const usage = withStreamUsage({ ...context.body, model: candidate.model }, context.stream && res !== undefined, candidate.provider.config);
+  // Chat and completions streams ask the upstream for usage; the usage chunk is hidden from a client that did not ask for it.
+  const askUsage = context.stream && res !== undefined && STREAM_USAGE_ENDPOINTS.has(context.endpoint);
+  const usage = withStreamUsage({ ...context.body, model: candidate.model }, askUsage, candidate.provider.config);
   const providerContext: ProviderRequestContext = {
     endpoint: context.endpoint,
     body: usage.body,

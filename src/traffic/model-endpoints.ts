@@ -28,6 +28,12 @@ export const RAW_ANSWER_ENDPOINTS: ReadonlySet<ModelEndpoint> = new Set(['images
 /** Endpoints whose answers carry model text that output checks can read. */
 export const TEXT_ANSWER_ENDPOINTS: ReadonlySet<ModelEndpoint> = new Set(['chat', 'completions']);
 
+/**
+ * Endpoints whose streams take chat's `stream_options` (the gateway asks for the usage chunk). Others, image generations
+ * with `stream: true`, have no such member: OpenAI refuses a body that holds it, and their events carry usage anyway.
+ */
+export const STREAM_USAGE_ENDPOINTS: ReadonlySet<ModelEndpoint> = new Set(['chat', 'completions']);
+
 /** The longest model name accepted, in characters. */
 export const MAX_MODEL_NAME_LENGTH = 512;
 

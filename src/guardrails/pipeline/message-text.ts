@@ -91,13 +91,18 @@ export function requestSlots(endpoint: ModelEndpoint, body: Record<string, unkno
     return [...slots, ...chatDefinitionSlots(body)];
   }
   const key = endpoint === 'completions' || endpoint === 'images' || endpoint === 'transcriptions' ? 'prompt' : 'input';
-  // A completion's `suffix` is text the model reads after the gap it fills, as much as the prompt before it.
-  const suffix: TextSlot[] = [];
-  if (endpoint === 'completions') stringSlot(body, 'suffix', suffix);
-  return [...promptSlots(body, key), ...suffix];
+  // Text the model reads besides the prompt: a completion's `suffix` (after the gap it fills), and the `instructions`
+  // a speech model (gpt-4o-mini-tts) follows for its voice, written by the key holder as freely as the input.
+  const other: TextSlot[] = [];
+  if (endpoint === 'completions') stringSlot(body, 'suffix', other);
+  if (endpoint === 'speech') stringSlot(body, 'instructions', other);
+  return [...promptSlots(body, key), ...other];
 }
 
-/** The slots of a `prompt` or `input`: a string, or an array of strings (token ids refused). */
+/**
+ * The slots of a `prompt` or `input`: a string, or an array of strings (token ids refused) or of parts with a string
+ * `text` (a multimodal moderations input, `[{type: "text", text}, {type: "image_url", …}]`; an image is not read).
+ */
 function promptSlots(body: Record<string, unknown>, key: string): TextSlot[] {
   const value = body[key];
   if (typeof value === 'string') return [{ text: value, replace: (next) => (body[key] = next) }];
@@ -106,7 +111,9 @@ function promptSlots(body: Record<string, unknown>, key: string): TextSlot[] {
       if (typeof item === 'string') return [{ text: item, replace: (next: string) => ((value as unknown[])[index] = next) }];
       // Token ids (a prompt or input of numbers, or of arrays of numbers) reach the model as text no check can read.
       if (typeof item === 'number' || Array.isArray(item)) throw Errors.validation([`The field '${key}' holds token ids, which the input guardrail policy cannot check; send text.`], { param: key });
-      return [];
+      const slots: TextSlot[] = [];
+      stringSlot(item, 'text', slots);
+      return slots;
     });
   }
   return [];
