@@ -52,13 +52,16 @@ export async function listenRawOnLoopback(server: Server): Promise<RawLoopbackSe
   };
 }
 
+/** How a scripted upstream answers one request: its response, its JSON body and the request itself. */
+export type JsonUpstreamAnswer = (res: ServerResponse, body: Record<string, unknown>, req: IncomingMessage) => void;
+
 /**
  * A fake upstream on a loopback port that reads each request's body as JSON and hands it to `answer` with the
  * request and response: for tests that check what a provider received and script what it sends back.
  * @example
  * const upstream = await listenJsonUpstream((res, body) => { sent = body; res.end('{}'); });
  */
-export function listenJsonUpstream(answer: (res: ServerResponse, body: Record<string, unknown>, req: IncomingMessage) => void): Promise<RawLoopbackServer> {
+export function listenJsonUpstream(answer: JsonUpstreamAnswer): Promise<RawLoopbackServer> {
   return listenRawOnLoopback(createServer(async (req, res) => {
     const parts: Buffer[] = [];
     for await (const part of req) parts.push(part as Buffer);

@@ -3,6 +3,7 @@ import request from 'supertest';
 import { startFakeProvider, type FakeProvider } from './fake-provider.js';
 import { createTestGateway, TEST_KEYS, type TestGateway } from './test-gateway.js';
 import type { GatewayOptions } from '../../src/index.js';
+import { listenJsonUpstream, listenOnLoopback, type JsonUpstreamAnswer, type LoopbackServer, type RawLoopbackServer } from './loopback-server.js';
 
 /** A gateway in front of a fake provider, with one application and its developer key. */
 export interface TrafficFixture extends TestGateway {
@@ -67,4 +68,36 @@ export async function addTranslatedRoutes(f: TrafficFixture, upstream = f.fake.u
   await f.create('/v1/admin/providers', { name: 'gem', type: 'gemini', config: { api_base: upstream }, api_keys: [{ api_key: 'gemini-provider-key-000001' }] });
   await f.create('/v1/admin/routes', { name: 'via-anthropic', type: 'chat', models: [{ name: 'claude-x', provider: 'claude' }] });
   await f.create('/v1/admin/routes', { name: 'via-gemini', type: 'chat', models: [{ name: 'gemini-x', provider: 'gem' }] });
+}
+
+/** A gateway with the translated routes of {@link addTranslatedRoutes} in front of one scripted upstream, listening on loopback. */
+export interface TranslatedGateway {
+  f: TrafficFixture;
+  /** The scripted upstream every translated provider points at. */
+  upstream: RawLoopbackServer;
+  /** The gateway's own loopback server (clients use `server.base`). */
+  server: LoopbackServer;
+  /** Closes the server, the gateway and the upstream. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts an upstream that answers with `answer` (its JSON body parsed), a traffic fixture with `gateway` options and
+ * the translated routes on that upstream (`via-openai` too unless `openai` is false), served on loopback.
+ */
+export async function startTranslatedGateway(answer: JsonUpstreamAnswer, options: { gateway?: GatewayOptions; openai?: boolean } = {}): Promise<TranslatedGateway> {
+  const upstream = await listenJsonUpstream(answer);
+  const f = await createTrafficFixture(options.gateway);
+  await addTranslatedRoutes(f, upstream.url, { openai: options.openai ?? true });
+  const server = await listenOnLoopback(f.app);
+  return {
+    f,
+    upstream,
+    server,
+    close: async () => {
+      server.close();
+      await f.close();
+      await upstream.close();
+    },
+  };
 }

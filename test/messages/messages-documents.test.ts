@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
-import { addTranslatedRoutes, createTrafficFixture, type TrafficFixture } from '../helpers/traffic-fixture.js';
-import { listenJsonUpstream, listenOnLoopback, type LoopbackServer, type RawLoopbackServer } from '../helpers/loopback-server.js';
+import { startTranslatedGateway, type TrafficFixture } from '../helpers/traffic-fixture.js';
+import type { LoopbackServer } from '../helpers/loopback-server.js';
 
 const PDF = Buffer.from('%PDF-1.4 a tiny test document').toString('base64');
 const answers: Record<string, unknown> = {
@@ -15,7 +15,6 @@ const answers: Record<string, unknown> = {
 
 describe('documents: Anthropic document blocks and OpenAI file parts', () => {
   let f: TrafficFixture;
-  let upstream: RawLoopbackServer;
   let server: LoopbackServer;
   let sent: Record<string, unknown> | undefined;
   const anthropic = (route: string) => new Anthropic({ apiKey: f.developerKey, baseURL: server.base, maxRetries: 0, defaultHeaders: { 'x-gateway-route': route } });
@@ -25,22 +24,16 @@ describe('documents: Anthropic document blocks and OpenAI file parts', () => {
     return messages ? messages.at(-1)!.content : (sent?.contents as Array<{ parts: unknown[] }>).at(-1)!.parts;
   };
 
+  let close: () => Promise<void>;
   before(async () => {
-    upstream = await listenJsonUpstream((res: ServerResponse, body, req) => {
+    ({ f, server, close } = await startTranslatedGateway((res: ServerResponse, body, req) => {
       sent = body;
       const format = req.url?.includes('/models/') ? 'gemini' : req.url?.endsWith('/chat/completions') ? 'openai' : 'anthropic';
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify(answers[format]));
-    });
-    f = await createTrafficFixture();
-    await addTranslatedRoutes(f, upstream.url, { openai: true });
-    server = await listenOnLoopback(f.app);
+    }));
   });
-  after(async () => {
-    server.close();
-    await f.close();
-    await upstream.close();
-  });
+  after(() => close());
 
   it('a base64 PDF and a plain text document reach Anthropic as documents, OpenAI as file parts and Gemini as inline data', async () => {
     const messages: Anthropic.MessageParam[] = [{ role: 'user', content: [

@@ -2,8 +2,8 @@
 import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
 import Anthropic from '@anthropic-ai/sdk';
-import { addTranslatedRoutes, createTrafficFixture, type TrafficFixture } from '../helpers/traffic-fixture.js';
-import { listenJsonUpstream, listenOnLoopback, type LoopbackServer, type RawLoopbackServer } from '../helpers/loopback-server.js';
+import { startTranslatedGateway, type TrafficFixture } from '../helpers/traffic-fixture.js';
+import type { LoopbackServer, RawLoopbackServer } from '../helpers/loopback-server.js';
 
 type Answer = (res: ServerResponse, body: Record<string, unknown>) => void;
 
@@ -35,22 +35,16 @@ describe('POST /v1/messages: request members and refusals across provider types'
   const client = (route: string) => new Anthropic({ apiKey: f.developerKey, baseURL: server.base, maxRetries: 0, defaultHeaders: { 'x-gateway-route': route } });
   const hi = { model: 'any', max_tokens: 2048, messages: [{ role: 'user' as const, content: 'Hi' }] };
 
+  let close: () => Promise<void>;
   before(async () => {
-    upstream = await listenJsonUpstream((res, body) => {
+    ({ f, server, upstream, close } = await startTranslatedGateway((res, body) => {
       sent = body;
       answer(res, sent);
-    });
-    f = await createTrafficFixture();
-    await addTranslatedRoutes(f, upstream.url, { openai: true });
+    }));
     await f.create('/v1/admin/providers', { name: 'oai-new', type: 'openai', config: { api_base: `${upstream.url}/v1`, max_tokens_field: 'max_completion_tokens' }, api_keys: [{ api_key: 'sk-oai-provider-key-000002' }] });
     await f.create('/v1/admin/routes', { name: 'via-openai-new', type: 'chat', models: [{ name: 'gpt-5-x', provider: 'oai-new' }] });
-    server = await listenOnLoopback(f.app);
   });
-  after(async () => {
-    server.close();
-    await f.close();
-    await upstream.close();
-  });
+  after(() => close());
 
   it('top_k reaches an Anthropic provider as top_k and a Gemini one as topK; an OpenAI-format one, which has none, is not sent it', async () => {
     // The SDK's types no longer list the sampling options; the API still takes them for the models that have them.

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
-import { addTranslatedRoutes, createTrafficFixture, type TrafficFixture } from '../helpers/traffic-fixture.js';
-import { listenJsonUpstream, listenOnLoopback, type LoopbackServer, type RawLoopbackServer } from '../helpers/loopback-server.js';
+import { startTranslatedGateway, type TrafficFixture } from '../helpers/traffic-fixture.js';
+import type { LoopbackServer } from '../helpers/loopback-server.js';
 
 type Answer = (res: ServerResponse) => void;
 
@@ -35,24 +35,17 @@ const openaiUsage = { prompt_tokens: 20, completion_tokens: 52, total_tokens: 72
 
 describe('usage: reasoning tokens between the OpenAI and Anthropic shapes', () => {
   let f: TrafficFixture;
-  let upstream: RawLoopbackServer;
   let server: LoopbackServer;
   let answer: Answer;
   const openai = (route: string) => new OpenAI({ apiKey: f.developerKey, baseURL: `${server.base}/v1`, maxRetries: 0, defaultHeaders: { 'x-gateway-route': route } });
   const anthropic = (route: string) => new Anthropic({ apiKey: f.developerKey, baseURL: server.base, maxRetries: 0, defaultHeaders: { 'x-gateway-route': route } });
   const ask = { model: 'any', messages: [{ role: 'user' as const, content: '2+2?' }] };
 
+  let close: () => Promise<void>;
   before(async () => {
-    upstream = await listenJsonUpstream((res) => answer(res));
-    f = await createTrafficFixture();
-    await addTranslatedRoutes(f, upstream.url, { openai: true });
-    server = await listenOnLoopback(f.app);
+    ({ f, server, close } = await startTranslatedGateway((res) => answer(res)));
   });
-  after(async () => {
-    server.close();
-    await f.close();
-    await upstream.close();
-  });
+  after(() => close());
 
   it('an Anthropic provider\'s thinking_tokens reach an OpenAI client as completion_tokens_details.reasoning_tokens, JSON and streamed', async () => {
     answer = json(anthropicMessage);

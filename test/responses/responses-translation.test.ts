@@ -3,10 +3,10 @@ import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
 import OpenAI from 'openai';
 import request from 'supertest';
-import { listenJsonUpstream, listenOnLoopback, type LoopbackServer, type RawLoopbackServer } from '../helpers/loopback-server.js';
+import type { LoopbackServer } from '../helpers/loopback-server.js';
 import { TEST_KEYS } from '../helpers/test-gateway.js';
 import { TEST_GUARDRAILS } from '../helpers/test-guardrails.js';
-import { addTranslatedRoutes, createTrafficFixture, type TrafficFixture } from '../helpers/traffic-fixture.js';
+import { startTranslatedGateway, type TrafficFixture } from '../helpers/traffic-fixture.js';
 
 type Format = 'openai' | 'anthropic' | 'gemini';
 type Body = Record<string, unknown>;
@@ -47,7 +47,6 @@ const ROUTES: Record<Format, string> = { openai: 'via-openai', anthropic: 'via-a
 
 describe('/v1/responses translated to each provider type', () => {
   let f: TrafficFixture;
-  let upstream: RawLoopbackServer;
   let server: LoopbackServer;
   let answers: Record<Format, Body> = finished;
   const received: Array<{ format: Format; body: Body }> = [];
@@ -62,26 +61,20 @@ describe('/v1/responses translated to each provider type', () => {
   };
   const userTurn = (...parts: Array<Record<string, unknown>>) => [{ role: 'user', content: [{ type: 'input_text', text: 'Look at this.' }, ...parts] }];
 
+  let close: () => Promise<void>;
   before(async () => {
-    upstream = await listenJsonUpstream((res: ServerResponse, body, req) => {
+    ({ f, server, close } = await startTranslatedGateway((res: ServerResponse, body, req) => {
       const format: Format = req.url?.includes('/models/') ? 'gemini' : req.url?.endsWith('/chat/completions') ? 'openai' : 'anthropic';
       received.push({ format, body });
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify(answers[format]));
-    });
-    f = await createTrafficFixture({ plugins: TEST_GUARDRAILS });
-    await addTranslatedRoutes(f, upstream.url, { openai: true });
-    server = await listenOnLoopback(f.app);
+    }, { gateway: { plugins: TEST_GUARDRAILS } }));
   });
   beforeEach(() => {
     received.length = 0;
     answers = finished;
   });
-  after(async () => {
-    server.close();
-    await f.close();
-    await upstream.close();
-  });
+  after(() => close());
 
   it('input_image (data: and https URLs) and input_file (inline PDF) reach every provider type in its own form; the https URL is handed on, not fetched', async () => {
     const image = 'https://images.example.invalid/cat.png';
@@ -234,29 +227,22 @@ describe('/v1/responses translated to each provider type', () => {
 
 describe('/v1/responses with Anthropic thinking and tool calls', () => {
   let f: TrafficFixture;
-  let upstream: RawLoopbackServer;
   let server: LoopbackServer;
   const received: Body[] = [];
   const thinking = { type: 'thinking', thinking: 'The user wants the weather; call the tool.', signature: 'sig-abc' };
 
+  let close: () => Promise<void>;
   before(async () => {
-    upstream = await listenJsonUpstream((res: ServerResponse, body) => {
+    ({ f, server, close } = await startTranslatedGateway((res: ServerResponse, body) => {
       received.push(body);
       const last = (body.messages as Array<{ content: unknown }>).at(-1)!;
       const answered = Array.isArray(last.content) && (last.content as Array<{ type: string }>).some((block) => block.type === 'tool_result');
       const content = answered ? [{ type: 'text', text: 'Sunny.' }] : [thinking, { type: 'tool_use', id: 'toolu_1', name: 'weather', input: { city: 'Oslo' } }];
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-x', content, stop_reason: answered ? 'end_turn' : 'tool_use', stop_sequence: null, usage: { input_tokens: 5, output_tokens: 5 } }));
-    });
-    f = await createTrafficFixture();
-    await addTranslatedRoutes(f, upstream.url);
-    server = await listenOnLoopback(f.app);
+    }, { openai: false }));
   });
-  after(async () => {
-    server.close();
-    await f.close();
-    await upstream.close();
-  });
+  after(() => close());
 
   it('the thinking block that led to a function call goes back with the call when the client answers it', async () => {
     const client = new OpenAI({ apiKey: f.developerKey, baseURL: `${server.base}/v1`, maxRetries: 0, defaultHeaders: { 'x-gateway-route': 'via-anthropic' } });
