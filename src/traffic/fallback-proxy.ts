@@ -148,7 +148,8 @@ async function attempt(deps: FallbackProxyDeps, context: ModelRequestContext, ca
     }
     // Messages built from an upstream's answer (or an adapter's failure) may echo the key: it is masked.
     const key = providerContext.apiKey?.value;
-    if ((error as GatewayError).code === 'upstream_invalid_response') {
+    // An answer the gateway cannot read, or a stream whose first events report a failure: the upstream's own error, masked.
+    if ((error as GatewayError).code === 'upstream_invalid_response' || (error as GatewayError).code === 'upstream_stream_error') {
       const invalid = withoutProviderKey(error as GatewayError, key);
       finish({ kind: 'invalid_response' }, 502, invalid.message);
       return { ok: false, error: invalid, failure: { kind: 'network' } };
