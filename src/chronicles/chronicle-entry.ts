@@ -34,10 +34,14 @@ function outputOf(context: ModelRequestContext | undefined): { output: string | 
   }
 }
 
-/** The input as recorded: the messages, prompt or input as sent to the provider (after DLP transforms). */
+/**
+ * The input as recorded: the messages, prompt or input as sent to the provider (after DLP transforms). A speech request
+ * with `instructions` (the voice directions its model reads too) is recorded as `{input, instructions}`.
+ */
 function inputOf(context: ModelRequestContext | undefined, req: Request): unknown {
   const body = (context?.body ?? req.body) as Record<string, unknown> | undefined;
   if (!body || typeof body !== 'object') return null;
+  if (context?.endpoint === 'speech' && typeof body.instructions === 'string' && body.instructions !== '') return { input: body.input ?? null, instructions: body.instructions };
   return body.messages ?? body.prompt ?? body.input ?? null;
 }
 

@@ -154,6 +154,8 @@ export const Errors = {
   providerMisconfigured: createError('provider_misconfigured', 'The provider %s is misconfigured: %s', 500, 'configuration_error'),
   upstreamInvalidResponse: createError('upstream_invalid_response', 'The upstream provider sent an answer the gateway cannot read: %s', 502, 'upstream_error'),
   upstreamStreamError: createError('upstream_stream_error', 'The upstream provider %s reported an error: %s', 502, 'upstream_error'),
+  // The same code as an unreadable answer, so it is retried and falls back as one: the model failed, not the request.
+  upstreamModelFailed: createError('upstream_invalid_response', 'The model of provider %s did not finish its answer: %s', 502, 'upstream_error'),
   // Model traffic
   applicationDisabled: createError('application_disabled', 'The application %s is disabled or no longer exists.', 403, 'permission_error'),
   routeDisabled: createError('route_disabled', 'The route %s is disabled.', 403, 'permission_error'),

@@ -4,6 +4,8 @@ import { MODEL_NAME_SCHEMA } from '../traffic/model-endpoints.js';
 import { compileValidator } from '../validation/schema-validator.js';
 import { openaiImageUrl, openaiTool, openaiToolChoice } from '../../plugins/providers/anthropic/mapping.js';
 import { documentPart } from './messages-documents.js';
+import { toolResultParts } from './messages-tool-results.js';
+import { checkMessagesMembers, MEMBER_SCHEMAS } from './messages-members.js';
 import {
   BLOCK_EXTENSION_PROPERTIES, breakpointOf, CACHE_CONTROL_SCHEMA, chatThinking, checkThinking, historyThinkingBlock, OUTPUT_CONFIG_SCHEMA, THINKING_SCHEMA, toolResultBreakpoint,
   type MessagesThinking,
@@ -29,6 +31,12 @@ export interface MessagesRequest {
   cache_control?: Record<string, unknown> | null;
   /** Where Anthropic is asked to run the model: refused (see messagesToChat). */
   inference_geo?: string | null;
+  /** The deprecated form of `output_config.format`, translated as it is. */
+  output_format?: { type: 'json_schema'; schema: Record<string, unknown> } | null;
+  /** Anthropic's capacity choice (`auto`, `standard_only`): sent to Anthropic providers. */
+  service_tier?: 'auto' | 'standard_only' | null;
+  /** Anthropic's server-side context editing: sent to Anthropic providers, refused on routes that may reach others. */
+  context_management?: Record<string, unknown> | null;
 }
 
 /** A content block: its type, and the members bounded here (a tool result's blocks may carry a breakpoint too). */
@@ -68,6 +76,7 @@ const MESSAGES_SCHEMA = {
     thinking: THINKING_SCHEMA,
     output_config: OUTPUT_CONFIG_SCHEMA,
     cache_control: { ...CACHE_CONTROL_SCHEMA, type: ['object', 'null'] },
+    ...MEMBER_SCHEMAS,
   },
 };
 
@@ -105,27 +114,9 @@ function userContent(blocks: Array<Record<string, unknown>>, where: string): str
 }
 
 /**
- * The content of a tool result as a tool message's: a string, or its text blocks joined, or text and `image_url` parts
- * when it holds images. Any other block (a document, a search result) is 400 naming it, never dropped.
- */
-function toolResultContent(content: unknown, where: string): string | Array<Record<string, unknown>> {
-  if (content === undefined || content === null) return '';
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return invalid(`${where}.content must be a string or an array of blocks.`, `${where}.content`);
-  const parts = content.map((item: unknown, index) => {
-    const block = (typeof item === 'object' && item !== null ? item : {}) as Record<string, unknown>;
-    if (block.type === 'text' && typeof block.text === 'string') return { type: 'text', text: block.text };
-    const url = block.type === 'image' && typeof block.source === 'object' && block.source !== null ? openaiImageUrl(block.source as Record<string, unknown>) : undefined;
-    if (url) return { type: 'image_url', image_url: { url } };
-    return invalid(`${where}.content[${index}] has the type ${JSON.stringify(block.type)}, which this gateway does not translate in a tool result; use text or image.`, `${where}.content[${index}]`);
-  });
-  return parts.every((part) => part.type === 'text') ? parts.map((part) => part.text as string).join('') : parts;
-}
-
-/**
- * A user turn as chat messages: each `tool_result` a `tool` message (text only: chat APIs take no image in a tool
- * message), then one user message with the images the tool results held, in order, and the turn's other blocks.
- * A tool message whose result held images says so (`[1 image from this tool result follows]`).
+ * A user turn as chat messages: each `tool_result` a `tool` message (text only: chat APIs take no image or file in a
+ * tool message), then one user message with the images and documents the tool results held, in order, and the turn's
+ * other blocks. A tool message whose result held some says so (`[1 image from this tool result follows]`).
  */
 function userMessages(content: Array<Record<string, unknown>>, where: string): ChatMessage[] {
   const out: ChatMessage[] = [];
@@ -137,13 +128,8 @@ function userMessages(content: Array<Record<string, unknown>>, where: string): C
       return;
     }
     if (typeof item.tool_use_id !== 'string') invalid(`${where}[${index}].tool_use_id is required.`, `${where}[${index}].tool_use_id`);
-    const result = toolResultContent(item.content, `${where}[${index}]`);
-    let text = typeof result === 'string' ? result : result.filter((part) => part.type === 'text').map((part) => part.text as string).join('');
-    if (typeof result !== 'string') {
-      const held = result.filter((part) => part.type === 'image_url');
-      images.push(...held);
-      text += `${text === '' ? '' : '\n'}[${held.length} image${held.length === 1 ? '' : 's'} from this tool result follow${held.length === 1 ? 's' : ''}]`;
-    }
+    const { text, held } = toolResultParts(item.content, `${where}[${index}]`);
+    images.push(...held);
     out.push({ role: 'tool', tool_call_id: item.tool_use_id, content: item.is_error === true ? `Error: ${text}` : text, ...toolResultBreakpoint(item) });
   });
   if (images.length > 0 || rest.length > 0) {
@@ -214,15 +200,14 @@ function systemMessage(system: NonNullable<MessagesRequest['system']>): ChatMess
  * top-level `cache_control` (see outputMembers), and `top_k` as is (the
  * Anthropic and Gemini adapters send it). Adapters that pass the body through leave Anthropic's members out, `top_k`
  * among them: OpenAI has no counterpart (see ProviderRequestContext.clientFormat). A stream asks for the usage chunk.
- * An `inference_geo` is 400 naming it: the region is the provider's, and dropping it would break the promise asked for.
+ * Members no route can honour (`inference_geo`, `container`, `mcp_servers`, `thread`, …) are 400 naming them (see
+ * checkMessagesMembers); `service_tier` and `context_management` ride on the chat body for Anthropic providers.
  */
 export function messagesToChat(body: unknown): { request: MessagesRequest; chat: Record<string, unknown> } {
   const request = validateMessages(body);
   if (request.thinking) checkThinking(request.thinking, request.max_tokens);
-  // A region asked of the model is a promise about where the data goes, which the gateway's routes cannot keep by request.
-  if (request.inference_geo !== undefined && request.inference_geo !== null) {
-    invalid('inference_geo is not taken: the region a model runs in is the route\'s provider\'s, not chosen per request.', 'inference_geo');
-  }
+  // Members no route can honour (a region, containers, MCP connectors, threads, …) are refused by name, never dropped.
+  checkMessagesMembers(request as unknown as Record<string, unknown>);
   return { request, chat: translate(request) };
 }
 
@@ -249,10 +234,15 @@ export function countRequestToChat(body: unknown): { model: string; chat: Record
  */
 function outputMembers(request: MessagesRequest): Record<string, unknown> {
   const members: Record<string, unknown> = {};
-  const { format, effort } = request.output_config ?? {};
+  const { effort } = request.output_config ?? {};
+  // The deprecated `output_format` is the same schema under its older name.
+  const format = request.output_config?.format ?? request.output_format;
   if (format) members.response_format = { type: 'json_schema', json_schema: { name: 'output', schema: format.schema } };
   if (effort) members.output_config = { effort };
   if (request.cache_control) members.cache_control = request.cache_control;
+  // Anthropic's own: the Anthropic adapter sends them for a Messages client; other adapters leave them out.
+  if (request.service_tier) members.service_tier = request.service_tier;
+  if (request.context_management) members.context_management = request.context_management;
   return members;
 }
 

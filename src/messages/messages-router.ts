@@ -10,6 +10,7 @@ import { resolveModelRequest, type ResolutionDeps } from '../traffic/model-reque
 import { chatToMessage, MessageStreamWriter, streamErrorEvent } from './messages-answer.js';
 import { anthropicError } from './messages-errors.js';
 import { clientBetasOf } from './messages-client-betas.js';
+import { checkContextManagement } from './messages-members.js';
 import { countRequestToChat, messagesToChat } from './messages-request.js';
 
 /** The path of the Messages endpoint. */
@@ -65,6 +66,7 @@ export function messagesRouter(deps: MessagesRouterDeps): Router {
     const { request, chat } = messagesToChat(req.body);
     const stream = request.stream === true;
     const context = await resolveModelRequest(req, res, deps, { endpoint: 'chat', body: chat, model: request.model, stream, routeTypes: ['chat', 'messages'] });
+    checkContextManagement(request, context.candidates);
     context.answerFormat = ANTHROPIC_FORMAT;
     context.clientFormat = 'anthropic';
     if (betas.length > 0) context.clientBetas = betas;

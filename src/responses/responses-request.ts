@@ -91,6 +91,7 @@ const validateSchema = compileValidator<ResponsesRequest>({
     prompt_cache_key: { type: 'string', maxLength: 256 },
     service_tier: { enum: ['auto', 'default', 'flex', 'scale', 'priority', null] },
     background: { type: ['boolean', 'null'] },
+    truncation: { enum: ['auto', 'disabled', null] },
     tools: {
       type: 'array',
       items: {
@@ -166,6 +167,11 @@ const UNSERVED_MEMBERS: ReadonlyArray<{ name: string; asks: (value: unknown) => 
   { name: 'background', asks: (value) => value === true, why: 'background responses are not supported by this gateway; send the request without background (stream it to see progress)' },
   { name: 'prompt', asks: (value) => value !== undefined && value !== null, why: 'stored prompt templates live at OpenAI and cannot be read by this gateway; send the prompt as instructions and input' },
   { name: 'conversation', asks: (value) => value !== undefined && value !== null, why: 'conversations are not kept by this gateway; chain responses with previous_response_id' },
+  {
+    name: 'truncation',
+    asks: (value) => value === 'auto',
+    why: 'auto truncation is not supported by this gateway, which does not know each model\'s context window to drop earlier items by; send truncation disabled (the default) and shorten the input yourself',
+  },
 ];
 
 /** Refuses the first member of {@link UNSERVED_MEMBERS} the request sets. */

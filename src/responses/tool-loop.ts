@@ -8,7 +8,7 @@ import { enforceRouteRate } from '../traffic/rate-limiter-router.js';
 import { scrubSecrets, scrubSecretsDeep } from '../secrets/secret-scrubber.js';
 import type { RouteRateLimits } from '../traffic/route-rate-limits.js';
 import type { ApprovalIds } from './approval-ids.js';
-import { readInput, type ApprovalResponse, type ChatMessage, type EchoedApprovalRequest } from './input-items.js';
+import { readInput, type ApprovalResponse, type ChatMessage, type EchoedApprovalRequest, type EchoedMcpCall } from './input-items.js';
 import { targetKey, type McpTarget } from './mcp-server-targets.js';
 import type { SessionDeps, ToolSession } from './mcp-tool-sessions.js';
 import { newId, type ChatUsage, type ResponseOutput } from './response-output.js';
@@ -54,6 +54,8 @@ export interface ResponsePlan {
   /** Approvals of calls pending in the previous response, by approval id. */
   storedAnswers: Map<string, ApprovalResponse>;
   echoed: EchoedApproval[];
+  /** `mcp_call` items of the input: earlier calls and their results, kept in the transcript where they were. */
+  calls: EchoedMcpCall[];
   servers: McpServer[];
   functions: FunctionToolEntry[];
 }
@@ -89,7 +91,9 @@ export async function planResponse(deps: ToolLoopDeps, request: ResponsesRequest
   if (request.previous_response_id !== undefined && !previous) {
     throw Errors.notFound(['response', request.previous_response_id], { param: 'previous_response_id' });
   }
-  const { messages: inputMessages, approvals, requests } = readInput(request.input);
+  const { messages: inputMessages, approvals, requests, calls } = readInput(request.input);
+  // An approval whose call is in the input too (an echoed `mcp_call`) was answered before: it is history, not run again.
+  const answered = new Set(calls.map((call) => call.approval_request_id).filter((id) => id !== undefined));
   const tools = request.tools ?? [];
   const mcpEntries = tools.filter((tool): tool is McpToolEntry => tool.type === 'mcp');
   const servers = mcpEntries.map((entry, index) => ({ entry, target: targets[index]! }));
@@ -98,6 +102,7 @@ export async function planResponse(deps: ToolLoopDeps, request: ResponsesRequest
   const echoed: EchoedApproval[] = [];
   for (const answer of approvals) {
     const param = `${answer.param}.approval_request_id`;
+    if (answered.has(answer.approval_request_id)) continue;
     if (pendingIds.has(answer.approval_request_id)) {
       storedAnswers.set(answer.approval_request_id, answer);
       continue;
@@ -111,7 +116,7 @@ export async function planResponse(deps: ToolLoopDeps, request: ResponsesRequest
     }
     if (!echoed.some((item) => item.request.id === echo.id)) echoed.push({ request: echo, answer });
   }
-  return { request, previous, inputMessages, storedAnswers, echoed, servers, functions: tools.filter((tool): tool is FunctionToolEntry => tool.type === 'function') };
+  return { request, previous, inputMessages, storedAnswers, echoed, calls, servers, functions: tools.filter((tool): tool is FunctionToolEntry => tool.type === 'function') };
 }
 
 /** Opens every MCP server of the request, emitting an `mcp_list_tools` item for each (with `error` when it failed). */
@@ -213,14 +218,23 @@ export async function runToolLoop(
       const call = { call_id: pending.call_id, label: pending.server_label, tool: pending.tool, arguments: pending.arguments, approval_request_id: pending.approval_request_id };
       messages.push(await answerApproval(call, plan.storedAnswers.get(pending.approval_request_id)));
     }
-    // Approvals of requests echoed in the input: the call and its result go where the request item was.
-    const inserts = new Map<number, ChatMessage[]>();
+    // Approvals of requests echoed in the input, and echoed mcp_call items: each call and its result go where its item was.
+    const placed: Array<{ position: number; index: number; messages: ChatMessage[] }> = [];
+    const callMessage = (id: string, label: string, tool: string, args: string): ChatMessage => ({
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id, type: 'function', function: { name: names.nameOf(label, tool) ?? `${label}__${tool}`, arguments: args } }],
+    });
     for (const { request: echo, answer } of plan.echoed) {
       const call = { call_id: echo.id, label: echo.server_label, tool: echo.name, arguments: echo.arguments, approval_request_id: echo.id };
-      const assistant: ChatMessage = { role: 'assistant', content: null, tool_calls: [{ id: echo.id, type: 'function', function: { name: names.nameOf(echo.server_label, echo.name) ?? `${echo.server_label}__${echo.name}`, arguments: echo.arguments } }] };
-      const result = await answerApproval(call, answer);
-      inserts.set(echo.position, [...(inserts.get(echo.position) ?? []), assistant, result]);
+      const assistant = callMessage(echo.id, echo.server_label, echo.name, echo.arguments);
+      placed.push({ position: echo.position, index: echo.index, messages: [assistant, await answerApproval(call, answer)] });
     }
+    for (const call of plan.calls) {
+      placed.push({ position: call.position, index: call.index, messages: [callMessage(call.id, call.server_label, call.name, call.arguments), { role: 'tool', tool_call_id: call.id, content: call.result }] });
+    }
+    const inserts = new Map<number, ChatMessage[]>();
+    for (const item of placed.sort((a, b) => a.index - b.index)) inserts.set(item.position, [...(inserts.get(item.position) ?? []), ...item.messages]);
     plan.inputMessages.forEach((message, at) => messages.push(...(inserts.get(at) ?? []), message));
     messages.push(...(inserts.get(plan.inputMessages.length) ?? []));
 

@@ -8,7 +8,7 @@ import type { Candidate, ModelRequestContext } from './model-request-context.js'
 import { AttemptTimer, type AbortFlag } from './attempt-timer.js';
 import { selectProviderKey } from './provider-key-selection.js';
 import { captureJson, relayJson, relayStream, type RelayOutcome } from './response-relay.js';
-import { RAW_ANSWER_ENDPOINTS, STREAM_USAGE_ENDPOINTS } from './model-endpoints.js';
+import { RAW_ANSWER_ENDPOINTS, RAW_STREAM_ENDPOINTS, STREAM_USAGE_ENDPOINTS } from './model-endpoints.js';
 import { relayRaw } from './raw-relay.js';
 import { isRetryable, parseRetryAfter, retryDelay, shouldFallBack, type AttemptFailure, type RetryTiming } from './retry-policy.js';
 import { classifyUpstreamError, type UpstreamClient } from './upstream-client.js';
@@ -125,16 +125,20 @@ async function attempt(deps: FallbackProxyDeps, context: ModelRequestContext, ca
     }
     if (res) setGatewayHeaders(res, context);
     // The stream's payloads so far, visible to the request log if the client leaves mid-stream (recorded as 499).
-    if (res && context.stream) context.relay = { payloads: live };
+    const rawStream = RAW_STREAM_ENDPOINTS.has(context.endpoint);
+    if (res && context.stream && !rawStream) context.relay = { payloads: live };
     const relay = !res
       ? await captureJson(upstream, candidate.adapter, providerContext)
-      : context.stream
+      : context.stream && !rawStream
         ? await relayStream(res, upstream, candidate.adapter, providerContext, () => {
             timer.touch();
             context.firstChunkAt ??= performance.now();
           }, context.outputGuard, live, context.answerFormat?.stream(candidate.model, candidate.provider.name), usage.hide)
         : RAW_ANSWER_ENDPOINTS.has(context.endpoint)
-          ? await relayRaw(res, upstream, () => timer.touch(), providerContext.apiKey?.value)
+          ? await relayRaw(res, upstream, () => {
+              timer.touch();
+              context.firstChunkAt ??= performance.now();
+            }, providerContext.apiKey?.value)
           : await relayJson(res, upstream, candidate.adapter, providerContext, context.outputGuard, context.answerFormat);
     context.relay = relay;
     finish({ kind: 'ok', status: upstream.status, streamError: relay.streamError }, upstream.status, relay.streamError);
@@ -148,7 +152,8 @@ async function attempt(deps: FallbackProxyDeps, context: ModelRequestContext, ca
     }
     // Messages built from an upstream's answer (or an adapter's failure) may echo the key: it is masked.
     const key = providerContext.apiKey?.value;
-    if ((error as GatewayError).code === 'upstream_invalid_response') {
+    // An answer the gateway cannot read, or a stream whose first events report a failure: the upstream's own error, masked.
+    if ((error as GatewayError).code === 'upstream_invalid_response' || (error as GatewayError).code === 'upstream_stream_error') {
       const invalid = withoutProviderKey(error as GatewayError, key);
       finish({ kind: 'invalid_response' }, 502, invalid.message);
       return { ok: false, error: invalid, failure: { kind: 'network' } };

@@ -25,6 +25,17 @@ export function endpointPathKey(path: string): string {
 /** Endpoints whose answers are relayed as bytes, whatever their type (audio, images, transcripts as text or JSON). */
 export const RAW_ANSWER_ENDPOINTS: ReadonlySet<ModelEndpoint> = new Set(['images', 'speech', 'transcriptions']);
 
+/** Endpoints whose streams are relayed as bytes too (transcription events), where image generation streams are relayed as SSE. */
+export const RAW_STREAM_ENDPOINTS: ReadonlySet<ModelEndpoint> = new Set(['transcriptions']);
+
+/**
+ * Whether a checked body asks for a stream: `stream: true` in JSON, or the form field `stream=true` of a transcription
+ * upload (a multipart field is text).
+ */
+export function asksForStream(endpoint: ModelEndpoint, body: Record<string, unknown>): boolean {
+  return body.stream === true || (endpoint === 'transcriptions' && body.stream === 'true');
+}
+
 /** Endpoints whose answers carry model text that output checks can read. */
 export const TEXT_ANSWER_ENDPOINTS: ReadonlySet<ModelEndpoint> = new Set(['chat', 'completions']);
 

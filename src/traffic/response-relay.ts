@@ -140,8 +140,8 @@ export async function captureJson(upstream: UpstreamResponse, adapter: ProviderP
 }
 
 /**
- * Relays a stream. The first upstream chunk is read before anything is written, so a failure
- * before the first byte can still be retried or fall back (it is thrown). After that, a failure or
+ * Relays a stream. The first upstream chunk is read and translated before anything is written, so a failure
+ * before the first byte, or in the first chunk's events, can still be retried or fall back (it is thrown). After that, a failure or
  * an output check that rejects ends the stream with an SSE `error` event, never a silent clean end.
  * With `hideUsage`, usage stays in `payloads` (for the request log) but is not sent: the usage-only chunk is dropped and
  * the `usage` member of other chunks taken out. Every form of the provider key (as is, any case, base64, URL, hex) is
@@ -164,8 +164,6 @@ export async function relayStream(
   const iterator = (upstream.body as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
   const first = await iterator.next();
   onChunk();
-  res.status(200).set(SSE_HEADERS);
-  res.flushHeaders();
   const translator = adapter.openaiCompatible ? undefined : adapter.createStreamTranslator?.(context);
   const gate = new StreamGate(res, guard);
   const forms = SecretFormMatcher.of(context.apiKey?.value, 'text');
@@ -185,11 +183,15 @@ export async function relayStream(
   // Byte for byte only when there is no key to mask, no reframing, no usage chunk the gateway asked for to take out, and no
   // output check: a check releases whole events, never the start of one whose text it has not read yet.
   const bytewise = !guard && !translator && !framing && !hideUsage && !forms;
+  /** Sends a chunk whose events the parser has read (`before`: the payloads there were before them). */
+  const sendParsed = async (chunk: Buffer, before: number): Promise<GatewayError | undefined> => {
+    if (bytewise) return gate.push(chunk, []);
+    return transform ? transformIncoming() : sendPayloads(before);
+  };
   const forward = async (chunk: Buffer): Promise<GatewayError | undefined> => {
     const before = payloads.length;
     parser.push(chunk);
-    if (bytewise) return gate.push(chunk, []);
-    return transform ? transformIncoming() : sendPayloads(before);
+    return sendParsed(chunk, before);
   };
   // The usage the gateway asked for is kept from an OpenAI-format client; a reframed stream (Anthropic's) reports usage itself.
   const shown = hideUsage && !framing ? withoutStreamUsage : (payload: string): string | undefined => payload;
@@ -245,8 +247,15 @@ export async function relayStream(
     upstream.body.destroy();
     throw Errors.upstreamStreamError([context.provider.name, `the stream went over the limit of ${upstream.maxStreamBytes} bytes`]);
   };
+  // The first chunk's events are translated before the answer starts: an upstream whose first events say it failed (an
+  // error event, a finish reason saying the model failed) throws here, so it is retried or falls back.
+  const firstBefore = payloads.length;
+  const firstChunk = first.done ? undefined : counted(first.value);
+  if (firstChunk) parser.push(firstChunk);
+  res.status(200).set(SSE_HEADERS);
+  res.flushHeaders();
   try {
-    let rejected = first.done ? undefined : await forward(counted(first.value));
+    let rejected = firstChunk ? await sendParsed(firstChunk, firstBefore) : undefined;
     for (let next = rejected ? undefined : await iterator.next(); next && !next.done; next = rejected ? undefined : await iterator.next()) {
       onChunk();
       rejected = await forward(counted(next.value));

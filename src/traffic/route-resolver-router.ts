@@ -6,7 +6,7 @@ import { Errors } from '../errors/error-registry.js';
 import { jsonBody } from '../http/json-body.js';
 import { multipartBody } from '../http/multipart-body.js';
 import type { ModelEndpoint } from '../plugins/plugin-types.js';
-import { ENDPOINT_BODY, ENDPOINT_PATHS } from './model-endpoints.js';
+import { asksForStream, ENDPOINT_BODY, ENDPOINT_PATHS } from './model-endpoints.js';
 import { resolveModelRequest, type ResolutionDeps } from './model-request-resolution.js';
 
 /** What the resolver needs. */
@@ -25,7 +25,7 @@ function resolver(endpoint: ModelEndpoint, deps: RouteResolverDeps): RequestHand
   return function resolveModelEndpoint(req, res, next) {
     if (req.body === undefined) throw Errors.bodyNotObject();
     const body = validateBody(req.body);
-    const resolved = resolveModelRequest(req, res, deps, { endpoint, body, model: body.model, stream: body.stream === true, routeTypes });
+    const resolved = resolveModelRequest(req, res, deps, { endpoint, body, model: body.model, stream: asksForStream(endpoint, body), routeTypes });
     if (resolved instanceof Promise) return resolved.then(() => next());
     next();
   };

@@ -86,6 +86,12 @@ export async function startFakeMediaProvider(audioBytes = 256 * 1024): Promise<F
           return res.end(audio);
         }
         if (path.endsWith('/audio/transcriptions')) {
+          if (body.stream === 'true') {
+            // OpenAI's transcription stream: text deltas, then the whole text with usage.
+            res.writeHead(200, { 'content-type': 'text/event-stream' });
+            res.write(`data: ${JSON.stringify({ type: 'transcript.text.delta', delta: 'heard ' })}\n\n`);
+            return res.end(`data: ${JSON.stringify({ type: 'transcript.text.done', text: `heard ${file?.bytes ?? 0} bytes`, usage: { type: 'tokens', input_tokens: 5, output_tokens: 3, total_tokens: 8 } })}\n\n`);
+          }
           if (body.response_format === 'text') {
             res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
             return res.end(`heard ${file?.bytes ?? 0} bytes\n`);

@@ -1,4 +1,4 @@
-// Input policies read every text a media request's model reads: multimodal moderations parts and speech instructions.
+// Input policies read every text a media request's model reads (multimodal moderations parts, speech instructions), and the request log records it.
 import assert from 'node:assert/strict';
 import OpenAI from 'openai';
 import request from 'supertest';
@@ -6,6 +6,7 @@ import { createTestGateway, TEST_KEYS, type TestGateway } from '../helpers/test-
 import { TEST_GUARDRAILS } from '../helpers/test-guardrails.js';
 import { startFakeMediaProvider, type FakeMediaProvider } from '../helpers/fake-media-provider.js';
 import { listenOnLoopback, type LoopbackServer } from '../helpers/loopback-server.js';
+import { eventually } from '../helpers/eventually.js';
 
 describe('input checks on moderations and speech text the model reads', function () {
   this.timeout(30_000);
@@ -54,5 +55,21 @@ describe('input checks on moderations and speech text the model reads', function
     const speech = await routed('tts').audio.speech.create({ model: 'gpt-4o-mini-tts', voice: 'alloy', input: 'Hello', instructions: 'Speak warmly' });
     assert.equal(Buffer.from(await speech.arrayBuffer()).length, fake.audio.length);
     assert.equal(fake.requests.at(-1)?.body.instructions, 'Speak warmly');
+  });
+
+  it("a speech request's instructions are recorded in the request log's input, with the text to speak", async () => {
+    await routed('tts').audio.speech.create({ model: 'gpt-4o-mini-tts', voice: 'alloy', input: 'Good morning', instructions: 'Speak like a radio host' });
+    const entry = await eventually(async () => {
+      const found = (await request(t.app).get('/v1/admin/applications/app/chronicles?limit=1').set('x-api-key', TEST_KEYS.admin).expect(200)).body.data[0];
+      assert.equal(found?.endpoint, '/v1/audio/speech');
+      return found;
+    });
+    assert.deepEqual(entry.input, { input: 'Good morning', instructions: 'Speak like a radio host' });
+    // Without instructions, the input is recorded as before: the text itself.
+    await routed('tts').audio.speech.create({ model: 'gpt-4o-mini-tts', voice: 'alloy', input: 'Good night' });
+    await eventually(async () => {
+      const found = (await request(t.app).get('/v1/admin/applications/app/chronicles?limit=1').set('x-api-key', TEST_KEYS.admin).expect(200)).body.data[0];
+      assert.equal(found?.input, 'Good night');
+    });
   });
 });

@@ -159,10 +159,49 @@ describe('POST /v1/messages: protocol fidelity over scripted upstreams', () => {
     assert.match(JSON.stringify(sent.contents), /"inlineData":\{"mimeType":"image\/png","data":"iVBORw0KGgo="\}/);
 
     sent = {};
-    const document = { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'notes' } } as unknown as Anthropic.TextBlockParam;
-    await assert.rejects(client('via-openai').messages.create({ ...hi, messages: turns([{ type: 'text', text: 'Attached' }, document]) }), (error: unknown) => {
+    const search = { type: 'search_result', source: 'https://example.com', title: 'Result', content: [{ type: 'text', text: 'notes' }] } as unknown as Anthropic.TextBlockParam;
+    await assert.rejects(client('via-openai').messages.create({ ...hi, messages: turns([{ type: 'text', text: 'Attached' }, search]) }), (error: unknown) => {
       assert.ok(error instanceof Anthropic.BadRequestError, String(error));
-      assert.match((error.error as { error: { message: string } }).error.message, /^messages\[2\]\.content\[0\]\.content\[1\] has the type "document"/);
+      assert.match((error.error as { error: { message: string } }).error.message, /^messages\[2\]\.content\[0\]\.content\[1\] has the type "search_result", which this gateway does not translate in a tool result/);
+      return true;
+    });
+    assert.deepEqual(sent, {}, 'a provider was called');
+  });
+
+  it('a tool_result with a document reaches every provider with its document, after the tool message as its images do; a document it cannot carry is 400 naming it', async () => {
+    const notes = { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'meeting notes' }, title: 'notes.txt' } as unknown as Anthropic.TextBlockParam;
+    const pdf = { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: 'JVBERi0xLjQ=' } } as unknown as Anthropic.TextBlockParam;
+    const turns = (content: Anthropic.ToolResultBlockParam['content']): Anthropic.MessageParam[] => [
+      { role: 'user', content: 'Fetch the files' },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'fetch', input: {} }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content }, { type: 'text', text: 'Summarise them.' }] },
+    ];
+    const notesData = Buffer.from('meeting notes').toString('base64');
+    answer = (res) => sendJson(res, { ...stoppedAtSequence, stop_reason: 'end_turn', stop_sequence: null });
+    await client('via-anthropic').messages.create({ ...hi, messages: turns([{ type: 'text', text: 'Two files' }, notes, pdf]) });
+    assert.deepEqual((sent.messages as Array<{ content: unknown }>)[2]!.content, [
+      { type: 'tool_result', tool_use_id: 'toolu_1', content: 'Two files\n[2 documents from this tool result follow]' },
+      { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'meeting notes' }, title: 'notes.txt' },
+      { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: 'JVBERi0xLjQ=' }, title: 'document.pdf' },
+      { type: 'text', text: 'Summarise them.' },
+    ]);
+
+    answer = (res) => sendJson(res, { id: 'chatcmpl-1', object: 'chat.completion', created: 1, model: 'gpt-x', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }] });
+    await client('via-openai').messages.create({ ...hi, messages: turns([notes]) });
+    assert.deepEqual((sent.messages as unknown[]).slice(2), [
+      { role: 'tool', tool_call_id: 'toolu_1', content: '[1 document from this tool result follows]' },
+      { role: 'user', content: [{ type: 'file', file: { file_data: `data:text/plain;base64,${notesData}`, filename: 'notes.txt' } }, { type: 'text', text: 'Summarise them.' }] },
+    ]);
+
+    answer = (res) => sendJson(res, { candidates: [{ content: { role: 'model', parts: [{ text: 'ok' }] }, finishReason: 'STOP', index: 0 }], usageMetadata: { promptTokenCount: 3, candidatesTokenCount: 1, totalTokenCount: 4 } });
+    await client('via-gemini').messages.create({ ...hi, messages: turns([notes]) });
+    assert.match(JSON.stringify(sent.contents), new RegExp(`"inlineData":\\{"mimeType":"text/plain","data":"${notesData}"\\}`));
+
+    sent = {};
+    const linked = { type: 'document', source: { type: 'url', url: 'https://example.com/a.pdf' } } as unknown as Anthropic.TextBlockParam;
+    await assert.rejects(client('via-openai').messages.create({ ...hi, messages: turns([linked]) }), (error: unknown) => {
+      assert.ok(error instanceof Anthropic.BadRequestError, String(error));
+      assert.match((error.error as { error: { message: string } }).error.message, /^messages\[2\]\.content\[0\]\.content\[0\]\.source of type "url" is not translated/);
       return true;
     });
     assert.deepEqual(sent, {}, 'a provider was called');

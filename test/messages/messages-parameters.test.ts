@@ -1,4 +1,4 @@
-// POST /v1/messages through Anthropic's official SDK: what each provider type gets of top_k, output_config, thinking, system turns, the length limit and inference_geo, and an OpenAI refusal's answer.
+// POST /v1/messages through Anthropic's official SDK: what each provider type gets of top_k, output_config, thinking, system turns, the length limit, service_tier and context_management, the members no route can honour, and an OpenAI refusal's answer.
 import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
 import Anthropic from '@anthropic-ai/sdk';
@@ -159,6 +159,78 @@ describe('POST /v1/messages: request members and refusals across provider types'
     answer = (res) => sendJson(res, anthropicMessage);
     await client('via-anthropic').messages.create({ ...hi, inference_geo: null });
     assert.equal('inference_geo' in sent, false);
+  });
+
+  it('members no route can honour (container, mcp_servers, compaction, thread, fallbacks, …) are 400 naming them on every route; their empty forms pass', async () => {
+    const asks: Array<[string, unknown]> = [
+      ['container', 'container_011CZ'],
+      ['mcp_servers', [{ type: 'url', url: 'https://mcp.example.com/sse', name: 'example' }]],
+      ['compaction', { type: 'enabled' }],
+      ['thread', { type: 'continue', previous_message_id: 'msg_01' }],
+      ['fallbacks', 'default'],
+      ['fallback_credit_token', 'fct_123'],
+      ['billing_policy', { type: 'billing_policy', bill_to: 'user_profile' }],
+      ['speed', 'fast'],
+    ];
+    sent = {};
+    for (const route of ['via-anthropic', 'via-openai', 'via-gemini']) {
+      for (const [name, value] of asks) {
+        await assert.rejects(client(route).messages.create({ ...hi, [name]: value } as Anthropic.MessageCreateParamsNonStreaming), (error: unknown) => {
+          assert.ok(error instanceof Anthropic.BadRequestError, `${route} ${name}: ${String(error)}`);
+          assert.match((error.error as { error: { message: string } }).error.message, new RegExp(`^${name} is not taken: `));
+          return true;
+        });
+      }
+    }
+    assert.deepEqual(sent, {}, 'no provider was called');
+    answer = (res) => sendJson(res, anthropicMessage);
+    const empty = { container: null, mcp_servers: [], compaction: null, thread: null, fallbacks: null, billing_policy: { type: 'billing_policy', bill_to: 'self' }, speed: 'standard' };
+    await client('via-anthropic').messages.create({ ...hi, ...empty } as Anthropic.MessageCreateParamsNonStreaming);
+    assert.deepEqual(Object.keys(empty).filter((name) => name in sent), []);
+  });
+
+  it('service_tier and context_management reach an Anthropic provider as sent; other providers never get them, and context_management is 400 on a route that may reach one', async () => {
+    const editing = { edits: [{ type: 'clear_tool_uses_20250919', trigger: { type: 'input_tokens', value: 30000 } }] };
+    const fields = { ...hi, service_tier: 'standard_only', context_management: editing } as Anthropic.MessageCreateParamsNonStreaming;
+    answer = (res) => sendJson(res, anthropicMessage);
+    await client('via-anthropic').messages.create(fields);
+    assert.equal(sent.service_tier, 'standard_only');
+    assert.deepEqual(sent.context_management, editing);
+
+    answer = (res) => sendJson(res, completion({ content: 'ok' }));
+    await client('via-openai').messages.create({ ...hi, service_tier: 'standard_only' });
+    assert.equal('service_tier' in sent, false);
+    answer = (res) => sendJson(res, geminiAnswer);
+    await client('via-gemini').messages.create({ ...hi, service_tier: 'auto' });
+    assert.equal('service_tier' in sent, false);
+
+    await f.create('/v1/admin/routes', { name: 'claude-then-openai', type: 'chat', models: [{ name: 'claude-x', provider: 'claude', fallback_enabled: true }, { name: 'gpt-x', provider: 'oai', weight: 0 }] });
+    for (const route of ['via-openai', 'via-gemini', 'claude-then-openai']) {
+      sent = {};
+      await assert.rejects(client(route).messages.create(fields), (error: unknown) => {
+        assert.ok(error instanceof Anthropic.BadRequestError, `${route}: ${String(error)}`);
+        assert.match((error.error as { error: { message: string } }).error.message, /^context_management is only taken on routes whose models are all on Anthropic providers/);
+        return true;
+      });
+      assert.deepEqual(sent, {}, `${route}: no provider was called`);
+    }
+  });
+
+  it('the deprecated output_format is translated as output_config.format; sending both is 400 naming output_format', async () => {
+    const schema = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] };
+    answer = (res) => sendJson(res, anthropicMessage);
+    await client('via-anthropic').messages.create({ ...hi, output_format: { type: 'json_schema', schema } } as Anthropic.MessageCreateParamsNonStreaming);
+    assert.deepEqual(sent.output_config, { format: { type: 'json_schema', schema } });
+    answer = (res) => sendJson(res, completion({ content: '{"city":"Paris"}' }));
+    await client('via-openai').messages.create({ ...hi, output_format: { type: 'json_schema', schema } } as Anthropic.MessageCreateParamsNonStreaming);
+    assert.deepEqual(sent.response_format, { type: 'json_schema', json_schema: { name: 'output', schema } });
+    sent = {};
+    await assert.rejects(client('via-openai').messages.create({ ...hi, output_format: { type: 'json_schema', schema }, output_config: { format: { type: 'json_schema', schema } } } as Anthropic.MessageCreateParamsNonStreaming), (error: unknown) => {
+      assert.ok(error instanceof Anthropic.BadRequestError, String(error));
+      assert.match((error.error as { error: { message: string } }).error.message, /^output_format is the deprecated form of output_config\.format/);
+      return true;
+    });
+    assert.deepEqual(sent, {});
   });
 
   it('a tool_choice without tools: auto and none are not sent on (OpenAI refuses them), any and tool are 400', async () => {

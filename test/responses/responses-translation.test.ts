@@ -211,6 +211,44 @@ describe('/v1/responses translated to each provider type', () => {
     assert.equal(received.length, 1);
   });
 
+  it('truncation auto is a 400 naming it before any provider call; disabled (the default) is accepted', async () => {
+    await refused(() => create('openai', { input: 'Hi', truncation: 'auto' }), 'truncation', /context window/);
+    assert.equal(received.length, 0);
+    await create('openai', { input: 'Hi', truncation: 'disabled' });
+    assert.equal(received.length, 1);
+  });
+
+  it('an input item of a type the gateway does not translate is a 400 naming input[i].type, before any provider call', async () => {
+    const hi = { role: 'user', content: 'Hi' };
+    await refused(() => create('openai', { input: [hi, { type: 'item_reference', id: 'msg_123' }] }), 'input[1].type', /item_reference.*does not translate/);
+    await refused(() => create('anthropic', { input: [hi, hi, { type: 'web_search_call', id: 'ws_1', status: 'completed', action: { type: 'search', query: 'x' } }] }), 'input[2].type', /web_search_call/);
+    await refused(() => create('gemini', { input: [{ type: 'computer_call_output', call_id: 'c1', output: { type: 'computer_screenshot', image_url: PNG } }] }), 'input[0].type', /computer_call_output/);
+    assert.equal(received.length, 0);
+  });
+
+  it('reasoning and mcp_list_tools items are skipped; an echoed mcp_call reaches the model as the call and its result', async () => {
+    const input = [
+      { role: 'user', content: 'Add 2 and 3.' },
+      { type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 'I should add.' }], encrypted_content: 'opaque' },
+      { type: 'mcp_list_tools', id: 'mcpl_1', server_label: 'calc', tools: [{ name: 'add', input_schema: {} }] },
+      { type: 'mcp_call', id: 'mcp_1', server_label: 'calc', name: 'add', arguments: '{"a":2,"b":3}', output: '5' },
+      { type: 'mcp_call', id: 'mcp_2', server_label: 'calc', name: 'div', arguments: '{"a":1,"b":0}', output: null, error: 'division by zero' },
+      { role: 'assistant', content: [{ type: 'output_text', text: 'The sum is 5.' }] },
+      { role: 'user', content: 'Thanks.' },
+    ];
+    await create('openai', { input });
+    const messages = (received[0]!.body as { messages: Array<Record<string, unknown>> }).messages;
+    assert.deepEqual(messages, [
+      { role: 'user', content: 'Add 2 and 3.' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'mcp_1', type: 'function', function: { name: 'calc__add', arguments: '{"a":2,"b":3}' } }] },
+      { role: 'tool', tool_call_id: 'mcp_1', content: '5' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'mcp_2', type: 'function', function: { name: 'calc__div', arguments: '{"a":1,"b":0}' } }] },
+      { role: 'tool', tool_call_id: 'mcp_2', content: 'Error: division by zero' },
+      { role: 'assistant', content: 'The sum is 5.' },
+      { role: 'user', content: 'Thanks.' },
+    ]);
+  });
+
   it('parallel_tool_calls, safety_identifier, prompt_cache_key and service_tier reach the chat request, and parallel_tool_calls is echoed', async () => {
     const tools = [{ type: 'function', name: 'lookup', parameters: { type: 'object', properties: {} } }];
     const fields = { input: 'Hi', tools, parallel_tool_calls: false, safety_identifier: 'user-123', prompt_cache_key: 'cache-1', service_tier: 'flex' };

@@ -366,6 +366,25 @@ describe('/v1/responses: approvals without server-side state (11.6)', () => {
     assert.deepEqual(f.mcp.calls, []);
   });
 
+  it('a later stateless turn that echoes the approval and its mcp_call does not run the tool again, and the model is given the call and its result', async () => {
+    const { input, first, approval } = await firstTurn();
+    const answer = { type: 'mcp_approval_response' as const, approval_request_id: approval.id, approve: true };
+    const second = await client.responses.create({ model: 'tool-model', input: [...input, ...(first.output as never[]), answer], tools: [tool()] });
+    assert.equal(second.output_text, 'The sum is 5.');
+    fake.script(() => ({ text: 'It was 5.' }));
+    const third = await client.responses.create({
+      model: 'tool-model',
+      input: [...input, ...(first.output as never[]), answer, ...(second.output as never[]), { role: 'user', content: 'What was the sum again?' }],
+      tools: [tool()],
+    });
+    assert.equal(third.output_text, 'It was 5.');
+    assert.deepEqual(f.mcp.calls, [{ name: 'add', arguments: { a: 2, b: 3 } }], 'the tool ran once, in the second turn');
+    const messages = (fake.requests.at(-1)!.body as { messages: Array<{ role: string; content: unknown; tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }> }> }).messages;
+    assert.deepEqual(messages.map((message) => message.role), ['user', 'assistant', 'tool', 'assistant', 'user']);
+    assert.deepEqual(messages[1]!.tool_calls?.map((call) => [call.function.name, call.function.arguments]), [['tools__add', approval.arguments]]);
+    assert.equal(messages[2]!.content, '5');
+  });
+
   it('11.6: a denied stateless approval is recorded as an mcp_call error and the tool does not run', async () => {
     const { input, first, approval } = await firstTurn();
     fake.script({ text: 'Not allowed, then.' });

@@ -49,10 +49,10 @@ describe('provider keys echoed in stream errors', () => {
 
   const stream = (model: string) => request(f.app).post('/v1/chat/completions').set('x-gateway-apikey', f.developerKey).send(chatBody({ model, stream: true }));
 
-  it('masks the key in the error event a Gemini stream error becomes', async () => {
+  it('masks the key in the error a Gemini stream error becomes (a 502 when it is the first event, as here)', async () => {
     const res = await stream('gemini-x');
-    assert.match(res.text, /event: error/);
-    assert.match(res.text, /upstream_stream_error/);
+    assert.equal(res.status, 502);
+    assert.equal(res.body.error.code, 'upstream_stream_error');
     assertNoKey(res.text);
   });
 
@@ -70,7 +70,8 @@ describe('provider keys echoed in stream errors', () => {
       .post('/v1/messages')
       .set('x-api-key', f.developerKey)
       .send({ model: 'claude-x', max_tokens: 16, stream: true, messages: [{ role: 'user', content: 'Hello' }] });
-    assert.match(messages.text, /event: error/);
+    // An error event in the first chunk read is a 502 in Anthropic's shape; after it, the stream's error event.
+    assert.match(messages.text, /event: error|"type":"error"/);
     assertNoKey(messages.text);
   });
 });

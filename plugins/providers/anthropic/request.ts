@@ -167,8 +167,23 @@ export function anthropicBody(context: ProviderRequestContext): string {
   const output = outputConfig(body);
   if (output) request.output_config = output;
   Object.assign(request, cacheControlMember(body));
+  Object.assign(request, messagesClientMembers(context));
   if (context.stream) request.stream = true;
   return JSON.stringify(request);
+}
+
+/**
+ * Anthropic's own members a `POST /v1/messages` client sent, as it sent them: `service_tier` (its capacity choice) and
+ * `context_management` (server-side context editing). An OpenAI chat client's `service_tier` names OpenAI's tiers and is
+ * not sent.
+ */
+function messagesClientMembers(context: ProviderRequestContext): Record<string, unknown> {
+  if (context.clientFormat !== 'anthropic') return {};
+  const { service_tier: tier, context_management: editing } = context.body;
+  return {
+    ...(tier === 'auto' || tier === 'standard_only' ? { service_tier: tier } : {}),
+    ...(typeof editing === 'object' && editing !== null ? { context_management: editing } : {}),
+  };
 }
 
 /**

@@ -3,18 +3,34 @@ import { Errors, type ProviderRequestContext } from '../../../src/plugins/plugin
 import { isRecord } from '../shared/openai-chat.js';
 import { commonErrorMessage, countOf, expectObject, generateId, nowSeconds, usageOf, type FinishReason, type OpenAiUsage } from '../shared/openai-chunks.js';
 
-const FILTERED = new Set(['SAFETY', 'RECITATION', 'BLOCKLIST', 'PROHIBITED_CONTENT', 'SPII', 'IMAGE_SAFETY']);
+/** Gemini's reasons for content its filters stopped (an unsupported `LANGUAGE` among them): `content_filter`. */
+const FILTERED = new Set(['SAFETY', 'RECITATION', 'BLOCKLIST', 'PROHIBITED_CONTENT', 'SPII', 'IMAGE_SAFETY', 'IMAGE_PROHIBITED_CONTENT', 'IMAGE_RECITATION', 'LANGUAGE']);
+
+/** What each failure reason means, for the 502's message; a reason not listed here is named as it came. */
+const FAILURES: Readonly<Record<string, string>> = {
+  MALFORMED_FUNCTION_CALL: 'the model wrote a function call that could not be read',
+  UNEXPECTED_TOOL_CALL: 'the model called a tool the request did not offer',
+  TOO_MANY_TOOL_CALLS: 'the model called too many tools in a row',
+  MISSING_THOUGHT_SIGNATURE: 'a function call sent back lacked the thought signature it came with',
+  MALFORMED_RESPONSE: 'the model wrote an answer that could not be read',
+  OTHER: 'the model stopped for an unspecified reason',
+};
 
 /**
- * OpenAI's finish reason for a Gemini `finishReason`: `STOP` → `stop` (`tool_calls` when the candidate
- * called a function), `MAX_TOKENS` → `length`, `SAFETY`, `RECITATION`, `BLOCKLIST`, `PROHIBITED_CONTENT`,
- * `SPII`, `IMAGE_SAFETY` → `content_filter`, any other reason → `stop`; none yet → null.
+ * OpenAI's finish reason for a Gemini `finishReason`: `STOP` → `stop` (`tool_calls` when the candidate called a
+ * function), `MAX_TOKENS` → `length`, the filters' reasons (`SAFETY`, `RECITATION`, `BLOCKLIST`, `PROHIBITED_CONTENT`,
+ * `SPII`, `LANGUAGE` and the image ones) → `content_filter`; none yet → null. Any other reason
+ * (`MALFORMED_FUNCTION_CALL`, `UNEXPECTED_TOOL_CALL`, `TOO_MANY_TOOL_CALLS`, `OTHER`, …) means the model failed to
+ * answer: it throws `upstream_invalid_response` (502, retried and falling back as one) naming the reason, rather than
+ * answering an empty or partial message as a finished one.
  */
-export function geminiFinishReason(reason: unknown, calledFunction: boolean): FinishReason | null {
+export function geminiFinishReason(reason: unknown, calledFunction: boolean, provider: string): FinishReason | null {
   if (typeof reason !== 'string' || reason === '' || reason === 'FINISH_REASON_UNSPECIFIED') return null;
+  if (reason === 'STOP') return calledFunction ? 'tool_calls' : 'stop';
   if (reason === 'MAX_TOKENS') return 'length';
   if (FILTERED.has(reason)) return 'content_filter';
-  return calledFunction ? 'tool_calls' : 'stop';
+  const shown = JSON.stringify(reason.slice(0, 64));
+  throw Errors.upstreamModelFailed([provider, `Gemini ended it with finishReason ${shown}${FAILURES[reason] ? ` (${FAILURES[reason]})` : ''}`]);
 }
 
 /**
@@ -68,7 +84,7 @@ export function translateGeminiChat(upstream: unknown, context: ProviderRequestC
     if (toolCalls.length > 0) message.tool_calls = toolCalls;
     const index = isRecord(candidate) && typeof candidate.index === 'number' ? candidate.index : position;
     const reason = isRecord(candidate) ? candidate.finishReason : undefined;
-    return { index, message, logprobs: null, finish_reason: geminiFinishReason(reason, toolCalls.length > 0) ?? 'stop' };
+    return { index, message, logprobs: null, finish_reason: geminiFinishReason(reason, toolCalls.length > 0, context.provider.name) ?? 'stop' };
   });
   if (choices.length === 0) {
     choices.push({ index: 0, message: { role: 'assistant', content: null, refusal: null }, logprobs: null, finish_reason: 'content_filter' });

@@ -10,7 +10,8 @@ import { candidateParts, geminiFinishReason, geminiUsage } from './response.js';
  * `content` deltas; each `functionCall` part becomes one complete `tool_calls` delta (Gemini does not
  * split arguments); a `finishReason` becomes the chunk with `finish_reason`. The last `usageMetadata`
  * becomes the usage chunk when the client asked `stream_options.include_usage`.
- * A chunk with `error` throws `upstream_stream_error` (502); so does `onEnd` when no candidate finished.
+ * A chunk with `error` throws `upstream_stream_error` (502); so does `onEnd` when no candidate finished. A finish reason
+ * that says the model failed (`MALFORMED_FUNCTION_CALL`, …) throws `upstream_invalid_response` (see geminiFinishReason).
  */
 export function createGeminiStreamTranslator(context: ProviderRequestContext): StreamTranslator {
   const chunks = new ChunkBuilder({ id: generateId(), model: context.model, created: nowSeconds(), includeUsage: wantsStreamUsage(context) });
@@ -38,7 +39,7 @@ export function createGeminiStreamTranslator(context: ProviderRequestContext): S
       toolCounts.set(index, count + 1);
       out.push(chunks.delta({ tool_calls: [{ index: count, ...call }] }, null, index));
     }
-    const reason = geminiFinishReason(isRecord(candidate) ? candidate.finishReason : undefined, (toolCounts.get(index) ?? 0) > 0);
+    const reason = geminiFinishReason(isRecord(candidate) ? candidate.finishReason : undefined, (toolCounts.get(index) ?? 0) > 0, context.provider.name);
     if (reason !== null && !finished.has(index)) {
       finished.add(index);
       out.push(chunks.delta({}, reason, index));

@@ -164,13 +164,14 @@ function textOrParts(parts: unknown[], separator: string): unknown {
  * The body of a POST /v1/messages request as an OpenAI-format server takes it: without Anthropic's members, which it
  * would refuse (`thinking_blocks` of assistant messages, `cache_control` of parts, tool calls, messages and tools: such
  * servers cache prompts by themselves; text parts that carried breakpoints are joined back into text, and the
- * top-level breakpoint), without `top_k` (OpenAI has no counterpart) and `output_config` (its effort is Anthropic's),
+ * top-level breakpoint), without `top_k` (OpenAI has no counterpart), `output_config` (its effort is Anthropic's),
+ * `service_tier` (Anthropic's capacity choice, not OpenAI's tiers) and `context_management` (Anthropic's context editing),
  * and with
  * `thinking` as `reasoning_effort` (see {@link reasoningEffortOf}) unless the body sets one. The body is not changed:
  * what it does not carry is shared, the rest copied.
  */
 export function withoutAnthropicMembers(body: Record<string, unknown>): Record<string, unknown> {
-  const { thinking: _thinking, top_k: _topK, output_config: _output, cache_control: _cache, ...rest } = body;
+  const { thinking: _thinking, top_k: _topK, output_config: _output, cache_control: _cache, service_tier: _tier, context_management: _context, ...rest } = body;
   const effort = reasoningEffortOf(readThinking(body));
   if (effort !== undefined && rest.reasoning_effort === undefined) rest.reasoning_effort = effort;
   if (Array.isArray(body.messages)) {
