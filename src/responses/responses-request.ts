@@ -92,6 +92,8 @@ const validateSchema = compileValidator<ResponsesRequest>({
     service_tier: { enum: ['auto', 'default', 'flex', 'scale', 'priority', null] },
     background: { type: ['boolean', 'null'] },
     truncation: { enum: ['auto', 'disabled', null] },
+    // The most MCP calls the tool loop runs in this response (see ToolCallBudget).
+    max_tool_calls: { type: ['integer', 'null'], minimum: 1 },
     tools: {
       type: 'array',
       items: {

@@ -91,6 +91,7 @@ export function responsesRouter(deps: ResponsesRouterDeps): Router {
       incomplete_details: null,
       instructions: request.instructions ?? null,
       max_output_tokens: request.max_output_tokens ?? null,
+      max_tool_calls: request.max_tool_calls ?? null,
       metadata: request.metadata ?? {},
       parallel_tool_calls: request.parallel_tool_calls ?? true,
       previous_response_id: request.previous_response_id ?? null,

@@ -50,6 +50,8 @@ export interface ResponsesRequest {
   safety_identifier?: string;
   prompt_cache_key?: string;
   service_tier?: string | null;
+  /** The most MCP calls the tool loop runs in this response; further calls of the model are ignored. */
+  max_tool_calls?: number | null;
 }
 
 /** One output item. */

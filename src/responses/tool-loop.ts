@@ -15,6 +15,7 @@ import { newId, type ChatUsage, type ResponseOutput } from './response-output.js
 import type { LoadedResponse, PendingApproval, ResponseStateStore } from './response-store.js';
 import type { FunctionToolEntry, McpToolEntry, ResponsesRequest } from './responses-types.js';
 import { ToolNameMap } from './tool-name-map.js';
+import { ToolCallBudget } from './tool-call-budget.js';
 
 /** What the loop needs. */
 export interface ToolLoopDeps {
@@ -169,6 +170,7 @@ export async function runToolLoop(
     }
     for (const fn of plan.functions) chatTools.push({ type: 'function', function: { name: fn.name, description: fn.description ?? '', parameters: fn.parameters ?? { type: 'object', properties: {} } } });
 
+    const budget = new ToolCallBudget(request.max_tool_calls ?? undefined);
     const inherited = previous?.messages.length ?? 0;
     const messages: ChatMessage[] = [...(previous?.messages ?? [])];
     const run = async (label: string, tool: string, argsText: string): Promise<{ output?: string; error?: string }> => {
@@ -202,6 +204,7 @@ export async function runToolLoop(
     };
     /** Runs an approved call (or records a denied one) as an `mcp_call` item; answers the tool message for the model. */
     const answerApproval = async (call: { call_id: string; label: string; tool: string; arguments: string; approval_request_id: string }, answer: ApprovalResponse | undefined): Promise<ChatMessage> => {
+      if (answer?.approve && !budget.take()) return { role: 'tool', tool_call_id: call.call_id, content: budget.ignored() };
       const index = output.startCall({ type: 'mcp_call', id: newId('mcp'), server_label: call.label, name: call.tool, arguments: call.arguments, approval_request_id: call.approval_request_id });
       const outcome = answer?.approve ? await run(call.label, call.tool, call.arguments) : { error: `The user did not approve this call${answer?.reason ? `: ${answer.reason}` : ''}.` };
       output.finishCall(index, outcome);
@@ -242,10 +245,11 @@ export async function runToolLoop(
       deps.store.save(responseId, { application: base.application, ...(request.previous_response_id ? { parent: request.previous_response_id } : {}), messages: messages.slice(inherited), pending });
     for (let round = 0; round < deps.maxRounds; round++) {
       if (round > 0) await enforceRouteRate(deps.limits, base.routeName, base.route?.config.settings.rate_limit ?? 0);
+      const offered = budget.round(request, chatTools, names);
       const body: Record<string, unknown> = {
         model: request.model,
         messages: [...(request.instructions ? [{ role: 'system', content: request.instructions }] : []), ...messages],
-        ...chatRequestOptions(request, chatTools, names, round),
+        ...chatRequestOptions(offered.request, offered.tools, names, round),
         ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
         ...(request.top_p !== undefined ? { top_p: request.top_p } : {}),
         ...(request.max_output_tokens !== undefined ? { max_tokens: request.max_output_tokens } : {}),
@@ -279,12 +283,15 @@ export async function runToolLoop(
         if (!target || !server) {
           clientCalls = true;
           output.whole({ type: 'function_call', id: newId('fc'), call_id: call.id, name: call.function.name, arguments: call.function.arguments, status: 'completed' });
+        } else if (budget.spent) {
+          messages.push({ role: 'tool', tool_call_id: call.id, content: budget.ignored() });
         } else if (needsApproval(server.entry, target.tool)) {
           const subject = { application: base.application, target: targetKey(server.target), server_label: target.server, name: target.tool, arguments: call.function.arguments };
           const approval = { approval_request_id: deps.approvals.issue(subject), call_id: call.id, server_label: target.server, tool: target.tool, arguments: call.function.arguments };
           pending.push(approval);
           output.whole({ type: 'mcp_approval_request', id: approval.approval_request_id, server_label: target.server, name: target.tool, arguments: approval.arguments });
         } else {
+          budget.take();
           await execute({ call_id: call.id, label: target.server, tool: target.tool, arguments: call.function.arguments });
         }
       }
