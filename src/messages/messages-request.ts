@@ -5,6 +5,7 @@ import { compileValidator } from '../validation/schema-validator.js';
 import { openaiImageUrl, openaiTool, openaiToolChoice } from '../../plugins/providers/anthropic/mapping.js';
 import { documentPart } from './messages-documents.js';
 import { toolResultParts } from './messages-tool-results.js';
+import { anthropicToolMembers, TOOL_MEMBER_SCHEMAS } from './messages-tool-members.js';
 import { checkMessagesMembers, MEMBER_SCHEMAS } from './messages-members.js';
 import {
   BLOCK_EXTENSION_PROPERTIES, breakpointOf, CACHE_CONTROL_SCHEMA, chatThinking, checkThinking, historyThinkingBlock, OUTPUT_CONFIG_SCHEMA, THINKING_SCHEMA, toolResultBreakpoint,
@@ -23,7 +24,7 @@ export interface MessagesRequest {
   top_p?: number;
   top_k?: number;
   metadata?: { user_id?: string };
-  tools?: Array<{ name: string; description?: string; input_schema?: Record<string, unknown>; type?: string; cache_control?: unknown }>;
+  tools?: Array<{ name: string; description?: string; input_schema?: Record<string, unknown>; type?: string; cache_control?: unknown; strict?: boolean } & Record<string, unknown>>;
   tool_choice?: { type: string; name?: string; disable_parallel_tool_use?: boolean };
   thinking?: MessagesThinking;
   output_config?: { effort?: string | null; format?: { type: 'json_schema'; schema: Record<string, unknown> } | null };
@@ -70,7 +71,7 @@ const MESSAGES_SCHEMA = {
     metadata: { type: 'object', properties: { user_id: { type: 'string' } } },
     tools: {
       type: 'array',
-      items: { type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 1 }, description: { type: 'string' }, input_schema: { type: 'object' }, cache_control: CACHE_CONTROL_SCHEMA } },
+      items: { type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 1 }, description: { type: 'string' }, input_schema: { type: 'object' }, cache_control: CACHE_CONTROL_SCHEMA, ...TOOL_MEMBER_SCHEMAS } },
     },
     tool_choice: { type: 'object', required: ['type'], properties: { type: { enum: ['auto', 'any', 'tool', 'none'] }, name: { type: 'string' }, disable_parallel_tool_use: { type: 'boolean' } } },
     thinking: THINKING_SCHEMA,
@@ -270,7 +271,8 @@ function translate(request: MessagesRequest): Record<string, unknown> {
     request.tools.forEach((tool, index) => {
       if (tool.type !== undefined && tool.type !== 'custom') invalid(`tools[${index}] is a server tool (${tool.type}), which this gateway does not run.`, `tools[${index}].type`);
     });
-    chat.tools = request.tools.map((tool) => ({ ...openaiTool({ name: tool.name, description: tool.description, schema: tool.input_schema }), ...breakpointOf(tool) }));
+    // `strict` is the function's; Anthropic's own members ride on the chat tool for the Anthropic adapter (checkToolMembers refuses them elsewhere).
+    chat.tools = request.tools.map((tool) => ({ ...openaiTool({ name: tool.name, description: tool.description, schema: tool.input_schema, strict: tool.strict }), ...breakpointOf(tool), ...anthropicToolMembers(tool) }));
   }
   // Without tools, auto and none ask nothing (OpenAI refuses a tool_choice without tools); any and tool cannot be met.
   if (request.tool_choice && !chat.tools && ['any', 'tool'].includes(request.tool_choice.type)) invalid(`tool_choice of type ${request.tool_choice.type} needs tools.`, 'tool_choice');

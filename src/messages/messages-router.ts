@@ -11,6 +11,7 @@ import { chatToMessage, MessageStreamWriter, streamErrorEvent } from './messages
 import { anthropicError } from './messages-errors.js';
 import { clientBetasOf } from './messages-client-betas.js';
 import { checkContextManagement } from './messages-members.js';
+import { checkToolMembers } from './messages-tool-members.js';
 import { countRequestToChat, messagesToChat } from './messages-request.js';
 
 /** The path of the Messages endpoint. */
@@ -67,6 +68,7 @@ export function messagesRouter(deps: MessagesRouterDeps): Router {
     const stream = request.stream === true;
     const context = await resolveModelRequest(req, res, deps, { endpoint: 'chat', body: chat, model: request.model, stream, routeTypes: ['chat', 'messages'] });
     checkContextManagement(request, context.candidates);
+    checkToolMembers(request, context.candidates);
     context.answerFormat = ANTHROPIC_FORMAT;
     context.clientFormat = 'anthropic';
     if (betas.length > 0) context.clientBetas = betas;
@@ -77,6 +79,7 @@ export function messagesRouter(deps: MessagesRouterDeps): Router {
     const betas = clientBetasOf(req.headers);
     const { model, chat } = countRequestToChat(req.body);
     const context = await resolveModelRequest(req, res, deps, { endpoint: 'chat', body: chat, model, stream: false, routeTypes: ['chat', 'messages'] });
+    checkToolMembers(chat as { tools?: Array<Record<string, unknown>> }, context.candidates);
     context.clientFormat = 'anthropic';
     if (betas.length > 0) context.clientBetas = betas;
     next();

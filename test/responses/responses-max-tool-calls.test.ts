@@ -38,7 +38,7 @@ describe('/v1/responses max_tool_calls', () => {
   it('runs that many calls, then offers no MCP tool, so a model that would call on and on answers', async () => {
     // A model that calls the tool whenever it is offered one, and answers otherwise.
     fake.script((received) => (offersAdd(received.body as ChatBody) ? { toolCall: { name: 'tools__add', arguments: { a: 2, b: 3 } } } : { text: 'Done with one call.' }));
-    const response = await client.responses.create({ model: 'llm-model', input: 'Add, many times.', tools: tools(), max_tool_calls: 1 });
+    const response = await client.responses.create({ model: 'llm-model', input: 'Add, many times.', tools: tools(), ...{ max_tool_calls: 1 } });
     assert.equal(response.status, 'completed');
     assert.deepEqual(response.output.map((item) => item.type), ['mcp_list_tools', 'mcp_call', 'message']);
     assert.equal(response.output_text, 'Done with one call.');
@@ -59,7 +59,7 @@ describe('/v1/responses max_tool_calls', () => {
       res.end(JSON.stringify({ id: 'c', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message, finish_reason: rounds.length === 1 ? 'tool_calls' : 'stop' }], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } }));
     });
     await addProvider('scripted', `${upstream.url}/v1`);
-    const response = await client.responses.create({ model: 'scripted-model', input: 'Add three pairs.', tools: tools(), max_tool_calls: 2 });
+    const response = await client.responses.create({ model: 'scripted-model', input: 'Add three pairs.', tools: tools(), ...{ max_tool_calls: 2 } });
     const calls = response.output.filter((item) => item.type === 'mcp_call') as Array<{ arguments: string; output: string }>;
     assert.deepEqual(calls.map((call) => call.output), ['2', '4']);
     assert.deepEqual(f.mcp.calls.map((call) => call.arguments), [{ a: 1, b: 1 }, { a: 2, b: 2 }]);

@@ -51,16 +51,20 @@ export interface ToolShape {
   name: string;
   description?: string;
   schema?: Record<string, unknown>;
+  /** Whether the model's calls must hold to the schema exactly (OpenAI's function `strict`, Anthropic's tool `strict`). */
+  strict?: boolean;
 }
+
+const strictOf = (tool: ToolShape): { strict?: boolean } => (tool.strict === undefined ? {} : { strict: tool.strict });
 
 /** An Anthropic tool definition. */
 export function anthropicTool(tool: ToolShape): Record<string, unknown> {
-  return { name: tool.name, ...(tool.description === undefined ? {} : { description: tool.description }), input_schema: tool.schema ?? { type: 'object', properties: {} } };
+  return { name: tool.name, ...(tool.description === undefined ? {} : { description: tool.description }), input_schema: tool.schema ?? { type: 'object', properties: {} }, ...strictOf(tool) };
 }
 
 /** An OpenAI function tool. */
 export function openaiTool(tool: ToolShape): Record<string, unknown> {
-  return { type: 'function', function: { name: tool.name, ...(tool.description === undefined ? {} : { description: tool.description }), parameters: tool.schema ?? { type: 'object', properties: {} } } };
+  return { type: 'function', function: { name: tool.name, ...(tool.description === undefined ? {} : { description: tool.description }), parameters: tool.schema ?? { type: 'object', properties: {} }, ...strictOf(tool) } };
 }
 
 /** Anthropic's image block for an OpenAI image URL: inline base64 for a `data:` URL, else a URL source. */

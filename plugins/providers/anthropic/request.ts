@@ -118,7 +118,8 @@ function outputConfig(body: Record<string, unknown>): Record<string, unknown> | 
 function addTools(body: Record<string, unknown>, request: Record<string, unknown>): void {
   const tools = readTools(body);
   if (!tools || tools.length === 0) return;
-  request.tools = tools.map((tool) => ({ ...anthropicTool({ name: tool.name, description: tool.description, schema: tool.parameters }), ...cacheControlMember(tool) }));
+  // `strict` and Anthropic's own members (input examples, deferred loading, eager streaming, callers) as the client sent them.
+  request.tools = tools.map((tool) => ({ ...anthropicTool({ name: tool.name, description: tool.description, schema: tool.parameters, strict: tool.strict }), ...cacheControlMember(tool), ...tool.anthropic }));
   const choice = readToolChoice(body);
   let toolChoice = choice ? anthropicToolChoice(choice) : undefined;
   if (body.parallel_tool_calls === false && choice?.mode !== 'none') {

@@ -39,6 +39,33 @@ export function cacheControlMember(holder: unknown): { cache_control?: CacheCont
   return found ? { cache_control: found } : {};
 }
 
+/** Anthropic's own members of a tool, with the check of each value's shape: examples of its input, tool search, streaming and callers. */
+const ANTHROPIC_TOOL_MEMBER_SHAPES: Readonly<Record<string, { valid: (value: unknown) => boolean; shape: string }>> = {
+  input_examples: { valid: (value) => Array.isArray(value) && value.every(isRecord), shape: 'an array of example inputs (objects)' },
+  defer_loading: { valid: (value) => typeof value === 'boolean', shape: 'a boolean' },
+  eager_input_streaming: { valid: (value) => typeof value === 'boolean', shape: 'a boolean' },
+  allowed_callers: { valid: (value) => Array.isArray(value) && value.every((caller) => typeof caller === 'string'), shape: 'an array of caller names' },
+};
+
+/** The names of Anthropic's own tool members a chat tool may carry beside `function` (only the Anthropic adapter sends them on). */
+export const ANTHROPIC_TOOL_MEMBERS: readonly string[] = Object.keys(ANTHROPIC_TOOL_MEMBER_SHAPES);
+
+/**
+ * Anthropic's own members of a chat tool (`input_examples`, `defer_loading`, `eager_input_streaming`,
+ * `allowed_callers`), as sent; undefined when it has none (null counts as absent). A value of another shape is 400
+ * naming it (`tools[0].defer_loading`).
+ */
+export function readAnthropicToolMembers(tool: Record<string, unknown>, where: string): Record<string, unknown> | undefined {
+  const members: Record<string, unknown> = {};
+  for (const [name, { valid, shape }] of Object.entries(ANTHROPIC_TOOL_MEMBER_SHAPES)) {
+    const value = tool[name];
+    if (value === undefined || value === null) continue;
+    if (!valid(value)) invalid(`${where}.${name} must be ${shape}.`, `${where}.${name}`);
+    members[name] = value;
+  }
+  return Object.keys(members).length > 0 ? members : undefined;
+}
+
 /** An assistant message's `thinking_blocks`, checked (400 naming the block); undefined when absent. */
 export function readThinkingBlocks(value: unknown, param: string): ThinkingBlock[] | undefined {
   if (value === undefined || value === null) return undefined;
@@ -144,6 +171,13 @@ export function reasoningEffortOf(thinking: ThinkingRequest | undefined): 'low' 
   return thinking.budget_tokens < 16384 ? 'medium' : 'high';
 }
 
+/** A copy of a tool without its breakpoint and Anthropic's own members (the same object when it has none). */
+function withoutAnthropicToolMembers(tool: unknown): unknown {
+  const rest = withoutCacheControl(tool);
+  if (!isRecord(rest) || !ANTHROPIC_TOOL_MEMBERS.some((name) => name in rest)) return rest;
+  return Object.fromEntries(Object.entries(rest).filter(([name]) => !ANTHROPIC_TOOL_MEMBERS.includes(name)));
+}
+
 /** A copy of a part, message or tool without its `cache_control` (the same object when it has none). */
 function withoutCacheControl<T>(holder: T): T {
   if (!isRecord(holder) || !('cache_control' in holder)) return holder;
@@ -183,6 +217,6 @@ export function withoutAnthropicMembers(body: Record<string, unknown>): Record<s
       return kept;
     });
   }
-  if (Array.isArray(body.tools)) rest.tools = body.tools.map(withoutCacheControl);
+  if (Array.isArray(body.tools)) rest.tools = body.tools.map(withoutAnthropicToolMembers);
   return rest;
 }

@@ -1,6 +1,6 @@
 // Readers of the OpenAI chat request body, shared by the adapters that translate it to another wire format.
 import { Errors } from '../../../src/plugins/plugin-api.js';
-import { cacheControlMember, readThinkingBlocks, type CacheControl, type ThinkingBlock } from './chat-extensions.js';
+import { cacheControlMember, readAnthropicToolMembers, readThinkingBlocks, type CacheControl, type ThinkingBlock } from './chat-extensions.js';
 
 import { readFilePart, type OpenAiFilePart } from './file-parts.js';
 
@@ -51,6 +51,10 @@ export interface OpenAiFunctionTool {
   description?: string;
   parameters?: Record<string, unknown>;
   cache_control?: CacheControl;
+  /** The function's `strict` (Anthropic's tool `strict`). */
+  strict?: boolean;
+  /** Anthropic's own tool members a chat tool carries (`input_examples`, `defer_loading`, …), as sent. */
+  anthropic?: Record<string, unknown>;
 }
 
 /** OpenAI's `tool_choice`, normalised. */
@@ -141,6 +145,9 @@ export function readTools(body: Record<string, unknown>): OpenAiFunctionTool[] |
     const read: OpenAiFunctionTool = { name: tool.function.name };
     if (typeof tool.function.description === 'string') read.description = tool.function.description;
     if (isRecord(tool.function.parameters)) read.parameters = tool.function.parameters;
+    if (typeof tool.function.strict === 'boolean') read.strict = tool.function.strict;
+    const anthropic = readAnthropicToolMembers(tool, where);
+    if (anthropic) read.anthropic = anthropic;
     return Object.assign(read, cacheControlMember(tool));
   });
 }
