@@ -24,10 +24,11 @@ function outputOf(context: ModelRequestContext | undefined): { output: string | 
     const text = relay.payloads.map(chunkText).join('');
     return { output: cut === undefined ? text : text.slice(0, cut), usage: streamUsage(relay.payloads) };
   }
-  if (!relay.bytes) return { output: null, usage: null };
+  if (!relay.bytes && !relay.answer) return { output: null, usage: null };
   try {
-    const answer = relay.answer ?? (JSON.parse(relay.bytes.toString('utf8')) as Record<string, unknown>);
-    const text = answerText(answer);
+    const answer = relay.answer ?? (JSON.parse(relay.bytes!.toString('utf8')) as Record<string, unknown>);
+    // A transcription's text is its answer's `text` (JSON, or read from its stream's events).
+    const text = context?.endpoint === 'transcriptions' && typeof answer.text === 'string' ? answer.text : answerText(answer);
     return { output: text === '' && context?.endpoint === 'embeddings' ? null : text, usage: answerUsage(answer) };
   } catch {
     return { output: null, usage: null };

@@ -51,6 +51,28 @@ describe('streamed transcriptions (stream=true in the upload form)', function ()
     assert.equal((await lastEntry()).stream, true);
   });
 
+  it("the request log records a streamed transcription's text and usage, read from the relayed events, as it records a JSON one's", async () => {
+    // Each entry is found by the request id its answer carries, so an earlier entry is never read instead.
+    const entryOf = (id: string | null) =>
+      eventually(async () => {
+        const entries = (await request(t.app).get('/v1/admin/applications/app/chronicles?limit=10').set('x-api-key', TEST_KEYS.admin).expect(200)).body.data as Array<{ id: string; stream: boolean; output: unknown; usage: unknown }>;
+        const entry = entries.find((candidate) => candidate.id === id);
+        assert.ok(entry, `no entry ${id}`);
+        return entry;
+      });
+    const { data: stream, response } = await client.audio.transcriptions.create({ file: await file(), model: 'gpt-4o-mini-transcribe', stream: true }).withResponse();
+    for await (const _event of stream) void _event;
+    const streamed = await entryOf(response.headers.get('x-gateway-request-id'));
+    assert.equal(streamed.stream, true);
+    assert.equal(streamed.output, 'heard 2048 bytes');
+    assert.deepEqual(streamed.usage, { type: 'tokens', input_tokens: 5, output_tokens: 3, total_tokens: 8 });
+    const plain = await client.audio.transcriptions.create({ file: await file(), model: 'gpt-4o-mini-transcribe' }).withResponse();
+    const json = await entryOf(plain.response.headers.get('x-gateway-request-id'));
+    assert.equal(json.stream, false);
+    assert.equal(json.output, 'heard 2048 bytes');
+    assert.deepEqual(json.usage, { type: 'duration', seconds: 3 });
+  });
+
   it('a streamed transcription is measured for time to first token; an unstreamed one is recorded with stream: false', async () => {
     await client.audio.transcriptions.create({ file: await file(), model: 'gpt-4o-mini-transcribe' });
     assert.equal((await lastEntry()).stream, false);
