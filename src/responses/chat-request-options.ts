@@ -3,6 +3,10 @@ import { Errors, GatewayError } from '../errors/error-registry.js';
 import type { ToolNameMap } from './tool-name-map.js';
 import type { ResponsesRequest } from './responses-types.js';
 
+/** Whether the request asks for the answer's token log probabilities: `include` names them, or `top_logprobs` asks for alternatives. */
+export const asksLogprobs = (request: ResponsesRequest): boolean =>
+  (request.include ?? []).includes('message.output_text.logprobs') || (typeof request.top_logprobs === 'number' && request.top_logprobs > 0);
+
 /** A chat tool as the loop offers it: `{ type: 'function', function: { name, … } }`. */
 export type ChatTool = Record<string, unknown> & { function: Record<string, unknown> & { name: string } };
 
@@ -87,11 +91,15 @@ export function chatRequestOptions(request: ResponsesRequest, chatTools: ChatToo
   }
   if (typeof request.text?.verbosity === 'string') fields.verbosity = request.text.verbosity;
   if (typeof request.reasoning?.effort === 'string') fields.reasoning_effort = request.reasoning.effort;
+  if (asksLogprobs(request)) {
+    fields.logprobs = true;
+    if (typeof request.top_logprobs === 'number') fields.top_logprobs = request.top_logprobs;
+  }
   return fields;
 }
 
 /** The Responses request fields the chat fields above come from, for errors that name a chat field. */
-const RESPONSES_FIELDS: Readonly<Record<string, string>> = { response_format: 'text.format', verbosity: 'text.verbosity', reasoning_effort: 'reasoning.effort' };
+const RESPONSES_FIELDS: Readonly<Record<string, string>> = { response_format: 'text.format', verbosity: 'text.verbosity', reasoning_effort: 'reasoning.effort', logprobs: 'include' };
 
 /**
  * An error of a round's chat request as the Responses client sees it: one that names a chat field this module set
@@ -100,5 +108,7 @@ const RESPONSES_FIELDS: Readonly<Record<string, string>> = { response_format: 't
 export function asResponsesError(error: unknown): unknown {
   if (!(error instanceof GatewayError) || error.param === null || !Object.hasOwn(RESPONSES_FIELDS, error.param)) return error;
   const field = RESPONSES_FIELDS[error.param]!;
-  return new GatewayError(error.code, error.statusCode, error.type, error.message.split(error.param).join(field), { param: field, details: error.details, headers: error.headers, expected: error.expected, cause: error });
+  // The chat field as a whole name only (`logprobs`, not the end of `top_logprobs`).
+  const message = error.message.replace(new RegExp(`(?<![\\w.])${error.param.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?!\\w)`, 'g'), field);
+  return new GatewayError(error.code, error.statusCode, error.type, message, { param: field, details: error.details, headers: error.headers, expected: error.expected, cause: error });
 }

@@ -116,8 +116,11 @@ export class ResponseOutput {
     this.done(index);
   }
 
-  /** The assistant's final `message` item, its text streamed as deltas; a refusal (the chat message's `refusal`) as a `refusal` part. */
-  message(text: string, refusal?: string): void {
+  /**
+   * The assistant's final `message` item, its text streamed as deltas; a refusal (the chat message's `refusal`) as a
+   * `refusal` part. With `logprobs` (asked for with `include`), the `output_text` part and its done event carry them.
+   */
+  message(text: string, refusal?: string, logprobs?: unknown[]): void {
     const id = newId('msg');
     const index = this.add({ type: 'message', id, role: 'assistant', status: 'in_progress', content: [] });
     if (refusal !== undefined) {
@@ -131,13 +134,14 @@ export class ResponseOutput {
       this.done(index);
       return;
     }
-    const part = { type: 'output_text', text: '', annotations: [] as unknown[] };
+    const part: Record<string, unknown> = { type: 'output_text', text: '', annotations: [] as unknown[], ...(logprobs ? { logprobs: [] } : {}) };
     this.emit('response.content_part.added', { item_id: id, output_index: index, content_index: 0, part: { ...part } });
     for (let at = 0; at < text.length; at += DELTA_CHARS) {
       this.emit('response.output_text.delta', { item_id: id, output_index: index, content_index: 0, delta: text.slice(at, at + DELTA_CHARS), logprobs: [] });
     }
-    this.emit('response.output_text.done', { item_id: id, output_index: index, content_index: 0, text, logprobs: [] });
+    this.emit('response.output_text.done', { item_id: id, output_index: index, content_index: 0, text, logprobs: logprobs ?? [] });
     part.text = text;
+    if (logprobs) part.logprobs = logprobs;
     this.emit('response.content_part.done', { item_id: id, output_index: index, content_index: 0, part: { ...part } });
     Object.assign(this.output[index]!, { status: 'completed', content: [part] });
     this.done(index);

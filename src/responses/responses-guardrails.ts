@@ -56,7 +56,14 @@ function outputSlots(output: OutputItem[]): TextSlot[] {
   return output
     .filter((item) => item.type === 'message' && Array.isArray(item.content))
     .flatMap((item) => (item.content as Array<Record<string, unknown>>).filter((part) => typeof part.text === 'string'))
-    .map((part) => ({ text: part.text as string, replace: (next: string) => void (part.text = next) }));
+    .map((part) => ({
+      text: part.text as string,
+      replace: (next: string) => {
+        // Rewritten text drops its token log probabilities, which would otherwise still spell out what was masked.
+        if (next !== part.text && Array.isArray(part.logprobs)) part.logprobs = [];
+        part.text = next;
+      },
+    }));
 }
 
 /** Output items whose `arguments` the model wrote and a DLP transform may rewrite: a function call the client runs. */

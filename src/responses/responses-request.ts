@@ -92,6 +92,11 @@ const validateSchema = compileValidator<ResponsesRequest>({
     service_tier: { enum: ['auto', 'default', 'flex', 'scale', 'priority', null] },
     background: { type: ['boolean', 'null'] },
     truncation: { enum: ['auto', 'disabled', null] },
+    // Token log probabilities: asked with `include` (see checkInclude), passed on as the chat request's.
+    top_logprobs: { type: ['integer', 'null'], minimum: 0, maximum: 20 },
+    include: { type: ['array', 'null'], maxItems: 16, items: { type: 'string', maxLength: 64 } },
+    // Obfuscation pads stream events against telling token lengths from their sizes; the gateway's deltas are not tokens.
+    stream_options: { type: ['object', 'null'], additionalProperties: false, properties: { include_obfuscation: { type: 'boolean' } } },
     // The most MCP calls the tool loop runs in this response (see ToolCallBudget).
     max_tool_calls: { type: ['integer', 'null'], minimum: 1 },
     tools: {
@@ -183,6 +188,23 @@ function checkUnservedMembers(body: Record<string, unknown>): void {
   }
 }
 
+/** The one `include` value the gateway can produce: the answer's token log probabilities on its `output_text` parts. */
+export const LOGPROBS_INCLUDE = 'message.output_text.logprobs';
+
+/**
+ * Refuses an `include` value other than {@link LOGPROBS_INCLUDE} (400 naming `include[i]`): each asks for data of items
+ * the gateway does not produce (hosted tools' results, reasoning items, input image URLs).
+ */
+function checkInclude(request: ResponsesRequest): void {
+  for (const [index, value] of (request.include ?? []).entries()) {
+    if (value === LOGPROBS_INCLUDE) continue;
+    const why = value === 'reasoning.encrypted_content'
+      ? 'this gateway answers no reasoning items (the model\'s thinking stays with the response it belongs to; chain with previous_response_id)'
+      : 'this gateway runs only function and MCP tools and answers no such data';
+    throw Errors.validation([`The field 'include' asks for ${value}, which cannot be included: ${why}. Only ${LOGPROBS_INCLUDE} can be.`], { param: `include[${index}]` });
+  }
+}
+
 /**
  * Checks a /v1/responses body and answers it typed; throws a 400 `invalid_value` naming the first
  * bad field: `tool_choice`, `text` and `reasoning` included, so a wrong one is refused before anything is stored or called.
@@ -194,5 +216,6 @@ export function validateResponsesRequest(body: unknown): ResponsesRequest {
   checkUnservedMembers(request as unknown as Record<string, unknown>);
   checkToolHeaders(request);
   checkToolChoice(request);
+  checkInclude(request);
   return request;
 }

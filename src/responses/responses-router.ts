@@ -97,6 +97,7 @@ export function responsesRouter(deps: ResponsesRouterDeps): Router {
       previous_response_id: request.previous_response_id ?? null,
       temperature: request.temperature ?? null,
       top_p: request.top_p ?? null,
+      top_logprobs: request.top_logprobs ?? null,
       tool_choice: request.tool_choice ?? 'auto',
       tools: echoTools(request),
       text: request.text ?? { format: { type: 'text' } },

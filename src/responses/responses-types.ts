@@ -50,6 +50,11 @@ export interface ResponsesRequest {
   safety_identifier?: string;
   prompt_cache_key?: string;
   service_tier?: string | null;
+  /** Data to add to the answer: only `message.output_text.logprobs` is taken. */
+  include?: string[] | null;
+  /** Alternatives per token position in the answer's log probabilities. */
+  top_logprobs?: number | null;
+  stream_options?: { include_obfuscation?: boolean } | null;
   /** The most MCP calls the tool loop runs in this response; further calls of the model are ignored. */
   max_tool_calls?: number | null;
 }

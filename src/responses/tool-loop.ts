@@ -1,5 +1,5 @@
 // The Responses tool loop: lists MCP tools, lets the model call them through chat tool calls, runs them, and loops to a final answer.
-import { asResponsesError, chatRequestOptions, type ChatTool } from './chat-request-options.js';
+import { asksLogprobs, asResponsesError, chatRequestOptions, type ChatTool } from './chat-request-options.js';
 import type { ToolInvocation } from '../chronicles/chronicle-entry.js';
 import { Errors } from '../errors/error-registry.js';
 import { proxyModelRequest, type FallbackProxyDeps } from '../traffic/fallback-proxy.js';
@@ -259,7 +259,7 @@ export async function runToolLoop(
         throw asResponsesError(error);
       });
       if (!outcome.ok) throw asResponsesError(outcome.error);
-      const answer = outcome.relay.json as { choices?: Array<{ message?: { content?: string | null; refusal?: string | null; tool_calls?: ToolCall[]; thinking_blocks?: unknown[] }; finish_reason?: string | null }>; usage?: ChatUsage };
+      const answer = outcome.relay.json as { choices?: Array<{ message?: { content?: string | null; refusal?: string | null; tool_calls?: ToolCall[]; thinking_blocks?: unknown[] }; finish_reason?: string | null; logprobs?: { content?: unknown } | null }>; usage?: ChatUsage };
       output.addUsage(answer.usage);
       const choice = answer.choices?.[0];
       const message = choice?.message ?? {};
@@ -267,7 +267,9 @@ export async function runToolLoop(
       if (calls.length === 0) {
         const text = message.content ?? '';
         const refusal = typeof message.refusal === 'string' && message.refusal !== '' && text === '' ? message.refusal : undefined;
-        output.message(text, refusal);
+        // The answer's token log probabilities, when asked for: the chat choice's, on the output_text part.
+        const logprobs = asksLogprobs(request) ? (Array.isArray(choice?.logprobs?.content) ? choice.logprobs.content : []) : undefined;
+        output.message(text, refusal, logprobs);
         messages.push({ role: 'assistant', content: refusal ?? text });
         await save([]);
         return output.finish(incompleteReason(choice?.finish_reason));
