@@ -188,20 +188,24 @@ function checkUnservedMembers(body: Record<string, unknown>): void {
   }
 }
 
-/** The one `include` value the gateway can produce: the answer's token log probabilities on its `output_text` parts. */
+/** The one `include` value the gateway produces data for: the answer's token log probabilities on its `output_text` parts. */
 export const LOGPROBS_INCLUDE = 'message.output_text.logprobs';
 
 /**
- * Refuses an `include` value other than {@link LOGPROBS_INCLUDE} (400 naming `include[i]`): each asks for data of items
- * the gateway does not produce (hosted tools' results, reasoning items, input image URLs).
+ * The value a stateless client (`store: false`, e.g. a coding agent) sends on every request to get its reasoning back
+ * encrypted. Accepted, with nothing added: the gateway answers no reasoning items and skips them on input (chat APIs take
+ * no earlier reasoning back), so the client has nothing to hand back and loses nothing it could have.
+ */
+const REASONING_INCLUDE = 'reasoning.encrypted_content';
+
+/**
+ * Refuses an `include` value other than {@link LOGPROBS_INCLUDE} and `reasoning.encrypted_content` (400 naming
+ * `include[i]`): each asks for data of items the gateway does not produce (hosted tools' results, input image URLs).
  */
 function checkInclude(request: ResponsesRequest): void {
   for (const [index, value] of (request.include ?? []).entries()) {
-    if (value === LOGPROBS_INCLUDE) continue;
-    const why = value === 'reasoning.encrypted_content'
-      ? 'this gateway answers no reasoning items (the model\'s thinking stays with the response it belongs to; chain with previous_response_id)'
-      : 'this gateway runs only function and MCP tools and answers no such data';
-    throw Errors.validation([`The field 'include' asks for ${value}, which cannot be included: ${why}. Only ${LOGPROBS_INCLUDE} can be.`], { param: `include[${index}]` });
+    if (value === LOGPROBS_INCLUDE || value === REASONING_INCLUDE) continue;
+    throw Errors.validation([`The field 'include' asks for ${value}, which cannot be included: this gateway runs only function and MCP tools and answers no such data. Only ${LOGPROBS_INCLUDE} can be.`], { param: `include[${index}]` });
   }
 }
 

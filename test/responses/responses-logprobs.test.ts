@@ -79,7 +79,7 @@ describe('/v1/responses: include, top_logprobs and stream_options', () => {
   });
 
   it('include values the gateway cannot produce are 400 naming include[i]; stream_options is checked and include_obfuscation taken', async () => {
-    for (const [include, index] of [[['reasoning.encrypted_content'], 0], [['message.output_text.logprobs', 'file_search_call.results'], 1], [['message.input_image.image_url'], 0]] as const) {
+    for (const [include, index] of [[['file_search_call.results'], 0], [['message.output_text.logprobs', 'file_search_call.results'], 1], [['message.input_image.image_url'], 0]] as const) {
       await assert.rejects(client('via-openai').responses.create({ model: 'any', input: 'Hi', include: [...include] as OpenAI.Responses.ResponseIncludable[] }), (error: unknown) => {
         assert.ok(error instanceof OpenAI.BadRequestError, String(error));
         assert.equal(error.param, `include[${index}]`);
@@ -96,5 +96,13 @@ describe('/v1/responses: include, top_logprobs and stream_options', () => {
     for await (const _event of stream) void _event;
     assert.equal(calls, 1);
     assert.equal('logprobs' in sent, false, 'no logprobs asked without include');
+  });
+
+  it('reasoning.encrypted_content, which stateless agents send on every request, is taken and answered without reasoning items', async () => {
+    const answer = await client('via-openai').responses.create({ model: 'any', input: 'Hi', store: false, include: ['reasoning.encrypted_content'] });
+    assert.equal(answer.status, 'completed');
+    assert.equal(answer.output.some((item) => item.type === 'reasoning'), false);
+    assert.equal(answer.output_text.length > 0, true);
+    assert.equal('logprobs' in sent, false, 'nothing else is asked of the provider');
   });
 });
