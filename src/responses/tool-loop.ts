@@ -168,7 +168,8 @@ export async function runToolLoop(
         chatTools.push({ type: 'function', function: { name: names.add(session.label, tool.name), description: tool.description ?? '', parameters: tool.inputSchema ?? { type: 'object', properties: {} } } });
       }
     }
-    for (const fn of plan.functions) chatTools.push({ type: 'function', function: { name: fn.name, description: fn.description ?? '', parameters: fn.parameters ?? { type: 'object', properties: {} } } });
+    // `strict` as the client set it (null and absent: the provider's default).
+    for (const fn of plan.functions) chatTools.push({ type: 'function', function: { name: fn.name, description: fn.description ?? '', parameters: fn.parameters ?? { type: 'object', properties: {} }, ...(typeof fn.strict === 'boolean' ? { strict: fn.strict } : {}) } });
 
     const budget = new ToolCallBudget(request.max_tool_calls ?? undefined);
     const inherited = previous?.messages.length ?? 0;

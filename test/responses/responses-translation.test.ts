@@ -261,6 +261,13 @@ describe('/v1/responses translated to each provider type', () => {
     assert.equal(anthropic.tool_choice?.disable_parallel_tool_use, true);
     assert.equal(anthropic.metadata?.user_id, 'user-123');
   });
+
+  it("a function tool's strict reaches the chat tool as the client set it, and only then", async () => {
+    const parameters = { type: 'object', properties: { q: { type: 'string' } }, required: ['q'], additionalProperties: false };
+    await create('openai', { input: 'Hi', tools: [{ type: 'function', name: 'strict_one', parameters, strict: true }, { type: 'function', name: 'loose_one', parameters, strict: false }, { type: 'function', name: 'unset_one', parameters }] });
+    const tools = (received[0]!.body.tools as Array<{ function: Record<string, unknown> }>).map((tool) => tool.function);
+    assert.deepEqual(tools.map((fn) => [fn.name, fn.strict]), [['strict_one', true], ['loose_one', false], ['unset_one', undefined]]);
+  });
 });
 
 describe('/v1/responses with Anthropic thinking and tool calls', () => {
