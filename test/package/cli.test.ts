@@ -161,6 +161,25 @@ servers: {}
     assert.deepEqual(paths, ['providers[1].type', 'applications[1].colour', 'providers[0].type', 'applications[0].policy.processors.ghost', '4 problems']);
   });
 
+  it('validate and start refuse two items of one list with the same name, rather than dropping the second (and its policy) at start', async () => {
+    const repeated = join(dir, 'repeated.yaml');
+    await writeFile(
+      repeated,
+      `server:\n  port: 0\n  admin_key: \${TEST_ADMIN_KEY}\n  data_dir: ./data-repeated\nroutes:\n  - name: chat\n  - name: chat\napplications:\n  - name: shop\n  - name: shop\n    policy: { mode: reject, processors: { security_filters: {} } }\n`,
+    );
+    const validated = await cli(['validate', repeated], SECRET_ENV);
+    assert.equal(validated.code, 1);
+    assert.deepEqual(validated.stderr.trim().split('\n').map((line) => line.slice(repeated.length + 2)), [
+      "The field 'routes[1].name' repeats the name 'chat' of routes[0]; each name may appear once.",
+      "The field 'applications[1].name' repeats the name 'shop' of applications[0]; each name may appear once.",
+      '2 problems',
+    ]);
+    const started = await cli(['start', '--config', repeated], SECRET_ENV);
+    assert.equal(started.code, 1);
+    assert.match(started.stderr, /applications\[1\]\.name' repeats the name 'shop'/);
+    assert.ok(!started.stdout.includes('gateway listening'), started.stdout);
+  });
+
   it('15.7: start refuses a file whose ${ENV_VAR} is not set, with the variable and its path, and starts nothing', async () => {
     const { code, stdout, stderr } = await cli(['start', '--config', config], { TEST_ADMIN_KEY: ADMIN_KEY, TEST_REGISTRY_TOKEN: REGISTRY_TOKEN, TEST_PROVIDER_KEY: '' });
     assert.equal(code, 1);
