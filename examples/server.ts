@@ -102,7 +102,10 @@ const server = createExpressServer(app).listen(port, host, () => {
   logger.info('gateway listening', { host, port: (server.address() as AddressInfo).port, storage: storageName, ...(databaseUrl ? {} : { dataDir }), redis: Boolean(redisUrl) });
   const configFile = process.env.GATEWAY_CONFIG;
   if (configFile) {
-    seedFromConfig(configFile, loopbackUrl(server.address() as AddressInfo), adminKey, (line) => logger.info(line)).catch((error: Error) => {
+    // /readyz answers 503 until the file's routes, keys and policies exist, so no traffic arrives before them.
+    const seeded = seedFromConfig(configFile, loopbackUrl(server.address() as AddressInfo), adminKey, (line) => logger.info(line));
+    gateway.readiness.waitFor('config', seeded);
+    seeded.catch((error: Error) => {
       logger.error('GATEWAY_CONFIG could not be applied', { error: error.message });
       process.exitCode = 1;
       shutdown('seed-failure');
