@@ -67,10 +67,15 @@ async function jsFiles(dir: string): Promise<string[]> {
 describe('the packed package', function () {
   this.timeout(240_000);
   let scratch: string;
+  let packBuilt: boolean;
   before(async () => {
-    scratch = await installPackedPackage();
+    ({ dir: scratch, packBuilt } = await installPackedPackage());
   });
   after(() => rm(scratch, { recursive: true, force: true }));
+
+  it('npm pack builds dist/ first (prepack), so a tarball packed from a clone never holds a missing or stale build', () => {
+    assert.ok(packBuilt, 'npm pack did not rebuild dist/src/index.js');
+  });
 
   it('15.7: installs offline from its tarball with only what a user needs, .d.ts and the trained guardrail models included', async () => {
     const root = join(scratch, 'node_modules', 'gateway-service');
