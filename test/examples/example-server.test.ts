@@ -139,6 +139,56 @@ describe('examples/server.ts', function () {
     }
   });
 
+  it('SIGTERM while GATEWAY_CONFIG is being applied waits for it: the registry is stored with its policies, and the process exits 0', async () => {
+    const held: ServerResponse[] = [];
+    let released = false;
+    const toolServer = createServer((req, res) => {
+      req.resume();
+      if (released) res.writeHead(404).end();
+      else held.push(res);
+    });
+    await new Promise<void>((resolve) => toolServer.listen(0, '127.0.0.1', resolve));
+    const release = () => {
+      released = true;
+      for (const res of held.splice(0)) res.writeHead(404).end();
+    };
+    const configFile = join(dir, 'interrupted.json');
+    await writeFile(
+      configFile,
+      JSON.stringify({
+        registries: [{ name: 'tools', url: `http://127.0.0.1:${(toolServer.address() as AddressInfo).port}/mcp`, policies: { security_filters: { mode: 'reject' } } }],
+      }),
+    );
+    const dataDir = join(dir, 'data-interrupted');
+    let server = await startServer({ GATEWAY_ADMIN_KEY: ADMIN_KEY, GATEWAY_DATA_DIR: dataDir, GATEWAY_CONFIG: configFile });
+    try {
+      for (let i = 0; i < 400 && held.length === 0; i++) await new Promise((r) => setTimeout(r, 25));
+      assert.ok(held.length > 0, 'the seed reached the tool server');
+      const exited = once(server.child, 'exit');
+      server.child.kill('SIGTERM');
+      for (let i = 0; i < 400 && !server.output().includes('shutting down'); i++) await new Promise((r) => setTimeout(r, 25));
+      // The registry's creation is still held by its tool server: the process must not stop under it.
+      const early = await Promise.race([exited.then(() => 'exited'), new Promise((r) => setTimeout(() => r('running'), 1500))]);
+      assert.equal(early, 'running', server.output());
+      release();
+      const [code] = await exited;
+      assert.equal(code, 0);
+      assert.match(server.output(), /seed: applied/);
+    } finally {
+      release();
+      if (server.child.exitCode === null) await stop(server.child);
+    }
+    server = await startServer({ GATEWAY_ADMIN_KEY: ADMIN_KEY, GATEWAY_DATA_DIR: dataDir });
+    try {
+      const policies = await fetch(`${server.base}/v1/admin/mcp/registries/tools/policies`, { headers: { 'x-api-key': ADMIN_KEY } });
+      assert.equal(policies.status, 200);
+      assert.equal(((await policies.json()) as { security_filters?: { mode: string } }).security_filters?.mode, 'reject');
+    } finally {
+      await stop(server.child);
+      toolServer.close();
+    }
+  });
+
   it('prints a generated super_admin key once when GATEWAY_ADMIN_KEY is unset, and it works', async () => {
     const server = await startServer({ GATEWAY_ADMIN_KEY: '', GATEWAY_DATA_DIR: join(dir, 'data2') });
     const key = /super_admin key is: (\S+)/.exec(server.output())?.[1];
