@@ -6,13 +6,24 @@ import { createExpressServer, createGateway, createPinoLogger, errorMiddleware, 
 import { loadPluginModules, pluginModulesFromEnv } from '../src/cli/plugin-modules.js';
 import { adminKeysFromEnv } from './admin-keys-from-env.js';
 import { applyHeapGrowing, heapGrowingPercent } from './heap-growth.js';
-import { drainMillis, listenPort } from './listen-settings.js';
+import { drainMillis, listenPort, logLevel } from './server-settings.js';
 import { loopbackUrl } from './loopback-url.js';
 import { startTracingFromEnv } from './otel-tracing.js';
 import { seedFromConfig } from './seed-from-config.js';
 
 // JSON lines on standard output; LOG_LEVEL sets the lowest level (default info), GATEWAY_LOG_REQUESTS=false drops the per-request lines.
-const logger = pinoGatewayLogger(createPinoLogger({ level: process.env.LOG_LEVEL ?? 'info' }));
+let level = 'info';
+let levelError: string | undefined;
+try {
+  level = logLevel(process.env.LOG_LEVEL);
+} catch (error) {
+  levelError = (error as Error).message;
+}
+const logger = pinoGatewayLogger(createPinoLogger({ level }));
+if (levelError) {
+  logger.error(levelError);
+  process.exit(1);
+}
 const stopTracing = await startTracingFromEnv();
 const metricsToken = process.env.GATEWAY_METRICS_TOKEN;
 

@@ -1,4 +1,4 @@
-// The example server's listen settings from the environment (PORT, GATEWAY_DRAIN_SECONDS), read strictly so a typo stops the start with one clear line.
+// The example server's settings read from the environment (PORT, GATEWAY_DRAIN_SECONDS, LOG_LEVEL), strictly, so a typo stops the start with one clear line.
 
 /**
  * Reads a listen port: a whole number from 0 to 65535 (0 lets the system choose); unset or empty is 8080.
@@ -24,4 +24,19 @@ export function drainMillis(value: string | undefined): number {
   const seconds = value.trim() === '' ? Number.NaN : Number(value);
   if (!(seconds >= 0 && seconds <= 3600)) throw new Error('GATEWAY_DRAIN_SECONDS must be a number of seconds from 0 to 3600');
   return seconds * 1000;
+}
+
+/** The levels of the JSON log lines, lowest last; `silent` writes none. */
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/**
+ * Reads LOG_LEVEL: one of pino's levels; unset or empty is `info`. Throws, naming the variable and the levels, for
+ * anything else (pino itself would stop the process with a stack trace about custom levels).
+ * @example
+ * logLevel('debug'); // 'debug'
+ */
+export function logLevel(value: string | undefined): string {
+  if (value === undefined || value === '') return 'info';
+  if (!(LOG_LEVELS as readonly string[]).includes(value)) throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  return value;
 }
