@@ -1,7 +1,7 @@
 // The gateway-service CLI, spawned as a user runs it: `validate` prints every problem with its path; `start` runs the server from gateway.yaml.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -137,6 +137,15 @@ servers: {}
     assert.match(lines.at(-1) ?? '', /: \d+ problems$/);
     assert.ok(!stderr.includes(ADMIN_KEY), 'a resolved secret was printed');
     assert.equal((await cli(['frobnicate'])).code, 2, 'an unknown command is a usage error');
+  });
+
+  it('--version prints the version of the package, as -v does', async () => {
+    const { version } = JSON.parse(await readFile('package.json', 'utf8')) as { version: string };
+    for (const flag of ['--version', '-v']) {
+      const { code, stdout } = await cli([flag]);
+      assert.equal(code, 0, flag);
+      assert.equal(stdout.trim(), version);
+    }
   });
 
   it('15.7: validate reports its plugin modules and what the file names among plugins in the same run as the file\'s other problems', async () => {

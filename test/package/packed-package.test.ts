@@ -138,6 +138,8 @@ export const wrong: number = gateway;
     );
     const bin = join(scratch, 'node_modules', '.bin', 'gateway-service');
     const env = { TEST_ADMIN_KEY: ADMIN_KEY };
+    const { version } = JSON.parse(await readFile(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };
+    assert.equal((await run(bin, ['--version'], { cwd: scratch })).stdout.trim(), version, 'the installed bin finds its own package.json');
     const { stdout } = await run(bin, ['validate', 'gateway.yaml'], { cwd: scratch, env: { ...process.env, ...env } });
     assert.match(stdout, /gateway\.yaml: valid \(0 providers, 1 route, 1 application, 0 registries, 0 plugin modules\)/);
     const gateway = await spawnGateway(bin, ['start', '--config', 'gateway.yaml'], { cwd: scratch, env, waitFor: 'seed: applied' });
