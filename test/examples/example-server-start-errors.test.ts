@@ -47,6 +47,15 @@ describe('examples/server.ts start errors', function () {
     assert.match(String(error?.error), /adminKeys\[0\]\.key must be a string of at least 16 characters/);
   });
 
+  it('a GATEWAY_BASE_URL that is not an absolute http(s) URL stops the start, rather than every /v1/responses request failing', async () => {
+    const { code, lines } = await runToExit({ GATEWAY_BASE_URL: 'gateway.example.com', GATEWAY_DATA_DIR: join(dir, 'base-url') });
+    assert.equal(code, 1);
+    const error = lines.find((line) => line.level === 'error');
+    assert.equal(error?.message, 'the gateway could not start');
+    assert.match(String(error?.error), /baseUrl must be an absolute http or https URL/);
+    assert.ok(!lines.some((line) => line.message === 'gateway listening'));
+  });
+
   it('a PORT or GATEWAY_DRAIN_SECONDS that is not a number, or an unknown LOG_LEVEL, is one error line naming the variable, and exit 1', async () => {
     for (const [env, expected] of [
       [{ PORT: 'http' }, /^PORT must be a whole number from 0 to 65535$/],
