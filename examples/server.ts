@@ -6,10 +6,10 @@ import { createExpressServer, createGateway, createPinoLogger, errorMiddleware, 
 import { loadPluginModules, pluginModulesFromEnv } from '../src/cli/plugin-modules.js';
 import { adminKeysFromEnv } from './admin-keys-from-env.js';
 import { applyHeapGrowing, heapGrowingPercent } from './heap-growth.js';
-import { drainMillis, listenPort, logLevel } from './server-settings.js';
 import { loopbackUrl } from './loopback-url.js';
 import { startTracingFromEnv } from './otel-tracing.js';
 import { seedFromConfig } from './seed-from-config.js';
+import { drainMillis, listenPort, logLevel } from './server-settings.js';
 
 // JSON lines on standard output; LOG_LEVEL sets the lowest level (default info), GATEWAY_LOG_REQUESTS=false drops the per-request lines.
 let level = 'info';
