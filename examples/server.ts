@@ -9,13 +9,34 @@ import { applyHeapGrowing, heapGrowingPercent } from './heap-growth.js';
 import { loopbackUrl } from './loopback-url.js';
 import { startTracingFromEnv } from './otel-tracing.js';
 import { seedFromConfig } from './seed-from-config.js';
+import { drainMillis, listenPort, logLevel } from './server-settings.js';
 
 // JSON lines on standard output; LOG_LEVEL sets the lowest level (default info), GATEWAY_LOG_REQUESTS=false drops the per-request lines.
-const logger = pinoGatewayLogger(createPinoLogger({ level: process.env.LOG_LEVEL ?? 'info' }));
+let level = 'info';
+let levelError: string | undefined;
+try {
+  level = logLevel(process.env.LOG_LEVEL);
+} catch (error) {
+  levelError = (error as Error).message;
+}
+const logger = pinoGatewayLogger(createPinoLogger({ level }));
+if (levelError) {
+  logger.error(levelError);
+  process.exit(1);
+}
 const stopTracing = await startTracingFromEnv();
 const metricsToken = process.env.GATEWAY_METRICS_TOKEN;
 
-const port = Number(process.env.PORT ?? 8080);
+let port: number;
+// On SIGTERM /readyz turns 503 at once; GATEWAY_DRAIN_SECONDS (default 0) gives load balancers time to notice before the server stops accepting.
+let drainMs: number;
+try {
+  port = listenPort(process.env.PORT);
+  drainMs = drainMillis(process.env.GATEWAY_DRAIN_SECONDS);
+} catch (error) {
+  logger.error((error as Error).message);
+  process.exit(1);
+}
 const host = process.env.HOST || '127.0.0.1';
 const dataDir = process.env.GATEWAY_DATA_DIR ?? './data';
 const databaseUrl = process.env.GATEWAY_DATABASE_URL;
@@ -49,21 +70,28 @@ try {
   process.exit(1);
 }
 
-const gateway = createGateway({
-  plugins,
-  storage: databaseUrl
-    ? postgresStorage({ connectionString: databaseUrl, schema: process.env.GATEWAY_DATABASE_SCHEMA })
-    : fileStorage({ dir: dataDir }),
-  adminKeys: [{ key: adminKey, role: 'super_admin', name: 'server-admin' }, ...adminKeysFromEnv()],
-  secret: process.env.GATEWAY_SECRET,
-  baseUrl: process.env.GATEWAY_BASE_URL,
-  redis: redisUrl ? { url: redisUrl, keyPrefix: redisKeyPrefix } : undefined,
-  chronicles: { maxPending: chroniclesMaxPending },
-  logger,
-  logRequests: process.env.GATEWAY_LOG_REQUESTS !== 'false',
-  // GET /metrics: on with GATEWAY_METRICS_TOKEN (required as a bearer token), or open with GATEWAY_METRICS=true.
-  metrics: metricsToken ? { bearerToken: metricsToken } : process.env.GATEWAY_METRICS === 'true' ? {} : undefined,
-});
+let gateway: ReturnType<typeof createGateway>;
+try {
+  gateway = createGateway({
+    plugins,
+    storage: databaseUrl
+      ? postgresStorage({ connectionString: databaseUrl, schema: process.env.GATEWAY_DATABASE_SCHEMA })
+      : fileStorage({ dir: dataDir }),
+    adminKeys: [{ key: adminKey, role: 'super_admin', name: 'server-admin' }, ...adminKeysFromEnv()],
+    secret: process.env.GATEWAY_SECRET,
+    baseUrl: process.env.GATEWAY_BASE_URL,
+    redis: redisUrl ? { url: redisUrl, keyPrefix: redisKeyPrefix } : undefined,
+    chronicles: { maxPending: chroniclesMaxPending },
+    logger,
+    logRequests: process.env.GATEWAY_LOG_REQUESTS !== 'false',
+    // GET /metrics: on with GATEWAY_METRICS_TOKEN (required as a bearer token), or open with GATEWAY_METRICS=true.
+    metrics: metricsToken ? { bearerToken: metricsToken } : process.env.GATEWAY_METRICS === 'true' ? {} : undefined,
+  });
+} catch (error) {
+  // An option the environment set wrong (a short admin or metrics key, …): one line naming it, no stack trace.
+  logger.error('the gateway could not start', { error: (error as Error).message });
+  process.exit(1);
+}
 
 try {
   await gateway.ready;
@@ -80,12 +108,19 @@ app.use(gateway.router);
 app.use(notFoundHandler);
 app.use(errorMiddleware(logger));
 
+/** The GATEWAY_CONFIG seed under way: a stop waits for it, so a SIGTERM never leaves an item created without its policy. */
+let seeding: Promise<unknown> = Promise.resolve();
+
 // createExpressServer rather than app.listen: requests are born with the app's prototypes (35–40% less CPU per request).
 const server = createExpressServer(app).listen(port, host, () => {
   logger.info('gateway listening', { host, port: (server.address() as AddressInfo).port, storage: storageName, ...(databaseUrl ? {} : { dataDir }), redis: Boolean(redisUrl) });
   const configFile = process.env.GATEWAY_CONFIG;
   if (configFile) {
-    seedFromConfig(configFile, loopbackUrl(server.address() as AddressInfo), adminKey, (line) => logger.info(line)).catch((error: Error) => {
+    // /readyz answers 503 until the file's routes, keys and policies exist, so no traffic arrives before them.
+    const seeded = seedFromConfig(configFile, loopbackUrl(server.address() as AddressInfo), adminKey, (line) => logger.info(line));
+    seeding = seeded;
+    gateway.readiness.waitFor('config', seeded);
+    seeded.catch((error: Error) => {
       logger.error('GATEWAY_CONFIG could not be applied', { error: error.message });
       process.exitCode = 1;
       shutdown('seed-failure');
@@ -93,22 +128,31 @@ const server = createExpressServer(app).listen(port, host, () => {
   }
 });
 
-// On SIGTERM /readyz turns 503 at once; GATEWAY_DRAIN_SECONDS (default 0) gives load balancers time to notice before the server stops accepting.
-const drainMs = Math.max(0, Number(process.env.GATEWAY_DRAIN_SECONDS ?? 0)) * 1000;
+// A port taken or not allowed: one line naming the address, then the gateway is closed (storage flushed) and the process exits 1.
+server.on('error', (error: NodeJS.ErrnoException) => {
+  logger.error('the server could not listen', { host, port, code: error.code, error: error.message });
+  process.exitCode = 1;
+  shutdown('listen-failure');
+});
+
 let stopping = false;
 function shutdown(signal: string): void {
   if (stopping) return;
   stopping = true;
   gateway.drain();
   logger.info('shutting down', { signal, drainMs });
-  if (drainMs > 0 && signal !== 'seed-failure') setTimeout(() => stop(), drainMs);
+  if (drainMs > 0 && signal !== 'seed-failure' && signal !== 'listen-failure') setTimeout(() => stop(), drainMs);
   else stop();
 }
 function stop(): void {
-  server.close();
-  server.closeIdleConnections();
-  gateway
-    .close()
+  // The seed's own admin requests come over this server: let it finish (or undo what it created) before closing.
+  seeding
+    .catch(() => undefined)
+    .then(() => {
+      server.close();
+      server.closeIdleConnections();
+      return gateway.close();
+    })
     .then(() => stopTracing?.())
     .then(() => process.exit())
     .catch((error: Error) => {

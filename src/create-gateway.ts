@@ -12,6 +12,7 @@ import { chronicleWatcher, chroniclesRecorderRouter } from './chronicles/chronic
 import { KnownSecrets } from './chronicles/known-secrets.js';
 import { consoleRouter } from './console/console-router.js';
 import { Errors } from './errors/error-registry.js';
+import { checkBaseUrl } from './http/public-base-url.js';
 import type { Gateway, GatewayOptions } from './gateway-options.js';
 import { GuardrailEngine } from './guardrails/guardrail-engine.js';
 import { healthRouter } from './health/health-router.js';
@@ -77,6 +78,7 @@ function resolveStorage(option: GatewayOptions['storage'], plugins: PluginRegist
  * await gateway.ready;
  */
 export function createGateway(options: GatewayOptions = {}): Gateway {
+  checkBaseUrl(options.baseUrl);
   const plugins = new PluginRegistry();
   const guardrails = new GuardrailEngine();
   const register = (plugin: GatewayPlugin): Promise<void> => {

@@ -4,6 +4,7 @@ import type { ErrorObject } from 'ajv';
 import { parseDocument } from 'yaml';
 import { createAjv, describeError, toParam } from '../validation/schema-validator.js';
 import { gatewayConfigSchema, type GatewayConfig } from './config-schema.js';
+import { duplicateNameProblems } from './duplicate-names.js';
 import { resolveEnvReferences } from './env-references.js';
 
 /** The largest config file read, in bytes. */
@@ -58,6 +59,7 @@ export function parseGatewayConfig(text: string, env: NodeJS.ProcessEnv): Config
   // A missing variable's empty stand-in would also fail its schema: name the variable only.
   const unset = new Set(missing.map(({ path }) => path));
   if (!validateConfig(value)) problems.push(...schemaProblems(validateConfig.errors ?? []).filter((problem) => !unset.has(problem.path)));
+  problems.push(...duplicateNameProblems(value));
   return problems.length > 0 ? { ok: false, problems, value } : { ok: true, config: value as GatewayConfig };
 }
 

@@ -24,6 +24,7 @@ export const serverSectionSchema = {
     database_url: { type: 'string', pattern: '^postgres(ql)?://' },
     database_schema: { type: 'string', minLength: 1 },
     redis_url: { type: 'string', pattern: '^rediss?://' },
+    redis_key_prefix: { type: 'string', minLength: 1, maxLength: 256 },
     base_url: { type: 'string', format: 'uri', pattern: '^https?://' },
   },
 } as const;
@@ -38,6 +39,7 @@ export const SERVER_ENV: Readonly<Record<keyof typeof serverSectionSchema.proper
   database_url: 'GATEWAY_DATABASE_URL',
   database_schema: 'GATEWAY_DATABASE_SCHEMA',
   redis_url: 'GATEWAY_REDIS_URL',
+  redis_key_prefix: 'GATEWAY_REDIS_KEY_PREFIX',
   base_url: 'GATEWAY_BASE_URL',
 };
 

@@ -1,5 +1,7 @@
 #!/usr/bin/env node
 // The gateway-service command: `start --config gateway.yaml` runs the gateway server from a config file; `validate gateway.yaml` checks one.
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { readGatewayConfig, type ConfigProblem } from './config-file.js';
 import { startServer } from './start-command.js';
@@ -8,6 +10,7 @@ import { summary, validateConfigFile } from './validate-command.js';
 const USAGE = `Usage:
   gateway-service start --config <gateway.yaml>   run the gateway server configured by the file
   gateway-service validate <gateway.yaml>         check the file, print every problem with its path
+  gateway-service --version                       print the version of the installed package
   gateway-service --help`;
 
 function fail(file: string, problems: ConfigProblem[]): never {
@@ -21,7 +24,16 @@ function usageError(message: string): never {
   process.exit(2);
 }
 
-const OPTIONS = { config: { type: 'string', short: 'c' }, help: { type: 'boolean', short: 'h' } } as const;
+const OPTIONS = { config: { type: 'string', short: 'c' }, help: { type: 'boolean', short: 'h' }, version: { type: 'boolean', short: 'v' } } as const;
+
+/** The version in the package's own package.json: the nearest one above this file named gateway-service (src/ or dist/src/). */
+async function packageVersion(): Promise<string> {
+  for (let dir = import.meta.dirname; ; dir = dirname(dir)) {
+    const manifest = await readFile(join(dir, 'package.json'), 'utf8').then((text) => JSON.parse(text) as { name?: string; version?: string }, () => undefined);
+    if (manifest?.name === 'gateway-service' && manifest.version) return manifest.version;
+    if (dirname(dir) === dir) return 'unknown';
+  }
+}
 
 function parseCommandLine(argv: string[]) {
   try {
@@ -34,6 +46,10 @@ function parseCommandLine(argv: string[]) {
 async function main(argv: string[]): Promise<void> {
   const parsed = parseCommandLine(argv);
   const [command, ...rest] = parsed.positionals;
+  if (parsed.values.version) {
+    console.log(await packageVersion());
+    return;
+  }
   if (parsed.values.help || command === 'help') {
     console.log(USAGE);
     return;

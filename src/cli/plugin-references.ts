@@ -6,6 +6,7 @@ import { GuardrailEngine } from '../guardrails/guardrail-engine.js';
 import type { GatewayPlugin } from '../plugins/plugin-types.js';
 import type { ConfigProblem } from './config-file.js';
 import type { GatewayConfig } from './config-schema.js';
+import type { RegisteredPlugins } from './plugin-registration.js';
 
 /** Runs `check`; a coded error becomes a problem at `prefix` + its param, in the admin API's words. */
 function collect(problems: ConfigProblem[], prefix: string, check: () => unknown): void {
@@ -22,14 +23,22 @@ function collect(problems: ConfigProblem[], prefix: string, check: () => unknown
 /**
  * The problems in what the file names: a provider `type` with no adapter, a policy processor that is
  * not registered or whose options its schema refuses. The built-in plugins and `plugins` (the file's
- * own, already loaded) are what a gateway started from the file would have. Items whose path `checked`
- * refuses (they have problems of their own) are skipped.
+ * own, already loaded) are what a gateway started from the file would have; `registered` gives them already
+ * registered (see `registerPluginModules`). Items whose path `checked` refuses (they have problems of their own) are skipped.
  */
-export async function pluginReferenceProblems(config: GatewayConfig, plugins: readonly GatewayPlugin[], checked: (path: string) => boolean = () => true): Promise<ConfigProblem[]> {
+export async function pluginReferenceProblems(
+  config: GatewayConfig,
+  plugins: readonly GatewayPlugin[],
+  checked: (path: string) => boolean = () => true,
+  registered?: Pick<RegisteredPlugins, 'engine' | 'providerTypes'>,
+): Promise<ConfigProblem[]> {
   const all = [...builtinPlugins(), ...plugins];
-  const engine = new GuardrailEngine();
-  for (const plugin of all) if (plugin.kind === 'guardrail') await engine.add(plugin);
-  const providerTypes = new Set(all.filter((plugin) => plugin.kind === 'provider').map((plugin) => plugin.name));
+  let engine = registered?.engine;
+  if (!engine) {
+    engine = new GuardrailEngine();
+    for (const plugin of all) if (plugin.kind === 'guardrail') await engine.add(plugin);
+  }
+  const providerTypes = registered?.providerTypes ?? new Set(all.filter((plugin) => plugin.kind === 'provider').map((plugin) => plugin.name));
   const problems: ConfigProblem[] = [];
   for (const [index, provider] of (config.providers ?? []).entries()) {
     if (!checked(`providers[${index}]`)) continue;

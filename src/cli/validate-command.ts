@@ -2,8 +2,8 @@
 import { dirname, resolve } from 'node:path';
 import type { ConfigProblem, ConfigResult } from './config-file.js';
 import type { GatewayConfig } from './config-schema.js';
-import type { GatewayPlugin } from '../plugins/plugin-types.js';
 import { loadPluginModules } from './plugin-modules.js';
+import { registerPluginModules, type LoadedPluginModule } from './plugin-registration.js';
 import { pluginReferenceProblems } from './plugin-references.js';
 
 /** The lists of a file with problems, for the checks that can still run on their items; undefined when the file is not a mapping. */
@@ -25,19 +25,23 @@ export async function validateConfigFile(result: ConfigResult, file: string): Pr
   if (!config) return problems;
   const faulty = (path: string) => problems.some((problem) => problem.path === path || problem.path.startsWith(`${path}.`) || problem.path.startsWith(`${path}[`));
   const baseDir = dirname(resolve(file));
-  const plugins: GatewayPlugin[] = [];
+  const modules: LoadedPluginModule[] = [];
   let unloaded = false;
   for (const [index, specifier] of (config.plugins ?? []).entries()) {
     if (typeof specifier !== 'string' || faulty(`plugins[${index}]`)) continue;
     try {
-      plugins.push(...(await loadPluginModules([specifier], baseDir)));
+      modules.push({ index, specifier, plugins: await loadPluginModules([specifier], baseDir) });
     } catch (error) {
       unloaded = true;
       problems.push({ path: `plugins[${index}]`, message: `The field 'plugins[${index}]': ${(error as Error).message}.` });
     }
   }
   if (unloaded) return problems;
-  return [...problems, ...(await pluginReferenceProblems(config, plugins, (path) => !faulty(path)))];
+  // Registered as start would: a name taken (a built-in's too) or an invalid plugin is a problem here, not a crash there.
+  const registered = await registerPluginModules(modules);
+  if (registered.problems.length > 0) return [...problems, ...registered.problems];
+  const plugins = modules.flatMap((module) => module.plugins);
+  return [...problems, ...(await pluginReferenceProblems(config, plugins, (path) => !faulty(path), registered))];
 }
 
 /** One line saying what a valid file holds. */

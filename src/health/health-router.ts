@@ -33,7 +33,7 @@ export function healthRouter(readiness: Readiness, logger?: GatewayLogger): Rout
       const state = readiness.draining ? 'draining' : report.starting ? 'starting' : undefined;
       if (state && !logged.has(state)) {
         logged.add(state);
-        const why = state === 'draining' ? 'the gateway is draining before it stops' : 'storage and plugins are still loading';
+        const why = state === 'draining' ? 'the gateway is draining before it stops' : (report.reason ?? 'the gateway is starting');
         logger?.info(`readiness probes answer 503: ${why}`, { path: (req.originalUrl.split('?')[0] ?? '').slice(0, 256) });
       }
       throw Errors.notReady([report.reason ?? 'unknown'], { details: { checks: report.checks }, expected: state !== undefined });

@@ -51,8 +51,27 @@ function withTimeout(check: Promise<unknown>, timeoutMs: number, what: string): 
  */
 export class Readiness {
   private drainingSince: Date | undefined;
+  /** Start-up work the host asked to wait for ({@link waitFor}), by check name. */
+  private readonly held = new Map<string, CheckResult & { pending: boolean }>();
 
   constructor(private readonly sources: ReadinessSources) {}
+
+  /**
+   * Keeps the gateway not ready until `work` settles: `/readyz` shows a check `name` that fails while it is pending
+   * (an expected 503, as while storage loads) and for good when it rejects. For work the host does after start, such
+   * as creating the configured routes, so no load balancer sends traffic before it is done.
+   * @example
+   * gateway.readiness.waitFor('config', seedFromConfig(file, url, key, log));
+   */
+  waitFor(name: string, work: Promise<unknown>): void {
+    const entry = { ok: false, pending: true, error: `${name} is still being applied` };
+    this.held.set(name, entry);
+    work.then(
+      () => this.held.set(name, { ok: true, pending: false }),
+      (error: unknown) =>
+        this.held.set(name, { ok: false, pending: false, error: `${name} failed: ${String((error as Error)?.message ?? error).slice(0, 200).replace(/\.+$/, '')}` }),
+    );
+  }
 
   /** Marks the gateway as draining: `/readyz` answers 503 from now on, while requests in flight finish. */
   drain(): void {
@@ -77,11 +96,13 @@ export class Readiness {
     ]);
     checks.storage = storage;
     if (redis) checks.redis = redis;
+    for (const [name, { ok, error }] of this.held) checks[name] = ok ? { ok } : { ok, error };
     if (this.draining) return { ready: false, reason: 'the gateway is draining before it stops', checks };
     const failed = Object.entries(checks).filter(([, result]) => !result.ok);
     if (failed.length === 0) return { ready: true, checks };
     const [name, first] = failed[0]!;
-    const starting = failed.length === 1 && name === 'plugins' && !started.ok && started.error === undefined;
+    // Expected: every failing check is start-up work still under way (storage and plugins loading, held work pending).
+    const starting = failed.every(([check]) => (check === 'plugins' ? !started.ok && started.error === undefined : this.held.get(check)?.pending === true));
     return { ready: false, reason: first.error ?? `${name} is not ready`, checks, ...(starting ? { starting } : {}) };
   }
 }

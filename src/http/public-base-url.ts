@@ -1,5 +1,6 @@
 // The gateway's public base URL for generated URLs (MCP registry request_url): configured, or trusted, never a client's Host.
 import type { Request } from 'express';
+import { Errors } from '../errors/error-registry.js';
 
 type TrustFunction = (address: string | undefined, hop: number) => boolean;
 
@@ -21,6 +22,21 @@ export function publicBaseUrl(req: Request, configured: string | undefined, moun
   const prefix = mountPrefix(req, mountPath);
   if (trust?.(req.socket.remoteAddress, 0) && req.host) return `${req.protocol}://${req.host}${prefix}`;
   return `${req.protocol}://${hostPart(req.socket.localAddress)}:${req.socket.localPort ?? 80}${prefix}`;
+}
+
+/**
+ * Checks a configured base URL (`createGateway({ baseUrl })`): an absolute `http` or `https` URL, a path allowed (a
+ * gateway under a prefix), no query or fragment. Throws `config_invalid` otherwise, at start: a value such as
+ * `gateway.example.com` would make every generated URL relative and every `/v1/responses` request fail.
+ * @example
+ * checkBaseUrl('https://gateway.example.com/ai'); // passes
+ */
+export function checkBaseUrl(value: string | undefined): void {
+  if (value === undefined || value === '') return; // unset, as publicBaseUrl reads it
+  const url = URL.canParse(value) ? new URL(value) : undefined;
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.search !== '' || url.hash !== '' || /[?#]/.test(value)) {
+    throw Errors.configInvalid(['baseUrl must be an absolute http or https URL without a query, such as https://gateway.example.com']);
+  }
 }
 
 /**

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import request from 'supertest';
 import { createMcpFixture, type McpFixture } from '../helpers/mcp-fixture.js';
 import { TEST_KEYS } from '../helpers/test-gateway.js';
+import { createGateway, isGatewayError } from '../../src/index.js';
 
 describe('public base URL of admin answers', () => {
   let f: McpFixture;
@@ -39,6 +40,23 @@ describe('public base URL, configured', () => {
       f.app.set('trust proxy', true);
       const res = await request(f.app).get('/v1/admin/mcp/registries/tools').set({ 'x-api-key': TEST_KEYS.viewer, host: 'evil.example.com', 'x-forwarded-host': 'evil.example.com' }).expect(200);
       assert.equal(res.body.request_url, 'https://gw.example.org/v1/mcp/tools');
+    } finally {
+      await f.close();
+    }
+  });
+
+  it('a baseUrl that is not an absolute http(s) URL is refused by createGateway; one with a path (a prefix) is taken', async () => {
+    for (const bad of ['gateway.example.com', '/ai', 'ftp://gw.example.org', 'https://gw.example.org/?x=1', 'https://gw.example.org/#top']) {
+      assert.throws(
+        () => createGateway({ baseUrl: bad }),
+        (error: unknown) => isGatewayError(error) && error.code === 'config_invalid' && /baseUrl must be an absolute http or https URL/.test(error.message),
+        bad,
+      );
+    }
+    const f = await createMcpFixture({ baseUrl: 'https://gw.example.org/ai' });
+    try {
+      const res = await request(f.app).get('/v1/admin/mcp/registries/tools').set('x-api-key', TEST_KEYS.viewer).expect(200);
+      assert.equal(res.body.request_url, 'https://gw.example.org/ai/v1/mcp/tools');
     } finally {
       await f.close();
     }

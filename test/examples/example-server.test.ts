@@ -4,6 +4,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { startExampleServer, stopExampleServer } from '../helpers/example-server-process.js';
 
 const ADMIN_KEY = 'example-server-admin-key-0123456789';
@@ -85,6 +87,106 @@ describe('examples/server.ts', function () {
     assert.deepEqual(Object.keys(policy.processors), ['banned_words']);
     assert.equal((await fetch(`${server.base}/v1/admin/providers/local`, { headers })).status, 200);
     assert.equal(await stop(server.child), 0);
+  });
+
+  it('/readyz answers 503 (an expected start, not an error) until GATEWAY_CONFIG is applied, then 200 with everything in it created', async () => {
+    // The registry's tool server holds its answer, so the seed is under way for as long as the test wants.
+    const held: ServerResponse[] = [];
+    let released = false;
+    const toolServer = createServer((req, res) => {
+      req.resume();
+      if (released) res.writeHead(404).end();
+      else held.push(res);
+    });
+    await new Promise<void>((resolve) => toolServer.listen(0, '127.0.0.1', resolve));
+    const configFile = join(dir, 'slow.json');
+    await writeFile(
+      configFile,
+      JSON.stringify({
+        applications: [{ name: 'shop' }],
+        registries: [{ name: 'tools', url: `http://127.0.0.1:${(toolServer.address() as AddressInfo).port}/mcp` }],
+      }),
+    );
+    const server = await startServer({ GATEWAY_ADMIN_KEY: ADMIN_KEY, GATEWAY_DATA_DIR: join(dir, 'data-slow'), GATEWAY_CONFIG: configFile });
+    try {
+      for (let i = 0; i < 400 && held.length === 0; i++) await new Promise((r) => setTimeout(r, 25));
+      assert.ok(held.length > 0, 'the seed reached the tool server');
+      const pending = await fetch(`${server.base}/readyz`);
+      assert.equal(pending.status, 503);
+      const body = (await pending.json()) as { error: { code: string; message: string; checks: Record<string, { ok: boolean }> } };
+      assert.equal(body.error.code, 'not_ready');
+      assert.match(body.error.message, /config is still being applied/);
+      assert.equal(body.error.checks.config?.ok, false);
+      assert.equal((await fetch(`${server.base}/v1/admin/mcp/registries/tools`, { headers: { 'x-api-key': ADMIN_KEY } })).status, 404);
+
+      released = true;
+      for (const res of held.splice(0)) res.writeHead(404).end();
+      let ready = await fetch(`${server.base}/readyz`);
+      for (let i = 0; i < 400 && ready.status !== 200; i++) {
+        await new Promise((r) => setTimeout(r, 25));
+        ready = await fetch(`${server.base}/readyz`);
+      }
+      assert.equal(ready.status, 200);
+      assert.equal(((await ready.json()) as { checks: Record<string, { ok: boolean }> }).checks.config?.ok, true);
+      assert.equal((await fetch(`${server.base}/v1/admin/mcp/registries/tools`, { headers: { 'x-api-key': ADMIN_KEY } })).status, 200);
+      assert.match(server.output(), /readiness probes answer 503: config is still being applied/);
+      assert.ok(!server.output().includes('"level":"error"'), server.output());
+    } finally {
+      released = true;
+      for (const res of held.splice(0)) res.writeHead(404).end();
+      await stop(server.child);
+      toolServer.close();
+    }
+  });
+
+  it('SIGTERM while GATEWAY_CONFIG is being applied waits for it: the registry is stored with its policies, and the process exits 0', async () => {
+    const held: ServerResponse[] = [];
+    let released = false;
+    const toolServer = createServer((req, res) => {
+      req.resume();
+      if (released) res.writeHead(404).end();
+      else held.push(res);
+    });
+    await new Promise<void>((resolve) => toolServer.listen(0, '127.0.0.1', resolve));
+    const release = () => {
+      released = true;
+      for (const res of held.splice(0)) res.writeHead(404).end();
+    };
+    const configFile = join(dir, 'interrupted.json');
+    await writeFile(
+      configFile,
+      JSON.stringify({
+        registries: [{ name: 'tools', url: `http://127.0.0.1:${(toolServer.address() as AddressInfo).port}/mcp`, policies: { security_filters: { mode: 'reject' } } }],
+      }),
+    );
+    const dataDir = join(dir, 'data-interrupted');
+    let server = await startServer({ GATEWAY_ADMIN_KEY: ADMIN_KEY, GATEWAY_DATA_DIR: dataDir, GATEWAY_CONFIG: configFile });
+    try {
+      for (let i = 0; i < 400 && held.length === 0; i++) await new Promise((r) => setTimeout(r, 25));
+      assert.ok(held.length > 0, 'the seed reached the tool server');
+      const exited = once(server.child, 'exit');
+      server.child.kill('SIGTERM');
+      for (let i = 0; i < 400 && !server.output().includes('shutting down'); i++) await new Promise((r) => setTimeout(r, 25));
+      // The registry's creation is still held by its tool server: the process must not stop under it.
+      const early = await Promise.race([exited.then(() => 'exited'), new Promise((r) => setTimeout(() => r('running'), 1500))]);
+      assert.equal(early, 'running', server.output());
+      release();
+      const [code] = await exited;
+      assert.equal(code, 0);
+      assert.match(server.output(), /seed: applied/);
+    } finally {
+      release();
+      if (server.child.exitCode === null) await stop(server.child);
+    }
+    server = await startServer({ GATEWAY_ADMIN_KEY: ADMIN_KEY, GATEWAY_DATA_DIR: dataDir });
+    try {
+      const policies = await fetch(`${server.base}/v1/admin/mcp/registries/tools/policies`, { headers: { 'x-api-key': ADMIN_KEY } });
+      assert.equal(policies.status, 200);
+      assert.equal(((await policies.json()) as { security_filters?: { mode: string } }).security_filters?.mode, 'reject');
+    } finally {
+      await stop(server.child);
+      toolServer.close();
+    }
   });
 
   it('prints a generated super_admin key once when GATEWAY_ADMIN_KEY is unset, and it works', async () => {

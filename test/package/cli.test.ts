@@ -1,7 +1,7 @@
 // The gateway-service CLI, spawned as a user runs it: `validate` prints every problem with its path; `start` runs the server from gateway.yaml.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -139,6 +139,15 @@ servers: {}
     assert.equal((await cli(['frobnicate'])).code, 2, 'an unknown command is a usage error');
   });
 
+  it('--version prints the version of the package, as -v does', async () => {
+    const { version } = JSON.parse(await readFile('package.json', 'utf8')) as { version: string };
+    for (const flag of ['--version', '-v']) {
+      const { code, stdout } = await cli([flag]);
+      assert.equal(code, 0, flag);
+      assert.equal(stdout.trim(), version);
+    }
+  });
+
   it('15.7: validate reports its plugin modules and what the file names among plugins in the same run as the file\'s other problems', async () => {
     const unloadable = join(dir, 'unloadable.yaml');
     await writeFile(unloadable, 'plugins:\n  - ./no-such-plugin.mjs\nproviders:\n  - name: p1\nroutes:\n  - name: chat\n    colour: blue\n');
@@ -159,6 +168,43 @@ servers: {}
     assert.equal(second.code, 1);
     const paths = second.stderr.trim().split('\n').map((line) => /The field '([^']+)'/.exec(line)?.[1] ?? line.slice(misnamed.length + 2));
     assert.deepEqual(paths, ['providers[1].type', 'applications[1].colour', 'providers[0].type', 'applications[0].policy.processors.ghost', '4 problems']);
+  });
+
+  it('validate and start refuse two items of one list with the same name, rather than dropping the second (and its policy) at start', async () => {
+    const repeated = join(dir, 'repeated.yaml');
+    await writeFile(
+      repeated,
+      `server:\n  port: 0\n  admin_key: \${TEST_ADMIN_KEY}\n  data_dir: ./data-repeated\nroutes:\n  - name: chat\n  - name: chat\napplications:\n  - name: shop\n  - name: shop\n    policy: { mode: reject, processors: { security_filters: {} } }\n`,
+    );
+    const validated = await cli(['validate', repeated], SECRET_ENV);
+    assert.equal(validated.code, 1);
+    assert.deepEqual(validated.stderr.trim().split('\n').map((line) => line.slice(repeated.length + 2)), [
+      "The field 'routes[1].name' repeats the name 'chat' of routes[0]; each name may appear once.",
+      "The field 'applications[1].name' repeats the name 'shop' of applications[0]; each name may appear once.",
+      '2 problems',
+    ]);
+    const started = await cli(['start', '--config', repeated], SECRET_ENV);
+    assert.equal(started.code, 1);
+    assert.match(started.stderr, /applications\[1\]\.name' repeats the name 'shop'/);
+    assert.ok(!started.stdout.includes('gateway listening'), started.stdout);
+  });
+
+  it('validate and start report a plugin the gateway would refuse (a built-in name taken, no evaluate()) as a problem of its module, not a crash', async () => {
+    await writeFile(join(dir, 'taken-name.mjs'), "export default { kind: 'provider', name: 'openai', openaiCompatible: true, buildRequest: () => ({}) };\n");
+    await writeFile(join(dir, 'half-guardrail.mjs'), "export default [{ kind: 'guardrail', name: 'half', defaultThreshold: 0.5 }];\n");
+    const refused = join(dir, 'refused-plugins.yaml');
+    await writeFile(refused, `server:\n  port: 0\n  admin_key: \${TEST_ADMIN_KEY}\n  data_dir: ./data-refused\nplugins:\n  - ./taken-name.mjs\n  - ./half-guardrail.mjs\n`);
+    const validated = await cli(['validate', refused], SECRET_ENV);
+    assert.equal(validated.code, 1);
+    assert.deepEqual(validated.stderr.trim().split('\n').map((line) => line.slice(refused.length + 2)), [
+      "The field 'plugins[0]': the plugin module ./taken-name.mjs cannot be registered: A plugin named openai is already registered.",
+      "The field 'plugins[1]': the plugin module ./half-guardrail.mjs cannot be registered: The plugin is not valid: guardrail half has no evaluate().",
+      '2 problems',
+    ]);
+    const started = await cli(['start', '--config', refused], SECRET_ENV);
+    assert.equal(started.code, 1);
+    assert.match(started.stderr, /taken-name\.mjs cannot be registered: A plugin named openai is already registered/);
+    assert.ok(!started.stdout.includes('gateway listening') && !/\n\s+at /.test(started.stderr), started.stdout + started.stderr);
   });
 
   it('15.7: start refuses a file whose ${ENV_VAR} is not set, with the variable and its path, and starts nothing', async () => {

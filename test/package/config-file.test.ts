@@ -73,6 +73,14 @@ providers:
     });
   });
 
+  it('the server section takes the Redis key prefix that replicas sharing one Redis agree on', () => {
+    const result = parseGatewayConfig('server:\n  redis_url: redis://127.0.0.1:6379\n  redis_key_prefix: "shop-eu:"\n', {});
+    assert.ok(result.ok, JSON.stringify(result));
+    const env = serverEnvironment(result.config, '/etc/gateway/gateway.yaml');
+    assert.equal(env.GATEWAY_REDIS_URL, 'redis://127.0.0.1:6379');
+    assert.equal(env.GATEWAY_REDIS_KEY_PREFIX, 'shop-eu:');
+  });
+
   it('15.7: what the file names among plugins is checked: provider types, policy processors and their options, its own plugins included', async () => {
     const result = parseGatewayConfig(
       `providers:

@@ -67,10 +67,15 @@ async function jsFiles(dir: string): Promise<string[]> {
 describe('the packed package', function () {
   this.timeout(240_000);
   let scratch: string;
+  let packBuilt: boolean;
   before(async () => {
-    scratch = await installPackedPackage();
+    ({ dir: scratch, packBuilt } = await installPackedPackage());
   });
   after(() => rm(scratch, { recursive: true, force: true }));
+
+  it('npm pack builds dist/ first (prepack), so a tarball packed from a clone never holds a missing or stale build', () => {
+    assert.ok(packBuilt, 'npm pack did not rebuild dist/src/index.js');
+  });
 
   it('15.7: installs offline from its tarball with only what a user needs, .d.ts and the trained guardrail models included', async () => {
     const root = join(scratch, 'node_modules', 'gateway-service');
@@ -133,6 +138,8 @@ export const wrong: number = gateway;
     );
     const bin = join(scratch, 'node_modules', '.bin', 'gateway-service');
     const env = { TEST_ADMIN_KEY: ADMIN_KEY };
+    const { version } = JSON.parse(await readFile(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };
+    assert.equal((await run(bin, ['--version'], { cwd: scratch })).stdout.trim(), version, 'the installed bin finds its own package.json');
     const { stdout } = await run(bin, ['validate', 'gateway.yaml'], { cwd: scratch, env: { ...process.env, ...env } });
     assert.match(stdout, /gateway\.yaml: valid \(0 providers, 1 route, 1 application, 0 registries, 0 plugin modules\)/);
     const gateway = await spawnGateway(bin, ['start', '--config', 'gateway.yaml'], { cwd: scratch, env, waitFor: 'seed: applied' });
