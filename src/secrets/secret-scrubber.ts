@@ -1,5 +1,6 @@
-// Removes known secrets from text in every form an echo may take: any letter case, base64 (also inside a longer base64 run), URL and hex encoding.
+// Removes known secrets from text in every form an echo may take: any letter case, base64 (also inside a longer base64 run), URL and hex encoding, JSON escapes.
 import { LRUCache } from 'lru-cache';
+import { jsonEscapedPattern, jsonEscapeGate, type EscapeGate } from './json-escaped-forms.js';
 
 /** Secrets shorter than this are never searched for: they would match ordinary words. */
 export const MIN_SCRUBBED_SECRET_LENGTH = 8;
@@ -15,6 +16,12 @@ interface CompiledScrubber {
   /** The case-insensitive forms in lower case, and the exact forms: a text holding none of them needs no replace. */
   lowerForms: string[];
   exactForms: string[];
+  /** True for text holding an escape that may stand for a character of a secret (see {@link jsonEscapeGate}). */
+  escapeGate: EscapeGate;
+  /** The same forms with JSON escapes in them, compiled on first need (most text holds no such escape). */
+  escaped?: { anyCase: RegExp | null; exact: RegExp | null };
+  anyCaseForms: Set<string>;
+  exactFormSet: Set<string>;
 }
 
 /** True when `text` may hold a secret: one of the forms occurs in it (a plain substring search, far cheaper than the patterns). */
@@ -25,12 +32,22 @@ function mayHoldSecret(scrubber: CompiledScrubber, text: string): boolean {
   return scrubber.lowerForms.some((form) => lower.includes(form));
 }
 
-/** Replaces every form of the scrubber's secrets in `text`. */
+/**
+ * Replaces every form of the scrubber's secrets in `text`, also where JSON escapes write some of its characters
+ * (`\u0073k-…`, `\/`): JSON text is read by a parser that turns them back into the secret.
+ */
 function scrubWith(scrubber: CompiledScrubber, text: string, replacement: string): string {
-  if (text.length < MIN_SCRUBBED_SECRET_LENGTH || !mayHoldSecret(scrubber, text)) return text;
+  if (text.length < MIN_SCRUBBED_SECRET_LENGTH) return text;
   let out = text;
-  if (scrubber.anyCase) out = out.replace(scrubber.anyCase, replacement);
-  if (scrubber.exact) out = out.replace(scrubber.exact, replacement);
+  if (mayHoldSecret(scrubber, text)) {
+    if (scrubber.anyCase) out = out.replace(scrubber.anyCase, replacement);
+    if (scrubber.exact) out = out.replace(scrubber.exact, replacement);
+  }
+  if (scrubber.escapeGate(out)) {
+    scrubber.escaped ??= { anyCase: jsonEscapedPattern(scrubber.anyCaseForms, true), exact: jsonEscapedPattern(scrubber.exactFormSet, false) };
+    if (scrubber.escaped.anyCase) out = out.replace(scrubber.escaped.anyCase, replacement);
+    if (scrubber.escaped.exact) out = out.replace(scrubber.escaped.exact, replacement);
+  }
   return out;
 }
 
@@ -96,6 +113,9 @@ function compile(secrets: readonly string[]): CompiledScrubber {
     exact: pattern(exact, 'g'),
     lowerForms: [...anyCase].map((form) => form.toLowerCase()),
     exactForms: [...exact],
+    escapeGate: jsonEscapeGate(secrets),
+    anyCaseForms: anyCase,
+    exactFormSet: exact,
   };
 }
 
@@ -113,7 +133,8 @@ function scrubberFor(secrets: readonly (string | undefined | null)[]): CompiledS
 
 /**
  * Replaces every occurrence of the given secrets in `text`, in any letter case, base64 or base64url encoded
- * (also inside a longer base64 value), URL-encoded or hex-encoded. Secrets shorter than
+ * (also inside a longer base64 value), URL-encoded or hex-encoded, and any of these with characters written as JSON
+ * escapes (`\u0073`, `\/`). Secrets shorter than
  * {@link MIN_SCRUBBED_SECRET_LENGTH} and empty entries are ignored. The compiled pattern is cached per secret set.
  * @example
  * scrubSecrets('invalid token SK-LIVE-ABC123XYZ', ['sk-live-abc123xyz']); // 'invalid token [REDACTED]'
