@@ -201,15 +201,17 @@ export function chunkText(payload: string): string {
  * The texts a stream chunk adds, as `[text key, text]` pairs: per choice, its delta content or completion text (key
  * `"<index>"`), its refusal, reasoning and reasoning_content, each tool call's arguments and a legacy function call's,
  * each keyed apart (`"<index>:refusal"`, `"<index>:tool:<call index>"`, …), as a client joins each into a text of its own,
- * and the text of its `thinking_blocks` (`"<index>:thinking_blocks"`).
+ * and the text of its `thinking_blocks` (`"<index>:thinking_blocks"`). Throws 502 `upstream_invalid_response` for a
+ * payload that is not JSON (nor empty): output checks cannot read it, and it would reach the client unchecked.
  */
 export function chunkChoiceTexts(payload: string): Array<[string, string]> {
-  if (payload === '[DONE]') return [];
+  // `[DONE]` and an empty event (some servers send one to keep the connection open) carry no text.
+  if (payload === '[DONE]' || payload.trim() === '') return [];
   let chunk: { choices?: unknown };
   try {
     chunk = JSON.parse(payload) as { choices?: unknown };
   } catch {
-    return [];
+    throw Errors.upstreamInvalidResponse(['a stream event is not JSON, so the output checks cannot read it']);
   }
   if (!chunk || !Array.isArray(chunk.choices)) return [];
   const texts: Array<[string, string]> = [];
