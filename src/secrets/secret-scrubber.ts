@@ -1,6 +1,6 @@
 // Removes known secrets from text in every form an echo may take: any letter case, base64 (also inside a longer base64 run), URL and hex encoding, JSON escapes.
 import { LRUCache } from 'lru-cache';
-import { jsonEscapedPattern, jsonEscapeGate, type EscapeGate } from './json-escaped-forms.js';
+import { decodeJsonEscapes, jsonEscapeGate, type EscapeGate } from './json-escaped-forms.js';
 
 /** Secrets shorter than this are never searched for: they would match ordinary words. */
 export const MIN_SCRUBBED_SECRET_LENGTH = 8;
@@ -18,10 +18,6 @@ interface CompiledScrubber {
   exactForms: string[];
   /** True for text holding an escape that may stand for a character of a secret (see {@link jsonEscapeGate}). */
   escapeGate: EscapeGate;
-  /** The same forms with JSON escapes in them, compiled on first need (most text holds no such escape). */
-  escaped?: { anyCase: RegExp | null; exact: RegExp | null };
-  anyCaseForms: Set<string>;
-  exactFormSet: Set<string>;
 }
 
 /** True when `text` may hold a secret: one of the forms occurs in it (a plain substring search, far cheaper than the patterns). */
@@ -32,23 +28,26 @@ function mayHoldSecret(scrubber: CompiledScrubber, text: string): boolean {
   return scrubber.lowerForms.some((form) => lower.includes(form));
 }
 
+/** Replaces every form of the scrubber's secrets in `text` (no JSON escape decoded). */
+function replaceForms(scrubber: CompiledScrubber, text: string, replacement: string): string {
+  let out = text;
+  if (scrubber.anyCase) out = out.replace(scrubber.anyCase, replacement);
+  if (scrubber.exact) out = out.replace(scrubber.exact, replacement);
+  return out;
+}
+
 /**
  * Replaces every form of the scrubber's secrets in `text`, also where JSON escapes write some of its characters
- * (`\u0073k-…`, `\/`): JSON text is read by a parser that turns them back into the secret.
+ * (`\u0073k-…`, `\/`): JSON text is read by a parser that turns them back into the secret. Text with such an escape
+ * is searched decoded ({@link decodeJsonEscapes}); when a form is found there, the decoded text is answered, masked
+ * (JSON of the same value but the secret), else the text as it came.
  */
 function scrubWith(scrubber: CompiledScrubber, text: string, replacement: string): string {
   if (text.length < MIN_SCRUBBED_SECRET_LENGTH) return text;
-  let out = text;
-  if (mayHoldSecret(scrubber, text)) {
-    if (scrubber.anyCase) out = out.replace(scrubber.anyCase, replacement);
-    if (scrubber.exact) out = out.replace(scrubber.exact, replacement);
-  }
-  if (scrubber.escapeGate(out)) {
-    scrubber.escaped ??= { anyCase: jsonEscapedPattern(scrubber.anyCaseForms, true), exact: jsonEscapedPattern(scrubber.exactFormSet, false) };
-    if (scrubber.escaped.anyCase) out = out.replace(scrubber.escaped.anyCase, replacement);
-    if (scrubber.escaped.exact) out = out.replace(scrubber.escaped.exact, replacement);
-  }
-  return out;
+  const out = mayHoldSecret(scrubber, text) ? replaceForms(scrubber, text, replacement) : text;
+  if (!scrubber.escapeGate(out)) return out;
+  const decoded = decodeJsonEscapes(out);
+  return decoded !== out && mayHoldSecret(scrubber, decoded) ? replaceForms(scrubber, decoded, replacement) : out;
 }
 
 const compiled = new LRUCache<string, CompiledScrubber>({ max: 512 });
@@ -88,6 +87,8 @@ export function secretForms(secrets: readonly string[]): { anyCase: Set<string>;
   const exact = new Set<string>();
   for (const secret of secrets) {
     anyCase.add(secret);
+    // A secret holding `"` or `\` as a JSON string writes it: `a\"b`.
+    anyCase.add(JSON.stringify(secret).slice(1, -1));
     anyCase.add(encodeURIComponent(secret));
     anyCase.add(Buffer.from(secret, 'utf8').toString('hex'));
     for (const core of base64Cores(secret)) exact.add(core);
@@ -114,8 +115,6 @@ function compile(secrets: readonly string[]): CompiledScrubber {
     lowerForms: [...anyCase].map((form) => form.toLowerCase()),
     exactForms: [...exact],
     escapeGate: jsonEscapeGate(secrets),
-    anyCaseForms: anyCase,
-    exactFormSet: exact,
   };
 }
 

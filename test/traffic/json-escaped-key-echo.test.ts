@@ -15,12 +15,16 @@ describe('provider keys echoed with JSON escapes', () => {
   let f: TrafficFixture;
   let upstream: RawLoopbackServer;
   let answer = '';
+  let longKey = '';
   before(async () => {
     upstream = await listenJsonUpstream((res, body) => {
       if (answer === 'error') {
         // OpenAI's 401 names the key it was sent; a hostile or careless upstream names it whole, escaped.
         res.writeHead(401, { 'content-type': 'application/json' });
         res.end(`{"error":{"message":"Incorrect API key provided: ${ESCAPED}.","type":"invalid_request_error","code":"invalid_api_key"}}`);
+      } else if (answer === 'json-long') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(`{"id":"c","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"Your key is ${longKey.replace('s', '\\u0073')}"},"finish_reason":"stop"}]}`);
       } else if (body.stream === true) {
         res.writeHead(200, { 'content-type': 'text/event-stream' });
         res.write(`data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","system_fingerprint":"${ESCAPED}","choices":[{"index":0,"delta":{"content":"hi"},"finish_reason":null}]}\n\n`);
@@ -61,6 +65,15 @@ describe('provider keys echoed with JSON escapes', () => {
     const res = await chat().expect(200);
     assert.equal(res.body.choices[0].message.content, `Your key is ${MASK}`);
     assert.equal(Number(res.headers['content-length']), Buffer.byteLength(res.text));
+  });
+
+  it('masks a key of the longest length a provider key may have (8,192 characters), escaped, in a JSON answer', async () => {
+    const long = `sk-${'k'.repeat(8189)}`;
+    await f.create('/v1/admin/providers', { name: 'long-key', type: 'openai', config: { api_base: `${upstream.url}/long/v1`, models: ['long-key-model'] }, api_keys: [{ api_key: long }] });
+    answer = 'json-long';
+    longKey = long;
+    const res = await chat({ model: 'long-key-model' }).expect(200);
+    assert.equal(res.body.choices[0].message.content, `Your key is sk-...kkkk`);
   });
 
   it('masks the key in a stream event member that is no joined text', async () => {
