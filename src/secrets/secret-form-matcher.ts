@@ -1,6 +1,6 @@
 // Finds every form of one secret cheaply on the request path: one compiled scan before any rewrite, and the end of a chunk that may begin a form.
 import { maskSecret } from './mask-secret.js';
-import { jsonEscapeGate, type EscapeGate } from './json-escaped-forms.js';
+import { mayHideEscapedSecret } from './json-escaped-forms.js';
 import { escapeRegExp, MIN_SCRUBBED_SECRET_LENGTH, scrubSecrets, secretForms } from './secret-scrubber.js';
 
 /** How a body is read: as text (UTF-8 decoded), or one character per byte (latin1), as chunked bodies are. */
@@ -23,8 +23,6 @@ const MAX_MATCHERS = 256;
 export class SecretFormMatcher {
   /** Every form, any letter case: a text it does not match holds none (base64 forms in another case are false alarms only). */
   private readonly probe: RegExp;
-  /** True for text with an escape that may write a character of a form (`\u0073`, `\/`): JSON readers decode it. */
-  private readonly escapeGate: EscapeGate;
   /** The forms matched in any case, in lower case, and those matched exactly. */
   private readonly lowerForms: string[];
   private readonly exactForms: string[];
@@ -42,7 +40,6 @@ export class SecretFormMatcher {
     const { anyCase, exact } = secretForms(secrets);
     const forms = [...anyCase, ...exact].sort((a, b) => b.length - a.length);
     this.probe = new RegExp(forms.map(escapeRegExp).join('|'), 'i');
-    this.escapeGate = jsonEscapeGate(secrets);
     this.lowerForms = [...anyCase].map((form) => form.toLowerCase());
     this.exactForms = [...exact];
     for (const first of [...this.lowerForms.flatMap((form) => [form.charCodeAt(0), form.toUpperCase().charCodeAt(0)]), ...this.exactForms.map((form) => form.charCodeAt(0))]) {
@@ -76,7 +73,7 @@ export class SecretFormMatcher {
    * string (no copy) when it holds none.
    */
   mask(text: string): string {
-    return this.probe.test(text) || this.escapeGate(text) ? scrubSecrets(text, this.secrets, this.replacement) : text;
+    return this.probe.test(text) || mayHideEscapedSecret(text) ? scrubSecrets(text, this.secrets, this.replacement) : text;
   }
 
   /**

@@ -1,6 +1,6 @@
 // Removes known secrets from text in every form an echo may take: any letter case, base64 (also inside a longer base64 run), URL and hex encoding, JSON escapes.
 import { LRUCache } from 'lru-cache';
-import { decodeJsonEscapes, jsonEscapeGate, type EscapeGate } from './json-escaped-forms.js';
+import { decodeJsonEscapes, mayHideEscapedSecret } from './json-escaped-forms.js';
 
 /** Secrets shorter than this are never searched for: they would match ordinary words. */
 export const MIN_SCRUBBED_SECRET_LENGTH = 8;
@@ -16,8 +16,6 @@ interface CompiledScrubber {
   /** The case-insensitive forms in lower case, and the exact forms: a text holding none of them needs no replace. */
   lowerForms: string[];
   exactForms: string[];
-  /** True for text holding an escape that may stand for a character of a secret (see {@link jsonEscapeGate}). */
-  escapeGate: EscapeGate;
 }
 
 /** True when `text` may hold a secret: one of the forms occurs in it (a plain substring search, far cheaper than the patterns). */
@@ -45,7 +43,7 @@ function replaceForms(scrubber: CompiledScrubber, text: string, replacement: str
 function scrubWith(scrubber: CompiledScrubber, text: string, replacement: string): string {
   if (text.length < MIN_SCRUBBED_SECRET_LENGTH) return text;
   const out = mayHoldSecret(scrubber, text) ? replaceForms(scrubber, text, replacement) : text;
-  if (!scrubber.escapeGate(out)) return out;
+  if (!mayHideEscapedSecret(out)) return out;
   const decoded = decodeJsonEscapes(out);
   return decoded !== out && mayHoldSecret(scrubber, decoded) ? replaceForms(scrubber, decoded, replacement) : out;
 }
@@ -114,7 +112,6 @@ function compile(secrets: readonly string[]): CompiledScrubber {
     exact: pattern(exact, 'g'),
     lowerForms: [...anyCase].map((form) => form.toLowerCase()),
     exactForms: [...exact],
-    escapeGate: jsonEscapeGate(secrets),
   };
 }
 
