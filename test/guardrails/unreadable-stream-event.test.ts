@@ -48,6 +48,13 @@ describe('output checks on stream events that are not JSON', () => {
     });
   }
 
+  it('under an output transform (DLP mask) too', async () => {
+    await setPolicy({ mode: 'inspect', dlp: { strategy: 'mask', info_types: ['EMAIL_ADDRESS'] } });
+    const text = String((await stream().expect(200)).body);
+    assert.ok(!text.includes('forbidden'), text);
+    assert.match(text, /event: error\ndata: \{"error":\{"message":"The upstream provider sent an answer the gateway cannot read: a stream event is not JSON/);
+  });
+
   it('without output checks the stream is relayed as it came', async () => {
     await setPolicy({ mode: 'reject', processors: { banned_words: { apply_to: ['input'] } } });
     const text = String((await stream().expect(200)).body);
