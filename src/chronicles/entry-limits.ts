@@ -49,9 +49,25 @@ function cutText(text: string, maxBytes: number): string {
   return bytes.subarray(0, maxBytes).toString('utf8').replace(/\uFFFD$/, '');
 }
 
-/** The text a field is measured and cut by: a string as is, anything else as JSON. */
-function textOf(value: unknown): string | undefined {
-  return typeof value === 'string' ? value : value === undefined || value === null ? undefined : JSON.stringify(value);
+/**
+ * What a field holds when JSON cannot write it: nested deeper than `JSON.stringify` can go (a provider's `usage` of
+ * 100,000 nested arrays, say). The entry is kept with this text in place of the field, never dropped.
+ */
+export const NESTED_TOO_DEEP = '[not recorded: nested too deeply]';
+
+/** `JSON.stringify(value)`, or null when it is nested too deeply to write (a RangeError; any other error is thrown). */
+function jsonOrNull(value: unknown): string | undefined | null {
+  try {
+    return JSON.stringify(value);
+  } catch (error) {
+    if (error instanceof RangeError) return null;
+    throw error;
+  }
+}
+
+/** The text a field is measured and cut by: a string as is, anything else as JSON (null when it cannot be written). */
+function textOf(value: unknown): string | undefined | null {
+  return typeof value === 'string' ? value : value === undefined || value === null ? undefined : jsonOrNull(value);
 }
 
 /** A check as recorded: DLP results without the transformed text, which is the recorded input or output itself. */
@@ -95,13 +111,14 @@ function needsBounding(entry: ChronicleEntry, maxFieldBytes: number): boolean {
   forEachField(entry, (owner, key) => {
     if (over) return;
     const text = textOf(owner[key]);
-    over = text !== undefined && text.length * 3 > maxFieldBytes && Buffer.byteLength(text, 'utf8') > maxFieldBytes;
+    over = text === null || (text !== undefined && text.length * 3 > maxFieldBytes && Buffer.byteLength(text, 'utf8') > maxFieldBytes);
   });
   return over;
 }
 
 /**
- * Bounds an entry as it is queued, before scrubbing: DLP text dropped, and each field over `maxFieldBytes` cut to
+ * Bounds an entry as it is queued, before scrubbing: DLP text dropped, a field nested too deeply to write replaced by
+ * {@link NESTED_TOO_DEEP}, and each field over `maxFieldBytes` cut to
  * `maxFieldBytes` plus a margin (so a secret at the cut is still whole for the scrubber). Answers the bounded copy
  * and the original size of each cut field, for {@link finishEntry}. The given entry is not changed.
  */
@@ -112,6 +129,10 @@ export function boundEntry(given: ChronicleEntry, maxFieldBytes: number): { entr
   const sizes = new Map<string, number>();
   forEachField(entry, (owner, key, path) => {
     const text = textOf(owner[key]);
+    if (text === null) {
+      owner[key] = NESTED_TOO_DEEP;
+      return;
+    }
     if (text === undefined || text.length * 3 <= maxFieldBytes) return; // cheap: 3 bytes per UTF-16 unit at most
     const bytes = Buffer.byteLength(text, 'utf8');
     if (bytes <= maxFieldBytes) return;
@@ -137,7 +158,7 @@ export function finishEntry(entry: ChronicleEntry, sizes: Map<string, number>, m
     const name = path();
     const cutBefore = sizes.get(name);
     const text = cutBefore === undefined ? undefined : textOf(owner[key]);
-    if (text === undefined) return;
+    if (text === undefined || text === null) return;
     owner[key] = `${cutText(text, maxFieldBytes)}…[truncated]`;
     truncated.push({ field: name, bytes: cutBefore! });
   });
@@ -151,8 +172,9 @@ export function finishEntry(entry: ChronicleEntry, sizes: Map<string, number>, m
  */
 export function boundedEntryJson(given: ChronicleEntry, maxFieldBytes: number): { json: string; sizes: Map<string, number> } {
   if (!hasDlpCheck(given)) {
-    const json = JSON.stringify(given);
-    if (json.length * 3 <= maxFieldBytes) return { json, sizes: NOTHING_CUT }; // 3 bytes per UTF-16 unit at most
+    // Null when a field is nested too deeply to write: bounding puts a note in its place.
+    const json = jsonOrNull(given);
+    if (json && json.length * 3 <= maxFieldBytes) return { json, sizes: NOTHING_CUT }; // 3 bytes per UTF-16 unit at most
   }
   const { entry, sizes } = boundEntry(given, maxFieldBytes);
   return { json: JSON.stringify(entry), sizes };

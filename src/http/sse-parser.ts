@@ -41,7 +41,12 @@ export interface SseParser {
 export function createSseParser(onEvent: (event: ParsedSseEvent) => void, options: SseParserOptions = {}): SseParser {
   const maxLength = options.maxEventLength ?? 16 * 1024 * 1024;
   const decoder = new TextDecoder('utf-8');
-  let pending = '';
+  /**
+   * The unfinished last line, in the parts it arrived in: a chunk without a line break only adds a part, so a line
+   * that never ends costs one copy when it does (or never), not a copy of all of it per chunk (quadratic time).
+   */
+  let pendingParts: string[] = [];
+  let pendingLength = 0;
   let sawCarriageReturn = false;
   let data: string[] = [];
   let dataLength = 0;
@@ -87,6 +92,13 @@ export function createSseParser(onEvent: (event: ParsedSseEvent) => void, option
       started = true;
       if (text.startsWith('\uFEFF')) text = text.slice(1);
     }
+    if (!sawCarriageReturn && !text.includes('\n') && !text.includes('\r')) {
+      pendingLength += text.length;
+      if (pendingLength > maxLength) throw Errors.upstreamInvalidResponse([`a stream line exceeds ${maxLength} characters`]);
+      if (text.length > 0) pendingParts.push(text);
+      return;
+    }
+    const pending = pendingParts.length === 0 ? '' : pendingParts.length === 1 ? pendingParts[0]! : pendingParts.join('');
     let buffer = pending + text;
     let start = 0;
     // `pending` holds no line break, so the first search may skip it.
@@ -113,7 +125,8 @@ export function createSseParser(onEvent: (event: ParsedSseEvent) => void, option
     }
     buffer = buffer.slice(start);
     if (buffer.length > maxLength) throw Errors.upstreamInvalidResponse([`a stream line exceeds ${maxLength} characters`]);
-    pending = buffer;
+    pendingParts = buffer === '' ? [] : [buffer];
+    pendingLength = buffer.length;
   }
 
   return {
@@ -126,7 +139,8 @@ export function createSseParser(onEvent: (event: ParsedSseEvent) => void, option
       ended = true;
       const rest = decoder.decode();
       if (rest) processText(rest);
-      pending = '';
+      pendingParts = [];
+      pendingLength = 0;
       data = [];
     },
   };

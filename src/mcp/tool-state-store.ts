@@ -1,7 +1,7 @@
 // Per-tool state of a registry: enabled or disabled, the pinned fingerprint (rug-pull protection) and the last scan.
 import { LRUCache } from 'lru-cache';
 import type { Storage } from '../storage/storage-facade.js';
-import { scanTool, toolFingerprint, type ToolScanResult } from './tool-scan/tool-scanner.js';
+import { scanTool, ToolNameMentions, toolFingerprint, type ToolScanResult } from './tool-scan/tool-scanner.js';
 import type { UpstreamTool } from './mcp-upstream.js';
 import { encodeUriComponentSafe } from '../http/uri-component.js';
 import { DEFAULT_TOOL_LIST_MAX_AGE_MS } from './upstream-body.js';
@@ -143,10 +143,10 @@ export class ToolStateStore {
    * is flagged `changed` and disabled until an admin enables it again.
    */
   async reconcile(registry: string, tools: UpstreamTool[]): Promise<ToolView[]> {
-    const names = tools.map((tool) => tool.name);
+    const toolNames = new ToolNameMentions(tools.map((tool) => tool.name));
     const views: ToolView[] = [];
     for (const tool of tools) {
-      const scan = scanTool(tool, { otherToolNames: names.filter((name) => name !== tool.name) });
+      const scan = scanTool(tool, { toolNames });
       const seen = this.observe(registry, tool, scan);
       const stored = await this.storage.getCached<ToolState>(stateKey(registry, tool.name));
       views.push({ ...this.effective(tool.name, stored, seen), scan, description: tool.description ?? null });
@@ -178,10 +178,10 @@ export class ToolStateStore {
    * pins is added to `created`, so a caller can {@link unpin} them when this or a later write of its operation fails.
    */
   async pinNew(registry: string, tools: UpstreamTool[], created: string[] = [], except?: string): Promise<void> {
-    const names = tools.map((tool) => tool.name);
+    const toolNames = new ToolNameMentions(tools.map((tool) => tool.name));
     for (const tool of tools) {
       if (tool.name === except) continue;
-      const scan = scanTool(tool, { otherToolNames: names.filter((name) => name !== tool.name) });
+      const scan = scanTool(tool, { toolNames });
       const seen = this.observe(registry, tool, scan);
       if (await this.storage.get(stateKey(registry, tool.name))) continue;
       await this.storage.update<ToolState>(stateKey(registry, tool.name), (current) => {

@@ -1,5 +1,6 @@
 // Finds every form of one secret cheaply on the request path: one compiled scan before any rewrite, and the end of a chunk that may begin a form.
 import { maskSecret } from './mask-secret.js';
+import { mayHideEscapedSecret } from './json-escaped-forms.js';
 import { escapeRegExp, MIN_SCRUBBED_SECRET_LENGTH, scrubSecrets, secretForms } from './secret-scrubber.js';
 
 /** How a body is read: as text (UTF-8 decoded), or one character per byte (latin1), as chunked bodies are. */
@@ -67,9 +68,12 @@ export class SecretFormMatcher {
     return matcher;
   }
 
-  /** `text` with every form replaced by the mask; the same string (no copy) when it holds none. */
+  /**
+   * `text` with every form replaced by the mask, a form written with JSON escapes (`\u0073k-…`) included; the same
+   * string (no copy) when it holds none.
+   */
   mask(text: string): string {
-    return this.probe.test(text) ? scrubSecrets(text, this.secrets, this.replacement) : text;
+    return this.probe.test(text) || mayHideEscapedSecret(text) ? scrubSecrets(text, this.secrets, this.replacement) : text;
   }
 
   /**

@@ -1,5 +1,6 @@
-// Removes known secrets from text in every form an echo may take: any letter case, base64 (also inside a longer base64 run), URL and hex encoding.
+// Removes known secrets from text in every form an echo may take: any letter case, base64 (also inside a longer base64 run), URL and hex encoding, JSON escapes.
 import { LRUCache } from 'lru-cache';
+import { decodeJsonEscapes, mayHideEscapedSecret } from './json-escaped-forms.js';
 
 /** Secrets shorter than this are never searched for: they would match ordinary words. */
 export const MIN_SCRUBBED_SECRET_LENGTH = 8;
@@ -25,13 +26,26 @@ function mayHoldSecret(scrubber: CompiledScrubber, text: string): boolean {
   return scrubber.lowerForms.some((form) => lower.includes(form));
 }
 
-/** Replaces every form of the scrubber's secrets in `text`. */
-function scrubWith(scrubber: CompiledScrubber, text: string, replacement: string): string {
-  if (text.length < MIN_SCRUBBED_SECRET_LENGTH || !mayHoldSecret(scrubber, text)) return text;
+/** Replaces every form of the scrubber's secrets in `text` (no JSON escape decoded). */
+function replaceForms(scrubber: CompiledScrubber, text: string, replacement: string): string {
   let out = text;
   if (scrubber.anyCase) out = out.replace(scrubber.anyCase, replacement);
   if (scrubber.exact) out = out.replace(scrubber.exact, replacement);
   return out;
+}
+
+/**
+ * Replaces every form of the scrubber's secrets in `text`, also where JSON escapes write some of its characters
+ * (`\u0073k-…`, `\/`): JSON text is read by a parser that turns them back into the secret. Text with such an escape
+ * is searched decoded ({@link decodeJsonEscapes}); when a form is found there, the decoded text is answered, masked
+ * (JSON of the same value but the secret), else the text as it came.
+ */
+function scrubWith(scrubber: CompiledScrubber, text: string, replacement: string): string {
+  if (text.length < MIN_SCRUBBED_SECRET_LENGTH) return text;
+  const out = mayHoldSecret(scrubber, text) ? replaceForms(scrubber, text, replacement) : text;
+  if (!mayHideEscapedSecret(out)) return out;
+  const decoded = decodeJsonEscapes(out);
+  return decoded !== out && mayHoldSecret(scrubber, decoded) ? replaceForms(scrubber, decoded, replacement) : out;
 }
 
 const compiled = new LRUCache<string, CompiledScrubber>({ max: 512 });
@@ -71,6 +85,8 @@ export function secretForms(secrets: readonly string[]): { anyCase: Set<string>;
   const exact = new Set<string>();
   for (const secret of secrets) {
     anyCase.add(secret);
+    // A secret holding `"` or `\` as a JSON string writes it: `a\"b`.
+    anyCase.add(JSON.stringify(secret).slice(1, -1));
     anyCase.add(encodeURIComponent(secret));
     anyCase.add(Buffer.from(secret, 'utf8').toString('hex'));
     for (const core of base64Cores(secret)) exact.add(core);
@@ -113,7 +129,8 @@ function scrubberFor(secrets: readonly (string | undefined | null)[]): CompiledS
 
 /**
  * Replaces every occurrence of the given secrets in `text`, in any letter case, base64 or base64url encoded
- * (also inside a longer base64 value), URL-encoded or hex-encoded. Secrets shorter than
+ * (also inside a longer base64 value), URL-encoded or hex-encoded, and any of these with characters written as JSON
+ * escapes (`\u0073`, `\/`). Secrets shorter than
  * {@link MIN_SCRUBBED_SECRET_LENGTH} and empty entries are ignored. The compiled pattern is cached per secret set.
  * @example
  * scrubSecrets('invalid token SK-LIVE-ABC123XYZ', ['sk-live-abc123xyz']); // 'invalid token [REDACTED]'

@@ -19,7 +19,7 @@ export class StreamGate {
   private totalChars = 0;
   /**
    * Each text so far (per choice: content, refusal, reasoning, each tool call's arguments; see chunkChoiceTexts), and how
-   * many of its characters are held: each is checked on its own.
+   * many of its characters are held: each is checked on its own. In reject mode only the end a window can reach is kept.
    */
   private readonly choices = new Map<string, { text: string; held: number }>();
 
@@ -74,6 +74,9 @@ export class StreamGate {
     const windows = [...this.choices.values()].map((choice) => (whole ? choice.text : choice.text.slice(-Math.max(windowChars, choice.held))));
     const rejected = await this.guard!.checkWindows(windows.length > 0 ? windows : ['']);
     if (rejected) return rejected;
+    // In reject mode, later windows reach back at most `windowChars` before what is held then: only that much is kept.
+    // Kept whole, each window's slice copied all the text so far, so a long answer took time in its length squared.
+    if (this.guard!.blocking) for (const choice of this.choices.values()) if (choice.text.length > windowChars) choice.text = choice.text.slice(-windowChars);
     return this.release();
   }
 

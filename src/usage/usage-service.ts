@@ -16,6 +16,7 @@ import { MINUTE_MS, takeMinuteLimits, windowKey, windowsOf, type Controls } from
 import { RedisSpendCounters, StoredSpendCounters, type BudgetOwner, type BudgetScope, type SpendCounters } from './spend-counters.js';
 import { normalizeUsage } from './usage-extractor.js';
 import type { Budget, CallerLimitSettings } from './usage-schemas.js';
+import { UsageModelNames } from './usage-model-names.js';
 import { UsageTotals } from './usage-totals.js';
 
 /** Options of the usage service. */
@@ -63,6 +64,8 @@ export class UsageService {
   private readonly now: () => Date;
   private readonly accounting = new Set<Promise<void>>();
   private readonly admitted = new WeakMap<ModelRequestContext, Controls[]>();
+  /** Bounds the caller-chosen model names the totals keep per day. */
+  private readonly modelNames = new UsageModelNames();
   /** How many finished requests were metered (counted in usage totals). */
   metered = 0;
 
@@ -154,7 +157,7 @@ export class UsageService {
     // A response-cache hit called no provider: it costs nothing and uses no tokens of a budget or limit.
     if (entry.cache === 'hit') {
       entry.cost = { usd: 0, input_usd: 0, output_usd: 0, cached_input_usd: 0 };
-      if (context) this.totals.record(entry.timestamp.slice(0, 10), entry.application, context.incarnation, context.developerKeyId, entry.route ?? '', entry.model ?? '', null, 0);
+      if (context) this.totals.record(entry.timestamp.slice(0, 10), entry.application, context.incarnation, context.developerKeyId, entry.route ?? '', this.totalsModel(entry, context), null, 0);
       this.metered++;
       return undefined;
     }
@@ -173,13 +176,18 @@ export class UsageService {
     return this.prices.priceOf(type, entry.model).then((price) => this.count(entry, context, usage, price));
   }
 
+  /** The model name the entry's usage is totalled under (a caller-chosen one bounded per day, see {@link UsageModelNames}). */
+  private totalsModel(entry: ChronicleEntry, context: ModelRequestContext): string {
+    return this.modelNames.of(entry.timestamp.slice(0, 10), entry.model ?? '', entry.provider, context);
+  }
+
   /** Sets the entry's cost from `price`, and counts its usage and spend. */
   private count(entry: ChronicleEntry, context: ModelRequestContext | undefined, usage: ReturnType<typeof normalizeUsage>, price: ModelPrice | undefined): void {
     const cost = usage && price ? costOf(usage, price) : null;
     entry.cost = cost;
     const keyId = context?.developerKeyId;
     if (!keyId) return;
-    this.totals.record(entry.timestamp.slice(0, 10), entry.application, context.incarnation, keyId, entry.route ?? '', entry.model ?? '', usage, cost?.usd ?? 0);
+    this.totals.record(entry.timestamp.slice(0, 10), entry.application, context.incarnation, keyId, entry.route ?? '', this.totalsModel(entry, context), usage, cost?.usd ?? 0);
     this.metered++;
     const controls = this.admitted.get(context);
     if (!controls) return;

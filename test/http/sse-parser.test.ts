@@ -78,6 +78,25 @@ describe('createSseParser', () => {
     assert.throws(() => parser.push('data: 0123456789abc'), (error: unknown) => isGatewayError(error) && error.code === 'upstream_invalid_response');
   });
 
+  it('reads a line that never ends (16 Mi characters in 4 KiB pieces) in time that grows with its length, not its square', () => {
+    // A hostile or broken upstream's endless line: each piece without a line break is kept, and the line joined once.
+    // Copying the whole pending line for every piece took about a minute of CPU here for this input, blocking every request.
+    const parser = createSseParser(() => undefined);
+    const piece = new TextEncoder().encode('x'.repeat(4096));
+    const started = performance.now();
+    parser.push('data: ');
+    for (let index = 0; index < 4095; index++) parser.push(piece);
+    parser.push('\n\n');
+    assert.throws(() => { for (;;) parser.push(piece); }, (error) => isGatewayError(error) && error.code === 'upstream_invalid_response');
+    const elapsed = performance.now() - started;
+    assert.ok(elapsed < 5000, `${Math.round(elapsed)} ms`);
+  });
+
+  it('dispatches an event whose line arrived in many pieces, whole', () => {
+    const events = parseAll(['data: {"a":', '"', 'x'.repeat(10), '"', '}', '\r', '\n', '\r\n', 'data: ', 'b\n', '\n']);
+    assert.deepEqual(events, [{ data: `{"a":"${'x'.repeat(10)}"}` }, { data: 'b' }]);
+  });
+
   it('refuses pushes after end', () => {
     const parser = createSseParser(() => undefined);
     parser.end();

@@ -141,6 +141,13 @@ describe('MCP proxy trust boundary', () => {
       }
     });
 
+    it('scrubs the registry token from an error body that writes it with JSON escapes, which a client would decode', async () => {
+      const escaped = RAW_TOKEN.replace('r', '\\u0072');
+      f.raw.onCall = (_message, res) => void res.writeHead(500, { 'content-type': 'application/json' }).end(`{"error":"bad token ${escaped}"}`);
+      const res = await f.post({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'probe', arguments: {} } }).expect(500);
+      assert.deepEqual(JSON.parse(res.text), { error: 'bad token [REDACTED]' });
+    });
+
     it('11.5: GET answers status and headers as soon as the tool server sends them, before any event', async () => {
       let sendEvent: (text: string) => void = () => undefined;
       let upstreamClosed!: Promise<unknown>;

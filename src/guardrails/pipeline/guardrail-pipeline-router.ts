@@ -9,6 +9,7 @@ import { cachedEffectivePolicy, isEmptyPolicy, processorsFor } from './effective
 import { enforceInputPolicy } from './input-policy.js';
 import { requestSlots } from './message-text.js';
 import { OutputGuard, type StreamWindowing } from './output-guard.js';
+import { refuseUnreadableOutput } from './unreadable-output.js';
 
 /** What the pipeline needs. */
 export interface GuardrailPipelineDeps {
@@ -26,6 +27,7 @@ export function guardrailPolicyHandler(deps: GuardrailPipelineDeps): RequestHand
     const policy = await enforceInputPolicy(deps, context, textAnswer ? ['input', 'output'] : ['input'], () => requestSlots(context.endpoint, context.body));
     if (processorsFor(policy, 'output').length > 0 && textAnswer) {
       context.outputGuard = new OutputGuard(deps.engine, policy, context.checks, deps.windowing);
+      refuseUnreadableOutput(context.body, context.outputGuard);
     }
   };
   return function applyGuardrailPolicy(req, _res, next) {

@@ -6,8 +6,13 @@ import { chatDefinitionSlots } from './tool-definition-slots.js';
 
 export type { TextSlot } from './text-slot.js';
 
-/** Every role is checked: a developer key writes the system and developer messages too, so they are untrusted input. */
-const CHECKED_ROLES = new Set(['system', 'developer', 'user', 'tool', 'function', 'assistant']);
+/**
+ * The roles of instructions and conversation turns. A message of any other role is checked as a tool result: the
+ * Anthropic and Gemini adapters send it as one (a `tool_result` block, a `functionResponse`), and OpenAI-compatible
+ * servers pass custom roles (`ipython`, `observation`, `USER`) to their chat templates. Every role is checked: a
+ * developer key writes the system and developer messages too, so they are untrusted input.
+ */
+const TURN_ROLES = new Set(['system', 'developer', 'user', 'assistant']);
 
 /**
  * The head of a `data:` URL that holds a text file in base64: a `text/*` media type (plain, markdown, CSV, HTML…) or
@@ -68,27 +73,34 @@ function otherMessageSlots(message: Record<string, unknown>): TextSlot[] {
   return slots;
 }
 
+/** A chat body's `prediction` (OpenAI's predicted output: `{type: "content", content}`), or an empty holder. */
+function predictionOf(body: Record<string, unknown>): Record<string, unknown> {
+  const prediction = body.prediction;
+  return prediction !== null && typeof prediction === 'object' && !Array.isArray(prediction) ? (prediction as Record<string, unknown>) : {};
+}
+
 /**
  * The checkable text of a request body (a completion's `suffix` included), which the body's slots rewrite in place.
  * Throws 400 for a `prompt` or `input` of token ids: text a policy cannot read is refused rather than passed unchecked (this runs only when input checks do). System and developer
- * messages are checked and transformed like the others: whoever holds the key writes them. So are an assistant
- * message's tool call arguments and refusal parts, and a chat body's tool and function definitions and response
- * format schema (see {@link chatDefinitionSlots}; a definition past its bounds is 400 too).
+ * messages are checked and transformed like the others: whoever holds the key writes them, and so is a message of
+ * any role (in any letter case), as a tool result when the role is none of the turn roles. So are tool call arguments
+ * and refusal parts, a chat body's predicted output, and its tool and function definitions and response format
+ * schema (see {@link chatDefinitionSlots}; a definition past its bounds is 400 too).
  */
 export function requestSlots(endpoint: ModelEndpoint, body: Record<string, unknown>): TextSlot[] {
   if (endpoint === 'chat') {
     const messages = Array.isArray(body.messages) ? (body.messages as Array<Record<string, unknown>>) : [];
     const slots = messages
-      .filter((m) => m && CHECKED_ROLES.has(String(m.role)))
+      .filter((m) => m !== null && typeof m === 'object')
       .flatMap((message) => {
-        if (message.role === 'assistant') return [...contentSlots(message, 'content'), ...otherMessageSlots(message)];
         const slots = contentSlots(message, 'content');
         // What a tool returned, carried back to the model: the text processors built for tool results read.
-        if (message.role === 'tool' || message.role === 'function') for (const slot of slots) slot.toolResult = true;
-        return slots;
+        if (!TURN_ROLES.has(message.role as string)) for (const slot of slots) slot.toolResult = true;
+        return [...slots, ...otherMessageSlots(message)];
       });
-    // The model reads the tool and function definitions and the response format's schema as much as the messages.
-    return [...slots, ...chatDefinitionSlots(body)];
+    // The model reads the tool and function definitions and the response format's schema as much as the messages, and
+    // a predicted output (`prediction.content`) is sent to the provider with them.
+    return [...slots, ...contentSlots(predictionOf(body), 'content'), ...chatDefinitionSlots(body)];
   }
   const key = endpoint === 'completions' || endpoint === 'images' || endpoint === 'transcriptions' ? 'prompt' : 'input';
   // Text the model reads besides the prompt: a completion's `suffix` (after the gap it fills), and the `instructions`
@@ -189,15 +201,17 @@ export function chunkText(payload: string): string {
  * The texts a stream chunk adds, as `[text key, text]` pairs: per choice, its delta content or completion text (key
  * `"<index>"`), its refusal, reasoning and reasoning_content, each tool call's arguments and a legacy function call's,
  * each keyed apart (`"<index>:refusal"`, `"<index>:tool:<call index>"`, …), as a client joins each into a text of its own,
- * and the text of its `thinking_blocks` (`"<index>:thinking_blocks"`).
+ * and the text of its `thinking_blocks` (`"<index>:thinking_blocks"`). Throws 502 `upstream_invalid_response` for a
+ * payload that is not JSON (nor empty): output checks cannot read it, and it would reach the client unchecked.
  */
 export function chunkChoiceTexts(payload: string): Array<[string, string]> {
-  if (payload === '[DONE]') return [];
+  // `[DONE]` and an empty event (some servers send one to keep the connection open) carry no text.
+  if (payload === '[DONE]' || payload.trim() === '') return [];
   let chunk: { choices?: unknown };
   try {
     chunk = JSON.parse(payload) as { choices?: unknown };
   } catch {
-    return [];
+    throw Errors.upstreamInvalidResponse(['a stream event is not JSON, so the output checks cannot read it']);
   }
   if (!chunk || !Array.isArray(chunk.choices)) return [];
   const texts: Array<[string, string]> = [];

@@ -1,4 +1,5 @@
 // Types of the offline tool vulnerability scan: the tool as scanned, findings, severities and the scan result.
+import type { ToolNameMentions } from './tool-name-mentions.js';
 
 /** Severities, lowest first. */
 export const SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;
@@ -53,6 +54,11 @@ export interface ToolString {
 export interface ScanContext {
   /** Names of the other tools on the same server (or registry), for shadowing checks. */
   otherToolNames?: string[];
+  /**
+   * The names of the whole list the tool is in, compiled once for every tool of it (the tool's own name is skipped):
+   * what a caller scanning a whole list passes instead of `otherToolNames`, so the list costs linear time.
+   */
+  toolNames?: ToolNameMentions;
   /** Clock for `scanned_at`; tests pass a fixed one. */
   now?: () => Date;
 }

@@ -1,6 +1,7 @@
 // Tool shadowing rules: a description that changes how the model uses other tools, or names them.
 import { runWordingRules, snippet, type WordingRule } from './scan-rule.js';
 import type { ToolFinding, ToolString } from './scan-types.js';
+import type { ToolNameMentions } from './tool-name-mentions.js';
 
 /** A tool reference in prose: a backticked or quoted name, or a snake/kebab/dotted identifier. */
 const TOOL_REF = String.raw`(?:[\x60'"][\w.-]+[\x60'"]|[a-z][\w]*[_.-][\w.-]+)`;
@@ -30,46 +31,24 @@ export const SHADOWING_RULES: readonly WordingRule[] = [
   },
 ];
 
-/** True when `name` is distinctive enough to look for in prose: snake, kebab, dotted, camelCase or with digits. */
-function isDistinctive(name: string): boolean {
-  return /[_.\-\d]/.test(name) || /[a-z][A-Z]/.test(name);
-}
-
 /**
  * Names of other tools mentioned in this tool's texts. Distinctive names match as whole words; plain words
  * (`add`, `search`) only when quoted or backticked, or followed by "tool". A mention alone is low: servers
- * cross-reference their own tools. Redirection wording is caught by {@link SHADOWING_RULES}.
+ * cross-reference their own tools. Redirection wording is caught by {@link SHADOWING_RULES}. `names` is the whole
+ * list compiled once ({@link ToolNameMentions}), and `self` the tool's own name, which is no mention.
  */
-export function otherToolMentions(strings: readonly ToolString[], otherToolNames: readonly string[]): ToolFinding[] {
+export function otherToolMentions(strings: readonly ToolString[], names: ToolNameMentions, self?: string): ToolFinding[] {
   const findings: ToolFinding[] = [];
-  const patterns = otherToolNames
-    .filter((name) => name.length >= 2)
-    .map((name) => {
-      const escaped = name.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-      const source = isDistinctive(name)
-        ? String.raw`(?<![\w-])${escaped}(?![\w-])`
-        : String.raw`[\x60'"]${escaped}[\x60'"]|\b${escaped}\s+tool\b`;
-      return new RegExp(source);
-    });
-  if (patterns.length === 0) return findings;
   for (const string of strings) {
     if (string.kind !== 'text' && string.kind !== 'key') continue;
-    for (const pattern of patterns) {
-      const match = pattern.exec(string.folded);
-      if (!match) continue;
-      findings.push({
-        rule: 'shadowing.other_tool_mention',
-        severity: 'low',
-        evidence: snippet(string.folded, match.index, match.index + match[0].length),
-        location: string.location,
-      });
-      break;
-    }
+    const mention = names.first(string.folded, self);
+    if (!mention) continue;
+    findings.push({ rule: 'shadowing.other_tool_mention', severity: 'low', evidence: snippet(string.folded, mention.index, mention.end), location: string.location });
   }
   return findings;
 }
 
 /** Shadowing findings of one tool: redirection wording, then mentions of the other tools' names. */
-export function shadowingFindings(strings: readonly ToolString[], otherToolNames: readonly string[] = []): ToolFinding[] {
-  return [...runWordingRules(SHADOWING_RULES, strings), ...otherToolMentions(strings, otherToolNames)];
+export function shadowingFindings(strings: readonly ToolString[], names?: ToolNameMentions, self?: string): ToolFinding[] {
+  return [...runWordingRules(SHADOWING_RULES, strings), ...(names ? otherToolMentions(strings, names, self) : [])];
 }

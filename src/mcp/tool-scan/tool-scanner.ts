@@ -4,10 +4,12 @@ import { POISONING_RULES } from './poisoning-rules.js';
 import { runWordingRules } from './scan-rule.js';
 import { SEVERITIES, type ScanContext, type ScannableTool, type Severity, type ToolFinding, type ToolRisk, type ToolScanResult } from './scan-types.js';
 import { shadowingFindings } from './shadowing-rules.js';
+import { ToolNameMentions } from './tool-name-mentions.js';
 import { toolStrings } from './tool-strings.js';
 import { unicodeFindings } from './unicode-rules.js';
 
 export { toolFingerprint, canonicalJson } from './tool-fingerprint.js';
+export { ToolNameMentions } from './tool-name-mentions.js';
 export type { ScanContext, ScannableTool, Severity, ToolFinding, ToolRisk, ToolScanResult } from './scan-types.js';
 
 const rank = (severity: Severity): number => SEVERITIES.indexOf(severity);
@@ -46,7 +48,7 @@ export function scanTool(tool: ScannableTool, context: ScanContext = {}): ToolSc
   const findings = dedupe([
     ...unread,
     ...runWordingRules(POISONING_RULES, strings),
-    ...shadowingFindings(strings, context.otherToolNames ?? []),
+    ...shadowingFindings(strings, context.toolNames ?? (context.otherToolNames ? new ToolNameMentions(context.otherToolNames) : undefined), tool.name),
     ...unicodeFindings(strings),
     ...parameterFindings(tool, strings),
   ]);
