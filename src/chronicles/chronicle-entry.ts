@@ -2,7 +2,7 @@
 import type { Request, Response } from 'express';
 import { callerOf, DEVELOPER_KEY_HEADER } from '../auth/caller-identity.js';
 import type { GatewayError } from '../errors/error-registry.js';
-import { answerText, chunkText } from '../guardrails/pipeline/message-text.js';
+import { answerText, chunkText, requestSlots } from '../guardrails/pipeline/message-text.js';
 import type { ChronicleEntry, GuardrailCheck, McpExchange, ToolInvocation } from '../records/request-records.js';
 import type { ModelRequestContext } from '../traffic/model-request-context.js';
 import { traceIdOf } from '../observability/gateway-tracing.js';
@@ -10,6 +10,7 @@ import { requestIdOf } from '../observability/request-id.js';
 import { scrubSecretShapes } from '../secrets/secret-shapes.js';
 import { MAX_MODEL_NAME_LENGTH } from '../traffic/model-endpoints.js';
 import { answerUsage, streamUsage } from '../usage/usage-extractor.js';
+import { CHARS_PER_TOKEN, estimatedUsage } from '../usage/usage-estimate.js';
 import { isoTimestamp } from './iso-timestamp.js';
 
 export type { ChronicleEntry, McpExchange, ToolInvocation } from '../records/request-records.js';
@@ -22,7 +23,10 @@ function outputOf(context: ModelRequestContext | undefined): { output: string | 
   if (relay.payloads) {
     // Under an output transform (DLP mask, redact, replace) the payloads are the transformed ones the client got.
     const text = relay.payloads.map(chunkText).join('');
-    return { output: cut === undefined ? text : text.slice(0, cut), usage: streamUsage(relay.payloads) };
+    // A stream that ended before the provider's usage chunk (the client left, it broke, a check cut it) is still paid
+    // for: its usage is estimated from the prompt and the text the provider sent.
+    const usage = streamUsage(relay.payloads) ?? (relay.payloads.length > 0 && context ? estimatedUsage(inputChars(context), text.length) : null);
+    return { output: cut === undefined ? text : text.slice(0, cut), usage };
   }
   if (!relay.bytes && !relay.answer) return { output: null, usage: null };
   try {
@@ -32,6 +36,16 @@ function outputOf(context: ModelRequestContext | undefined): { output: string | 
     return { output: text === '' && context?.endpoint === 'embeddings' ? null : text, usage: answerUsage(answer) };
   } catch {
     return { output: null, usage: null };
+  }
+}
+
+/** The characters of a request's prompt text (token ids, which no slot reads, by their count). */
+function inputChars(context: ModelRequestContext): number {
+  try {
+    return requestSlots(context.endpoint, context.body).reduce((sum, slot) => sum + slot.text.length, 0);
+  } catch {
+    const input = context.body.prompt ?? context.body.input;
+    return Array.isArray(input) ? input.flat().length * CHARS_PER_TOKEN : 0;
   }
 }
 

@@ -84,6 +84,12 @@ describe('Chronicles hygiene', () => {
         const output = recorded[0]!.output;
         assert.ok(output !== null && output.length > 0 && 'one two three four five six'.startsWith(output), `output: ${output}`);
         assert.ok(!output.includes('six'));
+        // The provider's usage chunk never came: the stream is still paid for, with usage estimated from its text.
+        const usage = recorded[0]!.usage as { prompt_tokens: number; completion_tokens: number; total_tokens: number; estimated?: boolean } | null;
+        assert.equal(usage?.estimated, true, JSON.stringify(usage));
+        assert.equal(usage.completion_tokens, Math.ceil(output.length / 4));
+        assert.ok(usage.prompt_tokens >= 1 && usage.total_tokens === usage.prompt_tokens + usage.completion_tokens);
+        assert.ok((recorded[0]!.cost?.usd ?? 0) > 0, `cost: ${JSON.stringify(recorded[0]!.cost)}`);
       } finally {
         server.closeAllConnections();
         server.close();
