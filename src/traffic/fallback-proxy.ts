@@ -74,6 +74,13 @@ async function readErrorText(body: AsyncIterable<Buffer> & { destroy(): unknown 
   return Buffer.concat(chunks).subarray(0, MAX_ERROR_BODY_BYTES).toString('utf8');
 }
 
+/** A network error's code (`ECONNREFUSED`, `ENOTFOUND`, `UND_ERR_SOCKET`, …), which names no host or address. */
+function networkFailureOf(error: unknown): string {
+  const withCode = error as { code?: unknown; cause?: { code?: unknown } } | null;
+  const code = withCode?.code ?? withCode?.cause?.code;
+  return typeof code === 'string' && /^[A-Z][A-Z0-9_]{1,40}$/.test(code) ? code : 'the connection failed';
+}
+
 /**
  * One attempt against one candidate. Throws only for errors that must not be retried (bad request
  * translation, config). Without `res`, the answer is captured (parsed and translated) instead of sent.
@@ -160,7 +167,9 @@ async function attempt(deps: FallbackProxyDeps, context: ModelRequestContext, ca
     }
     const message = maskProviderKey((error as Error).message ?? String(error), key);
     finish({ kind }, null, kind === 'aborted' ? 'client disconnected' : message);
-    return { ok: false, error: Errors.upstreamUnreachable([candidate.provider.name, message]), failure: { kind: 'network' } };
+    // The attempt record (for admins) keeps the whole message; the caller is told the kind of failure, not the
+    // provider's address ("connect ECONNREFUSED 10.0.3.7:8000" names a host inside the gateway's network).
+    return { ok: false, error: Errors.upstreamUnreachable([candidate.provider.name, networkFailureOf(error)]), failure: { kind: 'network' } };
   } finally {
     timer.clear();
   }

@@ -105,6 +105,9 @@ describe('retries and fallback', () => {
     await f.create('/v1/admin/routes', { name: 'dead-route', type: 'chat', models: [{ name: 'x', provider: 'dead' }] });
     const unreachable = await chat(chatBody(), 'dead-route').expect(502);
     assert.equal(unreachable.body.error.code, 'upstream_unreachable');
+    // The caller learns what failed, not where the provider lives (the admin-only attempt record keeps that).
+    assert.equal(unreachable.body.error.message, 'The provider dead could not be reached: ECONNREFUSED');
+    assert.doesNotMatch(JSON.stringify(unreachable.body), /127\.0\.0\.1|:9\b/);
     await f.create('/v1/admin/routes', { name: 'slow-route', type: 'chat', config: { settings: { retries: 0, timeout_ms: 100 } }, models: [{ name: 'x', provider: 'fake' }] });
     f.fake.script({ delayMs: 500 });
     const slow = await chat(chatBody(), 'slow-route').expect(504);
