@@ -13,6 +13,23 @@ const ADMIN_KEY = 'example-server-admin-key-0123456789';
 const startServer = startExampleServer;
 const stop = stopExampleServer;
 
+/** A tool server that holds every request unanswered until released (then answers 404), so a seed stays under way. */
+async function holdingToolServer(): Promise<{ url: string; held: () => number; release: () => void; close: () => void }> {
+  const held: ServerResponse[] = [];
+  let released = false;
+  const server = createServer((req, res) => {
+    req.resume();
+    if (released) res.writeHead(404).end();
+    else held.push(res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const release = (): void => {
+    released = true;
+    for (const res of held.splice(0)) res.writeHead(404).end();
+  };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, held: () => held.length, release, close: () => server.close() };
+}
+
 describe('examples/server.ts', function () {
   this.timeout(60_000);
   let dir: string;
@@ -91,26 +108,19 @@ describe('examples/server.ts', function () {
 
   it('/readyz answers 503 (an expected start, not an error) until GATEWAY_CONFIG is applied, then 200 with everything in it created', async () => {
     // The registry's tool server holds its answer, so the seed is under way for as long as the test wants.
-    const held: ServerResponse[] = [];
-    let released = false;
-    const toolServer = createServer((req, res) => {
-      req.resume();
-      if (released) res.writeHead(404).end();
-      else held.push(res);
-    });
-    await new Promise<void>((resolve) => toolServer.listen(0, '127.0.0.1', resolve));
+    const toolServer = await holdingToolServer();
     const configFile = join(dir, 'slow.json');
     await writeFile(
       configFile,
       JSON.stringify({
         applications: [{ name: 'shop' }],
-        registries: [{ name: 'tools', url: `http://127.0.0.1:${(toolServer.address() as AddressInfo).port}/mcp` }],
+        registries: [{ name: 'tools', url: toolServer.url }],
       }),
     );
     const server = await startServer({ GATEWAY_ADMIN_KEY: ADMIN_KEY, GATEWAY_DATA_DIR: join(dir, 'data-slow'), GATEWAY_CONFIG: configFile });
     try {
-      for (let i = 0; i < 400 && held.length === 0; i++) await new Promise((r) => setTimeout(r, 25));
-      assert.ok(held.length > 0, 'the seed reached the tool server');
+      for (let i = 0; i < 400 && toolServer.held() === 0; i++) await new Promise((r) => setTimeout(r, 25));
+      assert.ok(toolServer.held() > 0, 'the seed reached the tool server');
       const pending = await fetch(`${server.base}/readyz`);
       assert.equal(pending.status, 503);
       const body = (await pending.json()) as { error: { code: string; message: string; checks: Record<string, { ok: boolean }> } };
@@ -119,8 +129,7 @@ describe('examples/server.ts', function () {
       assert.equal(body.error.checks.config?.ok, false);
       assert.equal((await fetch(`${server.base}/v1/admin/mcp/registries/tools`, { headers: { 'x-api-key': ADMIN_KEY } })).status, 404);
 
-      released = true;
-      for (const res of held.splice(0)) res.writeHead(404).end();
+      toolServer.release();
       let ready = await fetch(`${server.base}/readyz`);
       for (let i = 0; i < 400 && ready.status !== 200; i++) {
         await new Promise((r) => setTimeout(r, 25));
@@ -132,38 +141,27 @@ describe('examples/server.ts', function () {
       assert.match(server.output(), /readiness probes answer 503: config is still being applied/);
       assert.ok(!server.output().includes('"level":"error"'), server.output());
     } finally {
-      released = true;
-      for (const res of held.splice(0)) res.writeHead(404).end();
+      toolServer.release();
       await stop(server.child);
       toolServer.close();
     }
   });
 
   it('SIGTERM while GATEWAY_CONFIG is being applied waits for it: the registry is stored with its policies, and the process exits 0', async () => {
-    const held: ServerResponse[] = [];
-    let released = false;
-    const toolServer = createServer((req, res) => {
-      req.resume();
-      if (released) res.writeHead(404).end();
-      else held.push(res);
-    });
-    await new Promise<void>((resolve) => toolServer.listen(0, '127.0.0.1', resolve));
-    const release = () => {
-      released = true;
-      for (const res of held.splice(0)) res.writeHead(404).end();
-    };
+    const toolServer = await holdingToolServer();
+    const release = toolServer.release;
     const configFile = join(dir, 'interrupted.json');
     await writeFile(
       configFile,
       JSON.stringify({
-        registries: [{ name: 'tools', url: `http://127.0.0.1:${(toolServer.address() as AddressInfo).port}/mcp`, policies: { security_filters: { mode: 'reject' } } }],
+        registries: [{ name: 'tools', url: toolServer.url, policies: { security_filters: { mode: 'reject' } } }],
       }),
     );
     const dataDir = join(dir, 'data-interrupted');
     let server = await startServer({ GATEWAY_ADMIN_KEY: ADMIN_KEY, GATEWAY_DATA_DIR: dataDir, GATEWAY_CONFIG: configFile });
     try {
-      for (let i = 0; i < 400 && held.length === 0; i++) await new Promise((r) => setTimeout(r, 25));
-      assert.ok(held.length > 0, 'the seed reached the tool server');
+      for (let i = 0; i < 400 && toolServer.held() === 0; i++) await new Promise((r) => setTimeout(r, 25));
+      assert.ok(toolServer.held() > 0, 'the seed reached the tool server');
       const exited = once(server.child, 'exit');
       server.child.kill('SIGTERM');
       for (let i = 0; i < 400 && !server.output().includes('shutting down'); i++) await new Promise((r) => setTimeout(r, 25));
