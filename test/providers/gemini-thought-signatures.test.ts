@@ -1,6 +1,7 @@
 // Gemini's thought signatures on function calls, through the official openai client: answered as extra_content, sent back on the next turn.
 import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
+import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { addTranslatedRoutes, createTrafficFixture, type TrafficFixture } from '../helpers/traffic-fixture.js';
 import { listenJsonUpstream, listenOnLoopback, type LoopbackServer, type RawLoopbackServer } from '../helpers/loopback-server.js';
@@ -90,5 +91,41 @@ describe('gemini adapter: thought signatures of function calls', () => {
       return true;
     });
     assert.deepEqual(sent, {}, 'a provider was called');
+  });
+
+  it('Gemini 3: a replayed turn whose calls lost their signature gets the documented stand-in on its first call, from chat and /v1/messages clients', async () => {
+    await f.create('/v1/admin/routes', { name: 'via-gemini-3', type: 'chat', models: [{ name: 'gemini-3-pro-preview', provider: 'gem' }] });
+    answer = (res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(answerWith([{ text: 'Sunny in both.' }])));
+    };
+    const stripped = [
+      { id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } },
+      { id: 'call_2', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Rome"}' } },
+    ] as const;
+    const messages = [ask, { role: 'assistant', content: null, tool_calls: [...stripped] }, ...stripped.map((call) => ({ role: 'tool', tool_call_id: call.id, content: '{"sky":"clear"}' }))] as OpenAI.Chat.ChatCompletionMessageParam[];
+    const modelTurn = () => (sent.contents as Array<{ role: string; parts: Array<Record<string, unknown>> }>)[1]!;
+    for (const route of ['via-gemini-3', 'via-gemini']) {
+      await client.chat.completions.create({ model: 'any', messages, tools }, { headers: { 'x-gateway-route': route } });
+      const signatures = modelTurn().parts.map((part) => part.thoughtSignature);
+      // Gemini 3 refuses the turn without a signature; earlier models (gemini-x here) take it as it is.
+      assert.deepEqual(signatures, route === 'via-gemini-3' ? ['skip_thought_signature_validator', undefined] : [undefined, undefined], route);
+    }
+    // A real signature is never replaced.
+    const signed = [{ ...stripped[0], extra_content: { google: { thought_signature: SIGNATURE } } }, stripped[1]];
+    await client.chat.completions.create({ model: 'any', tools, messages: [ask, { role: 'assistant', content: null, tool_calls: signed } as OpenAI.Chat.ChatCompletionMessageParam, ...messages.slice(2)] }, { headers: { 'x-gateway-route': 'via-gemini-3' } });
+    assert.deepEqual(modelTurn().parts.map((part) => part.thoughtSignature), [SIGNATURE, undefined]);
+
+    // Anthropic's SDK has no place for a Gemini signature: its tool loop through /v1/messages gets the stand-in.
+    const anthropic = new Anthropic({ apiKey: f.developerKey, baseURL: server.base, maxRetries: 0, defaultHeaders: { 'x-gateway-route': 'via-gemini-3' } });
+    await anthropic.messages.create({
+      model: 'any', max_tokens: 64, tools: [{ name: 'get_weather', input_schema: { type: 'object', properties: { city: { type: 'string' } } } }],
+      messages: [
+        { role: 'user', content: 'Weather in Paris?' },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Paris' } }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: '{"sky":"clear"}' }] },
+      ],
+    });
+    assert.deepEqual(modelTurn().parts.map((part) => part.thoughtSignature), ['skip_thought_signature_validator']);
   });
 });

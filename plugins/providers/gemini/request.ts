@@ -57,13 +57,30 @@ function functionResponse(message: OpenAiMessage, index: number): Record<string,
 }
 
 /**
+ * Google's documented stand-in for a thought signature that a replayed turn lost: Gemini 3 refuses a turn's function
+ * calls without one (400 "missing a thought_signature"), which clients that rebuild their history (an Anthropic SDK
+ * client of /v1/messages, a chat client that drops `extra_content`) cannot send. The model then continues without its
+ * earlier reasoning state, which Google says may cost some quality; a real signature always wins.
+ */
+const STAND_IN_SIGNATURE = 'skip_thought_signature_validator';
+
+/** Gemini 3 and later, which require a signature on the function calls of a replayed model turn. */
+const SIGNED_CALL_MODELS = /^(?:models\/)?gemini-(?:[3-9]|[1-9]\d)(?:[.-]|$)/;
+
+/** True when `model` requires thought signatures on replayed function calls. */
+export function requiresCallSignatures(model: string): boolean {
+  return SIGNED_CALL_MODELS.test(model);
+}
+
+/**
  * Splits OpenAI messages into Gemini's `systemInstruction` and `contents`. System and developer
  * messages join the instruction; assistant turns become `model` turns with `functionCall` parts (each with the
  * `thoughtSignature` its tool call carried back, which Gemini 3 requires of the calls of the current turn);
  * tool messages become `functionResponse` parts of a user turn, named after the call they answer;
- * consecutive turns of one role merge into one.
+ * consecutive turns of one role merge into one. With `standInSignatures` (Gemini 3 and later), an assistant turn whose
+ * calls carry no signature gets the stand-in on its first call, where Gemini puts a turn's signature.
  */
-export function geminiContents(messages: OpenAiMessage[]): { systemInstruction?: { parts: GeminiPart[] }; contents: GeminiContent[] } {
+export function geminiContents(messages: OpenAiMessage[], standInSignatures = false): { systemInstruction?: { parts: GeminiPart[] }; contents: GeminiContent[] } {
   const system: GeminiPart[] = [];
   const contents: GeminiContent[] = [];
   const callNames = new Map<string, string>();
@@ -86,6 +103,10 @@ export function geminiContents(messages: OpenAiMessage[]): { systemInstruction?:
         const args = parseArguments(call.function.arguments, `messages[${index}].tool_calls[${callIndex}].function.arguments`);
         parts.push({ functionCall: { name: call.function.name, args }, ...(call.thought_signature === undefined ? {} : { thoughtSignature: call.thought_signature }) });
       });
+      const calls = message.tool_calls ?? [];
+      if (standInSignatures && calls.length > 0 && calls.every((call) => call.thought_signature === undefined)) {
+        parts.find((part) => part.functionCall !== undefined)!.thoughtSignature = STAND_IN_SIGNATURE;
+      }
       push('model', parts);
     } else {
       const name = callNames.get(message.tool_call_id ?? '');
@@ -149,7 +170,7 @@ function addTools(body: Record<string, unknown>, request: Record<string, unknown
 /** The generateContent body for an OpenAI chat body; the model and streaming live in the URL. `logprobs` and `top_logprobs` are 400. */
 export function geminiChatBody(context: ProviderRequestContext): string {
   refuseUnsupportedOptions(context.body, 'gemini', { n: true, responseFormats: ['json_object', 'json_schema'] });
-  const request: Record<string, unknown> = { ...geminiContents(readMessages(context.body)) };
+  const request: Record<string, unknown> = { ...geminiContents(readMessages(context.body), requiresCallSignatures(context.model)) };
   const config = generationConfig(context.body);
   if (config) request.generationConfig = config;
   addTools(context.body, request);
@@ -161,7 +182,7 @@ export function geminiChatBody(context: ProviderRequestContext): string {
  * `systemInstruction`, `tools`, `toolConfig`) inside `generateContentRequest`, with the model Gemini requires there.
  */
 export function geminiCountBody(context: ProviderRequestContext, model: string): string {
-  const request: Record<string, unknown> = { model: `models/${model}`, ...geminiContents(readMessages(context.body)) };
+  const request: Record<string, unknown> = { model: `models/${model}`, ...geminiContents(readMessages(context.body), requiresCallSignatures(model)) };
   addTools(context.body, request);
   return JSON.stringify({ generateContentRequest: request });
 }
