@@ -11,6 +11,21 @@ const portSchema = {
   ],
 } as const;
 
+/** A switch: a boolean, or `"true"`/`"false"` (what a `${VAR}` reference gives). */
+const switchSchema = { enum: [true, false, 'true', 'false'] } as const;
+
+/** More admin keys (`GATEWAY_ADMIN_KEYS`): each `{key, role, name?}`. */
+const adminKeysSchema = {
+  type: 'array',
+  maxItems: 100,
+  items: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['key', 'role'],
+    properties: { key: { type: 'string', minLength: 16 }, role: { enum: ['viewer', 'admin', 'super_admin'] }, name: { type: 'string', minLength: 1, maxLength: 256 } },
+  },
+} as const;
+
 /** The `server` section: how the gateway server listens and stores; each key stands for one environment variable. */
 export const serverSectionSchema = {
   type: 'object',
@@ -26,6 +41,13 @@ export const serverSectionSchema = {
     redis_url: { type: 'string', pattern: '^rediss?://' },
     redis_key_prefix: { type: 'string', minLength: 1, maxLength: 256 },
     base_url: { type: 'string', format: 'uri', pattern: '^https?://' },
+    admin_keys: adminKeysSchema,
+    log_level: { enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] },
+    log_requests: switchSchema,
+    metrics: switchSchema,
+    metrics_token: { type: 'string', minLength: 16 },
+    drain_seconds: { anyOf: [{ type: 'number', minimum: 0, maximum: 3600 }, { type: 'string', pattern: '^[0-9]{1,4}(\\.[0-9]+)?$' }] },
+    chronicles_max_pending: { anyOf: [{ type: 'integer', minimum: 1 }, { type: 'string', pattern: '^[1-9][0-9]{0,8}$' }] },
   },
 } as const;
 
@@ -41,6 +63,13 @@ export const SERVER_ENV: Readonly<Record<keyof typeof serverSectionSchema.proper
   redis_url: 'GATEWAY_REDIS_URL',
   redis_key_prefix: 'GATEWAY_REDIS_KEY_PREFIX',
   base_url: 'GATEWAY_BASE_URL',
+  admin_keys: 'GATEWAY_ADMIN_KEYS',
+  log_level: 'LOG_LEVEL',
+  log_requests: 'GATEWAY_LOG_REQUESTS',
+  metrics: 'GATEWAY_METRICS',
+  metrics_token: 'GATEWAY_METRICS_TOKEN',
+  drain_seconds: 'GATEWAY_DRAIN_SECONDS',
+  chronicles_max_pending: 'GATEWAY_CHRONICLES_MAX_PENDING',
 };
 
 /** An application with its guardrail policy. */
@@ -71,7 +100,8 @@ export const gatewayConfigSchema = {
 
 /** A gateway.yaml file as validated: each resource item is the body its admin endpoint takes. */
 export interface GatewayConfig {
-  server?: Partial<Record<keyof typeof SERVER_ENV, string | number>>;
+  /** Strings, numbers and switches; `admin_keys` is a list of `{key, role, name?}`. */
+  server?: Partial<Record<keyof typeof SERVER_ENV, string | number | boolean | Array<Record<string, string>>>>;
   plugins?: string[];
   providers?: Array<Record<string, unknown>>;
   routes?: Array<Record<string, unknown>>;

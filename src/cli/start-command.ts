@@ -13,7 +13,9 @@ export function serverEnvironment(config: GatewayConfig, file: string): Record<s
   const env: Record<string, string> = { GATEWAY_CONFIG: resolve(file) };
   for (const [key, value] of Object.entries(config.server ?? {})) {
     const name = SERVER_ENV[key as keyof typeof SERVER_ENV];
-    env[name] = key === 'data_dir' && !isAbsolute(String(value)) ? resolve(baseDir, String(value)) : String(value);
+    // A list (admin_keys) is handed on as the JSON its variable takes.
+    const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
+    env[name] = key === 'data_dir' && !isAbsolute(text) ? resolve(baseDir, text) : text;
   }
   if (config.plugins?.length) env.GATEWAY_PLUGINS = config.plugins.map((specifier) => locatePluginModule(specifier, baseDir)).join(',');
   return env;
