@@ -128,9 +128,11 @@ export class JsonRpcInterceptor {
     if (key !== undefined) this.pending.delete(key);
     if (call.method === 'tools/list' && Array.isArray(message.result?.tools)) {
       const tools = message.result.tools as UpstreamTool[];
+      // Judged entry by entry: a listing that names a tool twice (a pinned description, then a changed or poisoned
+      // one) loses every entry of that name when any of them is disabled, so none rides on the other's state.
       const views = await this.deps.service.tools.reconcile(this.registry, tools);
-      const enabled = new Set(views.filter((view) => view.enabled).map((view) => view.name));
-      return { ...message, result: { ...message.result, tools: tools.filter((tool) => enabled.has(tool.name)) } };
+      const disabled = new Set(tools.filter((_tool, i) => views[i]?.enabled !== true).map((tool) => tool.name));
+      return { ...message, result: { ...message.result, tools: tools.filter((tool) => !disabled.has(tool.name)) } };
     }
     if (!CONTENT_METHODS.has(call.method)) return message;
     if (message.error) {
