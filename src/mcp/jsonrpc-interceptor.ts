@@ -9,7 +9,7 @@ import type { ExchangeOutcome } from './mcp-exchange-log.js';
 import type { UpstreamTool } from './mcp-upstream.js';
 import { applyRegistryPolicies, validateRegistryPolicies } from './registry-policies.js';
 import type { RegistryService } from './registry-service.js';
-import { CONTENT_METHODS, methodOfResult, requestSlots, resultSlots, SERVER_REQUEST_METHODS } from './result-slots.js';
+import { CONTENT_METHODS, methodOfResult, notificationSlots, requestSlots, resultSlots, SERVER_NOTIFICATION_METHODS, SERVER_REQUEST_METHODS } from './result-slots.js';
 
 /** What the interceptor needs. */
 export interface InterceptorDeps extends CallLogDeps {
@@ -120,6 +120,7 @@ export class JsonRpcInterceptor {
   async transform(message: JsonRpcMessage): Promise<JsonRpcMessage | undefined> {
     if (message === null || typeof message !== 'object') return message;
     if (typeof message.method === 'string' && SERVER_REQUEST_METHODS.has(message.method)) return this.checkServerRequest(message);
+    if (typeof message.method === 'string' && SERVER_NOTIFICATION_METHODS.has(message.method)) return this.checkNotification(message);
     if (message.method !== undefined) return message;
     // An answer whose id is no request's (null, missing, an object) is judged by its shape, as a replay is.
     const key = idKey(message.id);
@@ -217,6 +218,31 @@ export class JsonRpcInterceptor {
     }
     this.recordExchange(method, params, startedAt, 200, { blocked: true, error: text, checks });
     if (typeof message.id === 'string' || typeof message.id === 'number') await this.replyUpstream?.({ jsonrpc: '2.0', id: message.id, error: { code: REQUEST_REFUSED, message: text } });
+    return undefined;
+  }
+
+  /**
+   * Runs the registry policies on the text of a tool server's log or progress notification, which a client shows its
+   * user (or hands its model) as it does a tool result. Masked in place when DLP redacts; withheld when blocked, or
+   * when the policies could not be read (a notification needs no answer). Only a withheld one is recorded: a tool
+   * server may send many, and recording each would push the application's requests out of its log.
+   */
+  private async checkNotification(message: JsonRpcMessage): Promise<JsonRpcMessage | undefined> {
+    const params = message.params !== null && typeof message.params === 'object' && !Array.isArray(message.params) ? message.params : {};
+    const method = String(message.method);
+    const startedAt = Date.now();
+    let text: string;
+    let checks: ExchangeOutcome['checks'];
+    try {
+      const stored = await this.deps.service.storedPolicies(this.registry);
+      const verdict = await applyRegistryPolicies(this.deps.engine, stored ?? validateRegistryPolicies({}), notificationSlots(method, params), stored !== undefined);
+      if (!verdict.blocked) return message;
+      checks = verdict.checks;
+      text = `Blocked by the registry policy ${verdict.blocked.family} (${verdict.blocked.processor}: ${verdict.blocked.categories.join(', ')}).`;
+    } catch {
+      text = 'The registry could not check this notification, so it is withheld.';
+    }
+    this.recordExchange(method, params, startedAt, 200, { blocked: true, error: text, checks });
     return undefined;
   }
 

@@ -101,6 +101,26 @@ export function requestSlots(method: string, params: Holder): TextSlot[] {
   return slots;
 }
 
+/** The notifications a tool server sends the client that carry its own text: log messages and progress messages. */
+export const SERVER_NOTIFICATION_METHODS: ReadonlySet<string> = new Set(['notifications/message', 'notifications/progress']);
+
+/**
+ * The text slots of a {@link SERVER_NOTIFICATION_METHODS} notification's params, rewritten in place by a DLP transform:
+ * - `notifications/message`: every string of `data` (a text or any JSON value) and the `logger` name;
+ * - `notifications/progress`: `message`.
+ * @example
+ * notificationSlots('notifications/progress', { progressToken: 1, progress: 1, message: 'Half way' }).map((s) => s.text); // ['Half way']
+ */
+export function notificationSlots(method: string, params: Holder): TextSlot[] {
+  const slots: TextSlot[] = [];
+  if (method === 'notifications/message') {
+    slotAt(params, 'logger', slots);
+    if (typeof params.data === 'string') slotAt(params, 'data', slots);
+    else everyString(params.data, slots);
+  } else if (method === 'notifications/progress') slotAt(params, 'message', slots);
+  return slots;
+}
+
 /**
  * The method a result answers, read from its shape, for an answer that matches no request of its exchange (a replay
  * on a resumed stream, a repeated id): `tools/list`, a content method, or undefined when it lists no tools and carries
