@@ -127,7 +127,16 @@ export class JsonRpcInterceptor {
     const call = (key === undefined ? undefined : this.pending.get(key)) ?? unmatchedCall(message);
     if (!call) return message;
     if (key !== undefined) this.pending.delete(key);
-    if (call.method === 'tools/list' && Array.isArray(message.result?.tools)) {
+    // An answer to a method whose result the gateway does not read (tasks/result, which hands over a tool call run as
+    // a task; a tool server's own method) is judged by its shape: content or a tool list is checked whatever it answers.
+    if (call.method !== 'tools/list' && !CONTENT_METHODS.has(call.method)) {
+      const result = message.result;
+      const shape = result !== null && typeof result === 'object' && !Array.isArray(result) ? methodOfResult(result) : undefined;
+      if (shape === undefined) return message;
+      call.judgedAs = shape;
+    }
+    const method = call.judgedAs ?? call.method;
+    if (method === 'tools/list' && Array.isArray(message.result?.tools)) {
       const tools = message.result.tools as UpstreamTool[];
       // Judged entry by entry: a listing that names a tool twice (a pinned description, then a changed or poisoned
       // one) loses every entry of that name when any of them is disabled, so none rides on the other's state.
@@ -135,7 +144,7 @@ export class JsonRpcInterceptor {
       const disabled = new Set(tools.filter((_tool, i) => views[i]?.enabled !== true).map((tool) => tool.name));
       return { ...message, result: { ...message.result, tools: tools.filter((tool) => !disabled.has(tool.name)) } };
     }
-    if (!CONTENT_METHODS.has(call.method)) return message;
+    if (!CONTENT_METHODS.has(method)) return message;
     if (message.error) {
       this.record(call, { error: message.error.message }, 200);
       return message;
@@ -176,15 +185,16 @@ export class JsonRpcInterceptor {
   /** Runs the registry policies on a content method's result; a blocked tool result becomes an error result, any other a JSON-RPC error. */
   private async checkResult(call: PendingCall, message: JsonRpcMessage): Promise<JsonRpcMessage> {
     const result = message.result !== null && typeof message.result === 'object' ? message.result : {};
-    const slots: TextSlot[] = resultSlots(call.method, result);
+    const method = call.judgedAs ?? call.method;
+    const slots: TextSlot[] = resultSlots(method, result);
     const stored = await this.deps.service.storedPolicies(this.registry);
     const verdict = await applyRegistryPolicies(this.deps.engine, stored ?? validateRegistryPolicies({}), slots, stored !== undefined);
     // The text as the client gets it: DLP redaction rewrote the result in place, not the slots' own copies.
-    const handed = (): string => resultSlots(call.method, result).map((slot) => slot.text).join('\n');
+    const handed = (): string => resultSlots(method, result).map((slot) => slot.text).join('\n');
     if (verdict.blocked) {
       const text = `Blocked by the registry policy ${verdict.blocked.family} (${verdict.blocked.processor}: ${verdict.blocked.categories.join(', ')}).`;
       this.record(call, { blocked: true, result: text, checks: verdict.checks }, 200);
-      if (call.method !== 'tools/call') return { jsonrpc: '2.0', id: message.id, error: { code: INTERNAL_ERROR, message: text } };
+      if (method !== 'tools/call') return { jsonrpc: '2.0', id: message.id, error: { code: INTERNAL_ERROR, message: text } };
       return { ...message, result: { content: [{ type: 'text', text }], isError: true } };
     }
     this.record(call, { result: handed(), checks: verdict.checks }, 200);
