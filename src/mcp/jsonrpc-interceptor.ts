@@ -9,7 +9,7 @@ import type { ExchangeOutcome } from './mcp-exchange-log.js';
 import type { UpstreamTool } from './mcp-upstream.js';
 import { applyRegistryPolicies, validateRegistryPolicies } from './registry-policies.js';
 import type { RegistryService } from './registry-service.js';
-import { CONTENT_METHODS, methodOfResult, notificationSlots, requestSlots, resultSlots, SERVER_NOTIFICATION_METHODS, SERVER_REQUEST_METHODS } from './result-slots.js';
+import { CONTENT_METHODS, errorSlots, methodOfResult, notificationSlots, requestSlots, resultSlots, SERVER_NOTIFICATION_METHODS, SERVER_REQUEST_METHODS } from './result-slots.js';
 
 /** What the interceptor needs. */
 export interface InterceptorDeps extends CallLogDeps {
@@ -145,10 +145,7 @@ export class JsonRpcInterceptor {
       return { ...message, result: { ...message.result, tools: tools.filter((tool) => !disabled.has(tool.name)) } };
     }
     if (!CONTENT_METHODS.has(method)) return message;
-    if (message.error) {
-      this.record(call, { error: message.error.message }, 200);
-      return message;
-    }
+    if (message.error) return this.checkError(call, message);
     return this.checkResult(call, message);
   }
 
@@ -199,6 +196,24 @@ export class JsonRpcInterceptor {
     }
     this.record(call, { result: handed(), checks: verdict.checks }, 200);
     return message;
+  }
+
+  /**
+   * Runs the registry policies on a tool server's JSON-RPC error to a content method: its message and data reach the
+   * client, and often its model as the call's outcome, as a result's text does. DLP masks them; a blocked one becomes
+   * the gateway's own error.
+   */
+  private async checkError(call: PendingCall, message: JsonRpcMessage): Promise<JsonRpcMessage> {
+    const error: Record<string, unknown> = message.error !== null && typeof message.error === 'object' ? { ...message.error } : { message: String(message.error) };
+    const stored = await this.deps.service.storedPolicies(this.registry);
+    const verdict = await applyRegistryPolicies(this.deps.engine, stored ?? validateRegistryPolicies({}), errorSlots(error), stored !== undefined);
+    if (verdict.blocked) {
+      const text = `Blocked by the registry policy ${verdict.blocked.family} (${verdict.blocked.processor}: ${verdict.blocked.categories.join(', ')}).`;
+      this.record(call, { blocked: true, error: text, checks: verdict.checks }, 200);
+      return { jsonrpc: '2.0', id: message.id, error: { code: INTERNAL_ERROR, message: text } };
+    }
+    this.record(call, { error: String(error.message), checks: verdict.checks }, 200);
+    return { ...message, error: error as JsonRpcMessage['error'] };
   }
 
   /**

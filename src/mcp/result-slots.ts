@@ -101,6 +101,20 @@ export function requestSlots(method: string, params: Holder): TextSlot[] {
   return slots;
 }
 
+/**
+ * The text slots of a tool server's JSON-RPC error (to a tool call, resource read or prompt get): its `message`, and
+ * every string of its `data`. A client hands the error on as the call's outcome, so it is read as a result is.
+ * @example
+ * errorSlots({ code: -32000, message: 'No such order', data: { hint: 'try 1182' } }).map((s) => s.text); // ['No such order', 'try 1182']
+ */
+export function errorSlots(error: Holder): TextSlot[] {
+  const slots: TextSlot[] = [];
+  slotAt(error, 'message', slots);
+  if (typeof error.data === 'string') slotAt(error, 'data', slots);
+  else everyString(error.data, slots);
+  return slots;
+}
+
 /** The notifications a tool server sends the client that carry its own text: log messages and progress messages. */
 export const SERVER_NOTIFICATION_METHODS: ReadonlySet<string> = new Set(['notifications/message', 'notifications/progress']);
 

@@ -273,6 +273,19 @@ describe('MCP proxy: hostile JSON-RPC', function () {
     }
   });
 
+  it("a tool server's JSON-RPC error to a call meets the policies as its result would (a client hands it to the model as the outcome)", async () => {
+    raw.onCall = (message, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ jsonrpc: '2.0', id: message.id, error: { code: -32000, message: `failed to mail ${EMAIL}`, data: { to: EMAIL, tries: 2 } } }));
+    };
+    const answer = await post(call('probe', 40));
+    assert.equal(answer.status, 200, answer.text);
+    assert.equal(answer.body.error?.code, -32000);
+    assert.match(String(answer.body.error?.message), /^failed to mail /);
+    assert.doesNotMatch(answer.text, new RegExp(EMAIL), 'redacted');
+    assert.match(answer.text, /"tries":2/);
+  });
+
   it('keeps serving: an SDK client lists the enabled tools and calls one', async () => {
     const client = await f.connect();
     assert.deepEqual((await client.listTools()).tools.map((tool) => tool.name).sort(), ['add', 'lookup']);
