@@ -141,6 +141,19 @@ describe('MCP proxy trust boundary', () => {
       }
     });
 
+    it("runs the registry policies on a tool server's HTTP error body, which MCP clients read into the call's error", async () => {
+      const email = 'erin.errored@example.com';
+      f.raw.onCall = (_message, res) => void res.writeHead(500, { 'content-type': 'text/plain' }).end(`could not mail ${email}`);
+      const masked = await f.post({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'probe', arguments: {} } }).expect(500);
+      assert.match(masked.text, /^could not mail /);
+      assert.doesNotMatch(masked.text, /erin\.errored@example\.com/);
+      await request(f.app).put('/v1/admin/mcp/registries/raw/policies').set('x-api-key', TEST_KEYS.superAdmin).send({ data_protection: { mode: 'reject', action: 'block' } }).expect(200);
+      const blocked = await f.post({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'probe', arguments: {} } }).expect(500);
+      assert.match(String(blocked.headers['content-type']), /application\/json/);
+      assert.match(JSON.parse(blocked.text).error.message, /^Blocked by the registry policy data_protection/);
+      assert.doesNotMatch(blocked.text, /erin/);
+    });
+
     it('checks a GET answer of any content type as the event stream MCP clients read it as (a label cannot smuggle unchecked events)', async () => {
       // The official SDK's client reads any 2xx answer to its GET as an event stream, whatever its content-type.
       await request(f.app).put('/v1/admin/mcp/registries/raw/tools/danger').set('x-api-key', TEST_KEYS.superAdmin).send({ enabled: false }).expect(200);
