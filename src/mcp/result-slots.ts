@@ -81,7 +81,8 @@ function samplingSlots(part: unknown, into: TextSlot[]): void {
  * The text slots of a {@link SERVER_REQUEST_METHODS} request's params, rewritten in place by a DLP transform:
  * - `sampling/createMessage`: `systemPrompt`, the text of each message (one block or a list: text, tool results,
  *   tool uses' input) and the descriptions of the tools offered to the client's model;
- * - `elicitation/create`: `message`, and every string of the form's `requestedSchema` (titles, descriptions, choices).
+ * - `elicitation/create`: `message`, a URL-mode elicitation's `url`, and every string of the form's `requestedSchema`
+ *   (titles, descriptions, choices).
  * @example
  * requestSlots('elicitation/create', { message: 'Ship it?', requestedSchema: { type: 'object', properties: {} } }).map((s) => s.text); // ['Ship it?', 'object']
  */
@@ -96,6 +97,8 @@ export function requestSlots(method: string, params: Holder): TextSlot[] {
     for (const tool of Array.isArray(params.tools) ? params.tools : []) if (isHolder(tool)) slotAt(tool, 'description', slots);
   } else if (method === 'elicitation/create') {
     slotAt(params, 'message', slots);
+    // A URL-mode elicitation asks the user to open the tool server's URL: it is text the user reads too.
+    slotAt(params, 'url', slots);
     everyString(params.requestedSchema, slots);
   }
   return slots;

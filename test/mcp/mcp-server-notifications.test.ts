@@ -1,4 +1,4 @@
-// Registry policies on a tool server's log and progress notifications: their text reaches the client as a tool result's does.
+// Registry policies on a tool server's log and progress notifications and URL elicitations: their text reaches the client as a tool result's does.
 import assert from 'node:assert/strict';
 import request from 'supertest';
 import { eventually } from '../helpers/eventually.js';
@@ -60,6 +60,20 @@ describe("MCP proxy: registry policies on a tool server's notifications", () => 
     assert.doesNotMatch(JSON.stringify(messages), new RegExp(EMAIL), JSON.stringify(messages));
     assert.equal(messages[0]!.params?.logger, 'mailer');
     assert.equal(messages[1]!.params?.progress, 1);
+  });
+
+  it("DLP redaction masks a URL-mode elicitation's url, which the client's user is asked to open", async () => {
+    raw.onCall = (message, res) => {
+      const event = (payload: object) => `event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', ...payload })}\n\n`;
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(event({ id: 'e1', method: 'elicitation/create', params: { mode: 'url', elicitationId: 'el-1', message: 'Connect your account.', url: `https://connect.example.com/start?user=${EMAIL}` } }));
+      res.end(event({ id: message.id, result: { content: [{ type: 'text', text: 'done' }] } }));
+    };
+    assert.equal((await admin('put', '/v1/admin/mcp/registries/raw/policies', { data_protection: { mode: 'inspect', action: 'redact' } })).status, 200);
+    const messages = await callTool();
+    assert.deepEqual(messages.map((m) => m.method ?? 'result'), ['elicitation/create', 'result']);
+    assert.match(String(messages[0]!.params?.url), /^https:\/\/connect\.example\.com\/start\?user=/);
+    assert.doesNotMatch(JSON.stringify(messages), new RegExp(EMAIL), JSON.stringify(messages));
   });
 
   it('a blocking policy withholds the notifications (recorded in Chronicles) and the result', async () => {
