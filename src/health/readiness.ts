@@ -5,8 +5,10 @@ import type { StorageAdapter } from '../storage/storage-adapter.js';
 /** The outcome of one readiness check. */
 export interface CheckResult {
   ok: boolean;
-  /** Why the check failed, in one line without secrets. */
+  /** Why the check failed, naming the dependency and the kind of failure only (`storage failed`): what `/readyz` answers. */
   error?: string;
+  /** The failure's own text (at most 200 characters), which may name internal hosts: for the log, never answered. */
+  detail?: string;
 }
 
 /** What `/readyz` reports: each check by name, and the first reason the gateway is not ready. */
@@ -33,6 +35,11 @@ export interface ReadinessSources {
 /** The key read to probe storage; it is never written. */
 const PROBE_KEY = 'readiness/probe';
 
+/** The first 200 characters of an error's message, without its closing dots. */
+function errorText(error: unknown): string {
+  return String((error as Error)?.message ?? error).slice(0, 200).replace(/\.+$/, '');
+}
+
 function withTimeout(check: Promise<unknown>, timeoutMs: number, what: string): Promise<CheckResult> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<CheckResult>((resolve) => {
@@ -40,7 +47,7 @@ function withTimeout(check: Promise<unknown>, timeoutMs: number, what: string): 
   });
   const outcome = check.then(
     (): CheckResult => ({ ok: true }),
-    (error: unknown): CheckResult => ({ ok: false, error: `${what} failed: ${String((error as Error)?.message ?? error).slice(0, 200).replace(/\.+$/, '')}` }),
+    (error: unknown): CheckResult => ({ ok: false, error: `${what} failed`, detail: errorText(error) }),
   );
   return Promise.race([outcome, timeout]).finally(() => clearTimeout(timer));
 }
@@ -68,8 +75,7 @@ export class Readiness {
     this.held.set(name, entry);
     work.then(
       () => this.held.set(name, { ok: true, pending: false }),
-      (error: unknown) =>
-        this.held.set(name, { ok: false, pending: false, error: `${name} failed: ${String((error as Error)?.message ?? error).slice(0, 200).replace(/\.+$/, '')}` }),
+      (error: unknown) => this.held.set(name, { ok: false, pending: false, error: `${name} failed`, detail: errorText(error) }),
     );
   }
 
@@ -88,7 +94,11 @@ export class Readiness {
     const timeoutMs = this.sources.timeoutMs ?? 2000;
     const started = this.sources.started();
     const checks: Record<string, CheckResult> = {
-      plugins: started.ok ? { ok: true } : { ok: false, error: started.error ? `start-up failed: ${started.error}` : 'storage and plugins are still loading' },
+      plugins: started.ok
+        ? { ok: true }
+        : started.error
+          ? { ok: false, error: 'start-up failed', detail: started.error.slice(0, 200) }
+          : { ok: false, error: 'storage and plugins are still loading' },
     };
     const [storage, redis] = await Promise.all([
       withTimeout(this.sources.storage.get(PROBE_KEY), timeoutMs, 'storage'),
@@ -96,7 +106,7 @@ export class Readiness {
     ]);
     checks.storage = storage;
     if (redis) checks.redis = redis;
-    for (const [name, { ok, error }] of this.held) checks[name] = ok ? { ok } : { ok, error };
+    for (const [name, { ok, error, detail }] of this.held) checks[name] = ok ? { ok } : { ok, error, ...(detail === undefined ? {} : { detail }) };
     if (this.draining) return { ready: false, reason: 'the gateway is draining before it stops', checks };
     const failed = Object.entries(checks).filter(([, result]) => !result.ok);
     if (failed.length === 0) return { ready: true, checks };

@@ -9,7 +9,7 @@ import type { ExchangeOutcome } from './mcp-exchange-log.js';
 import type { UpstreamTool } from './mcp-upstream.js';
 import { applyRegistryPolicies, validateRegistryPolicies } from './registry-policies.js';
 import type { RegistryService } from './registry-service.js';
-import { CONTENT_METHODS, methodOfResult, requestSlots, resultSlots, SERVER_REQUEST_METHODS } from './result-slots.js';
+import { CONTENT_METHODS, errorSlots, methodOfResult, notificationSlots, requestSlots, resultSlots, SERVER_NOTIFICATION_METHODS, SERVER_REQUEST_METHODS } from './result-slots.js';
 
 /** What the interceptor needs. */
 export interface InterceptorDeps extends CallLogDeps {
@@ -120,23 +120,32 @@ export class JsonRpcInterceptor {
   async transform(message: JsonRpcMessage): Promise<JsonRpcMessage | undefined> {
     if (message === null || typeof message !== 'object') return message;
     if (typeof message.method === 'string' && SERVER_REQUEST_METHODS.has(message.method)) return this.checkServerRequest(message);
+    if (typeof message.method === 'string' && SERVER_NOTIFICATION_METHODS.has(message.method)) return this.checkNotification(message);
     if (message.method !== undefined) return message;
     // An answer whose id is no request's (null, missing, an object) is judged by its shape, as a replay is.
     const key = idKey(message.id);
     const call = (key === undefined ? undefined : this.pending.get(key)) ?? unmatchedCall(message);
     if (!call) return message;
     if (key !== undefined) this.pending.delete(key);
-    if (call.method === 'tools/list' && Array.isArray(message.result?.tools)) {
+    // An answer to a method whose result the gateway does not read (tasks/result, which hands over a tool call run as
+    // a task; a tool server's own method) is judged by its shape: content or a tool list is checked whatever it answers.
+    if (call.method !== 'tools/list' && !CONTENT_METHODS.has(call.method)) {
+      const result = message.result;
+      const shape = result !== null && typeof result === 'object' && !Array.isArray(result) ? methodOfResult(result) : undefined;
+      if (shape === undefined) return message;
+      call.judgedAs = shape;
+    }
+    const method = call.judgedAs ?? call.method;
+    if (method === 'tools/list' && Array.isArray(message.result?.tools)) {
       const tools = message.result.tools as UpstreamTool[];
+      // Judged entry by entry: a listing that names a tool twice (a pinned description, then a changed or poisoned
+      // one) loses every entry of that name when any of them is disabled, so none rides on the other's state.
       const views = await this.deps.service.tools.reconcile(this.registry, tools);
-      const enabled = new Set(views.filter((view) => view.enabled).map((view) => view.name));
-      return { ...message, result: { ...message.result, tools: tools.filter((tool) => enabled.has(tool.name)) } };
+      const disabled = new Set(tools.filter((_tool, i) => views[i]?.enabled !== true).map((tool) => tool.name));
+      return { ...message, result: { ...message.result, tools: tools.filter((tool) => !disabled.has(tool.name)) } };
     }
-    if (!CONTENT_METHODS.has(call.method)) return message;
-    if (message.error) {
-      this.record(call, { error: message.error.message }, 200);
-      return message;
-    }
+    if (!CONTENT_METHODS.has(method)) return message;
+    if (message.error) return this.checkError(call, message);
     return this.checkResult(call, message);
   }
 
@@ -173,19 +182,38 @@ export class JsonRpcInterceptor {
   /** Runs the registry policies on a content method's result; a blocked tool result becomes an error result, any other a JSON-RPC error. */
   private async checkResult(call: PendingCall, message: JsonRpcMessage): Promise<JsonRpcMessage> {
     const result = message.result !== null && typeof message.result === 'object' ? message.result : {};
-    const slots: TextSlot[] = resultSlots(call.method, result);
+    const method = call.judgedAs ?? call.method;
+    const slots: TextSlot[] = resultSlots(method, result);
     const stored = await this.deps.service.storedPolicies(this.registry);
     const verdict = await applyRegistryPolicies(this.deps.engine, stored ?? validateRegistryPolicies({}), slots, stored !== undefined);
     // The text as the client gets it: DLP redaction rewrote the result in place, not the slots' own copies.
-    const handed = (): string => resultSlots(call.method, result).map((slot) => slot.text).join('\n');
+    const handed = (): string => resultSlots(method, result).map((slot) => slot.text).join('\n');
     if (verdict.blocked) {
       const text = `Blocked by the registry policy ${verdict.blocked.family} (${verdict.blocked.processor}: ${verdict.blocked.categories.join(', ')}).`;
       this.record(call, { blocked: true, result: text, checks: verdict.checks }, 200);
-      if (call.method !== 'tools/call') return { jsonrpc: '2.0', id: message.id, error: { code: INTERNAL_ERROR, message: text } };
+      if (method !== 'tools/call') return { jsonrpc: '2.0', id: message.id, error: { code: INTERNAL_ERROR, message: text } };
       return { ...message, result: { content: [{ type: 'text', text }], isError: true } };
     }
     this.record(call, { result: handed(), checks: verdict.checks }, 200);
     return message;
+  }
+
+  /**
+   * Runs the registry policies on a tool server's JSON-RPC error to a content method: its message and data reach the
+   * client, and often its model as the call's outcome, as a result's text does. DLP masks them; a blocked one becomes
+   * the gateway's own error.
+   */
+  private async checkError(call: PendingCall, message: JsonRpcMessage): Promise<JsonRpcMessage> {
+    const error: Record<string, unknown> = message.error !== null && typeof message.error === 'object' ? { ...message.error } : { message: String(message.error) };
+    const stored = await this.deps.service.storedPolicies(this.registry);
+    const verdict = await applyRegistryPolicies(this.deps.engine, stored ?? validateRegistryPolicies({}), errorSlots(error), stored !== undefined);
+    if (verdict.blocked) {
+      const text = `Blocked by the registry policy ${verdict.blocked.family} (${verdict.blocked.processor}: ${verdict.blocked.categories.join(', ')}).`;
+      this.record(call, { blocked: true, error: text, checks: verdict.checks }, 200);
+      return { jsonrpc: '2.0', id: message.id, error: { code: INTERNAL_ERROR, message: text } };
+    }
+    this.record(call, { error: String(error.message), checks: verdict.checks }, 200);
+    return { ...message, error: error as JsonRpcMessage['error'] };
   }
 
   /**
@@ -215,6 +243,31 @@ export class JsonRpcInterceptor {
     }
     this.recordExchange(method, params, startedAt, 200, { blocked: true, error: text, checks });
     if (typeof message.id === 'string' || typeof message.id === 'number') await this.replyUpstream?.({ jsonrpc: '2.0', id: message.id, error: { code: REQUEST_REFUSED, message: text } });
+    return undefined;
+  }
+
+  /**
+   * Runs the registry policies on the text of a tool server's log or progress notification, which a client shows its
+   * user (or hands its model) as it does a tool result. Masked in place when DLP redacts; withheld when blocked, or
+   * when the policies could not be read (a notification needs no answer). Only a withheld one is recorded: a tool
+   * server may send many, and recording each would push the application's requests out of its log.
+   */
+  private async checkNotification(message: JsonRpcMessage): Promise<JsonRpcMessage | undefined> {
+    const params = message.params !== null && typeof message.params === 'object' && !Array.isArray(message.params) ? message.params : {};
+    const method = String(message.method);
+    const startedAt = Date.now();
+    let text: string;
+    let checks: ExchangeOutcome['checks'];
+    try {
+      const stored = await this.deps.service.storedPolicies(this.registry);
+      const verdict = await applyRegistryPolicies(this.deps.engine, stored ?? validateRegistryPolicies({}), notificationSlots(method, params), stored !== undefined);
+      if (!verdict.blocked) return message;
+      checks = verdict.checks;
+      text = `Blocked by the registry policy ${verdict.blocked.family} (${verdict.blocked.processor}: ${verdict.blocked.categories.join(', ')}).`;
+    } catch {
+      text = 'The registry could not check this notification, so it is withheld.';
+    }
+    this.recordExchange(method, params, startedAt, 200, { blocked: true, error: text, checks });
     return undefined;
   }
 

@@ -21,6 +21,11 @@ export interface PendingCall {
   known?: boolean;
   /** An answer to no request of this exchange, checked by its shape: its call was recorded where it was made. */
   unmatched?: boolean;
+  /**
+   * The method an answer to another method was checked as, read from its shape (a `tasks/result` handing over a tool
+   * result is checked as `tools/call`); recorded as an `mcp` entry under the method asked.
+   */
+  judgedAs?: string;
 }
 
 /** How a call ended, as the gateway decided it. */
@@ -59,7 +64,7 @@ export class McpCallLog {
 
   /** Records a content method's call once it ended; `parent` is the trace context of its tool call span. */
   record(call: PendingCall, outcome: CallOutcome, status: number, parent: Context | undefined): void {
-    if (!CONTENT_METHODS.has(call.method) || call.unmatched) return;
+    if ((!CONTENT_METHODS.has(call.method) && call.judgedAs === undefined) || call.unmatched) return;
     if (call.method !== 'tools/call') {
       const output = typeof outcome.result === 'string' ? outcome.result : undefined;
       // A blocked resource or prompt is answered with a JSON-RPC error: its message is the entry's error.

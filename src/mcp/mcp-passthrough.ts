@@ -39,8 +39,12 @@ function answerError(res: ServerResponse, failure: GatewayError): void {
   res.end(JSON.stringify(failure.toJSON()));
 }
 
-/** Relays the tool server's answer: a stream event by event with its headers sent at once, anything else whole and bounded. */
-async function relay(proxyRes: IncomingMessage, res: ServerResponse, target: PassthroughTarget, limits: { maxBytes: number; timeoutMs: number }): Promise<void> {
+/**
+ * Relays the tool server's answer: a stream event by event with its headers sent at once, anything else whole and
+ * bounded. A GET's 2xx answer is a stream whatever its content-type: MCP clients (the official SDK's included) read it
+ * as one without looking at the type, so a body labelled `application/json` or `text/plain` must meet the same checks.
+ */
+async function relay(proxyRes: IncomingMessage, res: ServerResponse, target: PassthroughTarget, limits: { maxBytes: number; timeoutMs: number }, method: string): Promise<void> {
   let headers: Record<string, string>;
   try {
     headers = returnedHeaders(proxyRes.headers, target.bindSession, target.secrets);
@@ -53,7 +57,7 @@ async function relay(proxyRes: IncomingMessage, res: ServerResponse, target: Pas
   // A client that leaves ends the tool server's answer too (the server stream would otherwise stay open upstream).
   res.once('close', () => proxyRes.destroy());
   const scrub = (text: string): string => scrubSecrets(text, target.secrets);
-  if (status < 300 && String(proxyRes.headers['content-type'] ?? '').includes('text/event-stream')) {
+  if (status < 300 && (method === 'GET' || String(proxyRes.headers['content-type'] ?? '').includes('text/event-stream'))) {
     res.writeHead(status, headers);
     res.flushHeaders(); // a client opening the server stream must not wait for the first event
     try {
@@ -123,7 +127,7 @@ function proxyOptions(targetOf: (req: Request) => PassthroughTarget, limits: { m
         if (session !== undefined) proxyReq.setHeader('mcp-session-id', session);
       },
       proxyRes: (proxyRes, req, res) => {
-        relay(proxyRes, res, targetOf(req), limits).catch(() => res.destroy());
+        relay(proxyRes, res, targetOf(req), limits, req.method ?? '').catch(() => res.destroy());
       },
       error: (error, req, res) => {
         const target = targetOf(req as Request);

@@ -14,6 +14,7 @@ import { scrubSecrets } from '../secrets/secret-scrubber.js';
 import { urlCredentials } from '../secrets/url-credentials.js';
 import { AbortFlag, AttemptTimer } from '../traffic/attempt-timer.js';
 import type { UpstreamClient, UpstreamResponse } from '../traffic/upstream-client.js';
+import { checkedErrorBody } from './error-body-check.js';
 import { JsonRpcInterceptor } from './jsonrpc-interceptor.js';
 import type { JsonRpcMessage, UpstreamReply } from './jsonrpc-messages.js';
 import { FORWARDED_HEADERS, returnedHeaders } from './mcp-headers.js';
@@ -203,8 +204,15 @@ export function mcpProxyRouter(deps: McpProxyDeps): Router {
     const type = String(upstream.headers['content-type'] ?? '');
     if (upstream.status >= 400 || upstream.status === 202 || (!type.includes('json') && !type.includes('event-stream'))) {
       const text = await readAnswer(upstream, target, interceptor);
-      if (upstream.status >= 400) interceptor.abandon(`the tool server answered ${upstream.status}`, upstream.status);
-      res.status(upstream.status).end(scrub(text));
+      if (upstream.status < 400) {
+        res.status(upstream.status).end(scrub(text));
+        return;
+      }
+      interceptor.abandon(`the tool server answered ${upstream.status}`, upstream.status);
+      // MCP clients read an error body into the error the call fails with: the registry policies read it first.
+      const checked = await checkedErrorBody(deps.service, deps.engine, registry.name, text);
+      if (checked.blocked) res.type('application/json');
+      res.status(upstream.status).end(scrub(checked.text));
       return;
     }
     if (type.includes('json')) {

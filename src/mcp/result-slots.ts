@@ -81,7 +81,8 @@ function samplingSlots(part: unknown, into: TextSlot[]): void {
  * The text slots of a {@link SERVER_REQUEST_METHODS} request's params, rewritten in place by a DLP transform:
  * - `sampling/createMessage`: `systemPrompt`, the text of each message (one block or a list: text, tool results,
  *   tool uses' input) and the descriptions of the tools offered to the client's model;
- * - `elicitation/create`: `message`, and every string of the form's `requestedSchema` (titles, descriptions, choices).
+ * - `elicitation/create`: `message`, a URL-mode elicitation's `url`, and every string of the form's `requestedSchema`
+ *   (titles, descriptions, choices).
  * @example
  * requestSlots('elicitation/create', { message: 'Ship it?', requestedSchema: { type: 'object', properties: {} } }).map((s) => s.text); // ['Ship it?', 'object']
  */
@@ -96,8 +97,44 @@ export function requestSlots(method: string, params: Holder): TextSlot[] {
     for (const tool of Array.isArray(params.tools) ? params.tools : []) if (isHolder(tool)) slotAt(tool, 'description', slots);
   } else if (method === 'elicitation/create') {
     slotAt(params, 'message', slots);
+    // A URL-mode elicitation asks the user to open the tool server's URL: it is text the user reads too.
+    slotAt(params, 'url', slots);
     everyString(params.requestedSchema, slots);
   }
+  return slots;
+}
+
+/**
+ * The text slots of a tool server's JSON-RPC error (to a tool call, resource read or prompt get): its `message`, and
+ * every string of its `data`. A client hands the error on as the call's outcome, so it is read as a result is.
+ * @example
+ * errorSlots({ code: -32000, message: 'No such order', data: { hint: 'try 1182' } }).map((s) => s.text); // ['No such order', 'try 1182']
+ */
+export function errorSlots(error: Holder): TextSlot[] {
+  const slots: TextSlot[] = [];
+  slotAt(error, 'message', slots);
+  if (typeof error.data === 'string') slotAt(error, 'data', slots);
+  else everyString(error.data, slots);
+  return slots;
+}
+
+/** The notifications a tool server sends the client that carry its own text: log messages and progress messages. */
+export const SERVER_NOTIFICATION_METHODS: ReadonlySet<string> = new Set(['notifications/message', 'notifications/progress']);
+
+/**
+ * The text slots of a {@link SERVER_NOTIFICATION_METHODS} notification's params, rewritten in place by a DLP transform:
+ * - `notifications/message`: every string of `data` (a text or any JSON value) and the `logger` name;
+ * - `notifications/progress`: `message`.
+ * @example
+ * notificationSlots('notifications/progress', { progressToken: 1, progress: 1, message: 'Half way' }).map((s) => s.text); // ['Half way']
+ */
+export function notificationSlots(method: string, params: Holder): TextSlot[] {
+  const slots: TextSlot[] = [];
+  if (method === 'notifications/message') {
+    slotAt(params, 'logger', slots);
+    if (typeof params.data === 'string') slotAt(params, 'data', slots);
+    else everyString(params.data, slots);
+  } else if (method === 'notifications/progress') slotAt(params, 'message', slots);
   return slots;
 }
 

@@ -1,6 +1,8 @@
 // gateway.console over HTTP: the built page and assets under /console with a strict CSP and no framing, and the admin endpoints it reads.
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer, get as httpGet, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import express from 'express';
@@ -79,6 +81,56 @@ describe('gateway.console (the admin console router)', function () {
     } finally {
       await gateway.close();
       await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('serves nothing outside its assets folder, and no dotfile, by any spelling of the path; every refusal under the same headers', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'console-escape-'));
+    const dir = join(root, 'dist');
+    await mkdir(join(dir, 'assets'), { recursive: true });
+    await writeFile(join(dir, 'index.html'), '<!doctype html><title>console</title>');
+    await writeFile(join(dir, 'assets', 'app.js'), 'export {};');
+    await writeFile(join(dir, 'assets', '.env'), 'TOKEN=dotfile-secret');
+    await writeFile(join(root, 'outside.txt'), 'outside-secret');
+    const gateway = createGateway({ console: { assetsDir: dir } });
+    const server = createServer(express().use(gateway.console).use(notFoundHandler).use(errorMiddleware()));
+    try {
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const { port } = server.address() as AddressInfo;
+      // Sent byte for byte (no client resolves the dots first).
+      const get = (path: string) =>
+        new Promise<{ status: number; headers: IncomingHttpHeaders; body: string }>((resolve, reject) => {
+          httpGet({ host: '127.0.0.1', port, path }, (res) => {
+            let body = '';
+            res.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+          }).on('error', reject);
+        });
+      const served = await get('/console/assets/app.js');
+      assert.equal(served.status, 200);
+      assert.match(String(served.headers['content-type']), /javascript/);
+      for (const path of [
+        '/console/assets/../../outside.txt',
+        '/console/assets/..%2f..%2foutside.txt',
+        '/console/assets/%2e%2e/%2e%2e/outside.txt',
+        '/console/assets/..%5c..%5coutside.txt',
+        '/console/assets/.env',
+        '/console/assets/%2eenv',
+        '/console/assets/app.js%00.html',
+        '/console/index.html',
+        '/console/assets/',
+      ]) {
+        const res = await get(path);
+        assert.ok(res.status === 404 || res.status === 400 || res.status === 403, `${path}: ${res.status}`);
+        assert.doesNotMatch(res.body, /secret/, path);
+        assert.equal(res.headers['x-frame-options'], 'DENY', path);
+        assert.equal(res.headers['x-content-type-options'], 'nosniff', path);
+        assert.match(String(res.headers['content-security-policy']), /default-src 'none'/, path);
+      }
+    } finally {
+      server.close();
+      await gateway.close();
+      await rm(root, { recursive: true, force: true });
     }
   });
 

@@ -93,6 +93,31 @@ describe('15.1: the log lines of failed probes', () => {
     }
   });
 
+  it('answers which dependency failed without its error text (which names internal hosts); the log line keeps the text', async () => {
+    const storage = new Proxy(memoryStorage(), {
+      get: (target, name) =>
+        name === 'get' ? () => Promise.reject(new Error('connect ECONNREFUSED 10.20.30.40:5432 (pg-primary.internal)')) : (Reflect.get(target, name) as unknown),
+    });
+    const { lines, gateway, app, finish } = slowGateway(storage);
+    try {
+      finish();
+      await gateway.ready.catch(() => undefined);
+      gateway.readiness.waitFor('config', Promise.reject(new Error('POST http://seed.internal:9000/v1/admin/routes answered 500')));
+      await new Promise((resolve) => setImmediate(resolve));
+      const failing = await request(app).get('/ops/readyz').expect(503);
+      assert.doesNotMatch(failing.text, /10\.20\.30\.40|pg-primary|ECONNREFUSED|seed\.internal|9000/, failing.text);
+      assert.equal(failing.body.error.message, 'The gateway is not ready: storage failed.');
+      assert.deepEqual(failing.body.error.checks.storage, { ok: false, error: 'storage failed' });
+      assert.deepEqual(failing.body.error.checks.config, { ok: false, error: 'config failed' });
+      const cause = String(lines.error.at(-1)?.fields?.cause);
+      assert.match(cause, /storage: connect ECONNREFUSED 10\.20\.30\.40:5432 \(pg-primary\.internal\)/);
+      assert.match(cause, /config: POST http:\/\/seed\.internal:9000/);
+    } finally {
+      finish();
+      await gateway.close();
+    }
+  });
+
   it("15.1: a 503 for storage down is an error line naming the probe's whole path, mount prefix included, while starting too", async () => {
     let down = true;
     const inner = memoryStorage();

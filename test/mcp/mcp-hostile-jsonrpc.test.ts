@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
 import { createMcpFixture, type McpFixture } from '../helpers/mcp-fixture.js';
+import { eventually } from '../helpers/eventually.js';
 import { TEST_KEYS } from '../helpers/test-gateway.js';
 import { RAW_TOOLS, startRawToolServer, type RawToolServer } from './raw-tool-server.js';
 
@@ -241,6 +242,48 @@ describe('MCP proxy: hostile JSON-RPC', function () {
     const list = await post(JSON.stringify({ jsonrpc: '2.0', id: null, method: 'tools/list' }));
     assert.equal(list.status, 200, list.text);
     assert.deepEqual(list.body.result?.tools?.map((tool) => tool.name), ['probe']);
+  });
+
+  it('an answer to another method (tasks/result, a custom one) that carries content or a tool list is checked by its shape too, and recorded', async () => {
+    // A tool call run as a task hands its result over in the answer to tasks/result: it meets the policies as a tool
+    // result does, and so does content answering any method the gateway does not know.
+    raw.onOther = (message, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const result = message.method === 'x/list' ? { tools: TOOLS } : { content: [{ type: 'text', text: `mail ${EMAIL}` }], structuredContent: { to: EMAIL } };
+      res.end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
+    };
+    try {
+      for (const method of ['tasks/result', 'x/custom']) {
+        const answer = await post(JSON.stringify({ jsonrpc: '2.0', id: 30, method, params: { taskId: 't-1' } }));
+        assert.equal(answer.status, 200, answer.text);
+        assert.match(answer.text, /mail/);
+        assert.doesNotMatch(answer.text, new RegExp(EMAIL), `${method}: redacted`);
+      }
+      const listed = await post(JSON.stringify({ jsonrpc: '2.0', id: 31, method: 'x/list' }));
+      assert.deepEqual(listed.body.result?.tools?.map((tool) => tool.name), ['probe'], listed.text);
+      const recorded = await eventually(async () => {
+        const entries = (await request(f.app).get('/v1/admin/applications/app/chronicles?limit=20').set('x-api-key', TEST_KEYS.viewer)).body.data as Array<{ kind: string; mcp?: { method: string } }>;
+        const methods = entries.filter((entry) => entry.kind === 'mcp').map((entry) => entry.mcp?.method);
+        assert.ok(methods.includes('tasks/result') && methods.includes('x/custom'), JSON.stringify(methods));
+        return entries;
+      });
+      assert.doesNotMatch(JSON.stringify(recorded), new RegExp(EMAIL));
+    } finally {
+      raw.onOther = (_message, res) => void res.writeHead(202).end();
+    }
+  });
+
+  it("a tool server's JSON-RPC error to a call meets the policies as its result would (a client hands it to the model as the outcome)", async () => {
+    raw.onCall = (message, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ jsonrpc: '2.0', id: message.id, error: { code: -32000, message: `failed to mail ${EMAIL}`, data: { to: EMAIL, tries: 2 } } }));
+    };
+    const answer = await post(call('probe', 40));
+    assert.equal(answer.status, 200, answer.text);
+    assert.equal(answer.body.error?.code, -32000);
+    assert.match(String(answer.body.error?.message), /^failed to mail /);
+    assert.doesNotMatch(answer.text, new RegExp(EMAIL), 'redacted');
+    assert.match(answer.text, /"tries":2/);
   });
 
   it('keeps serving: an SDK client lists the enabled tools and calls one', async () => {

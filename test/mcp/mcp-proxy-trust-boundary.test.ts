@@ -6,7 +6,7 @@ import { connect } from 'node:net';
 import request from 'supertest';
 import { createGateway, type GatewayOptions } from '../../src/index.js';
 import { createTestGateway, TEST_KEYS, type TestGateway } from '../helpers/test-gateway.js';
-import { startRawToolServer, type RawToolServer } from './raw-tool-server.js';
+import { RAW_TOOLS, startRawToolServer, type RawToolServer } from './raw-tool-server.js';
 
 const RAW_TOKEN = 'raw-registry-token-0123456789';
 
@@ -138,6 +138,42 @@ describe('MCP proxy trust boundary', () => {
         const headers = JSON.stringify(answer.headers);
         for (const secret of [RAW_TOKEN, Buffer.from(RAW_TOKEN).toString('base64').slice(0, 24), f.developerKey]) assert.ok(!headers.includes(secret), `${secret} in ${headers}`);
         assert.match(String(answer.headers['cache-control']), /\[REDACTED\]/);
+      }
+    });
+
+    it("runs the registry policies on a tool server's HTTP error body, which MCP clients read into the call's error", async () => {
+      const email = 'erin.errored@example.com';
+      f.raw.onCall = (_message, res) => void res.writeHead(500, { 'content-type': 'text/plain' }).end(`could not mail ${email}`);
+      const masked = await f.post({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'probe', arguments: {} } }).expect(500);
+      assert.match(masked.text, /^could not mail /);
+      assert.doesNotMatch(masked.text, /erin\.errored@example\.com/);
+      await request(f.app).put('/v1/admin/mcp/registries/raw/policies').set('x-api-key', TEST_KEYS.superAdmin).send({ data_protection: { mode: 'reject', action: 'block' } }).expect(200);
+      const blocked = await f.post({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'probe', arguments: {} } }).expect(500);
+      assert.match(String(blocked.headers['content-type']), /application\/json/);
+      assert.match(JSON.parse(blocked.text).error.message, /^Blocked by the registry policy data_protection/);
+      assert.doesNotMatch(blocked.text, /erin/);
+    });
+
+    it('checks a GET answer of any content type as the event stream MCP clients read it as (a label cannot smuggle unchecked events)', async () => {
+      // The official SDK's client reads any 2xx answer to its GET as an event stream, whatever its content-type.
+      await request(f.app).put('/v1/admin/mcp/registries/raw/tools/danger').set('x-api-key', TEST_KEYS.superAdmin).send({ enabled: false }).expect(200);
+      const events = [
+        { jsonrpc: '2.0', id: 'replayed', result: { tools: RAW_TOOLS } },
+        { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'mail dana.smuggled@example.com' } },
+      ];
+      const body = events.map((event, i) => `id: ${i}\nevent: message\ndata: ${JSON.stringify(event)}\n\n`).join('');
+      for (const type of ['application/json', 'text/plain', undefined]) {
+        f.raw.onGet = (_req, res) => void res.writeHead(200, type ? { 'content-type': type } : {}).end(body);
+        const res = await request(f.app).get('/v1/mcp/raw').set('authorization', `Bearer ${f.developerKey}`).buffer(true).parse((response, done) => {
+          let text = '';
+          response.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+          response.on('end', () => done(null, text));
+        });
+        assert.equal(res.status, 200, String(res.body));
+        const read = String(res.body).split('\n').filter((line) => line.startsWith('data: ')).map((line) => JSON.parse(line.slice(6)));
+        assert.equal(read.length, 2, `${type}: ${String(res.body)}`);
+        assert.deepEqual(read[0].result.tools.map((tool: { name: string }) => tool.name), ['probe'], `${type}: the disabled tool is listed`);
+        assert.doesNotMatch(String(res.body), /dana\.smuggled@example\.com/, `${type}: the notification is not redacted`);
       }
     });
 

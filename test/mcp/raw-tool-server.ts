@@ -17,6 +17,8 @@ export interface RawToolServer {
   calls(): unknown[];
   /** How `tools/call` is answered; by default a JSON result echoing the tool name. */
   onCall: (message: { id?: unknown; params?: { name?: string } }, res: ServerResponse) => void;
+  /** How a POSTed message of another method (not initialize, tools/list or tools/call) is answered; by default 202, no body. */
+  onOther: (message: { id?: unknown; method?: string; params?: unknown }, res: ServerResponse) => void;
   /** How GET is answered; by default 405. */
   onGet: (req: IncomingMessage, res: ServerResponse) => void;
   close(): Promise<void>;
@@ -53,6 +55,9 @@ export async function startRawToolServer(tools: readonly unknown[] = RAW_TOOLS):
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { content: [{ type: 'text', text: `ran ${message.params?.name}` }] } }));
     },
+    onOther: (_message, res) => {
+      res.writeHead(202).end();
+    },
     onGet: (_req, res) => {
       res.writeHead(405).end();
     },
@@ -82,7 +87,7 @@ export async function startRawToolServer(tools: readonly unknown[] = RAW_TOOLS):
       if (message.method === 'initialize') return json({ protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'raw', version: '1.0.0' } });
       if (message.method === 'tools/list') return json({ tools });
       if (message.method === 'tools/call') return state.onCall(message, res);
-      res.writeHead(202).end();
+      state.onOther(message, res);
     });
   });
   server.listen(0, '127.0.0.1');
