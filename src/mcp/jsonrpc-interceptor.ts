@@ -9,6 +9,7 @@ import type { ExchangeOutcome } from './mcp-exchange-log.js';
 import type { UpstreamTool } from './mcp-upstream.js';
 import { applyRegistryPolicies, validateRegistryPolicies } from './registry-policies.js';
 import type { RegistryService } from './registry-service.js';
+import { screenedMethodVariant } from './screened-method-variants.js';
 import { CONTENT_METHODS, errorSlots, methodOfResult, notificationSlots, requestSlots, resultSlots, SERVER_NOTIFICATION_METHODS, SERVER_REQUEST_METHODS } from './result-slots.js';
 
 /** What the interceptor needs. */
@@ -77,6 +78,11 @@ export class JsonRpcInterceptor {
       const hasId = key !== undefined;
       if (typeof message.method !== 'string') {
         refusals.push({ jsonrpc: '2.0', id: hasId ? message.id : null, error: { code: INVALID_REQUEST, message: 'The method of a JSON-RPC request must be a string.' } });
+        continue;
+      }
+      const variant = screenedMethodVariant(message.method);
+      if (variant) {
+        refusals.push({ jsonrpc: '2.0', id: hasId ? message.id : null, error: { code: INVALID_REQUEST, message: `Unknown method; the method is spelled ${variant}.` } });
         continue;
       }
       const call: PendingCall = { method: message.method, startedAt: Date.now() };

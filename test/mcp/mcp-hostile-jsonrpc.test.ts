@@ -135,6 +135,16 @@ describe('MCP proxy: hostile JSON-RPC', function () {
     assert.equal(raw.requests.length, from);
   });
 
+  it('refuses a screened method written another way (letter case, white space) with -32600, never forwarded, for a lenient tool server to run unscreened', async () => {
+    const from = raw.requests.length;
+    for (const method of ['Tools/Call', 'TOOLS/CALL', ' tools/call', 'tools/call\n', 'Resources/Read', 'PROMPTS/get', 'Tools/List']) {
+      const answer = await post(JSON.stringify({ jsonrpc: '2.0', id: 4, method, params: { name: 'danger', arguments: {} } }));
+      assert.ok(isJsonRpcError(answer, -32600), `${JSON.stringify(method)}: ${answer.status} ${answer.text}`);
+      assert.equal(answer.body.id, 4);
+    }
+    assert.equal(raw.requests.length, from);
+  });
+
   it('refuses a tools/call whose params or name has the wrong type (-32602); wrong-typed arguments are the tool server\'s to judge', async () => {
     const from = raw.requests.length;
     for (const params of [[], ['probe'], 'probe', 42, true, null]) {
