@@ -21,6 +21,11 @@ export interface GuardrailPolicy {
   dlp?: { strategy?: 'mask' | 'redact' | 'replace' | 'inspect' | 'reject'; info_types?: string[] };
   on_error: 'fail_open' | 'fail_closed';
   timeout_ms: number;
+  /**
+   * What input checks do with content they cannot read (images, audio, PDFs and other binary files): `allow` (the
+   * default, and what a policy stored without it does) passes it unread; `reject` refuses the request with 400.
+   */
+  unreadable_content?: 'allow' | 'reject';
 }
 
 /** A route's override: a policy that applies instead of the application's when `enabled`. */

@@ -20,6 +20,11 @@ const TURN_ROLES = new Set(['system', 'developer', 'user', 'assistant']);
  */
 const TEXT_DATA_URL = /^data:(?:text\/[\w.+-]+|application\/(?:json|xml|yaml|x-yaml|javascript|x-javascript|x-python|x-sh|[\w.-]+\+(?:json|xml)))(?:;[\w.+-]+=[\w.+-]+)*;base64,/i;
 
+/** True for a file's `file_data` that is a text file inline (a base64 `data:` URL of a text type), which the checks read. */
+export function isTextFileData(data: unknown): boolean {
+  return typeof data === 'string' && TEXT_DATA_URL.test(data);
+}
+
 /**
  * The slots of a `file` part: its `filename` (a document's title, which the model reads), and its content when it is
  * a text file inline (`file.file_data`, a `data:text/…;base64,` URL, as /v1/messages translates a plain-text document):
