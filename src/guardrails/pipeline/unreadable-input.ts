@@ -1,16 +1,8 @@
 // Refuses a request carrying content its input checks cannot read (images, audio, PDFs and other binary files) when the policy says to.
 import { Errors } from '../../errors/error-registry.js';
-import type { ModelEndpoint } from '../../plugins/plugin-types.js';
 import { isTextFileData } from './message-text.js';
-import { partOrigin } from './part-origins.js';
-
-/** A request as the input checks read it: its endpoint and its (OpenAI-format) body. */
-export interface CheckedRequest {
-  endpoint: ModelEndpoint;
-  body: Record<string, unknown>;
-}
-
-const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+import { chatContentParts, isRecord, type CheckedRequest } from './content-parts.js';
+import { isPdfData, pdfReadingOf } from '../pdf/pdf-file-texts.js';
 
 /** What a `file` part's file holds that no check reads, or undefined when all of it is read (a text file inline, a name). */
 function unreadableFile(file: unknown): string | undefined {
@@ -19,7 +11,10 @@ function unreadableFile(file: unknown): string | undefined {
   for (const key of Object.keys(file)) if (key !== 'file_data' && key !== 'filename') return `a file carried as '${key.slice(0, 40)}'`;
   const data = file.file_data;
   if (data === undefined || data === null || isTextFileData(data)) return undefined;
-  if (typeof data === 'string' && /^data:application\/pdf[;,]/i.test(data)) return 'a PDF file';
+  if (isPdfData(data)) {
+    const reading = pdfReadingOf(file);
+    return reading === undefined ? 'a PDF file' : reading.unreadable;
+  }
   return 'a binary file';
 }
 
@@ -42,31 +37,24 @@ function refuse(param: string, what: string): never {
   throw Errors.validation([`The part '${param}' is ${what}, which the input guardrail policy cannot read; its unreadable_content setting refuses such content.`], { param });
 }
 
-/** Refuses the first part of `content` (when an array) that holds something the checks cannot read, named by where the client sent it. */
-function checkParts(content: unknown, param: string): void {
-  if (!Array.isArray(content)) return;
-  content.forEach((part: unknown, index) => {
-    const what = unreadablePart(part);
-    if (what !== undefined) refuse(partOrigin(part) ?? `${param}[${index}]`, what);
-  });
-}
-
 /**
  * Throws 400 `invalid_value` naming the first part of the request that holds content the input checks cannot read:
  * an image (`image_url`), audio (`input_audio`), a file that is not text sent inline (a PDF or other binary
- * `file_data`, a `file_id`), a part of any other type, and an assistant message's `audio` (spoken output it refers
- * to). For a `/v1/messages` or `/v1/responses` request, the part is named as the client sent it (see part-origins).
- * The policy calls for this with `unreadable_content: "reject"`; by default such content passes unread.
+ * `file_data`, a `file_id`; a PDF whose text was read is read), a part of any other type, and an assistant
+ * message's `audio` (spoken output it refers to). For a `/v1/messages` or `/v1/responses` request, the part is
+ * named as the client sent it (see part-origins). The policy calls for this with `unreadable_content: "reject"`; by
+ * default such content passes unread.
  */
 export function refuseUnreadableInput({ endpoint, body }: CheckedRequest): void {
   if (endpoint === 'chat') {
+    for (const { part, param } of chatContentParts(body)) {
+      const what = unreadablePart(part);
+      if (what !== undefined) refuse(param, what);
+    }
     const messages = Array.isArray(body.messages) ? (body.messages as unknown[]) : [];
     messages.forEach((message, index) => {
-      if (!isRecord(message)) return;
-      checkParts(message.content, `messages[${index}].content`);
-      if (message.audio !== undefined && message.audio !== null) refuse(`messages[${index}].audio`, 'spoken output');
+      if (isRecord(message) && message.audio !== undefined && message.audio !== null) refuse(`messages[${index}].audio`, 'spoken output');
     });
-    if (isRecord(body.prediction)) checkParts(body.prediction.content, 'prediction.content');
     return;
   }
   // A multimodal prompt or input (moderations: text and image_url parts); strings and token ids are dealt with elsewhere.
