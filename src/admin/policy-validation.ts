@@ -21,6 +21,16 @@ export interface GuardrailPolicy {
   dlp?: { strategy?: 'mask' | 'redact' | 'replace' | 'inspect' | 'reject'; info_types?: string[] };
   on_error: 'fail_open' | 'fail_closed';
   timeout_ms: number;
+  /**
+   * What input checks do with content they cannot read (images, audio, PDFs and other binary files): `allow` (the
+   * default, and what a policy stored without it does) passes it unread; `reject` refuses the request with 400.
+   */
+  unreadable_content?: 'allow' | 'reject';
+  /**
+   * True to read the text of PDFs sent inline so input checks read it (off by default: it costs CPU on the request
+   * path). A PDF whose text a transform would change is refused, since a PDF cannot be rewritten.
+   */
+  read_pdf_text?: boolean;
 }
 
 /** A route's override: a policy that applies instead of the application's when `enabled`. */

@@ -4,6 +4,7 @@ import { MODEL_NAME_SCHEMA } from '../traffic/model-endpoints.js';
 import { compileValidator } from '../validation/schema-validator.js';
 import { openaiImageUrl, openaiTool, openaiToolChoice } from '../../plugins/providers/anthropic/mapping.js';
 import { documentPart } from './messages-documents.js';
+import { notePartOrigin } from '../guardrails/pipeline/part-origins.js';
 import { toolResultParts } from './messages-tool-results.js';
 import { anthropicToolMembers, TOOL_MEMBER_SCHEMAS } from './messages-tool-members.js';
 import { checkMessagesMembers, MEMBER_SCHEMAS } from './messages-members.js';
@@ -100,16 +101,20 @@ function invalid(message: string, param: string): never {
 const partsContent = (parts: Array<Record<string, unknown>>): string | Array<Record<string, unknown>> =>
   parts.every((part) => part.type === 'text' && part.cache_control === undefined) ? parts.map((part) => part.text as string).join('') : parts;
 
-/** The text, image and document parts of blocks (with their cache breakpoints), as OpenAI content. */
-function userContent(blocks: Array<Record<string, unknown>>, where: string): string | Array<Record<string, unknown>> {
+/**
+ * The text, image and document parts of blocks (with their cache breakpoints), as OpenAI content. `positions` are the
+ * blocks' indices in the client's content (when some were taken out before), so an error or refusal names the block.
+ */
+function userContent(blocks: Array<Record<string, unknown>>, where: string, positions?: number[]): string | Array<Record<string, unknown>> {
   const parts = blocks.map((item, index) => {
+    const param = `${where}[${positions?.[index] ?? index}]`;
     if (item.type === 'text' && typeof item.text === 'string') return { type: 'text', text: item.text, ...breakpointOf(item) };
     if (item.type === 'image') {
       const url = typeof item.source === 'object' && item.source !== null ? openaiImageUrl(item.source as Record<string, unknown>) : undefined;
-      if (url) return { type: 'image_url', image_url: { url }, ...breakpointOf(item) };
+      if (url) return notePartOrigin({ type: 'image_url', image_url: { url }, ...breakpointOf(item) }, param);
     }
-    if (item.type === 'document') return documentPart(item, `${where}[${index}]`);
-    return invalid(`${where}[${index}] has the type ${JSON.stringify(item.type)}, which this gateway does not translate; use text, image, document, tool_use or tool_result.`, `${where}[${index}]`);
+    if (item.type === 'document') return notePartOrigin(documentPart(item, param), param);
+    return invalid(`${param} has the type ${JSON.stringify(item.type)}, which this gateway does not translate; use text, image, document, tool_use or tool_result.`, param);
   });
   return partsContent(parts);
 }
@@ -122,10 +127,12 @@ function userContent(blocks: Array<Record<string, unknown>>, where: string): str
 function userMessages(content: Array<Record<string, unknown>>, where: string): ChatMessage[] {
   const out: ChatMessage[] = [];
   const rest: Array<Record<string, unknown>> = [];
+  const positions: number[] = [];
   const images: Array<Record<string, unknown>> = [];
   content.forEach((item, index) => {
     if (item.type !== 'tool_result') {
       rest.push(item);
+      positions.push(index);
       return;
     }
     if (typeof item.tool_use_id !== 'string') invalid(`${where}[${index}].tool_use_id is required.`, `${where}[${index}].tool_use_id`);
@@ -134,7 +141,7 @@ function userMessages(content: Array<Record<string, unknown>>, where: string): C
     out.push({ role: 'tool', tool_call_id: item.tool_use_id, content: item.is_error === true ? `Error: ${text}` : text, ...toolResultBreakpoint(item) });
   });
   if (images.length > 0 || rest.length > 0) {
-    const others = rest.length > 0 ? userContent(rest, where) : [];
+    const others = rest.length > 0 ? userContent(rest, where, positions) : [];
     const parts = typeof others === 'string' ? [{ type: 'text', text: others }] : others;
     out.push({ role: 'user', content: images.length > 0 ? [...images, ...parts] : others });
   }

@@ -2,6 +2,7 @@
 import { Errors } from '../errors/error-registry.js';
 import { openaiImageUrl } from '../../plugins/providers/anthropic/mapping.js';
 import { documentPart } from './messages-documents.js';
+import { notePartOrigin } from '../guardrails/pipeline/part-origins.js';
 
 function invalid(message: string, param: string): never {
   throw Errors.validation([message], { param });
@@ -20,10 +21,10 @@ function toolResultContent(content: unknown, where: string): string | Array<Reco
     const block = (typeof item === 'object' && item !== null ? item : {}) as Record<string, unknown>;
     if (block.type === 'text' && typeof block.text === 'string') return { type: 'text', text: block.text };
     const url = block.type === 'image' && typeof block.source === 'object' && block.source !== null ? openaiImageUrl(block.source as Record<string, unknown>) : undefined;
-    if (url) return { type: 'image_url', image_url: { url } };
+    if (url) return notePartOrigin<Record<string, unknown>>({ type: 'image_url', image_url: { url } }, `${where}.content[${index}]`);
     if (block.type === 'document') {
       const { cache_control: _breakpoint, ...part } = documentPart(block, `${where}.content[${index}]`);
-      return part;
+      return notePartOrigin(part, `${where}.content[${index}]`);
     }
     return invalid(`${where}.content[${index}] has the type ${JSON.stringify(block.type)}, which this gateway does not translate in a tool result; use text, image or document.`, `${where}.content[${index}]`);
   });

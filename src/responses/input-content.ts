@@ -1,5 +1,6 @@
 // A Responses message item's content as chat content: text parts, images and inline files, or a 400 naming the part.
 import { Errors } from '../errors/error-registry.js';
+import { notePartOrigin } from '../guardrails/pipeline/part-origins.js';
 
 /** A chat content part: `text`, `image_url` or `file` (OpenAI's chat format, which every provider adapter translates). */
 export type ChatContentPart = Record<string, unknown> & { type: string };
@@ -55,7 +56,8 @@ export function chatContent(content: unknown, role: string, param: string): stri
   if (!Array.isArray(content)) refuse(`The field '${param}' must be a string or an array of content parts.`, param);
   const parts = (content as unknown[]).map((part, index) => {
     if (!part || typeof part !== 'object' || Array.isArray(part)) refuse(`The part '${param}[${index}]' must be an object.`, `${param}[${index}]`);
-    return chatPart(part as Record<string, unknown>, role, `${param}[${index}]`);
+    // An image or file part is named as the client sent it when the guardrail policy refuses what it cannot read.
+    return notePartOrigin(chatPart(part as Record<string, unknown>, role, `${param}[${index}]`), `${param}[${index}]`);
   });
   if (parts.every((part) => part.type === 'text')) return parts.map((part) => part.text as string).join('');
   return parts;

@@ -43,7 +43,8 @@ export function checkResponsesInput(
   request: Pick<ResponsesRequest, 'instructions' | 'tools' | 'text'>,
   inputMessages: Array<Record<string, unknown>>,
 ): Promise<Readonly<GuardrailPolicy>> {
-  return enforceInputPolicy(deps, context, ['input', 'output'], () => [...instructionSlots(request), ...requestSlots('chat', { messages: inputMessages }), ...definitionSlots(request)]);
+  const messages = { endpoint: 'chat' as const, body: { messages: inputMessages } };
+  return enforceInputPolicy(deps, context, ['input', 'output'], () => [...instructionSlots(request), ...requestSlots(messages.endpoint, messages.body), ...definitionSlots(request)], () => messages);
 }
 
 /** True when the policy checks answers, so a streamed response must be held until its final text is checked. */

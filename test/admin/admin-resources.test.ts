@@ -153,7 +153,7 @@ describe('admin resources', () => {
   it('stores and validates an application policy', async () => {
     const path = '/v1/admin/applications/shop/policy';
     const initial = (await get(path)).body;
-    assert.deepEqual(initial, { mode: 'inspect', processors: {}, on_error: 'fail_closed', timeout_ms: 2000 });
+    assert.deepEqual(initial, { mode: 'inspect', processors: {}, on_error: 'fail_closed', timeout_ms: 2000, unreadable_content: 'allow', read_pdf_text: false });
     await request(t.app).put(path).set('x-api-key', TEST_KEYS.admin).send({ mode: 'reject', dlp: { strategy: 'mask', info_types: ['EMAIL_ADDRESS'] } }).expect(200);
     const stored = (await get(path)).body;
     assert.equal(stored.mode, 'reject');

@@ -72,4 +72,23 @@ describe('input checks on moderations and speech text the model reads', function
       assert.equal(found?.input, 'Good night');
     });
   });
+  it('under unreadable_content "reject", a moderations image part is refused with 400 naming it, before any provider call', async () => {
+    const policy = (unreadable: string) => request(t.app).put('/v1/admin/applications/app/policy').set('x-api-key', TEST_KEYS.admin).send({ mode: 'reject', processors: { banned_words: {} }, unreadable_content: unreadable }).expect(200);
+    await policy('reject');
+    try {
+      const input = [{ type: 'text' as const, text: 'a calm sea' }, { type: 'image_url' as const, image_url: { url: 'https://example.com/a.png' } }];
+      const error = await routed('mod').moderations.create({ model: 'omni-moderation-latest', input }).then(
+        () => assert.fail('answered'),
+        (caught: unknown) => caught as InstanceType<typeof OpenAI.BadRequestError>,
+      );
+      assert.ok(error instanceof OpenAI.BadRequestError, String(error));
+      assert.equal(error.param, 'input[1]');
+      assert.equal(error.code, 'invalid_value');
+      assert.equal(fake.requests.length, 0);
+      await routed('mod').moderations.create({ model: 'omni-moderation-latest', input: [{ type: 'text', text: 'a calm sea' }] });
+      assert.equal(fake.requests.length, 1);
+    } finally {
+      await policy('allow');
+    }
+  });
 });

@@ -38,6 +38,7 @@ const LABELS: Record<string, string> = {
   info_types: 'Info types (comma-separated)',
   threshold: 'Threshold',
   apply_to: 'Apply to',
+  unreadable_content: 'Images, audio and PDFs (which input checks cannot read)',
 };
 
 const labelOf = (name: string, path: string): string =>

@@ -28,6 +28,10 @@ export const policyProperties = {
   },
   on_error: { enum: ['fail_open', 'fail_closed'], default: 'fail_closed' },
   timeout_ms: { type: 'integer', minimum: 1, maximum: 60000, default: 2000 },
+  /** Content the input checks cannot read (images, audio, PDFs and other binary files): passed unread, or refused. */
+  unreadable_content: { enum: ['allow', 'reject'], default: 'allow' },
+  /** Read the text of PDFs sent inline, for input checks (in a worker thread, within `timeout_ms` and fixed bounds). */
+  read_pdf_text: { type: 'boolean', default: false },
 } as const;
 
 /** An application policy. */

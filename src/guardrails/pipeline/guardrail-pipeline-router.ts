@@ -24,7 +24,7 @@ export function guardrailPolicyHandler(deps: GuardrailPipelineDeps): RequestHand
   const apply = async (context: ModelRequestContext): Promise<void> => {
     // Output checks read model text: chat and completions answers, not embeddings, moderations, images or audio.
     const textAnswer = TEXT_ANSWER_ENDPOINTS.has(context.endpoint);
-    const policy = await enforceInputPolicy(deps, context, textAnswer ? ['input', 'output'] : ['input'], () => requestSlots(context.endpoint, context.body));
+    const policy = await enforceInputPolicy(deps, context, textAnswer ? ['input', 'output'] : ['input'], () => requestSlots(context.endpoint, context.body), () => context);
     if (processorsFor(policy, 'output').length > 0 && textAnswer) {
       context.outputGuard = new OutputGuard(deps.engine, policy, context.checks, deps.windowing);
       refuseUnreadableOutput(context.body, context.outputGuard);

@@ -3,6 +3,7 @@ import { Errors } from '../../errors/error-registry.js';
 import type { ModelEndpoint } from '../../plugins/plugin-types.js';
 import type { TextSlot } from './text-slot.js';
 import { chatDefinitionSlots } from './tool-definition-slots.js';
+import { pdfReadingOf } from '../pdf/pdf-file-texts.js';
 
 export type { TextSlot } from './text-slot.js';
 
@@ -20,11 +21,17 @@ const TURN_ROLES = new Set(['system', 'developer', 'user', 'assistant']);
  */
 const TEXT_DATA_URL = /^data:(?:text\/[\w.+-]+|application\/(?:json|xml|yaml|x-yaml|javascript|x-javascript|x-python|x-sh|[\w.-]+\+(?:json|xml)))(?:;[\w.+-]+=[\w.+-]+)*;base64,/i;
 
+/** True for a file's `file_data` that is a text file inline (a base64 `data:` URL of a text type), which the checks read. */
+export function isTextFileData(data: unknown): boolean {
+  return typeof data === 'string' && TEXT_DATA_URL.test(data);
+}
+
 /**
  * The slots of a `file` part: its `filename` (a document's title, which the model reads), and its content when it is
  * a text file inline (`file.file_data`, a `data:text/…;base64,` URL, as /v1/messages translates a plain-text document):
- * the model reads that text as much as a text part's, so it is checked and rewritten (re-encoded) like one. A PDF or
- * other binary file's bytes are not read, as an image's are not.
+ * the model reads that text as much as a text part's, so it is checked and rewritten (re-encoded) like one. A PDF's
+ * text, when the policy had it read (`read_pdf_text`), is checked but never rewritten. Other binary files' bytes are
+ * not read, as an image's are not.
  */
 function fileSlots(part: Record<string, unknown>, into: TextSlot[]): void {
   const file = part.file;
@@ -32,6 +39,13 @@ function fileSlots(part: Record<string, unknown>, into: TextSlot[]): void {
   const record = file as Record<string, unknown>;
   stringSlot(record, 'filename', into);
   const data = record.file_data;
+  const pdf = pdfReadingOf(record);
+  if (pdf?.text !== undefined) {
+    // A PDF's text, read by readPdfFiles: checked, never rewritten (a transform that would change it refuses the request).
+    const text = pdf.text;
+    into.push({ text, replace: (next) => void (pdf.rewritten ||= next !== text) });
+    return;
+  }
   const prefix = typeof data === 'string' ? TEXT_DATA_URL.exec(data) : null;
   if (!prefix) return;
   const head = prefix[0];
