@@ -233,22 +233,13 @@ export class JsonRpcInterceptor {
     const params = message.params !== null && typeof message.params === 'object' && !Array.isArray(message.params) ? message.params : {};
     const method = String(message.method);
     const startedAt = Date.now();
-    let text: string;
-    let checks: ExchangeOutcome['checks'];
-    try {
-      const stored = await this.deps.service.storedPolicies(this.registry);
-      const verdict = await applyRegistryPolicies(this.deps.engine, stored ?? validateRegistryPolicies({}), requestSlots(method, params), stored !== undefined);
-      checks = verdict.checks;
-      if (!verdict.blocked) {
-        this.recordExchange(method, params, startedAt, 200, { checks });
-        return message;
-      }
-      text = `Blocked by the registry policy ${verdict.blocked.family} (${verdict.blocked.processor}: ${verdict.blocked.categories.join(', ')}).`;
-    } catch {
-      text = 'The registry could not check this request, so it is withheld.';
+    const { checks, refusal } = await this.judge(requestSlots(method, params), 'The registry could not check this request, so it is withheld.');
+    if (refusal === undefined) {
+      this.recordExchange(method, params, startedAt, 200, { checks });
+      return message;
     }
-    this.recordExchange(method, params, startedAt, 200, { blocked: true, error: text, checks });
-    if (typeof message.id === 'string' || typeof message.id === 'number') await this.replyUpstream?.({ jsonrpc: '2.0', id: message.id, error: { code: REQUEST_REFUSED, message: text } });
+    this.recordExchange(method, params, startedAt, 200, { blocked: true, error: refusal, checks });
+    if (typeof message.id === 'string' || typeof message.id === 'number') await this.replyUpstream?.({ jsonrpc: '2.0', id: message.id, error: { code: REQUEST_REFUSED, message: refusal } });
     return undefined;
   }
 
@@ -262,19 +253,25 @@ export class JsonRpcInterceptor {
     const params = message.params !== null && typeof message.params === 'object' && !Array.isArray(message.params) ? message.params : {};
     const method = String(message.method);
     const startedAt = Date.now();
-    let text: string;
-    let checks: ExchangeOutcome['checks'];
+    const { checks, refusal } = await this.judge(notificationSlots(method, params), 'The registry could not check this notification, so it is withheld.');
+    if (refusal === undefined) return message;
+    this.recordExchange(method, params, startedAt, 200, { blocked: true, error: refusal, checks });
+    return undefined;
+  }
+
+  /**
+   * Runs the registry policies on `slots` (DLP masks them in place): the checks, with the refusal text when they block;
+   * only `unreadable` as the refusal when the policies could not be read.
+   */
+  private async judge(slots: TextSlot[], unreadable: string): Promise<{ checks?: ExchangeOutcome['checks']; refusal?: string }> {
     try {
       const stored = await this.deps.service.storedPolicies(this.registry);
-      const verdict = await applyRegistryPolicies(this.deps.engine, stored ?? validateRegistryPolicies({}), notificationSlots(method, params), stored !== undefined);
-      if (!verdict.blocked) return message;
-      checks = verdict.checks;
-      text = `Blocked by the registry policy ${verdict.blocked.family} (${verdict.blocked.processor}: ${verdict.blocked.categories.join(', ')}).`;
+      const verdict = await applyRegistryPolicies(this.deps.engine, stored ?? validateRegistryPolicies({}), slots, stored !== undefined);
+      if (!verdict.blocked) return { checks: verdict.checks };
+      return { checks: verdict.checks, refusal: `Blocked by the registry policy ${verdict.blocked.family} (${verdict.blocked.processor}: ${verdict.blocked.categories.join(', ')}).` };
     } catch {
-      text = 'The registry could not check this notification, so it is withheld.';
+      return { refusal: unreadable };
     }
-    this.recordExchange(method, params, startedAt, 200, { blocked: true, error: text, checks });
-    return undefined;
   }
 
   /** Records a call once it ended, its span under this request's trace. */
