@@ -101,3 +101,21 @@ export async function startTranslatedGateway(answer: JsonUpstreamAnswer, options
     },
   };
 }
+
+/** "Done." as a Chat Completions answer and as a Messages answer. */
+const DONE_ANSWERS: Record<'openai' | 'anthropic', Record<string, unknown>> = {
+  anthropic: { id: 'msg_01', type: 'message', role: 'assistant', model: 'claude-x', content: [{ type: 'text', text: 'Done.' }], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 9, output_tokens: 2 } },
+  openai: { id: 'chatcmpl-1', object: 'chat.completion', created: 1, model: 'gpt-x', choices: [{ index: 0, message: { role: 'assistant', content: 'Done.' }, finish_reason: 'stop' }], usage: { prompt_tokens: 9, completion_tokens: 2, total_tokens: 11 } },
+};
+
+/**
+ * {@link startTranslatedGateway} with `gateway` options, in front of an upstream that answers "Done." in the format
+ * each request came in (OpenAI's chat, or Anthropic's), and pushes every body it receives to `received`.
+ */
+export function startDoneGateway(received: Array<Record<string, unknown>>, gateway?: GatewayOptions): Promise<TranslatedGateway> {
+  return startTranslatedGateway((res, body, req) => {
+    received.push(body);
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(DONE_ANSWERS[req.url?.endsWith('/chat/completions') ? 'openai' : 'anthropic']));
+  }, { gateway });
+}
