@@ -3,10 +3,8 @@ import assert from 'node:assert/strict';
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import request from 'supertest';
-import type { LoopbackServer } from '../helpers/loopback-server.js';
 import { TEST_KEYS } from '../helpers/test-gateway.js';
-import { TEST_GUARDRAILS } from '../helpers/test-guardrails.js';
-import { startDoneGateway, type TrafficFixture } from '../helpers/traffic-fixture.js';
+import { APP_POLICY_PATH, usePolicyGateway } from '../helpers/policy-gateway.js';
 
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 const IMAGE_URL = `data:image/png;base64,${PNG}`;
@@ -18,22 +16,7 @@ type ChatParts = OpenAI.Chat.Completions.ChatCompletionContentPart[];
 type Blocks = Anthropic.Messages.ContentBlockParam[];
 
 describe('policies on content input checks cannot read (unreadable_content)', () => {
-  let f: TrafficFixture;
-  let server: LoopbackServer;
-  const received: Array<Record<string, unknown>> = [];
-  const anthropic = () => new Anthropic({ apiKey: f.developerKey, baseURL: server.base, maxRetries: 0, defaultHeaders: { 'x-gateway-route': 'via-anthropic' } });
-  const openai = () => new OpenAI({ apiKey: f.developerKey, baseURL: `${server.base}/v1`, maxRetries: 0, defaultHeaders: { 'x-gateway-route': 'via-openai' } });
-  const policyPath = '/v1/admin/applications/app/policy';
-  const setPolicy = (policy: Record<string, unknown>) => request(f.app).put(policyPath).set('x-api-key', TEST_KEYS.admin).send(policy).expect(200);
-
-  let close: () => Promise<void>;
-  before(async () => {
-    ({ f, server, close } = await startDoneGateway(received, { plugins: TEST_GUARDRAILS }));
-  });
-  beforeEach(() => {
-    received.length = 0;
-  });
-  after(() => close());
+  const { received, app, anthropic, openai, setPolicy } = usePolicyGateway();
 
   /** A chat request: a system message, then a user turn of a question and `part`. */
   const chat = (part: ChatParts[number]) =>
@@ -59,7 +42,7 @@ describe('policies on content input checks cannot read (unreadable_content)', ()
 
   it('by default a policy says "allow" and images, audio and PDFs pass unread, as before', async () => {
     await setPolicy({ mode: 'reject', processors: INJECTION_CHECK });
-    const stored = await request(f.app).get(policyPath).set('x-api-key', TEST_KEYS.admin).expect(200);
+    const stored = await request(app()).get(APP_POLICY_PATH).set('x-api-key', TEST_KEYS.admin).expect(200);
     assert.equal(stored.body.unreadable_content, 'allow');
     await chat({ type: 'image_url', image_url: { url: IMAGE_URL } });
     await chat({ type: 'input_audio', input_audio: { data: PNG, format: 'wav' } });
@@ -151,7 +134,7 @@ describe('policies on content input checks cannot read (unreadable_content)', ()
     await setPolicy({ mode: 'reject', processors: { promptinjectiondetection: { threshold: 0.5, apply_to: ['output'] } }, unreadable_content: 'reject' });
     await chat({ type: 'image_url', image_url: { url: IMAGE_URL } });
     assert.equal(received.length, 1);
-    const bad = await request(f.app).put(policyPath).set('x-api-key', TEST_KEYS.admin).send({ unreadable_content: 'block' }).expect(400);
+    const bad = await request(app()).put(APP_POLICY_PATH).set('x-api-key', TEST_KEYS.admin).send({ unreadable_content: 'block' }).expect(400);
     assert.equal(bad.body.error.param, 'unreadable_content');
   });
 });
