@@ -26,10 +26,17 @@ async function startGateway(args: string[], mode: string): Promise<{ child: Chil
 
 const median = (results: CpuResult[]): CpuResult => [...results].sort((a, b) => a.cpuPerRequestUs - b.cpuPerRequestUs)[Math.floor(results.length / 2)]!;
 
-const target = (gateway: { info: Record<string, unknown> }, body: string) => ({
-  origin: `http://127.0.0.1:${String(gateway.info.port)}`,
+/** One side of a pair: a gateway process, and which of its ports and keys to load (`off` for a `pair` process's second gateway). */
+interface Side {
+  child: ChildProcess;
+  info: Record<string, unknown>;
+  side?: 'off';
+}
+
+const target = (gateway: Side, body: string) => ({
+  origin: `http://127.0.0.1:${String(gateway.side === 'off' ? gateway.info.offPort : gateway.info.port)}`,
   path: '/v1/chat/completions',
-  headers: { 'content-type': 'application/json', 'x-gateway-apikey': String(gateway.info.key), 'x-gateway-route': 'custom' },
+  headers: { 'content-type': 'application/json', 'x-gateway-apikey': String(gateway.side === 'off' ? gateway.info.offKey : gateway.info.key), 'x-gateway-route': 'custom' },
   body,
 });
 
@@ -39,17 +46,19 @@ const target = (gateway: { info: Record<string, unknown> }, body: string) => ({
  * alternates too); the median of each side counts. With `processes` above 1, that many pairs of gateways are started
  * one after the other, each measured for `rounds` rounds: one process can stay 10–20% faster or slower than another
  * of the same code for its whole life (its JIT and heap), which rounds within one process do not average out.
+ * With `inProcess`, each pair is one process serving both gateways (`BENCH_OBSERVABILITY=pair`), so that luck is the
+ * same on both sides.
  */
-export async function measureObservabilityCost(gatewayArgs: string[], options: { requests: number; connections: number; rounds: number; body: string; processes?: number }): Promise<ObservabilityCost> {
+export async function measureObservabilityCost(gatewayArgs: string[], options: { requests: number; connections: number; rounds: number; body: string; processes?: number; inProcess?: boolean }): Promise<ObservabilityCost> {
   const offRuns: CpuResult[] = [];
   const onRuns: CpuResult[] = [];
   for (let pair = 0; pair < (options.processes ?? 1); pair++) {
     // BENCH_ON_MODE (metrics, sdk, sdk-hooks, bare) and BENCH_OFF_MODE pick other pairs: see gateway-bench-server.ts.
-    const off = await startGateway(gatewayArgs, process.env.BENCH_OFF_MODE ?? 'off');
-    const on = await startGateway(gatewayArgs, process.env.BENCH_ON_MODE ?? 'on');
+    const on: Side = await startGateway(gatewayArgs, options.inProcess ? 'pair' : (process.env.BENCH_ON_MODE ?? 'on'));
+    const off: Side = options.inProcess ? { ...on, side: 'off' } : await startGateway(gatewayArgs, process.env.BENCH_OFF_MODE ?? 'off');
     try {
       for (let round = 0; round < options.rounds; round++) {
-        const measure = (gateway: { child: ChildProcess; info: Record<string, unknown> }) => measureCpuPerRequest(target(gateway, options.body), gateway.child.pid!, options);
+        const measure = (gateway: Side) => measureCpuPerRequest(target(gateway, options.body), gateway.child.pid!, options);
         if (round % 2 === 0) {
           offRuns.push(await measure(off));
           onRuns.push(await measure(on));

@@ -8,6 +8,8 @@ const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 10_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 /** How many pairs of gateway processes to measure one after the other, each for ROUNDS rounds. */
 const PROCESSES = Number(process.env.BENCH_PROCESSES ?? 1);
+/** BENCH_IN_PROCESS=true: both gateways of a pair in one process (see gateway-bench-server.ts, mode `pair`). */
+const IN_PROCESS = process.env.BENCH_IN_PROCESS === 'true';
 /** What each BENCH_OBSERVABILITY mode turns on (see gateway-bench-server.ts). */
 const MODES: Record<string, string> = {
   off: 'metrics and tracing off',
@@ -27,7 +29,7 @@ const upstream = spawn(process.execPath, ['--import', 'tsx', 'bench/fake-upstrea
 const info = await new Promise<{ port: number }>((resolve) => createInterface({ input: upstream.stdout! }).once('line', (line) => resolve(JSON.parse(line) as { port: number })));
 try {
   const body = JSON.stringify({ model: 'bench-model', messages: [{ role: 'user', content: 'Say hello.' }], max_tokens: 16 });
-  const cost = await measureObservabilityCost([`http://127.0.0.1:${info.port}`], { requests: REQUESTS, connections: 16, rounds: ROUNDS, body, processes: PROCESSES });
+  const cost = await measureObservabilityCost([`http://127.0.0.1:${info.port}`], { requests: REQUESTS, connections: 16, rounds: ROUNDS, body, processes: PROCESSES, inProcess: IN_PROCESS });
   console.log('\n| scenario | CPU µs/request | req/s at 16 conns | errors |\n|---|---:|---:|---:|');
   const offMode = process.env.BENCH_OFF_MODE ?? 'off';
   const onMode = process.env.BENCH_ON_MODE ?? 'on';
@@ -40,7 +42,7 @@ try {
   const ratios = cost.onRounds.map((on, index) => on / cost.offRounds[index]!).sort((a, b) => a - b);
   const paired = (ratios[Math.floor(ratios.length / 2)]! - 1) * 100;
   console.log(`paired (median of the per-round on/off ratios): ${paired >= 0 ? '+' : ''}${paired.toFixed(1)}%`);
-  console.log(`${onMode} over ${offMode}: ${cost.extraPercent >= 0 ? '+' : ''}${cost.extraPercent.toFixed(1)}% CPU per request (median of ${cost.rounds} alternating rounds of ${REQUESTS} requests, ${PROCESSES} pair${PROCESSES === 1 ? '' : 's'} of processes; node ${process.version})`);
+  console.log(`${onMode} over ${offMode}: ${cost.extraPercent >= 0 ? '+' : ''}${cost.extraPercent.toFixed(1)}% CPU per request (median of ${cost.rounds} alternating rounds of ${REQUESTS} requests, ${PROCESSES} ${IN_PROCESS ? `process${PROCESSES === 1 ? '' : 'es'} serving both` : `pair${PROCESSES === 1 ? '' : 's'} of processes`}; node ${process.version})`);
 } finally {
   upstream.kill('SIGTERM');
 }
