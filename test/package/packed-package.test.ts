@@ -88,12 +88,16 @@ describe('the packed package', function () {
     for (const needed of [
       'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/cli/gateway-service.js', 'dist/examples/server.js', 'README.md', 'LICENSE',
       'dist/plugins/guardrails/prompt-injection-detection/model.bin', 'dist/plugins/guardrails/lang-detector/language-weights.bin',
-      'dist/plugins/guardrails/trust-safety/unsafe-weights.bin', 'dist/plugins/guardrails/tool-injection-detection/model.bin',
+      'dist/plugins/guardrails/trust-safety/unsafe-weights.bin', 'dist/plugins/guardrails/trust-safety/unsafe-vectors.bin',
+      'dist/plugins/guardrails/tool-injection-detection/model.bin',
     ]) {
       assert.ok(files.includes(needed), `${needed} is not in the package`);
     }
     const unwanted = files.filter((file) => /\.(ts|map)$/.test(file) && !file.endsWith('.d.ts') || /^(src|test|bench|scripts|plugins)\//.test(file));
     assert.deepEqual(unwanted, [], 'sources, tests or source maps were packed');
+    // The GloVe table (2.8 MB) is read only by the training scripts: trustsafety ships its own vectors (unsafe-vectors.bin).
+    const trainingOnly = files.filter((file) => /shared\/word-vectors\.(bin|json)$/.test(file));
+    assert.deepEqual(trainingOnly, [], 'the training-only word-vector table was packed');
   });
 
   it('15.7: plain Node imports it (no tsx), mounts the gateway under a prefix in an Express app and serves requests, a custom guardrail included', async () => {

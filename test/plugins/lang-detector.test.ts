@@ -1,9 +1,10 @@
 // lang_detector: result shape, detection across scripts, the allow-list, the threshold, lazy loading, and the model card's dev figures.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { promisify } from 'node:util';
 import langDetector, { type LangDetectorResults } from '../../plugins/guardrails/lang-detector/index.js';
+import { loadLanguageModel } from '../../plugins/guardrails/lang-detector/language-model.js';
 import { shortTexts } from '../../scripts/eval/short-texts.js';
 import { GuardrailEngine, isGatewayError, type GuardrailOutcome } from '../../src/index.js';
 
@@ -96,6 +97,16 @@ describe('lang_detector guardrail', () => {
     };
     assert.deepEqual(await child('lazy'), { atStart: false, afterUse: true });
     assert.deepEqual(await child('preload'), { atStart: true, afterUse: true });
+  });
+
+  it('12.6: the shipped weights are under 5 MB and load in under 200 ms', async () => {
+    const folder = new URL('../../plugins/guardrails/lang-detector/', import.meta.url);
+    const bytes = ['language-model.json', 'language-weights.bin'].reduce((sum, file) => sum + statSync(new URL(file, folder)).size, 0);
+    assert.ok(bytes < 5 * 1024 * 1024, `${bytes} bytes`);
+    const started = performance.now();
+    await loadLanguageModel(folder);
+    const elapsed = performance.now() - started;
+    assert.ok(elapsed < 200, `${elapsed.toFixed(1)} ms`);
   });
 
   it('12.6: the shipped model still holds the dev-set figures of its MODEL.md (within 0.005)', async function () {

@@ -1,6 +1,6 @@
 // trustsafety registered in a real GuardrailEngine: result shape, each category caught, hard negatives, thresholds, DLP-masked text, the model card.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import request from 'supertest';
 import { englishDataset, englishRecommendedTransformers, RegExpMatcher } from 'obscenity';
 import trustSafety from '../../plugins/guardrails/trust-safety/index.js';
@@ -205,6 +205,17 @@ describe('trustsafety guardrail', () => {
     } finally {
       await f.close();
     }
+  });
+
+  it('12.6: the shipped weights are under 5 MB and load in under 200 ms', () => {
+    const folder = new URL('../../plugins/guardrails/trust-safety/', import.meta.url);
+    const bytes = ['unsafe-model.json', 'unsafe-weights.bin', 'unsafe-vectors.bin'].reduce((sum, file) => sum + statSync(new URL(file, folder)).size, 0);
+    assert.ok(bytes < 5 * 1024 * 1024, `${bytes} bytes`);
+    const started = performance.now();
+    const classifier = loadUnsafeClassifier(folder);
+    const elapsed = performance.now() - started;
+    assert.ok(elapsed < 200, `${elapsed.toFixed(1)} ms`);
+    assert.ok(classifier.predict('you are a worthless idiot and everyone hates you') > classifier.predict('the committee meets on tuesday'));
   });
 
   it('12.6: the shipped model with the rules still holds the dev-set figures of its MODEL.md (within 0.01)', async function () {
