@@ -66,6 +66,16 @@ describe('observability: failure paths', () => {
     assert.equal(server.status.code, 2, 'SpanStatusCode.ERROR');
   });
 
+  it('a stream that stalls past the timeout after it began: the attempt is counted as a timeout', async () => {
+    await f.create('/v1/admin/routes', { name: 'quick', type: 'chat', config: { settings: { retries: 0, timeout_ms: 150 } }, models: [{ name: 'primary-model', provider: 'fake', weight: 1 }] });
+    f.fake.script({ chunks: 3, chunkDelayMs: 600 });
+    const res = await request(f.app).post('/v1/chat/completions').set({ 'x-gateway-apikey': f.developerKey, 'x-gateway-route': 'quick' }).send(chatBody({ stream: true })).expect(200);
+    assert.match(res.text, /upstream_stream_error/);
+    const m = await scrapeUntil(metrics, (m) => assert.equal(m.value('gateway_requests_total'), 1));
+    assert.equal(m.value('gateway_upstream_attempts_total', { provider: 'fake', cause: 'timeout' }), 1);
+    assert.equal(m.value('gateway_upstream_attempts_total', { cause: 'stream_error' }), 0);
+  });
+
   it('an output check that cuts a stream is counted as its reject, not as a failed attempt of the provider', async () => {
     const policy = { mode: 'reject', processors: { banned_words: { apply_to: ['output'] } } };
     await request(f.app).put('/v1/admin/applications/app/policy').set('x-api-key', TEST_KEYS.superAdmin).send(policy).expect(200);
