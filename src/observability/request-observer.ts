@@ -110,6 +110,7 @@ function finishRequest(observability: GatewayObservability, req: Request, res: R
     else metrics.request(endpoint, route, last?.provider ?? NONE, NONE, status, seconds);
     if (error?.code === 'rate_limit_exceeded') metrics.recordRejection('rate_limit', scopeOf(error, 'route'), route);
     else if (error?.code === 'budget_exceeded') metrics.recordRejection('budget', scopeOf(error, 'application'), route);
+    if (context?.cache !== undefined) metrics.cacheLookup(route, context.cache);
     if (labels) {
       const usage = usageOf(context!);
       metrics.callUsage(labels, usage.input, usage.output);
