@@ -185,6 +185,8 @@ export class GatewayMetrics {
 
   /** Token usage of a request answered by a call with these labels (as {@link usage}). */
   callUsage(labels: CallLabels, input: number | undefined, output: number | undefined): void {
+    // No usage (a failed request, speech): no empty series either.
+    if (input === undefined && output === undefined) return;
     const series = this.callSeries(labels);
     const tokens = (series.tokens ??= [this.tokens.at(labels.operation, series.providerType, series.model, 'input'), this.tokens.at(labels.operation, series.providerType, series.model, 'output')]);
     if (input !== undefined) tokens[0].observe(input);

@@ -34,4 +34,12 @@ describe('observability: cache and usage metrics', () => {
     const m = await scrapeUntil(metrics, (m) => assert.equal(m.value('gateway_requests_total', { endpoint: 'responses' }), 2));
     assert.equal(m.count('gen_ai_client_token_usage', { gen_ai_request_model: 'primary-model', gen_ai_token_type: 'input' }), 1, 'only the answered request');
   });
+
+  it('a request that failed upstream leaves no empty token usage series behind', async () => {
+    await f.create('/v1/admin/routes', { name: 'broken', type: 'chat', config: { settings: { retries: 0 } }, models: [{ name: 'broken-model', provider: 'fake', weight: 1 }] });
+    f.fake.script({ fail: { status: 500 } });
+    await request(f.app).post('/v1/chat/completions').set({ 'x-gateway-apikey': f.developerKey, 'x-gateway-route': 'broken' }).send(chatBody()).expect(500);
+    const m = await scrapeUntil(metrics, (m) => assert.equal(m.value('gateway_requests_total', { route: 'broken' }), 1));
+    assert.equal(m.samples('gen_ai_client_token_usage_count', { gen_ai_request_model: 'broken-model' }).length, 0);
+  });
 });
