@@ -155,7 +155,7 @@ export function responseCacheHandler(deps: ResponseCacheDeps): RequestHandler {
         try {
           answer = answerToStore(res, context);
         } catch (error) {
-          deps.logger?.warn('an answer was not cached: it could not be assembled', { error: (error as Error).message });
+          deps.logger?.warn('an answer was not cached: it could not be assembled', { request_id: context.requestId, error: (error as Error).message });
         }
         if (answer) void deps.store.set(key, answer, config.ttl_seconds * 1000).then(worked, failed);
       });

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Router, type RequestHandler } from 'express';
 import type { GatewayLogger } from '../errors/error-middleware.js';
 import { RESPONSES_PATH } from '../responses/responses-router.js';
+import { requestIdOf } from '../observability/request-id.js';
 import { ENDPOINT_PATHS } from '../traffic/model-endpoints.js';
 import { modelContextOf } from '../traffic/model-request-context.js';
 import { buildModelEntry, requestSecrets, type ChronicleEntry } from './chronicle-entry.js';
@@ -26,7 +27,7 @@ export function chronicleWatcher(recorder: ChroniclesRecorder, logger?: GatewayL
         if (!entry) return;
         const secrets = requestSecrets(req);
         const unmetered = (error: Error): void => {
-          logger?.error('the usage of a request could not be counted', { error: error.message });
+          logger?.error('the usage of a request could not be counted', { request_id: requestIdOf(req), error: error.message });
           recorder.record(entry, secrets);
         };
         let metering: Promise<void> | undefined;
@@ -39,7 +40,7 @@ export function chronicleWatcher(recorder: ChroniclesRecorder, logger?: GatewayL
         if (!metering) recorder.record(entry, secrets);
         else metering.then(() => recorder.record(entry, secrets), unmetered);
       } catch (error) {
-        logger?.error('a request log entry could not be built', { error: (error as Error).message });
+        logger?.error('a request log entry could not be built', { request_id: requestIdOf(req), error: (error as Error).message });
       }
     });
     next();

@@ -31,6 +31,23 @@ export function toGatewayError(error: unknown): GatewayError {
   return Errors.internal([], { cause: error });
 }
 
+/** The longest `cause` a `request failed` line carries, in characters. */
+export const MAX_LOGGED_CAUSE_CHARS = 1024;
+
+/** Characters a key (or its base64, hex or URL form) is made of. */
+const KEY_CHAR = /[A-Za-z0-9_\-+/=%.]/;
+
+/**
+ * The message cut to {@link MAX_LOGGED_CAUSE_CHARS}. A word the cut goes through is dropped whole: the logger scrubs
+ * secrets after this, and the start of a key would no longer read as that key.
+ */
+function cutCause(message: string): string {
+  if (message.length <= MAX_LOGGED_CAUSE_CHARS) return message;
+  let end = MAX_LOGGED_CAUSE_CHARS;
+  while (end > 0 && KEY_CHAR.test(message[end - 1]!)) end--;
+  return `${message.slice(0, end)}…`;
+}
+
 /**
  * Creates the error middleware mounted at the end of every gateway router. `bodyOf` writes the answer's body:
  * OpenAI's shape by default; an endpoint that speaks another API (POST /v1/messages) passes its own.
@@ -47,7 +64,8 @@ export function errorMiddleware(logger?: GatewayLogger, bodyOf: (error: GatewayE
         // The whole path: req.path is relative to the router's mount point ('/' inside the /readyz router).
         path: (req.originalUrl.split('?')[0] ?? '').slice(0, 256),
         code: gatewayError.code,
-        cause: gatewayError.cause instanceof Error ? gatewayError.cause.message : undefined,
+        // A plugin's error may quote what it was given (a whole prompt): the line keeps its start only.
+        cause: gatewayError.cause instanceof Error ? cutCause(gatewayError.cause.message) : undefined,
       });
     }
     res.locals.gatewayError = gatewayError;

@@ -15,7 +15,7 @@ export interface CallLabels {
   readonly providerType: string;
   /** The model as a label: the configured model name, or `other`. */
   readonly model: string;
-  /** The attempt span's name: `<operation> <model>`. */
+  /** The attempt span's name: `<operation> <model>`, with the model as labelled (`other` unless configured). */
   readonly spanName: string;
   /** The gen_ai attributes of the attempt and request spans (shared: the SDK copies them). */
   readonly attributes: Readonly<Record<string, string>>;
@@ -24,19 +24,21 @@ export interface CallLabels {
 function makeLabels(context: ModelRequestContext, candidate: Candidate): CallLabels {
   const operation = OPERATION_NAMES[context.endpoint] ?? context.endpoint;
   const providerType = semconvProvider(candidate.provider.type);
-  const requestModel = scrubSecretShapes(candidate.model);
+  const model = configuredModel(candidate) ?? OTHER;
   return {
     provider: candidate.provider,
     route: context.routeName,
     operation,
     providerType,
-    model: configuredModel(candidate) ?? OTHER,
-    // The model may be the caller's own (`provider/<anything>`): key-shaped text and URL credentials are removed.
-    spanName: `${operation} ${requestModel}`,
+    model,
+    // Span names are what tracing backends group by: a model the caller named freely (`provider/<anything>`) reads
+    // `other` there, as in the metrics; `gen_ai.request.model` keeps its name.
+    spanName: `${operation} ${model}`,
     attributes: Object.freeze({
       'gen_ai.operation.name': operation,
       'gen_ai.provider.name': providerType,
-      'gen_ai.request.model': requestModel,
+      // The model may be the caller's own: key-shaped text and URL credentials are removed.
+      'gen_ai.request.model': scrubSecretShapes(candidate.model),
       'gateway.provider': candidate.provider.name,
       'gateway.route': context.routeName,
     }),

@@ -93,6 +93,7 @@ export class GatewayMetrics {
   private readonly processorSeconds: SeriesHistogram;
   private readonly toolCalls: SeriesCounter;
   private readonly toolSeconds: SeriesHistogram;
+  private readonly cacheLookups: SeriesCounter;
   private readonly calls = new WeakMap<CallLabels, CallSeries>();
 
   constructor(options: GatewayMetricsOptions, chronicles: ChroniclesGaugeSource) {
@@ -114,6 +115,7 @@ export class GatewayMetrics {
     this.processorSeconds = histogram(r, 'gateway_guardrail_processor_duration_seconds', 'Time one guardrail processor took on one check, in seconds.', ['processor', 'phase'], GUARDRAIL_BUCKETS);
     this.toolCalls = counter(r, 'gateway_mcp_tool_calls_total', 'MCP tool calls through a registry, by registry, tool and outcome (ok, error, blocked).', ['registry', 'tool', 'outcome']);
     this.toolSeconds = histogram(r, 'gateway_mcp_tool_call_duration_seconds', 'Time from an MCP tool call to its answer, in seconds.', ['registry', 'outcome'], OPERATION_BUCKETS);
+    this.cacheLookups = counter(r, 'gateway_cache_lookups_total', 'Model requests on routes with a response cache, by route and result (hit, miss).', ['route', 'result']);
     new Gauge({
       name: 'gateway_chronicles_queue_depth',
       help: 'Request log entries waiting to be written.',
@@ -183,6 +185,8 @@ export class GatewayMetrics {
 
   /** Token usage of a request answered by a call with these labels (as {@link usage}). */
   callUsage(labels: CallLabels, input: number | undefined, output: number | undefined): void {
+    // No usage (a failed request, speech): no empty series either.
+    if (input === undefined && output === undefined) return;
     const series = this.callSeries(labels);
     const tokens = (series.tokens ??= [this.tokens.at(labels.operation, series.providerType, series.model, 'input'), this.tokens.at(labels.operation, series.providerType, series.model, 'output')]);
     if (input !== undefined) tokens[0].observe(input);
@@ -264,6 +268,11 @@ export class GatewayMetrics {
   recordRejection(kind: RejectionKind, scope: string, route = 'none'): void {
     const s = SCOPES.has(scope) ? scope : OTHER;
     (kind === 'budget' ? this.overBudget : this.rateLimited).at(this.capped('route', route), s).inc();
+  }
+
+  /** A request on a route with a response cache, answered from it (`hit`) or not (`miss`). */
+  cacheLookup(route: string, result: 'hit' | 'miss'): void {
+    this.cacheLookups.at(this.capped('route', route), result).inc();
   }
 
   /** One guardrail check. */

@@ -78,7 +78,7 @@ export class GatewayObservability implements ProxyObserver, GuardrailObserver, T
         if (!span) return;
         if (span.isRecording()) {
           const attributes: Attributes = {};
-          if ('status' in outcome) attributes['http.response.status_code'] = outcome.status;
+          if (outcome.status !== undefined) attributes['http.response.status_code'] = outcome.status;
           if (outcome.kind === 'ok') usageAttributes(usageOf(context), attributes);
           span.setAttributes(attributes);
         }

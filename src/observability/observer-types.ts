@@ -2,11 +2,14 @@
 import type { Context } from '@opentelemetry/api';
 import type { Candidate, ModelRequestContext } from '../traffic/model-request-context.js';
 
-/** How an upstream attempt failed, as the proxy classifies it (`status` carries the HTTP status). */
+/**
+ * How an upstream attempt ended, as the proxy classifies it (`status` carries the HTTP status, when there was one:
+ * a stream the client left or that stalled past the timeout had begun with one, a redirect is an invalid response).
+ */
 export type AttemptEnd =
   | { kind: 'ok'; status: number; streamError?: string }
   | { kind: 'status'; status: number }
-  | { kind: 'timeout' | 'network' | 'aborted' | 'invalid_response' };
+  | { kind: 'timeout' | 'network' | 'aborted' | 'invalid_response'; status?: number };
 
 /** One upstream attempt being watched. */
 export interface AttemptWatch {
@@ -18,9 +21,9 @@ export interface AttemptWatch {
 export interface ProxyObserver {
   /** An attempt starts: its span opens and its trace context is added to the upstream headers. */
   attemptStarted(context: ModelRequestContext, candidate: Candidate, headers: Record<string, string>): AttemptWatch;
-  /** A failed attempt is retried on the same candidate. */
+  /** A failed attempt is retried on the same candidate; `failure` is how that attempt ended (its counted cause). */
   retried(candidate: Candidate, failure: AttemptEnd): void;
-  /** The route moves on from `candidate` to its next model. */
+  /** The route moves on from `candidate` to its next model after its last attempt ended as `failure`. */
   fellBack(context: ModelRequestContext, candidate: Candidate, failure: AttemptEnd): void;
 }
 

@@ -48,9 +48,18 @@ function contentOf(context: ModelRequestContext): { input: string; output: strin
   return { input, output };
 }
 
+/**
+ * `upstream_stream_error` when the answer began (200) and the upstream broke it off, or it stalled past the timeout: the
+ * client got an error event, so the request failed. A stream an output check cut is not counted (it was refused).
+ */
+function brokenStream(context: ModelRequestContext | undefined): string | undefined {
+  const relay = context?.relay;
+  return relay?.streamError !== undefined && !relay.rejected ? 'upstream_stream_error' : undefined;
+}
+
 function finishSpan(observability: GatewayObservability, traced: RequestTrace, req: Request, status: number, context: ModelRequestContext | undefined, labels: CallLabels | undefined, error: GatewayError | undefined): void {
   const { span } = traced;
-  const errorType = status >= 500 || status === 499 ? (error?.code ?? String(status)) : undefined;
+  const errorType = status >= 500 || status === 499 ? (error?.code ?? String(status)) : brokenStream(context);
   if (span.isRecording()) {
     // One setAttributes call: the SDK checks each attribute once.
     const attributes: Attributes = labels ? { ...labels.attributes } : {};
@@ -101,6 +110,7 @@ function finishRequest(observability: GatewayObservability, req: Request, res: R
     else metrics.request(endpoint, route, last?.provider ?? NONE, NONE, status, seconds);
     if (error?.code === 'rate_limit_exceeded') metrics.recordRejection('rate_limit', scopeOf(error, 'route'), route);
     else if (error?.code === 'budget_exceeded') metrics.recordRejection('budget', scopeOf(error, 'application'), route);
+    if (context?.cache !== undefined) metrics.cacheLookup(route, context.cache);
     if (labels) {
       const usage = usageOf(context!);
       metrics.callUsage(labels, usage.input, usage.output);

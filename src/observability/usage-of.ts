@@ -33,6 +33,8 @@ function lastUsagePayload(payloads: readonly string[]): Record<string, unknown> 
   return undefined;
 }
 
+const answered = (attempt: { status: number | null }): boolean => attempt.status !== null && attempt.status >= 200 && attempt.status < 300;
+
 /** Usage already read, by the answer it was read from: the attempt span, the request span and the metrics each ask once per request. */
 const read = new WeakMap<object, RequestUsage>();
 
@@ -49,7 +51,8 @@ export function usageOf(context: ModelRequestContext): RequestUsage {
 }
 
 function readUsage(context: ModelRequestContext): RequestUsage {
-  if (context.exchange) return fromUsage(context.exchange.usage, undefined);
+  // The tool loop's total starts at zero: with no round answered (every attempt failed) there is no usage to report.
+  if (context.exchange) return context.attempts.some(answered) ? fromUsage(context.exchange.usage, undefined) : {};
   const relay = context.relay;
   if (!relay || relay.rejected) return {};
   const answer = relay.answer ?? relay.json;

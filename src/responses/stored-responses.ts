@@ -6,6 +6,7 @@ import { identifyCaller } from '../auth/caller-identity.js';
 import { requestSecrets } from '../chronicles/chronicle-entry.js';
 import type { GatewayLogger } from '../errors/error-middleware.js';
 import { Errors } from '../errors/error-registry.js';
+import { requestIdOf } from '../observability/request-id.js';
 import { scrubSecretsDeep } from '../secrets/secret-scrubber.js';
 import type { Storage } from '../storage/storage-facade.js';
 import type { ResponseStateStore } from './response-store.js';
@@ -38,7 +39,7 @@ export async function keepResponse(deps: StoredResponsesDeps, req: Request, requ
     const secrets = [...(await deps.secrets?.()) ?? [], ...secretsOf(req, request)];
     await deps.store.saveObject(String(response.id), application, scrubSecretsDeep(response, secrets));
   } catch (error) {
-    deps.logger?.warn('a response could not be kept for GET /v1/responses/:id', { error: (error as Error).message });
+    deps.logger?.warn('a response could not be kept for GET /v1/responses/:id', { request_id: requestIdOf(req), error: (error as Error).message });
   }
 }
 

@@ -41,7 +41,20 @@ export interface FallbackProxyDeps {
 /** The end of one model request. */
 export type ProxyOutcome = { ok: true; relay: RelayOutcome } | { ok: false; error: GatewayError };
 
-type AttemptResult = { ok: true; relay: RelayOutcome } | { ok: false; failure: AttemptFailure; error: GatewayError };
+/** A failed attempt carries how it ended (`end`) for the retry and fallback counters, with the cause its attempt was counted under. */
+type AttemptResult = { ok: true; relay: RelayOutcome } | { ok: false; failure: AttemptFailure; error: GatewayError; end: AttemptEnd };
+
+/**
+ * How an attempt that was answered ended, for its metrics and span: a stream cut because the client left is
+ * `aborted`, one that stalled past the timeout `timeout`, and one the upstream broke a stream error. A stream an output
+ * check cut was the gateway's choice, not the upstream's failure: the attempt is `ok` (the check is counted as a reject).
+ */
+function answeredEnd(relay: RelayOutcome, status: number, clientLeft: boolean, timedOut: boolean): AttemptEnd {
+  if (relay.streamError === undefined || relay.rejected) return { kind: 'ok', status };
+  if (clientLeft) return { kind: 'aborted', status };
+  if (timedOut) return { kind: 'timeout', status };
+  return { kind: 'ok', status, streamError: relay.streamError };
+}
 
 const sleep = (ms: number, abort: AbortFlag): Promise<void> =>
   new Promise((resolve) => {
@@ -120,15 +133,18 @@ async function attempt(deps: FallbackProxyDeps, context: ModelRequestContext, ca
       const text = await readErrorText(upstream.body);
       const retryAfterMs = parseRetryAfter(upstream.headers['retry-after']) ?? bodyRetryAfter(candidate.adapter, upstream.status, text);
       const error = upstreamError(upstream.status, text, candidate.adapter, candidate.provider.name, providerContext.apiKey?.value, retryAfterMs);
-      finish({ kind: 'status', status: upstream.status }, upstream.status, error.message);
-      return { ok: false, error, failure: { kind: 'status', status: upstream.status, retryAfterMs } };
+      const end: AttemptEnd = { kind: 'status', status: upstream.status };
+      finish(end, upstream.status, error.message);
+      return { ok: false, error, failure: { kind: 'status', status: upstream.status, retryAfterMs }, end };
     }
     if (upstream.status >= 300) {
       // A redirect is neither followed (its Location is the upstream's to choose) nor success: a 502, retried and falling back as one.
       await upstream.body.dump({ limit: MAX_ERROR_BODY_BYTES }).catch(() => undefined);
       const error = Errors.upstreamRedirect([candidate.provider.name, upstream.status]);
-      finish({ kind: 'status', status: upstream.status }, upstream.status, error.message);
-      return { ok: false, error, failure: { kind: 'network' } };
+      // Counted as an answer the gateway cannot use (`invalid_response`), not as a client error.
+      const end: AttemptEnd = { kind: 'invalid_response', status: upstream.status };
+      finish(end, upstream.status, error.message);
+      return { ok: false, error, failure: { kind: 'network' }, end };
     }
     if (res) setGatewayHeaders(res, context);
     // The stream's payloads so far, visible to the request log if the client leaves mid-stream (recorded as 499).
@@ -148,28 +164,31 @@ async function attempt(deps: FallbackProxyDeps, context: ModelRequestContext, ca
             }, providerContext.apiKey?.value)
           : await relayJson(res, upstream, candidate.adapter, providerContext, context.outputGuard, context.answerFormat);
     context.relay = relay;
-    finish({ kind: 'ok', status: upstream.status, streamError: relay.streamError }, upstream.status, relay.streamError);
+    finish(answeredEnd(relay, upstream.status, context.abort.aborted, timer.timedOut), upstream.status, relay.streamError);
     return { ok: true, relay };
   } catch (error) {
     if (context.relay?.payloads === live) context.relay = undefined; // the stream never started
     const kind = classifyUpstreamError(error, context.abort.aborted, timer.timedOut);
     if (kind === 'timeout') {
-      finish({ kind: 'timeout' }, null, 'timeout');
-      return { ok: false, error: Errors.upstreamTimeout([candidate.provider.name, timeoutMs]), failure: { kind } };
+      const end: AttemptEnd = { kind: 'timeout' };
+      finish(end, null, 'timeout');
+      return { ok: false, error: Errors.upstreamTimeout([candidate.provider.name, timeoutMs]), failure: { kind }, end };
     }
     // Messages built from an upstream's answer (or an adapter's failure) may echo the key: it is masked.
     const key = providerContext.apiKey?.value;
     // An answer the gateway cannot read, or a stream whose first events report a failure: the upstream's own error, masked.
     if ((error as GatewayError).code === 'upstream_invalid_response' || (error as GatewayError).code === 'upstream_stream_error') {
       const invalid = withoutProviderKey(error as GatewayError, key);
-      finish({ kind: 'invalid_response' }, 502, invalid.message);
-      return { ok: false, error: invalid, failure: { kind: 'network' } };
+      const end: AttemptEnd = { kind: 'invalid_response' };
+      finish(end, 502, invalid.message);
+      return { ok: false, error: invalid, failure: { kind: 'network' }, end };
     }
     const message = maskProviderKey((error as Error).message ?? String(error), key);
-    finish({ kind }, null, kind === 'aborted' ? 'client disconnected' : message);
+    const end: AttemptEnd = { kind };
+    finish(end, null, kind === 'aborted' ? 'client disconnected' : message);
     // The attempt record (for admins) keeps the whole message; the caller is told the kind of failure, not the
     // provider's address ("connect ECONNREFUSED 10.0.3.7:8000" names a host inside the gateway's network).
-    return { ok: false, error: Errors.upstreamUnreachable([candidate.provider.name, networkFailureOf(error)]), failure: { kind: 'network' } };
+    return { ok: false, error: Errors.upstreamUnreachable([candidate.provider.name, networkFailureOf(error)]), failure: { kind: 'network' }, end };
   } finally {
     timer.clear();
   }
@@ -191,7 +210,7 @@ export async function proxyModelRequest(deps: FallbackProxyDeps, context: ModelR
       if (retry >= retries || !isRetryable(result.failure)) break;
       const delay = retryDelay(retry, result.failure, deps.timing, deps.random);
       if (delay === undefined) break;
-      deps.observer?.retried(candidate, result.failure);
+      deps.observer?.retried(candidate, result.end);
       await sleep(delay, context.abort);
     }
     if (result.ok) return result.relay.rejected && !res?.headersSent ? { ok: false, error: result.relay.rejected } : { ok: true, relay: result.relay };
@@ -199,7 +218,7 @@ export async function proxyModelRequest(deps: FallbackProxyDeps, context: ModelR
     if (context.abort.aborted || res?.headersSent) break;
     const model = candidate.routeModel;
     if (!model || !shouldFallBack(result.failure, model.fallback_enabled, model.fallback_codes)) break;
-    if (candidate !== context.candidates.at(-1)) deps.observer?.fellBack(context, candidate, result.failure);
+    if (candidate !== context.candidates.at(-1)) deps.observer?.fellBack(context, candidate, result.end);
   }
   return { ok: false, error: last ?? Errors.noProviderAvailable([context.routeName]) };
 }

@@ -25,6 +25,8 @@ export interface Candidate {
 /** Everything the gateway knows about one model request. */
 export interface ModelRequestContext {
   id: string;
+  /** The request id (`x-request-id`), for the log lines written about this request; absent on a router mounted without the gateway's first step. */
+  requestId?: string;
   startedAt: number;
   endpoint: ModelEndpoint;
   application: string;

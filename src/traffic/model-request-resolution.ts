@@ -8,7 +8,7 @@ import { routeOfModel } from '../models/route-model-id.js';
 import type { ModelEndpoint } from '../plugins/plugin-types.js';
 import { AbortFlag } from './attempt-timer.js';
 import { headerValue } from './gateway-headers.js';
-import { requestTraceOf } from '../observability/gateway-tracing.js';
+import { requestRecordOf } from '../observability/request-record.js';
 import { cachedRouteCandidates, cachedUnifiedCandidates, resolveCandidates } from './candidate-selection.js';
 import { setModelContext, type Candidate, type ModelRequestContext, type RouteRecord } from './model-request-context.js';
 import type { ProviderDirectory } from './provider-directory.js';
@@ -62,8 +62,10 @@ function attachContext(
   routeName: string,
   candidates: Candidate[],
 ): ModelRequestContext {
+  const record = requestRecordOf(req);
   const context: ModelRequestContext = {
     id: randomUUID(),
+    requestId: record?.id,
     startedAt: Date.now(),
     endpoint: request.endpoint,
     application: caller.application,
@@ -77,7 +79,7 @@ function attachContext(
     attempts: [],
     abort: new AbortFlag(),
     checks: [],
-    trace: requestTraceOf(req)?.context,
+    trace: record?.trace?.context,
   };
   res.on('close', () => {
     if (!res.writableFinished) context.abort.abort();

@@ -192,7 +192,7 @@ export class UsageService {
     const controls = this.admitted.get(context);
     if (!controls) return;
     const task = this.account(controls, entry.application, usage?.total_tokens ?? 0, cost?.usd ?? 0)
-      .catch((error: Error) => this.options.logger?.error('budget spend or token limits could not be updated', { error: error.message }))
+      .catch((error: Error) => this.options.logger?.error('budget spend or token limits could not be updated', { request_id: context.requestId, error: error.message }))
       .finally(() => this.accounting.delete(task));
     this.accounting.add(task);
   }

@@ -35,12 +35,21 @@ function memoryPino(): { logger: GatewayLogger; lines: () => Array<Record<string
   };
 }
 
+/** A provider whose adapter fails quoting the whole request body, prompt included, as a careless plugin might. */
+const quotingProvider = defineProvider({
+  name: 'quoting',
+  openaiCompatible: true,
+  buildRequest(context) {
+    throw new Error(`cannot send ${JSON.stringify(context.body)}`);
+  },
+});
+
 describe('observability: request ids and logs', () => {
   let f: TrafficFixture;
   let log: ReturnType<typeof memoryPino>;
   beforeEach(async () => {
     log = memoryPino();
-    f = await createTrafficFixture({ logger: log.logger, logRequests: true, plugins: [leakyProvider] });
+    f = await createTrafficFixture({ logger: log.logger, logRequests: true, plugins: [leakyProvider, quotingProvider] });
   });
   afterEach(() => f.close());
 
@@ -89,6 +98,30 @@ describe('observability: request ids and logs', () => {
     assert.ok(!text.includes(STORED_KEY), 'the stored provider key is scrubbed');
     assert.ok(!text.includes(f.developerKey), 'the developer key is never logged');
     for (const line of lines.filter((entry) => entry.message === 'request' || entry.message === 'request failed')) assert.ok(line.request_id, 'every request line has its id');
+  });
+
+  it("a failure's cause is cut on its log line: a plugin quoting a 100 KB prompt does not write it to the log", async () => {
+    await f.create('/v1/admin/providers', { name: 'quoting', type: 'quoting', config: { models: ['quoting-model'] }, api_keys: [{ api_key: 'quoting-provider-key-0001' }] });
+    const prompt = 'confidential paragraph. '.repeat(4200);
+    const failed = await request(f.app).post('/v1/chat/completions').set({ 'x-gateway-apikey': f.developerKey }).send(chatBody({ model: 'quoting-model', messages: [{ role: 'user', content: prompt }] })).expect(500);
+    const line = await eventually(() => {
+      const found = log.lines().find((entry) => entry.message === 'request failed' && entry.request_id === failed.headers['x-request-id']);
+      assert.ok(found);
+      return found;
+    });
+    assert.match(String(line.cause), /^cannot send /);
+    assert.ok(String(line.cause).length <= 1025, `cause of ${String(line.cause).length} characters`);
+    // A stored key the cut would go through is not left half there for the scrubber to miss.
+    const cutKey = 'cutacrossthestoredkey0123456789';
+    await f.create('/v1/admin/providers', { name: 'quoting2', type: 'quoting', config: { models: ['quoting-model-2'] }, api_keys: [{ api_key: cutKey }] });
+    const padded = `${'x'.repeat(1000 - 'cannot send {"model":"quoting-model-2","messages":[{"role":"user","content":"'.length)} ${cutKey} tail`;
+    const second = await request(f.app).post('/v1/chat/completions').set({ 'x-gateway-apikey': f.developerKey }).send(chatBody({ model: 'quoting-model-2', messages: [{ role: 'user', content: padded }] })).expect(500);
+    const cut = await eventually(() => {
+      const found = log.lines().find((entry) => entry.message === 'request failed' && entry.request_id === second.headers['x-request-id']);
+      assert.ok(found);
+      return String(found.cause);
+    });
+    assert.ok(!cut.includes(cutKey.slice(0, 12)), cut.slice(-60));
   });
 
   it('15.4: pino redact paths hide credentials in logged fields', () => {

@@ -40,6 +40,7 @@ export async function enforceInputPolicy(
     const run = unavailableRun(missing, 'input');
     context.checks.push(...run.checks);
     deps.logger?.error('guardrail policy names processors that are not registered; the request is refused', {
+      request_id: context.requestId,
       application: context.application,
       route: context.routeName,
       policy: source,
