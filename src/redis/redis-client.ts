@@ -15,17 +15,22 @@ import type { GatewayRedisOptions } from './redis-options.js';
 export function createRedisClient(options: GatewayRedisOptions, logger?: GatewayLogger): Redis {
   const maxDelay = options.maxReconnectDelayMs ?? 1000;
   const commandTimeout = options.commandTimeoutMs ?? 500;
+  const connectTimeout = options.connectTimeoutMs ?? 2000;
   // ioredis (about 21 MB of RSS) is loaded only by gateways configured with Redis, not at every start.
   const { Redis: RedisClient } = createRequire(import.meta.url)('ioredis') as typeof import('ioredis');
   const client = new RedisClient(options.url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
     commandTimeout,
-    socketTimeout: commandTimeout,
-    connectTimeout: options.connectTimeoutMs ?? 2000,
+    socketTimeout: connectTimeout,
+    connectTimeout,
     retryStrategy: (times) => Math.min(times * 100, maxDelay),
     lazyConnect: false,
   });
+  // A new connection's handshake (AUTH, SELECT, the ready check) has connectTimeoutMs to answer; once it is ready, a
+  // command has commandTimeoutMs. ioredis reads the option at each write, so the bound follows the connection's state.
+  client.on('ready', () => (client.options.socketTimeout = commandTimeout));
+  client.on('close', () => (client.options.socketTimeout = connectTimeout));
   let down = false;
   client.on('error', (error: Error) => {
     if (down) return;
@@ -37,7 +42,7 @@ export function createRedisClient(options: GatewayRedisOptions, logger?: Gateway
     down = false;
     logger?.info('Redis is reachable again');
   });
-  void firstConnection(client, options.connectTimeoutMs ?? 2000);
+  void firstConnection(client, connectTimeout);
   return client;
 }
 
