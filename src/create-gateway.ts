@@ -278,9 +278,14 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       closed = true;
       await ready.catch(() => undefined);
       try {
-        await recorder.close();
+        // Both write to storage: side by side, a storage that does not answer costs one timeout, not one each.
+        const [chronicles] = await Promise.allSettled([recorder.close(), usage.close()]);
+        if (chronicles.status === 'rejected') {
+          const error = chronicles.reason as Error;
+          logger?.error('request log entries could not be written before the gateway stopped; they are lost', { lost: recorder.queued, error: error.message });
+          throw error;
+        }
       } finally {
-        await usage.close();
         await limits.close();
         await redis?.quit().catch(() => redis.disconnect());
         await client.close();

@@ -1,4 +1,5 @@
 // Batches Chronicles entries off the request path, appends them per application, keeps the usage graph, and enforces retention in the background.
+import { Errors } from '../errors/error-registry.js';
 import type { WriteGuard } from '../storage/storage-adapter.js';
 import type { Storage } from '../storage/storage-facade.js';
 import type { ChronicleEntry } from './chronicle-entry.js';
@@ -22,6 +23,9 @@ const failureOf = (work: Promise<void>): Promise<unknown> =>
     () => undefined,
     (error: unknown) => error,
   );
+
+/** Whether `error` says storage cannot be reached now (`storage_unavailable`), so every other append would fail the same way. */
+const unreachable = (error: unknown): boolean => (error as { code?: unknown } | undefined)?.code === Errors.storageUnavailable.code;
 
 /**
  * Records entries in memory and appends them in batches. `flush()` writes what waits; `close()`
@@ -47,6 +51,8 @@ export class ChroniclesRecorder {
   private readonly secrets: () => Promise<readonly string[]>;
   private readonly owner: ChroniclesDeps['owner'];
   private discardedTotal = 0;
+  /** {@link close} was called: no flush is scheduled or retried any more (storage is closed next). */
+  private closed = false;
 
   constructor(
     private readonly storage: Storage,
@@ -97,7 +103,7 @@ export class ChroniclesRecorder {
    * While appends fail, kept entries wait for the retry timer rather than a flush per request.
    */
   private schedule(): void {
-    if (this.backgroundFlush || this.pending.size === 0) return;
+    if (this.closed || this.backgroundFlush || this.pending.size === 0) return;
     if (this.pending.size >= this.maxBatch && this.retryMs === 0) this.flushInBackground();
     else if (!this.timer) {
       this.timer = setTimeout(() => this.flushInBackground(), this.retryMs || this.flushIntervalMs);
@@ -145,6 +151,12 @@ export class ChroniclesRecorder {
         failure = error;
       }
       for (const [application, items] of batch) {
+        // Storage unreachable: each other application's append would wait out the same timeout (a hung database made
+        // a flush, and so a stop, last one timeout per application), so their entries wait for the next flush.
+        if (unreachable(failure)) {
+          this.pending.putBack(application, items);
+          continue;
+        }
         const error = await this.flushApplication(application, items, known, failure);
         failure ??= error;
       }
@@ -154,7 +166,7 @@ export class ChroniclesRecorder {
       }
       // Kept entries are retried by themselves (backing off), so they are written once storage is back even if no request comes.
       this.retryMs = Math.min(MAX_RETRY_MS, Math.max(FIRST_RETRY_MS, this.retryMs * 2));
-      if (!this.timer) {
+      if (!this.timer && !this.closed) {
         this.timer = setTimeout(() => this.flushInBackground(), this.retryMs);
         this.timer.unref();
       }
@@ -261,8 +273,12 @@ export class ChroniclesRecorder {
     return this.enqueue(() => this.retention.sweepAge());
   }
 
-  /** Flushes and stops the timers. */
+  /**
+   * Flushes and stops the timers. Entries its last flush could not write stay in {@link queued}, and are not retried
+   * (the storage is closed after this): a closed recorder never flushes again.
+   */
   async close(): Promise<void> {
+    this.closed = true;
     clearInterval(this.sweeper);
     await this.flush();
   }

@@ -4,6 +4,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { Options } from 'http-proxy-middleware';
 import { Errors, type GatewayError } from '../errors/error-registry.js';
 import { hasBody } from '../http/json-body.js';
+import { networkFailureOf } from '../http/network-failure.js';
 import { scrubSecrets } from '../secrets/secret-scrubber.js';
 import { FORWARDED_HEADERS, returnedHeaders } from './mcp-headers.js';
 import { forEachSseEvent, formatSseEvent, readBoundedBody, UpstreamBodyError } from './upstream-body.js';
@@ -131,7 +132,8 @@ function proxyOptions(targetOf: (req: Request) => PassthroughTarget, limits: { m
       },
       error: (error, req, res) => {
         const target = targetOf(req as Request);
-        const failure = Errors.mcpUpstreamUnreachable([target?.registry ?? '', scrubSecrets(error.message, target?.secrets ?? [])]);
+        // The kind of failure, not its message: that names the tool server's host and port.
+        const failure = Errors.mcpUpstreamUnreachable([target?.registry ?? '', networkFailureOf(error)]);
         if ('writeHead' in res) answerError(res, failure);
         else res.destroy();
       },

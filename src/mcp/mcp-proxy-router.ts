@@ -27,6 +27,7 @@ import type { Storage } from '../storage/storage-facade.js';
 import { requestTraceOf } from '../observability/gateway-tracing.js';
 import { keepWithRequest, keptWithRequest } from '../observability/request-record.js';
 import { forEachSseEvent, resolveLimits, formatSseEvent, readBoundedBody, UpstreamBodyError, type McpProxyLimits } from './upstream-body.js';
+import { networkFailureOf } from '../http/network-failure.js';
 
 /** What the proxy needs. */
 export interface McpProxyDeps {
@@ -186,9 +187,10 @@ export function mcpProxyRouter(deps: McpProxyDeps): Router {
     try {
       upstream = await deps.client.send({ url: registry.url, method: 'POST', headers: upstreamHeaders(req, target, deps.observer), body: JSON.stringify(req.body) }, timer.signal);
     } catch (error) {
+      // The exchange log (admins) keeps the message; the caller reads the kind of failure, not the server's address.
       const reason = timer.timedOut ? 'it did not answer in time' : scrub((error as Error).message);
       interceptor.abandon(reason, 502);
-      throw Errors.mcpUpstreamUnreachable([registry.name, reason]);
+      throw Errors.mcpUpstreamUnreachable([registry.name, timer.timedOut ? reason : networkFailureOf(error)]);
     } finally {
       timer.clear();
     }

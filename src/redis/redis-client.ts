@@ -1,4 +1,4 @@
-// The ioredis client for shared state: no offline queue, bounded command and connect timeouts, reconnection with a capped delay.
+// The ioredis client for shared state: no offline queue, bounded command and connect timeouts, a silent connection replaced, reconnection with a capped delay.
 import { createRequire } from 'node:module';
 import type { Redis } from 'ioredis';
 import type { GatewayLogger } from '../errors/error-middleware.js';
@@ -7,20 +7,30 @@ import type { GatewayRedisOptions } from './redis-options.js';
 /**
  * Connects to `options.url`. Commands never wait for a connection (`enableOfflineQueue: false`, no retry of a
  * command): while Redis is down they fail at once, so callers apply their failure mode instead of hanging.
+ * A connection that stops answering (Redis hung, or the connection dropped silently by a firewall, NAT or load balancer)
+ * is destroyed once a command has waited `commandTimeoutMs` without a byte back (`socketTimeout`), whichever feature sent
+ * it, so unanswered commands never pile up on it and the client reconnects rather than time out on it for good.
  * The client reconnects by itself, every `maxReconnectDelayMs` at most. Connection errors are logged once per outage.
  */
 export function createRedisClient(options: GatewayRedisOptions, logger?: GatewayLogger): Redis {
   const maxDelay = options.maxReconnectDelayMs ?? 1000;
+  const commandTimeout = options.commandTimeoutMs ?? 500;
+  const connectTimeout = options.connectTimeoutMs ?? 2000;
   // ioredis (about 21 MB of RSS) is loaded only by gateways configured with Redis, not at every start.
   const { Redis: RedisClient } = createRequire(import.meta.url)('ioredis') as typeof import('ioredis');
   const client = new RedisClient(options.url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
-    commandTimeout: options.commandTimeoutMs ?? 500,
-    connectTimeout: options.connectTimeoutMs ?? 2000,
+    commandTimeout,
+    socketTimeout: connectTimeout,
+    connectTimeout,
     retryStrategy: (times) => Math.min(times * 100, maxDelay),
     lazyConnect: false,
   });
+  // A new connection's handshake (AUTH, SELECT, the ready check) has connectTimeoutMs to answer; once it is ready, a
+  // command has commandTimeoutMs. ioredis reads the option at each write, so the bound follows the connection's state.
+  client.on('ready', () => (client.options.socketTimeout = commandTimeout));
+  client.on('close', () => (client.options.socketTimeout = connectTimeout));
   let down = false;
   client.on('error', (error: Error) => {
     if (down) return;
@@ -32,7 +42,7 @@ export function createRedisClient(options: GatewayRedisOptions, logger?: Gateway
     down = false;
     logger?.info('Redis is reachable again');
   });
-  void firstConnection(client, options.connectTimeoutMs ?? 2000);
+  void firstConnection(client, connectTimeout);
   return client;
 }
 

@@ -15,6 +15,7 @@ import { classifyUpstreamError, type UpstreamClient } from './upstream-client.js
 import { maskProviderKey, MAX_ERROR_BODY_BYTES, upstreamError, withoutProviderKey } from './upstream-error.js';
 import type { AttemptEnd, ProxyObserver } from '../observability/observer-types.js';
 import { withStreamUsage } from '../usage/stream-usage.js';
+import { networkFailureOf } from '../http/network-failure.js';
 
 /** The wait an adapter reads from an error body (see ProviderPlugin.retryAfterMs); undefined when it has none. */
 function bodyRetryAfter(adapter: ProviderPlugin, status: number, text: string): number | undefined {
@@ -85,13 +86,6 @@ async function readErrorText(body: AsyncIterable<Buffer> & { destroy(): unknown 
     body.destroy();
   }
   return Buffer.concat(chunks).subarray(0, MAX_ERROR_BODY_BYTES).toString('utf8');
-}
-
-/** A network error's code (`ECONNREFUSED`, `ENOTFOUND`, `UND_ERR_SOCKET`, …), which names no host or address. */
-function networkFailureOf(error: unknown): string {
-  const withCode = error as { code?: unknown; cause?: { code?: unknown } } | null;
-  const code = withCode?.code ?? withCode?.cause?.code;
-  return typeof code === 'string' && /^[A-Z][A-Z0-9_]{1,40}$/.test(code) ? code : 'the connection failed';
 }
 
 /**

@@ -15,12 +15,11 @@ export interface OutageCounts {
 
 /**
  * The Redis link of the shared rate limiter. A command that fails, finds the connection not ready or does not answer
- * in time resolves `undefined` and starts an outage, logged once, until a command is answered again; a command timeout
- * on a live connection also reconnects, so unanswered commands do not pile up on it.
+ * in time resolves `undefined` and starts an outage, logged once, until a command is answered again. (A connection
+ * that stops answering is replaced by the shared client itself: see `createRedisClient`.)
  */
 export class RateLimitOutageGuard {
   private connected = false;
-  private reconnecting = false;
   private lastError = '';
   private readonly outage: RedisOutageNotice;
 
@@ -54,12 +53,6 @@ export class RateLimitOutageGuard {
       this.outage.recovered();
       return result;
     } catch (error) {
-      // A command timeout on a live connection: reconnect, so unanswered commands do not pile up on it.
-      if (/timed out/i.test((error as Error).message) && !this.reconnecting) {
-        this.reconnecting = true;
-        this.client.once('ready', () => (this.reconnecting = false));
-        this.client.disconnect(true);
-      }
       return this.failed(error as Error);
     }
   }

@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { Redis } from 'ioredis';
 import request from 'supertest';
-import { deleteKeys, requireRedis, TEST_REDIS_URL, testKeyPrefix } from '../helpers/redis-test.js';
+import { eventually } from '../helpers/eventually.js';
+import { deleteKeys, redisThroughCut, requireRedis, TEST_REDIS_URL, testKeyPrefix } from '../helpers/redis-test.js';
 import { TEST_KEYS } from '../helpers/test-gateway.js';
 import { chatBody, createTrafficFixture, type TrafficFixture } from '../helpers/traffic-fixture.js';
 import type { GatewayOptions } from '../../src/index.js';
@@ -109,6 +110,35 @@ describe('response cache while Redis is unreachable', () => {
       assert.ok(warnings.some((message) => message.includes('response cache is unavailable')));
     } finally {
       await f.close();
+    }
+  });
+});
+
+describe('response cache when its Redis connection is dropped silently', function () {
+  this.timeout(30_000);
+  requireRedis();
+
+  it('14.5: the silent connection is replaced after one command timeout: the cache hits and /readyz is 200 again, without rate-limited routes', async () => {
+    const prefix = testKeyPrefix();
+    const { relay, url } = await redisThroughCut();
+    const f = await cachedFixture({ redis: { url, keyPrefix: prefix, maxReconnectDelayMs: 100 } });
+    try {
+      f.fake.script({ text: 'Kept in Redis.' });
+      await ask(f).expect(200);
+      await eventually(async () => assert.equal((await ask(f).expect(200)).headers['x-gateway-cache'], 'hit'));
+      await request(f.app).get('/readyz').expect(200);
+      // As a firewall or NAT that forgets the connection without a reset: nothing comes back on it, new ones work.
+      relay.stall();
+      assert.equal((await ask(f).expect(200)).headers['x-gateway-cache'], 'miss');
+      // With the old connection kept, every command timed out for good and /readyz stayed 503 on every replica.
+      await eventually(async () => {
+        assert.equal((await ask(f).expect(200)).headers['x-gateway-cache'], 'hit');
+        await request(f.app).get('/readyz').expect(200);
+      }, 5000);
+    } finally {
+      await f.close();
+      await relay.close();
+      await deleteKeys(prefix);
     }
   });
 });

@@ -7,6 +7,7 @@ import { chatBody, createTrafficFixture, type TrafficFixture } from '../helpers/
 import { dropSchema, requirePostgres, TEST_DATABASE_URL, testSchemaName } from '../helpers/postgres-test.js';
 import { tcpCut, type TcpCut } from '../helpers/tcp-cut.js';
 import { eventually } from '../helpers/eventually.js';
+import { capturingLogger, type LoggedLine } from '../helpers/capturing-logger.js';
 import pg from 'pg';
 import { ChroniclesRecorder } from '../../src/chronicles/chronicles-recorder.js';
 import type { ChronicleEntry } from '../../src/chronicles/chronicle-entry.js';
@@ -142,6 +143,63 @@ describe('a gateway on postgresStorage', function () {
     assert.ok(Date.now() - started < 5000, 'the write waited for the hung server');
     await relay.restore();
     await request(f.app).post('/v1/admin/applications').set('x-api-key', TEST_KEYS.superAdmin).send({ name: 'after-hang' }).expect(201);
+  });
+
+  it('14.5: with PostgreSQL hung, a flush of ten applications gives up after one timeout, not one per application, and writes them all once it is back', async () => {
+    const target = new URL(TEST_DATABASE_URL);
+    target.port = String(relay.port);
+    const storage = new Storage(postgresStorage({ connectionString: target.toString(), schema: `${schema}_h`, connectionTimeoutMillis: 500, queryTimeoutMillis: 500 }));
+    await storage.init();
+    const recorder = new ChroniclesRecorder(storage, { flushIntervalMs: 60_000 });
+    const applications = Array.from({ length: 10 }, (_, n) => `app${n}`);
+    try {
+      relay.hang();
+      for (const [n, application] of applications.entries()) recorder.record({ ...entryOf(n), application });
+      const started = Date.now();
+      await assert.rejects(recorder.flush(), (error: { code?: string }) => error.code === 'storage_unavailable');
+      const ms = Date.now() - started;
+      // One application after another, each waited out its own 500 ms timeout: at least 5 s (and a stop as long).
+      assert.ok(ms < 2500, `the flush took ${ms} ms`);
+      assert.equal(recorder.queued, 10, 'every entry is kept for the next flush');
+      await relay.restore();
+      await recorder.flush();
+      for (const [n, application] of applications.entries()) assert.deepEqual((await recorder.entries(application)).map((e) => e.input), [`n${n}`]);
+    } finally {
+      await relay.restore();
+      await recorder.close();
+      await storage.close();
+      await dropSchema(`${schema}_h`);
+    }
+  });
+
+  it('14.5: closed while PostgreSQL hangs, a gateway stops within one round of timeouts, logs the request log entries it loses, and retries nothing after', async () => {
+    const target = new URL(TEST_DATABASE_URL);
+    target.port = String(relay.port);
+    const lines: LoggedLine[] = [];
+    const g = await createTrafficFixture({
+      storage: postgresStorage({ connectionString: target.toString(), schema: `${schema}_c`, connectionTimeoutMillis: 500, queryTimeoutMillis: 500 }),
+      logger: capturingLogger(lines),
+      chronicles: { flushIntervalMs: 60_000 },
+      usage: { flushIntervalMs: 60_000 },
+    });
+    try {
+      for (let n = 0; n < 3; n++) await request(g.app).post('/v1/chat/completions').set('authorization', `Bearer ${g.developerKey}`).send(chatBody()).expect(200);
+      relay.hang();
+      const started = Date.now();
+      await assert.rejects(g.close(), (error: { code?: string }) => error.code === 'storage_unavailable');
+      const ms = Date.now() - started;
+      assert.ok(ms < 3000, `closing took ${ms} ms`);
+      const lost = lines.filter((line) => /request log entries could not be written before the gateway stopped/.test(line.message));
+      assert.deepEqual(lost.map((line) => line.fields?.lost), [3]);
+      // A retry of the failed flush came 1 s after it, against the closed storage, and then every few seconds for good.
+      const logged = lines.length;
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      assert.deepEqual(lines.slice(logged), []);
+    } finally {
+      await relay.restore();
+      await g.close();
+      await dropSchema(`${schema}_c`);
+    }
   });
 
   it('14.5: while appends fail, the recorder keeps at most maxPending entries, counts and reports the rest, and writes the kept ones once PostgreSQL is back', async () => {
