@@ -19,7 +19,9 @@ export type { ChronicleEntry, McpExchange, ToolInvocation } from '../records/req
 function outputOf(context: ModelRequestContext | undefined): { output: string | null; usage: Record<string, unknown> | null } {
   const relay = context?.relay;
   const cut = relay?.cutAfterChars;
-  if (!relay || (relay.rejected && cut === undefined)) return { output: null, usage: null };
+  if (!relay) return { output: null, usage: null };
+  // A JSON answer an output check withheld keeps no text, but its usage: the provider was paid for it.
+  if (relay.rejected && cut === undefined) return { output: null, usage: relay.withheldUsage ?? null };
   if (relay.payloads) {
     // Under an output transform (DLP mask, redact, replace) the payloads are the transformed ones the client got.
     const text = relay.payloads.map(chunkText).join('');
