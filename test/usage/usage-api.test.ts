@@ -86,6 +86,27 @@ describe('15.5.3 GET /v1/admin/usage', function () {
     }
   });
 
+  it('refuses a date that is not in the calendar, and reads a time without an offset as UTC whatever the server time zone', async () => {
+    const f = await createTrafficFixture();
+    const zone = process.env.TZ;
+    try {
+      for (const query of ['?from=2026-02-30', '?to=2026-02-29T10:00Z', '?from=2026-04-31&to=2026-05-02']) {
+        const res = await usage(f, query).expect(400);
+        assert.equal(res.body.error.param, query.slice(1, query.indexOf('=')), query);
+      }
+      assert.equal((await usage(f, '?from=2024-02-29&to=2024-03-01').expect(200)).body.from, '2024-02-29');
+      process.env.TZ = 'America/New_York';
+      for (const query of ['?from=2026-11-25T23:30&to=2026-11-27', '?from=2026-11-25 23:30:00&to=2026-11-27']) {
+        assert.equal((await usage(f, query).expect(200)).body.from, '2026-11-25', query);
+      }
+      assert.equal((await usage(f, '?from=2026-11-25T23:30:00-05:00&to=2026-11-27').expect(200)).body.from, '2026-11-26', 'an offset counts: the UTC day');
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+      await f.close();
+    }
+  });
+
   it('15.5.3: file storage: totals are kept across a restart', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'usage-file-'));
     try {
