@@ -103,14 +103,18 @@ function replayInFormat(res: Response, context: ModelRequestContext, answer: Rec
   res.end(text);
 }
 
-/** The answer to store once the request has ended: a complete 200 answer that passed the output checks, as sent. */
+/**
+ * The answer to store once the request has ended: a complete 200 answer that passed the output checks, as sent. A
+ * stream is complete when every choice has its finish reason.
+ */
 function answerToStore(res: Response, context: ModelRequestContext): Buffer | undefined {
   const relay = context.relay;
   if (res.statusCode !== 200 || !relay || relay.rejected || relay.streamError) return undefined;
   // An endpoint answering in another format sent its own bytes: the OpenAI-format answer it was made from is stored.
   if (!relay.payloads) return context.answerFormat ? relay.answer && Buffer.from(JSON.stringify(relay.answer)) : relay.bytes;
   const answer = assembleStreamAnswer(context.endpoint, relay.payloads);
-  if (!answer) return undefined;
+  // A stream that ended without a finish reason for every choice (the upstream closed it early, with no error) is incomplete.
+  if (!answer || !(answer.choices as Array<{ finish_reason?: unknown }>).every((choice) => typeof choice.finish_reason === 'string')) return undefined;
   // The events' text joined: a provider key cut across two events is whole here, and is masked.
   const text = JSON.stringify(answer);
   return Buffer.from(relay.keyForms ? relay.keyForms.mask(text) : text);
