@@ -13,7 +13,7 @@ function outageStorage(): StorageAdapter & { down: boolean } {
   const adapter = {
     ...inner,
     down: false,
-    async set(key: string, value: unknown) {
+    async set(key: string, value: Parameters<StorageAdapter['set']>[1]) {
       if (adapter.down) throw Object.assign(new Error('storage is down'), { code: 'ECONNREFUSED' });
       return inner.set(key, value);
     },
