@@ -103,14 +103,29 @@ function replayInFormat(res: Response, context: ModelRequestContext, answer: Rec
   res.end(text);
 }
 
+/**
+ * Whether an answer is whole and no failure: no `error` member (some servers report a failure in a 200 answer), and
+ * for chat and completions at least one choice, each with its finish reason (a stream the upstream closed early, with
+ * no error, has none).
+ */
+function isComplete(endpoint: ModelRequestContext['endpoint'], answer: Record<string, unknown>): boolean {
+  if (answer.error !== undefined && answer.error !== null) return false;
+  if (endpoint !== 'chat' && endpoint !== 'completions') return true;
+  const choices = answer.choices;
+  return Array.isArray(choices) && choices.length > 0 && choices.every((choice: { finish_reason?: unknown } | null) => typeof choice?.finish_reason === 'string');
+}
+
 /** The answer to store once the request has ended: a complete 200 answer that passed the output checks, as sent. */
 function answerToStore(res: Response, context: ModelRequestContext): Buffer | undefined {
   const relay = context.relay;
   if (res.statusCode !== 200 || !relay || relay.rejected || relay.streamError) return undefined;
-  // An endpoint answering in another format sent its own bytes: the OpenAI-format answer it was made from is stored.
-  if (!relay.payloads) return context.answerFormat ? relay.answer && Buffer.from(JSON.stringify(relay.answer)) : relay.bytes;
+  if (!relay.payloads) {
+    if (relay.answer && !isComplete(context.endpoint, relay.answer)) return undefined;
+    // An endpoint answering in another format sent its own bytes: the OpenAI-format answer it was made from is stored.
+    return context.answerFormat ? relay.answer && Buffer.from(JSON.stringify(relay.answer)) : relay.bytes;
+  }
   const answer = assembleStreamAnswer(context.endpoint, relay.payloads);
-  if (!answer) return undefined;
+  if (!answer || !isComplete(context.endpoint, answer)) return undefined;
   // The events' text joined: a provider key cut across two events is whole here, and is masked.
   const text = JSON.stringify(answer);
   return Buffer.from(relay.keyForms ? relay.keyForms.mask(text) : text);

@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import { callerOf, DEVELOPER_KEY_HEADER } from '../auth/caller-identity.js';
 import type { GatewayError } from '../errors/error-registry.js';
 import { answerText, chunkText, requestSlots } from '../guardrails/pipeline/message-text.js';
-import type { ChronicleEntry, GuardrailCheck, McpExchange, ToolInvocation } from '../records/request-records.js';
+import type { AttemptRecord, ChronicleEntry, GuardrailCheck, McpExchange, ToolInvocation } from '../records/request-records.js';
 import type { ModelRequestContext } from '../traffic/model-request-context.js';
 import { traceIdOf } from '../observability/gateway-tracing.js';
 import { requestIdOf } from '../observability/request-id.js';
@@ -19,7 +19,9 @@ export type { ChronicleEntry, McpExchange, ToolInvocation } from '../records/req
 function outputOf(context: ModelRequestContext | undefined): { output: string | null; usage: Record<string, unknown> | null } {
   const relay = context?.relay;
   const cut = relay?.cutAfterChars;
-  if (!relay || (relay.rejected && cut === undefined)) return { output: null, usage: null };
+  if (!relay) return { output: null, usage: null };
+  // A JSON answer an output check withheld keeps no text, but its usage: the provider was paid for it.
+  if (relay.rejected && cut === undefined) return { output: null, usage: relay.withheldUsage ?? null };
   if (relay.payloads) {
     // Under an output transform (DLP mask, redact, replace) the payloads are the transformed ones the client got.
     const text = relay.payloads.map(chunkText).join('');
@@ -37,6 +39,15 @@ function outputOf(context: ModelRequestContext | undefined): { output: string | 
   } catch {
     return { output: null, usage: null };
   }
+}
+
+/**
+ * Whether the client left while a provider was answering (the attempt under way, or just aborted by the client): the
+ * provider was sent the prompt and bills it even though nothing of its answer was read (a JSON answer, or a stream
+ * before its first event), so the request's usage is estimated from its prompt.
+ */
+function answering(attempt: AttemptRecord | undefined): boolean {
+  return attempt !== undefined && attempt.status === null && (attempt.error === undefined || attempt.error === 'client disconnected');
 }
 
 /** The characters of a request's prompt text (token ids, which no slot reads, by their count). */
@@ -124,7 +135,7 @@ export function buildModelEntry(req: Request, res: Response, context: ModelReque
   } else {
     const { output, usage } = outputOf(context);
     entry.output = output;
-    entry.usage = usage;
+    entry.usage = usage ?? (left && context && answering(last) ? estimatedUsage(inputChars(context), 0) : null);
   }
   if (context?.relay?.rejected && context.relay.cutAfterChars !== undefined) entry.stream_cut = { after_chars: context.relay.cutAfterChars, code: context.relay.rejected.code };
   const requestId = requestIdOf(req);

@@ -13,6 +13,7 @@ import { StreamTextTransform } from './stream-text-transform.js';
 import type { UpstreamResponse } from './upstream-client.js';
 import { withoutProviderKey } from './upstream-error.js';
 import { withoutStreamUsage } from '../usage/stream-usage.js';
+import { answerUsage } from '../usage/usage-extractor.js';
 
 /** What the relay saw of an answer, for the request log. */
 export interface RelayOutcome {
@@ -26,6 +27,11 @@ export interface RelayOutcome {
   streamError?: string;
   /** An output check withheld the answer: this error is answered instead (JSON) or ended the stream. */
   rejected?: GatewayError;
+  /**
+   * The provider's usage of a JSON answer an output check withheld (OpenAI's shape): the provider billed it, so it is
+   * priced and counted against budgets and token limits like a sent answer's, though its text is not kept.
+   */
+  withheldUsage?: Record<string, unknown>;
   /** A stream an output check cut: how many characters of answer text the client had received. */
   cutAfterChars?: number;
   /** The answer in OpenAI's format, when it was captured rather than sent. */
@@ -126,7 +132,10 @@ export async function relayJson(
   const parsed = parseJson(text);
   const answer = compatible ? (parsed as Record<string, unknown>) : adapter.translateResponse!(parsed, context);
   const rejected = await guard?.checkAnswer(answer);
-  if (rejected) return { rejected };
+  if (rejected) {
+    const usage = answerUsage(answer);
+    return usage ? { rejected, withheldUsage: usage } : { rejected };
+  }
   const sent = Buffer.from(JSON.stringify(format ? format.json(answer, context.model) : answer));
   sendJson(res, sent);
   return { bytes: sent, answer };

@@ -4,6 +4,7 @@ import type { Redis } from 'ioredis';
 import type { GatewayLogger } from '../errors/error-middleware.js';
 import { firstConnection, readyConnection } from '../redis/redis-client.js';
 import { RedisOutageNotice } from '../redis/redis-outage-notice.js';
+import { RELEASE_SCRIPT, WINDOW_SCRIPT } from './caller-limit-scripts.js';
 
 /** The answer of a check: admitted or not, what is left, and when the window is whole again (ms from now). */
 export interface WindowState {
@@ -133,46 +134,9 @@ export class MemoryCallerLimits implements CallerLimits {
   }
 }
 
-/**
- * KEYS[1]: a sorted set of entries `<unique>:<weight>` scored by Redis time in ms. ARGV: limit, window ms, unique
- * member, weight, and `take` or `add`. Drops entries older than the window, sums the rest, and (take) admits while
- * the sum is below the limit, or (add) logs the weight. Returns {admitted, remaining, reset ms}: refused, until the
- * window admits again; admitted, until it is empty (its newest entry leaves it), 0 when it is empty already, as in
- * {@link MemoryCallerLimits}.
- */
-const WINDOW_SCRIPT = `
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local limit = tonumber(ARGV[1])
-local window = tonumber(ARGV[2])
-local weight = tonumber(ARGV[4])
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
-local entries = redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')
-local sum = 0
-for i = 1, #entries, 2 do sum = sum + tonumber(string.match(entries[i], ':(%d+)$')) end
-if ARGV[5] == 'take' and sum >= limit then
-  local left = sum
-  for i = 1, #entries, 2 do
-    left = left - tonumber(string.match(entries[i], ':(%d+)$'))
-    if left < limit then return {0, 0, tonumber(entries[i + 1]) + window - now} end
-  end
-  return {0, 0, window}
-end
-if weight > 0 then
-  redis.call('ZADD', KEYS[1], now, ARGV[3] .. ':' .. ARGV[4])
-  redis.call('PEXPIRE', KEYS[1], window)
-  sum = sum + weight
-end
-local remaining = limit - sum
-if remaining < 0 then remaining = 0 end
-local newest = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
-local reset = 0
-if #newest > 0 then reset = tonumber(newest[2]) + window - now end
-return {1, remaining, reset}
-`;
-
 interface ScriptedRedis {
-  gatewayCallerWindow(key: string, limit: number, windowMs: number, member: string, weight: number, op: 'take' | 'add'): Promise<[number, number, number]>;
+  gatewayCallerWindow(key: string, sumKey: string, limit: number, windowMs: number, member: string, weight: number, op: 'take' | 'add'): Promise<[number, number, number]>;
+  gatewayCallerRelease(key: string, sumKey: string, member: string, weight: number): Promise<number>;
 }
 
 /**
@@ -199,7 +163,8 @@ export class RedisCallerLimits implements CallerLimits {
     });
     this.prefix = `${options.keyPrefix ?? 'gateway:'}limit:`;
     this.connectTimeoutMs = options.connectTimeoutMs ?? 2000;
-    client.defineCommand('gatewayCallerWindow', { numberOfKeys: 1, lua: WINDOW_SCRIPT });
+    client.defineCommand('gatewayCallerWindow', { numberOfKeys: 2, lua: WINDOW_SCRIPT });
+    client.defineCommand('gatewayCallerRelease', { numberOfKeys: 2, lua: RELEASE_SCRIPT });
     void firstConnection(client, this.connectTimeoutMs);
   }
 
@@ -209,11 +174,13 @@ export class RedisCallerLimits implements CallerLimits {
       await readyConnection(this.client, this.connectTimeoutMs);
       const member = `${this.instance}:${(this.sequence = (this.sequence + 1) % Number.MAX_SAFE_INTEGER)}`;
       const logged = Math.max(0, Math.round(weight));
-      const [admitted, remaining, resetMs] = await (this.client as unknown as ScriptedRedis).gatewayCallerWindow(this.prefix + key, limit, windowMs, member, logged, op);
+      const scripted = this.client as unknown as ScriptedRedis;
+      const [window, sum] = [this.prefix + key, `${this.prefix + key}:sum`];
+      const [admitted, remaining, resetMs] = await scripted.gatewayCallerWindow(window, sum, limit, windowMs, member, logged, op);
       this.outage.recovered();
       const state: WindowState = { admitted: admitted === 1, remaining, resetMs };
       // The script logged the member as `<member>:<weight>`; a failed removal leaves it to leave the window in time.
-      if (admitted === 1 && logged > 0) state.release = () => this.client.zrem(this.prefix + key, `${member}:${logged}`).then(() => undefined, () => undefined);
+      if (admitted === 1 && logged > 0) state.release = () => scripted.gatewayCallerRelease(window, sum, `${member}:${logged}`, logged).then(() => undefined, () => undefined);
       return state;
     } catch (error) {
       this.outage.failed(error);

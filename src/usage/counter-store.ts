@@ -27,7 +27,11 @@ export class CounterStore {
     const adapter = this.storage.adapter;
     if (adapter.addCounters) return adapter.addCounters(increments);
     const byBucket = new Map<string, CounterValue[]>();
-    for (const increment of increments) byBucket.set(increment.bucket, [...(byBucket.get(increment.bucket) ?? []), increment]);
+    for (const increment of increments) {
+      const list = byBucket.get(increment.bucket);
+      if (list) list.push(increment);
+      else byBucket.set(increment.bucket, [increment]);
+    }
     for (const [bucket, list] of byBucket) {
       await this.storage.update<BucketValue>(bucketKey(bucket), (current) => {
         const next: BucketValue = current ? structuredClone(current) : {};

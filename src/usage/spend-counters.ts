@@ -54,7 +54,11 @@ const usdOf = (values: CounterValue[], scope: BudgetScope): number =>
  */
 export class StoredSpendCounters implements SpendCounters {
   private readonly totals = new Map<string, Promise<number> | number>();
-  private pending: CounterValue[] = [];
+  /**
+   * Spend not written yet, one sum per scope (its storage name): bounded by the budgets in use, however long storage
+   * is down, and nothing is dropped.
+   */
+  private pending = new Map<string, CounterValue>();
 
   constructor(
     private readonly store: CounterStore,
@@ -111,7 +115,7 @@ export class StoredSpendCounters implements SpendCounters {
       const current = this.totals.get(name);
       const value = (typeof current === 'number' ? current : before) + usd;
       this.totals.set(name, value);
-      this.pending.push({ bucket: bucketOf(scope), item: itemOf(scope), field: 'usd', amount: usd });
+      this.hold(name, { bucket: bucketOf(scope), item: itemOf(scope), field: 'usd', amount: usd });
       after.push(value);
     }
     return after;
@@ -120,17 +124,26 @@ export class StoredSpendCounters implements SpendCounters {
   async forget(owner: BudgetOwner, id: string): Promise<void> {
     const bucket = bucketOf({ owner, id });
     for (const name of this.totals.keys()) if (name.startsWith(`${bucket}/`)) this.totals.delete(name);
-    this.pending = this.pending.filter((increment) => increment.bucket !== bucket);
+    for (const [name, increment] of this.pending) if (increment.bucket === bucket) this.pending.delete(name);
     await this.store.delete(bucket);
   }
 
+  /** Adds an increment to the pending sum of its scope. */
+  private hold(name: string, increment: CounterValue): void {
+    const held = this.pending.get(name);
+    if (held) held.amount += increment.amount;
+    else this.pending.set(name, increment);
+  }
+
   async flush(): Promise<void> {
+    if (this.pending.size === 0) return;
     const batch = this.pending;
-    this.pending = [];
+    this.pending = new Map();
     try {
-      await this.store.add(batch);
+      await this.store.add([...batch.values()]);
     } catch (error) {
-      this.pending = batch.concat(this.pending).slice(-100_000);
+      // Kept whole for the next flush, with what was added meanwhile.
+      for (const [name, increment] of batch) this.hold(name, increment);
       throw error;
     }
   }

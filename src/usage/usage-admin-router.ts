@@ -23,10 +23,19 @@ const validateOverrides = compileValidator<{ models: Record<string, ModelPrice |
 
 const readUsageQuery = queryReader(['group_by', 'from', 'to']);
 
-/** A `from`/`to` parameter: a date (`2026-11-25`) or an ISO 8601 time, as its UTC day. */
+const DAY_OR_TIME = /^(\d{4}-\d{2}-\d{2})(?:[T ]([0-9:.]+)(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/**
+ * A `from`/`to` parameter: a date (`2026-11-25`) or an ISO 8601 time, as its UTC day. A date that is not in the
+ * calendar (`2026-02-30`) is refused rather than rolled over, and a time without an offset is read as UTC, never in
+ * the server's time zone.
+ */
 function dayParam(value: string | undefined, name: 'from' | 'to', fallback: string): string {
   if (value === undefined) return fallback;
-  const time = /^\d{4}-\d{2}-\d{2}([T ][0-9:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(value) ? Date.parse(value) : NaN;
+  const parts = DAY_OR_TIME.exec(value);
+  const day = parts?.[1];
+  const valid = day !== undefined && !Number.isNaN(Date.parse(day)) && dayOf(new Date(Date.parse(day))) === day;
+  const time = valid ? Date.parse(parts![2] === undefined ? day : `${day}T${parts![2]}${parts![3] ?? 'Z'}`) : NaN;
   if (Number.isNaN(time)) throw Errors.validation([`The parameter '${name}' must be a date (YYYY-MM-DD) or an ISO 8601 time.`], { param: name });
   return dayOf(new Date(time));
 }

@@ -187,7 +187,8 @@ export class UsageService {
     entry.cost = cost;
     const keyId = context?.developerKeyId;
     if (!keyId) return;
-    this.totals.record(entry.timestamp.slice(0, 10), entry.application, context.incarnation, keyId, entry.route ?? '', this.totalsModel(entry, context), usage, cost?.usd ?? 0);
+    // Usage without a price is counted as unpriced, not as free: its cost is unknown.
+    this.totals.record(entry.timestamp.slice(0, 10), entry.application, context.incarnation, keyId, entry.route ?? '', this.totalsModel(entry, context), usage, cost ? cost.usd : usage ? null : 0);
     this.metered++;
     const controls = this.admitted.get(context);
     if (!controls) return;

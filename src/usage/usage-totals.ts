@@ -16,9 +16,11 @@ export interface UsageRow {
   cached_tokens: number;
   total_tokens: number;
   cost_usd: number;
+  /** Requests whose answer reported usage but whose model has no price: their cost is unknown, not in `cost_usd`. */
+  unpriced_requests: number;
 }
 
-const FIELDS = ['requests', 'prompt_tokens', 'completion_tokens', 'cached_tokens', 'cost_usd'] as const;
+const FIELDS = ['requests', 'prompt_tokens', 'completion_tokens', 'cached_tokens', 'cost_usd', 'unpriced_requests'] as const;
 const BUCKET = 'usage/';
 /**
  * At most this many (day, application, key, route, model) rows wait for a flush by default (a long storage outage,
@@ -29,7 +31,7 @@ const MAX_PENDING_ROWS = 50_000;
 /** The route and model of usage folded together once the pending rows reach their bound: counted, not broken down. */
 export const OTHER_ROUTE_OR_MODEL = '(other)';
 
-const emptyRow = (): UsageRow => ({ requests: 0, prompt_tokens: 0, completion_tokens: 0, cached_tokens: 0, total_tokens: 0, cost_usd: 0 });
+const emptyRow = (): UsageRow => ({ requests: 0, prompt_tokens: 0, completion_tokens: 0, cached_tokens: 0, total_tokens: 0, cost_usd: 0, unpriced_requests: 0 });
 
 /**
  * Usage totals kept in the counter store, one bucket per UTC day (`usage/2026-11-25`) and one item per application,
@@ -49,8 +51,9 @@ export class UsageTotals {
    * Adds one finished request of UTC day `day` (`YYYY-MM-DD`) of the application's incarnation `incarnation`. Once
    * `maxPendingRows` rows wait, a request of a new row counts under route and model {@link OTHER_ROUTE_OR_MODEL} of
    * its day, application and key instead (rows bounded by those, which only admins create): nothing is dropped.
+   * `costUsd` null: the answer has usage but its model no price (counted in `unpriced_requests`, not in `cost_usd`).
    */
-  record(day: string, application: string, incarnation: string, key: string, route: string, model: string, usage: TokenUsage | null, costUsd: number): void {
+  record(day: string, application: string, incarnation: string, key: string, route: string, model: string, usage: TokenUsage | null, costUsd: number | null): void {
     let id = `${day}\u0000${application}\u0000${incarnation}\u0000${key}\u0000${route}\u0000${model}`;
     let pending = this.pending.get(id);
     if (!pending && this.pending.size >= this.maxPendingRows) {
@@ -59,7 +62,7 @@ export class UsageTotals {
       pending = this.pending.get(id);
     }
     if (!pending) {
-      const row = { requests: 0, prompt_tokens: 0, completion_tokens: 0, cached_tokens: 0, cost_usd: 0 };
+      const row = { requests: 0, prompt_tokens: 0, completion_tokens: 0, cached_tokens: 0, cost_usd: 0, unpriced_requests: 0 };
       pending = { bucket: BUCKET + day, item: JSON.stringify([application, key, route, model, incarnation]), row };
       this.pending.set(id, pending);
     }
@@ -67,7 +70,8 @@ export class UsageTotals {
     pending.row.prompt_tokens += usage?.prompt_tokens ?? 0;
     pending.row.completion_tokens += usage?.completion_tokens ?? 0;
     pending.row.cached_tokens += usage?.cached_tokens ?? 0;
-    pending.row.cost_usd += costUsd;
+    if (costUsd === null) pending.row.unpriced_requests += 1;
+    else pending.row.cost_usd += costUsd;
   }
 
   /** Adds the pending totals to storage; on failure they are kept for the next flush. */

@@ -139,4 +139,20 @@ describe('15.5 usage and cost', () => {
     assert.equal(entry.usage.total_tokens, 15);
     assert.equal(entry.cost, null);
   });
+
+  it('usage totals count an answer without a price as unpriced, apart from the priced cost, not as free', async () => {
+    await f.create('/v1/admin/routes', { name: 'odd', type: 'chat', models: [{ name: 'unpriced-model', provider: 'fake' }] });
+    await request(f.app).post('/v1/chat/completions').set({ 'x-gateway-apikey': f.developerKey, 'x-gateway-route': 'odd' }).send({ model: 'x', messages: [{ role: 'user', content: 'Hi' }] }).expect(200);
+    await chat(f).expect(200);
+    f.fake.script({ fail: { status: 400 } });
+    await chat(f).expect(400);
+    await metered(f, 3);
+    const rows = (await admin(f, 'get', '/v1/admin/usage?group_by=route').expect(200)).body.data;
+    const byRoute = Object.fromEntries(rows.map((row: { route: string }) => [row.route, row]));
+    assert.equal(byRoute.odd.unpriced_requests, 1, 'the unpriced answer is counted as such');
+    assert.equal(byRoute.odd.cost_usd, 0);
+    assert.equal(byRoute.odd.total_tokens, 15);
+    assert.equal(byRoute.chat.requests, 2);
+    assert.equal(byRoute.chat.unpriced_requests, 0, 'a priced answer and a failure without usage are not unpriced');
+  });
 });

@@ -37,7 +37,7 @@ async function checkTotals(f: { app: TestGateway['app'] }, factor = 1): Promise<
   const rows = Object.fromEntries(byApp.data.map((row: { application: string }) => [row.application, row]));
   const createdAt = (await request(f.app).get('/v1/admin/applications/app').set('x-api-key', TEST_KEYS.viewer).expect(200)).body.created_at;
   assert.deepEqual(rows.app, {
-    application: 'app', application_created_at: createdAt, requests: 2 * factor, prompt_tokens: 20 * factor, completion_tokens: 10 * factor, cached_tokens: 0, total_tokens: 30 * factor,
+    application: 'app', application_created_at: createdAt, requests: 2 * factor, prompt_tokens: 20 * factor, completion_tokens: 10 * factor, cached_tokens: 0, total_tokens: 30 * factor, unpriced_requests: 0,
     cost_usd: Math.round(2 * factor * 0.0000045 * 1e8) / 1e8,
   });
   // gpt-4o: 2.5 and 10 USD per million tokens.
@@ -82,6 +82,27 @@ describe('15.5.3 GET /v1/admin/usage', function () {
       await request(f.app).get('/v1/admin/usage').expect(401);
       await request(f.app).get('/v1/admin/usage').set('x-gateway-apikey', f.developerKey).expect(401);
     } finally {
+      await f.close();
+    }
+  });
+
+  it('refuses a date that is not in the calendar, and reads a time without an offset as UTC whatever the server time zone', async () => {
+    const f = await createTrafficFixture();
+    const zone = process.env.TZ;
+    try {
+      for (const query of ['?from=2026-02-30', '?to=2026-02-29T10:00Z', '?from=2026-04-31&to=2026-05-02']) {
+        const res = await usage(f, query).expect(400);
+        assert.equal(res.body.error.param, query.slice(1, query.indexOf('=')), query);
+      }
+      assert.equal((await usage(f, '?from=2024-02-29&to=2024-03-01').expect(200)).body.from, '2024-02-29');
+      process.env.TZ = 'America/New_York';
+      for (const query of ['?from=2026-11-25T23:30&to=2026-11-27', '?from=2026-11-25 23:30:00&to=2026-11-27']) {
+        assert.equal((await usage(f, query).expect(200)).body.from, '2026-11-25', query);
+      }
+      assert.equal((await usage(f, '?from=2026-11-25T23:30:00-05:00&to=2026-11-27').expect(200)).body.from, '2026-11-26', 'an offset counts: the UTC day');
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
       await f.close();
     }
   });
