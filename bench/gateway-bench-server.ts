@@ -22,11 +22,14 @@ const adminKey = 'bench-admin-key-0123456789abcdef';
 const databaseUrl = process.env.GATEWAY_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const benchSchema = `gw_bench_${randomBytes(4).toString('hex')}`;
 const benchDir = process.env.BENCH_STORAGE === 'memory' || process.env.BENCH_STORAGE === 'postgres' ? undefined : mkdtempSync(join(tmpdir(), 'gateway-bench-'));
-const storage = benchDir
-  ? fileStorage({ dir: benchDir })
-  : process.env.BENCH_STORAGE === 'postgres'
-    ? postgresStorage({ connectionString: databaseUrl, schema: benchSchema })
-    : memoryStorage();
+/** A storage of the kind BENCH_STORAGE names; `part` keeps a second gateway's data apart (its own folder or schema). */
+const benchStorage = (part = '') =>
+  benchDir
+    ? fileStorage({ dir: part ? join(benchDir, part) : benchDir })
+    : process.env.BENCH_STORAGE === 'postgres'
+      ? postgresStorage({ connectionString: databaseUrl, schema: `${benchSchema}${part}` })
+      : memoryStorage();
+const storage = benchStorage();
 const redisUrl = process.env.BENCH_REDIS;
 // BENCH_OBSERVABILITY (unset: the defaults, tracing on without an SDK):
 //   off        metrics off, tracing off
@@ -113,10 +116,10 @@ async function serveGateway(mode: string, gatewayStorage: typeof storage): Promi
   return { gateway, server, port, key, guardedKey: guarded.key };
 }
 
-// In `pair` mode the `off` gateway keeps its state in memory, beside the `on` one's storage. BENCH_PAIR_ON and
+// In `pair` mode the `off` gateway has a storage of the same kind as the `on` one's, apart from it. BENCH_PAIR_ON and
 // BENCH_PAIR_OFF pick other modes for the two (modes that register a tracer register it for both).
 const pairModes = [process.env.BENCH_PAIR_ON ?? 'on', process.env.BENCH_PAIR_OFF ?? 'off'] as const;
-const served = observability === 'pair' ? [await serveGateway(pairModes[0], storage), await serveGateway(pairModes[1], memoryStorage())] : [await serveGateway(observability, storage)];
+const served = observability === 'pair' ? [await serveGateway(pairModes[0], storage), await serveGateway(pairModes[1], benchStorage('_off'))] : [await serveGateway(observability, storage)];
 const main = served[0]!;
 const off = served[1];
 console.log(JSON.stringify({ port: main.port, key: main.key, guardedKey: main.guardedKey, adminKey, ...(off ? { offPort: off.port, offKey: off.key } : {}) }));
@@ -127,7 +130,7 @@ async function removeBenchData(): Promise<void> {
   const { default: pg } = await import('pg');
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
-  await client.query(`DROP SCHEMA IF EXISTS "${benchSchema}" CASCADE`).finally(() => client.end());
+  await client.query(`DROP SCHEMA IF EXISTS "${benchSchema}" CASCADE; DROP SCHEMA IF EXISTS "${benchSchema}_off" CASCADE`).finally(() => client.end());
 }
 process.on('SIGTERM', () => {
   for (const { server } of served) server.close();

@@ -54,7 +54,9 @@ function readUsage(context: ModelRequestContext): RequestUsage {
   // The tool loop's total starts at zero: with no round answered (every attempt failed) there is no usage to report.
   if (context.exchange) return context.attempts.some(answered) ? fromUsage(context.exchange.usage, undefined) : {};
   const relay = context.relay;
-  if (!relay || relay.rejected) return {};
+  if (!relay) return {};
+  // An answer an output check withheld was still generated and billed: its reported tokens count, as Chronicles and budgets count them.
+  if (relay.rejected) return relay.withheldUsage ? fromUsage(relay.withheldUsage, undefined) : {};
   const answer = relay.answer ?? relay.json;
   if (answer) return fromUsage(answer.usage as Record<string, unknown> | undefined, answer.model);
   if (relay.payloads) {
