@@ -1,4 +1,4 @@
-// The example server's settings read from the environment (PORT, GATEWAY_DRAIN_SECONDS, LOG_LEVEL), strictly, so a typo stops the start with one clear line.
+// The example server's settings read from the environment (PORT, GATEWAY_DRAIN_SECONDS, GATEWAY_STOP_TIMEOUT_SECONDS, LOG_LEVEL), strictly, so a typo stops the start with one clear line.
 
 /**
  * Reads a listen port: a whole number from 0 to 65535 (0 lets the system choose); unset or empty is 8080.
@@ -13,6 +13,14 @@ export function listenPort(value: string | undefined): number {
   return port;
 }
 
+/** Reads `value` of the variable `name` as milliseconds: a number of seconds from `min` to 3600; unset or empty is `fallback` seconds. */
+function secondsSetting(name: string, value: string | undefined, fallback: number, min: number): number {
+  if (value === undefined || value === '') return fallback * 1000;
+  const seconds = value.trim() === '' ? Number.NaN : Number(value);
+  if (!(seconds >= min && seconds <= 3600)) throw new Error(`${name} must be a number of seconds from ${min} to 3600`);
+  return seconds * 1000;
+}
+
 /**
  * Reads GATEWAY_DRAIN_SECONDS as milliseconds: a number of seconds from 0 to 3600; unset or empty is 0.
  * Throws, naming the variable, for anything else.
@@ -20,10 +28,19 @@ export function listenPort(value: string | undefined): number {
  * drainMillis('2.5'); // 2500
  */
 export function drainMillis(value: string | undefined): number {
-  if (value === undefined || value === '') return 0;
-  const seconds = value.trim() === '' ? Number.NaN : Number(value);
-  if (!(seconds >= 0 && seconds <= 3600)) throw new Error('GATEWAY_DRAIN_SECONDS must be a number of seconds from 0 to 3600');
-  return seconds * 1000;
+  return secondsSetting('GATEWAY_DRAIN_SECONDS', value, 0, 0);
+}
+
+/**
+ * Reads GATEWAY_STOP_TIMEOUT_SECONDS as milliseconds: how long closing may take after the drain (in-flight answers,
+ * the last Chronicles and usage flush, storage and Redis closed) before the process exits anyway, with code 1. A number
+ * of seconds from 1 to 3600; unset or empty is 20, so the drain plus this fits a 30-second termination grace period
+ * when the drain is under 10 s. Throws, naming the variable, for anything else.
+ * @example
+ * stopTimeoutMillis(undefined); // 20000
+ */
+export function stopTimeoutMillis(value: string | undefined): number {
+  return secondsSetting('GATEWAY_STOP_TIMEOUT_SECONDS', value, 20, 1);
 }
 
 /** The levels of the JSON log lines, lowest last; `silent` writes none. */

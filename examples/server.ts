@@ -9,7 +9,7 @@ import { applyHeapGrowing, heapGrowingPercent } from './heap-growth.js';
 import { loopbackUrl } from './loopback-url.js';
 import { startTracingFromEnv } from './otel-tracing.js';
 import { seedFromConfig } from './seed-from-config.js';
-import { drainMillis, listenPort, logLevel } from './server-settings.js';
+import { drainMillis, listenPort, logLevel, stopTimeoutMillis } from './server-settings.js';
 
 // JSON lines on standard output; LOG_LEVEL sets the lowest level (default info), GATEWAY_LOG_REQUESTS=false drops the per-request lines.
 let level = 'info';
@@ -30,9 +30,12 @@ const metricsToken = process.env.GATEWAY_METRICS_TOKEN;
 let port: number;
 // On SIGTERM /readyz turns 503 at once; GATEWAY_DRAIN_SECONDS (default 0) gives load balancers time to notice before the server stops accepting.
 let drainMs: number;
+// After the drain, closing (answers in flight, the last flush, storage and Redis) has GATEWAY_STOP_TIMEOUT_SECONDS (default 20) before the process exits anyway.
+let stopTimeoutMs: number;
 try {
   port = listenPort(process.env.PORT);
   drainMs = drainMillis(process.env.GATEWAY_DRAIN_SECONDS);
+  stopTimeoutMs = stopTimeoutMillis(process.env.GATEWAY_STOP_TIMEOUT_SECONDS);
 } catch (error) {
   logger.error((error as Error).message);
   process.exit(1);
@@ -145,6 +148,12 @@ function shutdown(signal: string): void {
   else stop();
 }
 function stop(): void {
+  // A dependency that hangs (storage, Redis) must not keep the process past its termination grace period: what is
+  // still unwritten then is lost, and said so in the log.
+  setTimeout(() => {
+    logger.error('shutdown did not finish in time: exiting without waiting further', { stopTimeoutMs });
+    process.exit(1);
+  }, stopTimeoutMs).unref();
   // The seed's own admin requests come over this server: let it finish (or undo what it created) before closing.
   seeding
     .catch(() => undefined)

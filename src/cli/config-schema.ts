@@ -47,6 +47,7 @@ export const serverSectionSchema = {
     metrics: switchSchema,
     metrics_token: { type: 'string', minLength: 16 },
     drain_seconds: { anyOf: [{ type: 'number', minimum: 0, maximum: 3600 }, { type: 'string', pattern: '^[0-9]{1,4}(\\.[0-9]+)?$' }] },
+    stop_timeout_seconds: { anyOf: [{ type: 'number', minimum: 1, maximum: 3600 }, { type: 'string', pattern: '^[0-9]{1,4}(\\.[0-9]+)?$' }] },
     chronicles_max_pending: { anyOf: [{ type: 'integer', minimum: 1 }, { type: 'string', pattern: '^[1-9][0-9]{0,8}$' }] },
   },
 } as const;
@@ -69,6 +70,7 @@ export const SERVER_ENV: Readonly<Record<keyof typeof serverSectionSchema.proper
   metrics: 'GATEWAY_METRICS',
   metrics_token: 'GATEWAY_METRICS_TOKEN',
   drain_seconds: 'GATEWAY_DRAIN_SECONDS',
+  stop_timeout_seconds: 'GATEWAY_STOP_TIMEOUT_SECONDS',
   chronicles_max_pending: 'GATEWAY_CHRONICLES_MAX_PENDING',
 };
 

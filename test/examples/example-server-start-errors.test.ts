@@ -56,11 +56,12 @@ describe('examples/server.ts start errors', function () {
     assert.ok(!lines.some((line) => line.message === 'gateway listening'));
   });
 
-  it('a PORT or GATEWAY_DRAIN_SECONDS that is not a number, or an unknown LOG_LEVEL, is one error line naming the variable, and exit 1', async () => {
+  it('a PORT, GATEWAY_DRAIN_SECONDS or GATEWAY_STOP_TIMEOUT_SECONDS that is not a number in range, or an unknown LOG_LEVEL, is one error line naming the variable, and exit 1', async () => {
     for (const [env, expected] of [
       [{ PORT: 'http' }, /^PORT must be a whole number from 0 to 65535$/],
       [{ PORT: '70000' }, /^PORT must be/],
       [{ GATEWAY_DRAIN_SECONDS: 'soon' }, /^GATEWAY_DRAIN_SECONDS must be a number of seconds/],
+      [{ GATEWAY_STOP_TIMEOUT_SECONDS: '0' }, /^GATEWAY_STOP_TIMEOUT_SECONDS must be a number of seconds from 1 to 3600$/],
       [{ LOG_LEVEL: 'verbose' }, /^LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent$/],
     ] as const) {
       const { code, lines } = await runToExit({ ...env, GATEWAY_DATA_DIR: join(dir, 'bad-setting') });

@@ -89,6 +89,7 @@ providers:
   metrics: \${TEST_METRICS}
   metrics_token: \${TEST_METRICS_TOKEN}
   drain_seconds: 2.5
+  stop_timeout_seconds: 15
   chronicles_max_pending: 500
   admin_keys:
     - key: \${TEST_VIEWER_KEY}
@@ -100,15 +101,15 @@ providers:
     assert.ok(result.ok, JSON.stringify(result));
     const env = serverEnvironment(result.config, '/etc/gateway/gateway.yaml');
     assert.deepEqual(
-      [env.LOG_LEVEL, env.GATEWAY_LOG_REQUESTS, env.GATEWAY_METRICS, env.GATEWAY_METRICS_TOKEN, env.GATEWAY_DRAIN_SECONDS, env.GATEWAY_CHRONICLES_MAX_PENDING],
-      ['warn', 'false', 'true', 'metrics-token-0123456789', '2.5', '500'],
+      [env.LOG_LEVEL, env.GATEWAY_LOG_REQUESTS, env.GATEWAY_METRICS, env.GATEWAY_METRICS_TOKEN, env.GATEWAY_DRAIN_SECONDS, env.GATEWAY_STOP_TIMEOUT_SECONDS, env.GATEWAY_CHRONICLES_MAX_PENDING],
+      ['warn', 'false', 'true', 'metrics-token-0123456789', '2.5', '15', '500'],
     );
     assert.deepEqual(JSON.parse(env.GATEWAY_ADMIN_KEYS!), [{ key: 'viewer-key-0123456789', role: 'viewer', name: 'console' }]);
 
-    const wrong = parseGatewayConfig('server:\n  log_level: verbose\n  metrics: maybe\n  drain_seconds: 7200\n  metrics_token: short\n  admin_keys: [{ key: short, role: root }]\n', {});
+    const wrong = parseGatewayConfig('server:\n  log_level: verbose\n  metrics: maybe\n  drain_seconds: 7200\n  stop_timeout_seconds: 0\n  metrics_token: short\n  admin_keys: [{ key: short, role: root }]\n', {});
     assert.equal(wrong.ok, false);
     const paths = (wrong as { problems: Array<{ path: string }> }).problems.map((problem) => problem.path);
-    for (const path of ['server.log_level', 'server.metrics', 'server.drain_seconds', 'server.metrics_token', 'server.admin_keys[0].key', 'server.admin_keys[0].role']) assert.ok(paths.includes(path), `${path} in ${JSON.stringify(paths)}`);
+    for (const path of ['server.log_level', 'server.metrics', 'server.drain_seconds', 'server.stop_timeout_seconds', 'server.metrics_token', 'server.admin_keys[0].key', 'server.admin_keys[0].role']) assert.ok(paths.includes(path), `${path} in ${JSON.stringify(paths)}`);
   });
 
   it('15.7: what the file names among plugins is checked: provider types, policy processors and their options, its own plugins included', async () => {
