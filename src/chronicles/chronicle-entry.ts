@@ -5,6 +5,7 @@ import type { GatewayError } from '../errors/error-registry.js';
 import { answerText, chunkText, requestSlots } from '../guardrails/pipeline/message-text.js';
 import type { AttemptRecord, ChronicleEntry, GuardrailCheck, McpExchange, ToolInvocation } from '../records/request-records.js';
 import type { ModelRequestContext } from '../traffic/model-request-context.js';
+import { clientLeft } from '../traffic/client-left.js';
 import { traceIdOf } from '../observability/gateway-tracing.js';
 import { requestIdOf } from '../observability/request-id.js';
 import { scrubSecretShapes } from '../secrets/secret-shapes.js';
@@ -98,7 +99,7 @@ export function buildModelEntry(req: Request, res: Response, context: ModelReque
   const last = context?.attempts.at(-1);
   const error = (res.locals.gatewayError as GatewayError | undefined) ?? context?.relay?.rejected;
   const streamError = context?.relay?.streamError;
-  const left = !res.writableFinished;
+  const left = clientLeft(res, context);
   const entry: ChronicleEntry = {
     id: context?.id ?? newId(),
     timestamp: isoTimestamp(startedAt),

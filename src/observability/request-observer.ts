@@ -8,6 +8,7 @@ import { COUNT_TOKENS_PATH, MESSAGES_PATH } from '../messages/messages-router.js
 import { RESPONSES_PATH } from '../responses/responses-router.js';
 import { scrubSecretShapes } from '../secrets/secret-shapes.js';
 import { scrubSecrets } from '../secrets/secret-scrubber.js';
+import { clientLeft } from '../traffic/client-left.js';
 import { ENDPOINT_PATHS, endpointPathKey } from '../traffic/model-endpoints.js';
 import { modelContextOf, type ModelRequestContext } from '../traffic/model-request-context.js';
 import type { CallLabels } from './call-labels.js';
@@ -97,9 +98,9 @@ function finishRequest(observability: GatewayObservability, req: Request, res: R
   const { endpoint, started, trace: traced } = record;
   const seconds = (performance.now() - started) / 1000;
   // A client that left before the answer ended is counted as 499, as the request log records it.
-  const status = res.writableFinished ? res.statusCode : 499;
-  const error = res.locals?.gatewayError as GatewayError | undefined;
   const context = modelContextOf(req);
+  const status = clientLeft(res, context) ? 499 : res.statusCode;
+  const error = res.locals?.gatewayError as GatewayError | undefined;
   const last = context?.attempts.at(-1);
   const candidate = context && last ? candidateOf(context, last.provider, last.model) : undefined;
   const labels = candidate ? observability.labelsOf(context!, candidate) : undefined;

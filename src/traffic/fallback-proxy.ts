@@ -158,6 +158,7 @@ async function attempt(deps: FallbackProxyDeps, context: ModelRequestContext, ca
             }, providerContext.apiKey?.value)
           : await relayJson(res, upstream, candidate.adapter, providerContext, context.outputGuard, context.answerFormat);
     context.relay = relay;
+    if (relay.streamError !== undefined && !relay.rejected && !context.abort.aborted) relay.brokeOff = true;
     finish(answeredEnd(relay, upstream.status, context.abort.aborted, timer.timedOut), upstream.status, relay.streamError);
     return { ok: true, relay };
   } catch (error) {

@@ -25,6 +25,11 @@ export interface RelayOutcome {
   payloads?: string[];
   /** The error the stream was cut with, after its first byte. */
   streamError?: string;
+  /**
+   * The answer broke off on the provider's side (it failed, or stalled past the timeout) after it began, while the
+   * client was still there. A raw relay then has to drop the connection, which is not the client leaving (499).
+   */
+  brokeOff?: boolean;
   /** An output check withheld the answer: this error is answered instead (JSON) or ended the stream. */
   rejected?: GatewayError;
   /**
