@@ -96,7 +96,7 @@ export interface ChronicleEntry {
   output: string | null;
   usage: Record<string, unknown> | null;
   /** What the answer cost, from the price table (see src/usage); null without usage or without a price. */
-  cost?: { usd: number; input_usd: number; output_usd: number; cached_input_usd: number } | null;
+  cost?: { usd: number; input_usd: number; output_usd: number; cached_input_usd: number; cache_write_input_usd: number } | null;
   guardrail_checks: GuardrailCheck[];
   tool_invocations: ToolInvocation[];
   error: { code: string; message: string; type: string } | null;

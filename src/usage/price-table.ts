@@ -1,13 +1,17 @@
-// The price table: USD per million input, output and cached-input tokens per provider type and model; shipped defaults, admin overrides.
+// The price table: USD per million input, output, cached-input and cache-write tokens per provider type and model; shipped defaults, admin overrides.
 import type { Storage } from '../storage/storage-facade.js';
 import defaultPrices from './default-prices.json' with { type: 'json' };
 import type { TokenUsage } from './usage-extractor.js';
 
-/** Prices of one model, in USD per million tokens. Cached input is billed at `cached_input`, or at `input` without it. */
+/**
+ * Prices of one model, in USD per million tokens. Input read from the provider's prompt cache is billed at
+ * `cached_input`, input written to it at `cache_write_input`; each at `input` when the model has none.
+ */
 export interface ModelPrice {
   input: number;
   output: number;
   cached_input?: number;
+  cache_write_input?: number;
 }
 
 /** What one answer cost, in USD. */
@@ -16,6 +20,7 @@ export interface UsageCost {
   input_usd: number;
   output_usd: number;
   cached_input_usd: number;
+  cache_write_input_usd: number;
 }
 
 /** The overrides of one provider type, stored under `prices/<type>`. */
@@ -49,13 +54,20 @@ export function findPrice(table: Record<string, ModelPrice> | undefined, model: 
   return best === undefined ? undefined : table[best];
 }
 
-/** The cost of `usage` at `price`. */
+/**
+ * The cost of `usage` at `price`: input neither read from nor written to the cache at `input`, cache reads at
+ * `cached_input`, cache writes at `cache_write_input`, output at `output`; each token counted once.
+ */
 export function costOf(usage: TokenUsage, price: ModelPrice): UsageCost {
-  const uncached = usage.prompt_tokens - usage.cached_tokens;
+  const uncached = Math.max(0, usage.prompt_tokens - usage.cached_tokens - usage.cache_write_tokens);
   const input = (uncached * price.input) / 1e6;
   const cached = (usage.cached_tokens * (price.cached_input ?? price.input)) / 1e6;
+  const written = (usage.cache_write_tokens * (price.cache_write_input ?? price.input)) / 1e6;
   const output = (usage.completion_tokens * price.output) / 1e6;
-  return { usd: roundUsd(input + cached + output), input_usd: roundUsd(input), output_usd: roundUsd(output), cached_input_usd: roundUsd(cached) };
+  return {
+    usd: roundUsd(input + cached + written + output), input_usd: roundUsd(input), output_usd: roundUsd(output),
+    cached_input_usd: roundUsd(cached), cache_write_input_usd: roundUsd(written),
+  };
 }
 
 /**

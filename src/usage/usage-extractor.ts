@@ -1,10 +1,14 @@
-// One usage extractor: token counts of an answer (OpenAI, Responses, Anthropic or Gemini shape) as the same four numbers.
+// One usage extractor: token counts of an answer (OpenAI, Responses, Anthropic or Gemini shape) as the same five numbers.
 
-/** Token counts of one answer, whatever the provider's shape. `cached_tokens` are part of `prompt_tokens`. */
+/**
+ * Token counts of one answer, whatever the provider's shape. `cached_tokens` (read from the provider's prompt cache)
+ * and `cache_write_tokens` (written to it, reported by Anthropic only) are parts of `prompt_tokens`, never overlapping.
+ */
 export interface TokenUsage {
   prompt_tokens: number;
   completion_tokens: number;
   cached_tokens: number;
+  cache_write_tokens: number;
   total_tokens: number;
 }
 
@@ -17,13 +21,15 @@ const count = (record: unknown, key: string): number => {
   return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : 0;
 };
 
-function usage(prompt: number, completion: number, cached: number): TokenUsage {
-  return { prompt_tokens: prompt, completion_tokens: completion, cached_tokens: Math.min(cached, prompt), total_tokens: prompt + completion };
+function usage(prompt: number, completion: number, cached: number, written = 0): TokenUsage {
+  const read = Math.min(cached, prompt);
+  return { prompt_tokens: prompt, completion_tokens: completion, cached_tokens: read, cache_write_tokens: Math.min(written, prompt - read), total_tokens: prompt + completion };
 }
 
 /**
  * The token counts of a `usage` object in any of the shapes the gateway sees:
- * - OpenAI chat/completions/embeddings: `prompt_tokens`, `completion_tokens`, `prompt_tokens_details.cached_tokens`;
+ * - OpenAI chat/completions/embeddings: `prompt_tokens`, `completion_tokens`, `prompt_tokens_details.cached_tokens`, and
+ *   `cache_creation_input_tokens` (part of `prompt_tokens`) when the Anthropic adapter translated the answer;
  * - OpenAI Responses: `input_tokens` (cached included), `output_tokens`, `input_tokens_details.cached_tokens`;
  * - Anthropic Messages: `input_tokens` (cached left out), `cache_creation_input_tokens`, `cache_read_input_tokens`, `output_tokens`;
  * - Gemini `usageMetadata`: `promptTokenCount`, `candidatesTokenCount` + `thoughtsTokenCount`, `cachedContentTokenCount`.
@@ -32,7 +38,7 @@ function usage(prompt: number, completion: number, cached: number): TokenUsage {
 export function normalizeUsage(raw: unknown): TokenUsage | null {
   if (!isRecord(raw)) return null;
   if ('prompt_tokens' in raw || 'completion_tokens' in raw) {
-    return usage(count(raw, 'prompt_tokens'), count(raw, 'completion_tokens'), count(raw.prompt_tokens_details, 'cached_tokens'));
+    return usage(count(raw, 'prompt_tokens'), count(raw, 'completion_tokens'), count(raw.prompt_tokens_details, 'cached_tokens'), count(raw, 'cache_creation_input_tokens'));
   }
   if ('promptTokenCount' in raw || 'candidatesTokenCount' in raw) {
     return usage(count(raw, 'promptTokenCount'), count(raw, 'candidatesTokenCount') + count(raw, 'thoughtsTokenCount'), count(raw, 'cachedContentTokenCount'));
@@ -40,7 +46,8 @@ export function normalizeUsage(raw: unknown): TokenUsage | null {
   if (!('input_tokens' in raw) && !('output_tokens' in raw)) return null;
   if ('cache_read_input_tokens' in raw || 'cache_creation_input_tokens' in raw || !('total_tokens' in raw || 'input_tokens_details' in raw)) {
     const cacheRead = count(raw, 'cache_read_input_tokens');
-    return usage(count(raw, 'input_tokens') + count(raw, 'cache_creation_input_tokens') + cacheRead, count(raw, 'output_tokens'), cacheRead);
+    const cacheWrite = count(raw, 'cache_creation_input_tokens');
+    return usage(count(raw, 'input_tokens') + cacheWrite + cacheRead, count(raw, 'output_tokens'), cacheRead, cacheWrite);
   }
   return usage(count(raw, 'input_tokens'), count(raw, 'output_tokens'), count(raw.input_tokens_details, 'cached_tokens'));
 }

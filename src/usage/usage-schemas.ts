@@ -54,6 +54,7 @@ const priceSchema = {
     input: { type: 'number', minimum: 0, maximum: 1e6 },
     output: { type: 'number', minimum: 0, maximum: 1e6 },
     cached_input: { type: 'number', minimum: 0, maximum: 1e6 },
+    cache_write_input: { type: 'number', minimum: 0, maximum: 1e6 },
   },
 } as const;
 

@@ -156,7 +156,7 @@ export class UsageService {
   meter(entry: ChronicleEntry, context: ModelRequestContext | undefined): Promise<void> | undefined {
     // A response-cache hit called no provider: it costs nothing and uses no tokens of a budget or limit.
     if (entry.cache === 'hit') {
-      entry.cost = { usd: 0, input_usd: 0, output_usd: 0, cached_input_usd: 0 };
+      entry.cost = { usd: 0, input_usd: 0, output_usd: 0, cached_input_usd: 0, cache_write_input_usd: 0 };
       if (context) this.totals.record(entry.timestamp.slice(0, 10), entry.application, context.incarnation, context.developerKeyId, entry.route ?? '', this.totalsModel(entry, context), null, 0);
       this.metered++;
       return undefined;

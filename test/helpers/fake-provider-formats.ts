@@ -27,6 +27,14 @@ export interface AnswerSpec {
   /** Embeddings: how many inputs, and the vector length. */
   inputs: number;
   dimensions: number;
+  /** Anthropic only: prompt-cache tokens reported beside `input_tokens` (which leaves them out). */
+  promptCache?: FakePromptCache;
+}
+
+/** Anthropic's prompt-cache counts of one answer: tokens read from the cache and written to it. */
+export interface FakePromptCache {
+  read: number;
+  write: number;
 }
 
 /** A stream as SSE frames: `head` always, then each of `pieces` (the content), then `tail`. */
@@ -103,20 +111,26 @@ function openaiStream(spec: AnswerSpec): StreamPlan {
   return { head, pieces, tail };
 }
 
+/** Anthropic's input counts: `input_tokens`, and the cache counts when the answer reports them. */
+function anthropicInput(spec: AnswerSpec): Record<string, number> {
+  const cache = spec.promptCache;
+  return cache ? { input_tokens: FAKE_USAGE.prompt, cache_creation_input_tokens: cache.write, cache_read_input_tokens: cache.read } : { input_tokens: FAKE_USAGE.prompt };
+}
+
 function anthropicJson(spec: AnswerSpec): unknown {
   const call = spec.toolCall;
   const content = call ? [{ type: 'tool_use', id: call.id ?? 'toolu_fake_1', name: call.name, input: call.arguments }] : [{ type: 'text', text: spec.text }];
   return {
     id: 'msg_fake', type: 'message', role: 'assistant', model: spec.model, content,
     stop_reason: call ? 'tool_use' : 'end_turn', stop_sequence: null,
-    usage: { input_tokens: FAKE_USAGE.prompt, output_tokens: FAKE_USAGE.completion },
+    usage: { ...anthropicInput(spec), output_tokens: FAKE_USAGE.completion },
   };
 }
 
 function anthropicStream(spec: AnswerSpec): StreamPlan {
   const call = spec.toolCall;
   const event = (type: string, data: Record<string, unknown>) => frame({ type, ...data }, type);
-  const message = { id: 'msg_fake', type: 'message', role: 'assistant', model: spec.model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: FAKE_USAGE.prompt, output_tokens: 1 } };
+  const message = { id: 'msg_fake', type: 'message', role: 'assistant', model: spec.model, content: [], stop_reason: null, stop_sequence: null, usage: { ...anthropicInput(spec), output_tokens: 1 } };
   const block = call ? { type: 'tool_use', id: call.id ?? 'toolu_fake_1', name: call.name, input: {} } : { type: 'text', text: '' };
   const pieces = call
     ? splitText(JSON.stringify(call.arguments), spec.chunks).map((partial_json) => event('content_block_delta', { index: 0, delta: { type: 'input_json_delta', partial_json } }))

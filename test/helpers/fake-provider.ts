@@ -2,10 +2,10 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
-  errorBody, jsonAnswer, streamAnswer, type AnswerSpec, type FakeEndpoint, type FakeToolCall, type WireFormat,
+  errorBody, jsonAnswer, streamAnswer, type AnswerSpec, type FakeEndpoint, type FakePromptCache, type FakeToolCall, type WireFormat,
 } from './fake-provider-formats.js';
 
-export type { FakeEndpoint, FakeToolCall, WireFormat } from './fake-provider-formats.js';
+export type { FakeEndpoint, FakePromptCache, FakeToolCall, WireFormat } from './fake-provider-formats.js';
 export { FAKE_CREATED, FAKE_USAGE, fakeVector } from './fake-provider-formats.js';
 
 /** One request the fake received. */
@@ -45,6 +45,8 @@ export interface FakeAnswer {
   chunkDelayMs?: number;
   /** Streams: destroy the socket after this many content chunks, before the closing events (the preamble is always sent). */
   failAfterChunks?: number;
+  /** Anthropic answers: report these prompt-cache reads and writes beside `input_tokens` (in a stream's `message_start`). */
+  promptCache?: FakePromptCache;
 }
 
 /** A function consulted first for every request; undefined falls through to the queue, models, default. */
@@ -94,7 +96,7 @@ function answerSpec(request: FakeRequest, answer: FakeAnswer): AnswerSpec {
   return {
     format: request.format ?? 'openai', endpoint: request.endpoint ?? 'chat', model: request.model ?? 'fake-model',
     text: answer.text ?? FAKE_TEXT, toolCall: answer.toolCall, chunks: answer.chunks ?? 3,
-    includeUsage: options?.include_usage === true, inputs, dimensions,
+    includeUsage: options?.include_usage === true, inputs, dimensions, promptCache: answer.promptCache,
   };
 }
 
