@@ -1,5 +1,6 @@
 // A policy with read_pdf_text reads the text of PDFs sent inline: input checks see it, a DLP transform that would change it refuses the request, and bounds hold.
 import assert from 'node:assert/strict';
+import { eventually } from '../helpers/eventually.js';
 import request from 'supertest';
 import { PdfTextReader } from '../../src/guardrails/pdf/pdf-text-reader.js';
 import { inflatingPdf, minimalPdf } from '../helpers/minimal-pdf.js';
@@ -96,6 +97,19 @@ describe('the PDF text reader', function () {
       // A worker takes tens of milliseconds just to start and load pdf.js, so 1 ms always runs out.
       assert.deepEqual(await reader.read(new Uint8Array(minimalPdf(['Hello there.'])), 1), { unreadable: 'a PDF whose text took more than 1 ms to read' });
       assert.deepEqual(await reader.read(new Uint8Array(minimalPdf(['Hello there.'])), 20_000), { text: 'Hello there.' });
+    } finally {
+      await reader.close();
+    }
+  });
+
+  it('ends a worker left idle for its idle time, so its memory comes back; the next reading starts a new one', async () => {
+    const reader = new PdfTextReader(undefined, 2, 64, 200);
+    try {
+      assert.deepEqual(await reader.read(new Uint8Array(minimalPdf(['Hello there.'])), 20_000), { text: 'Hello there.' });
+      assert.equal(reader.threads, 1);
+      await eventually(() => assert.equal(reader.threads, 0), 10_000);
+      assert.deepEqual(await reader.read(new Uint8Array(minimalPdf(['Back again.'])), 20_000), { text: 'Back again.' });
+      assert.equal(reader.threads, 1);
     } finally {
       await reader.close();
     }

@@ -39,7 +39,12 @@ interface PoolWorker {
   job?: Job;
   /** Set once the worker is being ended: it takes no other job. */
   ending?: boolean;
+  /** Ends the worker once it has been idle for the reader's idle time. */
+  idleTimer?: NodeJS.Timeout;
 }
+
+/** How long a worker with nothing to read is kept (pdf.js and its heap hold tens of MB) before it is ended. */
+const IDLE_MS = 30_000;
 
 /**
  * A pool of worker threads that read PDFs' text with pdf.js, off the event loop that serves requests. A reading
@@ -61,7 +66,14 @@ export class PdfTextReader {
     private readonly limits: Readonly<PdfReadLimits> = PDF_READ_LIMITS,
     private readonly size = 2,
     private readonly maxQueued = 64,
+    /** A worker idle this long is ended, so memory comes back when no PDFs arrive; the next reading starts a new one. */
+    private readonly idleMs = IDLE_MS,
   ) {}
+
+  /** The worker threads alive now (reading, idle, or being ended). */
+  get threads(): number {
+    return this.running;
+  }
 
   /** Reads the text of the PDF in `data`, answering within `timeoutMs` (an unreadable reading when it cannot). */
   read(data: Uint8Array, timeoutMs: number): Promise<PdfReading> {
@@ -82,7 +94,9 @@ export class PdfTextReader {
   /** Ends every worker (for a gateway that closes); jobs still waiting are answered as unreadable. */
   async close(): Promise<void> {
     for (const job of this.queue.splice(0)) this.finish(job, { unreadable: 'a PDF sent while the gateway was closing' });
-    await Promise.all([...this.idle.splice(0), ...this.busy].map((worker) => worker.thread.terminate()));
+    const workers = [...this.idle.splice(0), ...this.busy];
+    for (const worker of workers) clearTimeout(worker.idleTimer);
+    await Promise.all(workers.map((worker) => worker.thread.terminate()));
   }
 
   /** Ends `worker` (a reading past its time or its memory); its exit takes it out of the pool. */
@@ -103,6 +117,7 @@ export class PdfTextReader {
       const job = this.queue.shift()!;
       if (job.done) continue;
       const worker = this.idle.pop() ?? this.spawn();
+      clearTimeout(worker.idleTimer);
       worker.job = job;
       job.worker = worker;
       this.busy.add(worker);
@@ -121,7 +136,7 @@ export class PdfTextReader {
       worker.job = undefined;
       this.done(worker);
       if (job) this.finish(job, reading);
-      if (!worker.ending) this.idle.push(worker);
+      if (!worker.ending) this.rest(worker);
       this.pump();
     });
     // An error (out of memory) or an end (a timed-out job's) leaves the pool; the job it held, if any, is unreadable.
@@ -130,6 +145,7 @@ export class PdfTextReader {
       if (gone) return;
       gone = true;
       this.running -= 1;
+      clearTimeout(worker.idleTimer);
       const at = this.idle.indexOf(worker);
       if (at >= 0) this.idle.splice(at, 1);
       if (worker.job) this.finish(worker.job, { unreadable: 'a PDF too large to read in the memory allowed' });
@@ -140,6 +156,17 @@ export class PdfTextReader {
     thread.on('error', leave);
     thread.on('exit', leave);
     return worker;
+  }
+
+  /** Puts `worker` back in the pool, to be ended if no reading comes for it within the idle time. */
+  private rest(worker: PoolWorker): void {
+    this.idle.push(worker);
+    worker.idleTimer = setTimeout(() => {
+      if (worker.job || !this.idle.includes(worker)) return;
+      this.idle.splice(this.idle.indexOf(worker), 1);
+      this.end(worker);
+    }, this.idleMs);
+    worker.idleTimer.unref();
   }
 
   /** While files are read, ends the readings in flight when resident memory grows past the bound since the watch began. */
