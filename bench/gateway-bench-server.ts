@@ -38,13 +38,15 @@ const redisUrl = process.env.BENCH_REDIS;
 //   on-simple  as `on`, with a SimpleSpanProcessor instead of the batch processor
 //   metrics    metrics, tracing on with no SDK (the default); metrics-only: metrics, `tracing: false`
 //   sdk / sdk-als: the SDK alone, without / with the context manager
+//   off-sdk    metrics and tracing off, with the SDK registered as for `on` (what registering it costs by itself)
+//   off-sdk    metrics and tracing off, with the SDK registered as for `on` (what registering it costs by itself)
 //   sdk-hooks  tracing off, the SDK's context manager registered and its async hooks switched on
 //   bare       metrics, and a tracer whose spans do nothing (the gateway's own tracing work, none of an SDK's)
 //   pair       two gateways in this one process, `off` and `on` (the SDK registered as for `on`), on two ports: the
 //              same JIT and heap serve both, so the difference between them is not one process's luck against another's
 // BENCH_DEFAULT_METRICS=false leaves Node's default process metrics out.
 const observability = process.env.BENCH_OBSERVABILITY ?? '';
-if (['on', 'sdk'].includes(observability) || (observability === 'pair' && process.env.BENCH_PAIR_TRACER !== 'bare')) await registerDiscardingTracer('none');
+if (['on', 'sdk', 'off-sdk'].includes(observability) || (observability === 'pair' && process.env.BENCH_PAIR_TRACER !== 'bare')) await registerDiscardingTracer('none');
 if (observability === 'on-simple') await registerDiscardingTracer('none', false, true);
 if (['on-als', 'sdk-als', 'sdk-hooks'].includes(observability)) await registerDiscardingTracer('default', observability === 'sdk-hooks');
 if (observability === 'bare' || (observability === 'pair' && process.env.BENCH_PAIR_TRACER === 'bare')) await registerBareTracer();
@@ -70,7 +72,7 @@ async function serveGateway(mode: string, gatewayStorage: typeof storage): Promi
   const gateway = createGateway({
     ...(logger ? { logger, logRequests: true } : {}),
     ...(metricsOn ? { metrics: { defaultMetrics: process.env.BENCH_DEFAULT_METRICS !== 'false' } } : {}),
-    ...(['off', 'sdk-hooks', 'metrics-only'].includes(mode) ? { tracing: false } : {}),
+    ...(['off', 'off-sdk', 'sdk-hooks', 'metrics-only'].includes(mode) ? { tracing: false } : {}),
     storage: gatewayStorage,
     adminKeys: [{ key: adminKey, role: 'super_admin' }],
     ...(redisUrl ? { redis: { url: redisUrl, keyPrefix: `gw_bench_${randomBytes(4).toString('hex')}:` } } : {}),

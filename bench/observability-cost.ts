@@ -2,7 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { BENCH_GATEWAY } from './build-gateway.js';
-import { measureCpuPerRequest, type CpuResult } from './fixed-count.js';
+import { measureCpuPerRequest, measureCpuPerRequestTogether, type CpuResult } from './fixed-count.js';
 
 /** The two medians and how much more "on" costs, in percent. */
 export interface ObservabilityCost {
@@ -16,7 +16,10 @@ export interface ObservabilityCost {
 }
 
 async function startGateway(args: string[], mode: string): Promise<{ child: ChildProcess; info: Record<string, unknown> }> {
-  const child = spawn(process.execPath, [BENCH_GATEWAY, ...args], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, BENCH_OBSERVABILITY: mode } });
+  // BENCH_GATEWAY_CPU=<n>: the gateways run on that CPU only (taskset), both on the same one.
+  const cpu = process.env.BENCH_GATEWAY_CPU;
+  const command = cpu ? ['taskset', '-c', cpu, process.execPath] : [process.execPath];
+  const child = spawn(command[0]!, [...command.slice(1), BENCH_GATEWAY, ...args], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, BENCH_OBSERVABILITY: mode } });
   const info = await new Promise<Record<string, unknown>>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', (line) => resolve(JSON.parse(line) as Record<string, unknown>));
     child.once('exit', (code) => reject(new Error(`the ${mode} gateway exited with ${code}`)));
@@ -47,9 +50,11 @@ const target = (gateway: Side, body: string) => ({
  * one after the other, each measured for `rounds` rounds: one process can stay 10–20% faster or slower than another
  * of the same code for its whole life (its JIT and heap), which rounds within one process do not average out.
  * With `inProcess`, each pair is one process serving both gateways (`BENCH_OBSERVABILITY=pair`), so that luck is the
- * same on both sides.
+ * same on both sides. With `together`, each round loads both gateways at the same time (half the connections each)
+ * and reads both CPU times over the same stretch, so a busy moment on the machine weighs on both sides alike.
  */
-export async function measureObservabilityCost(gatewayArgs: string[], options: { requests: number; connections: number; rounds: number; body: string; processes?: number; inProcess?: boolean }): Promise<ObservabilityCost> {
+export async function measureObservabilityCost(gatewayArgs: string[], options: { requests: number; connections: number; rounds: number; body: string; processes?: number; inProcess?: boolean; together?: boolean }): Promise<ObservabilityCost> {
+  if (options.together && options.inProcess) throw new Error('one process cannot be measured against itself at once: choose together or inProcess');
   const offRuns: CpuResult[] = [];
   const onRuns: CpuResult[] = [];
   for (let pair = 0; pair < (options.processes ?? 1); pair++) {
@@ -59,7 +64,16 @@ export async function measureObservabilityCost(gatewayArgs: string[], options: {
     try {
       for (let round = 0; round < options.rounds; round++) {
         const measure = (gateway: Side) => measureCpuPerRequest(target(gateway, options.body), gateway.child.pid!, options);
-        if (round % 2 === 0) {
+        if (options.together) {
+          // Both loaded at once, half the connections each; which one's pool starts first alternates.
+          const sides = round % 2 === 0 ? [off, on] : [on, off];
+          const results = await measureCpuPerRequestTogether(
+            sides.map((gateway) => ({ target: target(gateway, options.body), pid: gateway.child.pid! })),
+            { connections: Math.max(1, options.connections / 2), requests: options.requests },
+          );
+          offRuns.push(results[sides.indexOf(off)]!);
+          onRuns.push(results[sides.indexOf(on)]!);
+        } else if (round % 2 === 0) {
           offRuns.push(await measure(off));
           onRuns.push(await measure(on));
         } else {
