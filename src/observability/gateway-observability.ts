@@ -1,5 +1,5 @@
 // One gateway's observability: its metrics (when enabled), its tracer and its logger, behind the hooks the proxy, guardrails and MCP proxy call.
-import { SpanKind, type Attributes, type Context } from '@opentelemetry/api';
+import { SpanKind, trace, type Attributes, type Context } from '@opentelemetry/api';
 import type { GatewayLogger } from '../errors/error-middleware.js';
 import type { GuardrailCheck } from '../guardrails/pipeline/check-runner.js';
 import { scrubSecretShapes } from '../secrets/secret-shapes.js';
@@ -69,19 +69,17 @@ export class GatewayObservability implements ProxyObserver, GuardrailObserver, T
   attemptStarted(context: ModelRequestContext, candidate: Candidate, headers: Record<string, string>): AttemptWatch {
     const started = performance.now();
     const labels = this.callLabels.of(context, candidate);
-    const span = context.trace && this.tracing?.startChild(context.trace, labels.spanName, SpanKind.CLIENT, labels.attributes, headers);
+    const span = context.trace && this.tracing?.startAttempt(context.trace, labels.spanName, labels.attributes, headers);
     const metrics = this.metrics;
     return {
       end(outcome) {
         const cause = causeOf(outcome);
         metrics?.callAttempt(labels, cause, (performance.now() - started) / 1000);
         if (!span) return;
-        if (span.isRecording()) {
-          const attributes: Attributes = {};
-          if (outcome.status !== undefined) attributes['http.response.status_code'] = outcome.status;
-          if (outcome.kind === 'ok') usageAttributes(usageOf(context), attributes);
-          span.setAttributes(attributes);
-        }
+        const attributes: Attributes = {};
+        if (outcome.status !== undefined) attributes['http.response.status_code'] = outcome.status;
+        if (outcome.kind === 'ok') usageAttributes(usageOf(context), attributes);
+        span.setAttributes(attributes);
         GatewayTracing.end(span, cause === 'ok' ? undefined : cause);
       },
     };
@@ -127,7 +125,8 @@ export class GatewayObservability implements ProxyObserver, GuardrailObserver, T
     const tool = call.known ? call.tool : OTHER;
     if (call.registry !== undefined) this.metrics?.toolCall(call.registry, tool, call.outcome, call.latencyMs / 1000);
     const tracing = this.tracing;
-    if (!tracing || !call.parent) return;
+    // A request that is sampled out gets no tool spans: nothing would export them.
+    if (!tracing || !call.parent || trace.getSpan(call.parent)?.isRecording() !== true) return;
     const attributes: Record<string, string> = { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': tool, 'gateway.mcp.outcome': call.outcome };
     if (call.registry !== undefined) attributes['gateway.mcp.registry'] = call.registry;
     if (call.server !== undefined) attributes['gateway.mcp.server_label'] = call.server;

@@ -33,6 +33,8 @@ export function cutToBytes(text: string, maxBytes: number): string {
 
 /** The options of every request span (one object, not one per request). */
 const SERVER_SPAN: SpanOptions = Object.freeze({ kind: SpanKind.SERVER });
+/** The options of every attempt span. */
+const CLIENT_SPAN: SpanOptions = Object.freeze({ kind: SpanKind.CLIENT });
 
 /** The tracer of one gateway, with the span shapes it makes. */
 export class GatewayTracing {
@@ -59,17 +61,35 @@ export class GatewayTracing {
     const extracted = propagation.extract(ROOT_CONTEXT, req.headers);
     // The client's baggage is its own: it is not passed on to providers and tool servers, only the trace context is.
     const parent = propagation.getBaggage(extracted) === undefined ? extracted : propagation.deleteBaggage(extracted);
-    const span = this.tracer.startSpan('request', SERVER_SPAN, parent);
+    const method = req.method;
+    const requestPath = path ?? req.path;
+    // Named at its start, so a sampler sees the name its backend will show.
+    const span = this.tracer.startSpan(nameOf(method, requestPath), SERVER_SPAN, parent);
     if (span.isRecording()) {
-      const method = req.method;
-      const requestPath = path ?? req.path;
-      span.updateName(nameOf(method, requestPath));
       span.setAttributes({ 'http.request.method': method, 'url.path': cutToBytes(requestPath, 256) });
     } else if (!isSpanContextValid(span.spanContext())) {
-      // Without an SDK this is where it ends: no name, no attributes are made. (A recording span's context is valid.)
+      // Without an SDK this is where it ends: no attributes are made. (A recording span's context is valid.)
       return undefined;
     }
     return { span, context: trace.setSpan(parent, span) };
+  }
+
+  /**
+   * Starts the CLIENT span of an upstream attempt under the request span in `parent`, sets `attributes` on it, and
+   * writes its `traceparent` into `headers`. When the request span does not record (sampled out), no attempt span is
+   * made: the request span's own context goes upstream, which carries the same trace id and the same "not sampled"
+   * decision that the attempt span's would, and the SDK's work for a span nobody exports is saved.
+   */
+  startAttempt(parent: Context, name: string, attributes: Readonly<Record<string, string>>, headers: Record<string, string>): Span | undefined {
+    if (trace.getSpan(parent)?.isRecording() !== true) {
+      propagation.inject(parent, headers);
+      return undefined;
+    }
+    // Attributes are set after the start rather than passed to it: the SDK copies start attributes twice for its sampler.
+    const span = this.tracer.startSpan(name, CLIENT_SPAN, parent);
+    span.setAttributes(attributes);
+    propagation.inject(trace.setSpan(parent, span), headers);
+    return span;
   }
 
   /** Starts a child span of `parent`, and writes its `traceparent` into `headers` when given. */

@@ -62,9 +62,9 @@ function finishSpan(observability: GatewayObservability, traced: RequestTrace, r
   const { span } = traced;
   const errorType = status >= 500 || status === 499 ? (error?.code ?? String(status)) : brokenStream(context);
   if (span.isRecording()) {
-    // One setAttributes call: the SDK checks each attribute once.
-    const attributes: Attributes = labels ? { ...labels.attributes } : {};
-    attributes['http.response.status_code'] = status;
+    // The call's shared gen_ai attributes as they are (the SDK copies them), then this request's own in one object.
+    if (labels) span.setAttributes(labels.attributes);
+    const attributes: Attributes = { 'http.response.status_code': status };
     if (labels) usageAttributes(usageOf(context!), attributes);
     else if (context) attributes['gateway.route'] = context.routeName;
     const tracing = observability.tracing!;

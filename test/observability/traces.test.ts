@@ -27,7 +27,7 @@ describe('observability: traces without an SDK', () => {
 });
 
 describe('observability: traces with the Node SDK', () => {
-  const { named, one, parentOf } = recordSpans();
+  const { named, one, parentOf, spans } = recordSpans();
 
   describe('model requests', () => {
     let f: TrafficFixture;
@@ -79,6 +79,28 @@ describe('observability: traces with the Node SDK', () => {
       const received = f.fake.requests.map((r) => r.headers.traceparent);
       assert.equal(received.length, 2);
       for (const attempt of attempts) assert.ok(received.includes(`00-${CLIENT_TRACE_ID}-${attempt.spanContext().spanId}-01`), `traceparent of ${attempt.spanContext().spanId}`);
+    });
+
+    it('a client trace that is not sampled goes on unsampled: the provider receives its trace id with the flag off, and nothing is recorded', async () => {
+      f.fake.script([{ fail: { status: 503 } }]);
+      await chat(chatBody(), { traceparent: `00-${CLIENT_TRACE_ID}-${CLIENT_SPAN_ID}-00` }).expect(200);
+      const received = f.fake.requests.map((r) => String(r.headers.traceparent));
+      assert.equal(received.length, 2, 'a failed attempt and its retry');
+      for (const traceparent of received) {
+        const [version, traceId, parentId, flags] = traceparent.split('-');
+        assert.deepEqual([version, traceId, flags], ['00', CLIENT_TRACE_ID, '00'], traceparent);
+        assert.match(parentId!, /^[0-9a-f]{16}$/);
+        assert.notEqual(parentId, CLIENT_SPAN_ID, "the gateway's own span is the provider's parent");
+      }
+      // Both attempts name the same parent: the gateway's request span, since no attempt span is made for a trace nobody records.
+      assert.equal(new Set(received).size, 1);
+      const entry = await eventually(async () => {
+        const list = await request(f.app).get('/v1/admin/applications/app/chronicles').set('x-api-key', TEST_KEYS.viewer).expect(200);
+        assert.ok(list.body.data[0], 'the entry was written');
+        return list.body.data[0] as { trace_id?: string };
+      });
+      assert.equal(entry.trace_id, CLIENT_TRACE_ID, 'the Chronicles entry still names the trace');
+      assert.deepEqual(spans().filter((span) => span.spanContext().traceId === CLIENT_TRACE_ID).map((span) => span.name), [], 'no span of the trace is exported');
     });
 
     it('a client\'s baggage never goes upstream: the provider receives the trace context only', async () => {
