@@ -12,6 +12,9 @@ import type { GuardrailObserver } from './guardrail-observer.js';
 import type { AttemptEnd, AttemptWatch, ProxyObserver, ToolCallRecord, ToolObserver } from './observer-types.js';
 import { usageOf, type RequestUsage } from './usage-of.js';
 
+/** The longest tool name or server label a tool span or metric label carries, in UTF-8 bytes. */
+const MAX_TOOL_NAME_BYTES = 128;
+
 /** The cause label of an attempt's end. */
 export function causeOf(end: AttemptEnd): AttemptCause {
   switch (end.kind) {
@@ -122,14 +125,15 @@ export class GatewayObservability implements ProxyObserver, GuardrailObserver, T
    * with content recording on.
    */
   toolCalled(call: ToolCallRecord): void {
-    const tool = call.known ? call.tool : OTHER;
+    // A tool server names its tools, and an external one is the caller's choice: names and labels are cut.
+    const tool = call.known ? cutToBytes(call.tool, MAX_TOOL_NAME_BYTES) : OTHER;
     if (call.registry !== undefined) this.metrics?.toolCall(call.registry, tool, call.outcome, call.latencyMs / 1000);
     const tracing = this.tracing;
     // A request that is sampled out gets no tool spans: nothing would export them.
     if (!tracing || !call.parent || trace.getSpan(call.parent)?.isRecording() !== true) return;
     const attributes: Record<string, string> = { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': tool, 'gateway.mcp.outcome': call.outcome };
     if (call.registry !== undefined) attributes['gateway.mcp.registry'] = call.registry;
-    if (call.server !== undefined) attributes['gateway.mcp.server_label'] = call.server;
+    if (call.server !== undefined) attributes['gateway.mcp.server_label'] = cutToBytes(call.server, MAX_TOOL_NAME_BYTES);
     if (tracing.recordContent) {
       // The callers scrubbed the secrets they know; key-shaped text (another application's developer key) goes here.
       attributes['gen_ai.tool.call.arguments'] = scrubSecretShapes(cutToBytes(contentText(call.arguments), tracing.maxContentBytes));

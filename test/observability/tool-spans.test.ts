@@ -24,7 +24,8 @@ function addingModel(fake: FakeProvider, label: string): void {
 }
 
 describe('observability: MCP tool call spans', () => {
-  const { named, one, parentOf } = recordSpans();
+  const { named, one, parentOf, spans } = recordSpans();
+  const spansNamed = (): string[] => spans().map((span) => span.name);
 
   const cleanups: Array<() => Promise<void>> = [];
   afterEach(async () => {
@@ -98,6 +99,28 @@ describe('observability: MCP tool call spans', () => {
     assert.equal(tool.attributes['gateway.mcp.registry'], undefined);
     assert.equal(tool.attributes['gateway.mcp.outcome'], 'ok');
     assert.equal(tool.attributes['gen_ai.tool.call.arguments'], undefined);
+  });
+
+  it('an external MCP server\'s tool name and the request\'s server label are cut to 128 bytes on the span', async () => {
+    const longName = `t${'x'.repeat(4999)}`;
+    const longLabel = `ext${'y'.repeat(997)}`;
+    const external: FakeMcpServer = await startFakeMcpServer({ extraTool: longName });
+    cleanups.push(() => external.close());
+    const { fake, client } = await setUp({ responses: { allowExternalMcpUrls: [new URL(external.url).origin] } });
+    fake.script((received: FakeRequest) => {
+      const body = received.body as { messages?: Array<{ role: string; content: unknown }>; tools?: Array<{ function: { name: string; description?: string } }> };
+      if (body.messages?.at(-1)?.role === 'tool') return { text: 'done' };
+      // The gateway gave the long tool a short function name of its own: call that one.
+      const named = body.tools?.find((tool) => tool.function.description?.includes('the extra tool'));
+      return { toolCall: { name: named!.function.name, arguments: { a: 2, b: 3 } } };
+    });
+    await client.responses.create({ model: 'tool-model', input: 'Add.', tools: [{ type: 'mcp', server_label: longLabel, server_url: external.url, require_approval: 'never' }] });
+    await eventually(() => one('POST /v1/responses'));
+    const tools = named(`execute_tool ${longName.slice(0, 128)}`);
+    assert.equal(tools.length, 1, `spans: ${spansNamed().map((name) => name.slice(0, 40)).join(', ')}`);
+    assert.equal(tools[0]!.attributes['gen_ai.tool.name'], longName.slice(0, 128));
+    assert.equal(tools[0]!.attributes['gateway.mcp.server_label'], longLabel.slice(0, 128));
+    assert.equal(tools[0]!.attributes['gateway.mcp.outcome'], 'ok');
   });
 
   it('15.3: through the MCP proxy, a refused call is a span with outcome blocked and an error type', async () => {
