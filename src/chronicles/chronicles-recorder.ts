@@ -51,6 +51,8 @@ export class ChroniclesRecorder {
   private readonly secrets: () => Promise<readonly string[]>;
   private readonly owner: ChroniclesDeps['owner'];
   private discardedTotal = 0;
+  /** Entries a flush has taken and not yet written, discarded or put back. */
+  private taken = 0;
   /** {@link close} was called: no flush is scheduled or retried any more (storage is closed next). */
   private closed = false;
 
@@ -111,9 +113,9 @@ export class ChroniclesRecorder {
     }
   }
 
-  /** Entries waiting to be written. */
+  /** Entries waiting to be written: those recorded since the last flush began, and those a flush is writing. */
   get queued(): number {
-    return this.pending.size;
+    return this.pending.size + this.taken;
   }
 
   /** Entries discarded at a flush because their application had been deleted (or re-created) since they began. */
@@ -142,6 +144,7 @@ export class ChroniclesRecorder {
     clearTimeout(this.timer);
     this.timer = undefined;
     const batch = this.pending.take();
+    for (const items of batch.values()) this.taken += items.length;
     return this.enqueue(async () => {
       let failure: unknown;
       let known: readonly string[] | undefined;
@@ -154,10 +157,11 @@ export class ChroniclesRecorder {
         // Storage unreachable: each other application's append would wait out the same timeout (a hung database made
         // a flush, and so a stop, last one timeout per application), so their entries wait for the next flush.
         if (unreachable(failure)) {
+          this.taken -= items.length;
           this.pending.putBack(application, items);
           continue;
         }
-        const error = await this.flushApplication(application, items, known, failure);
+        const error = await this.flushApplication(application, items, known, failure).finally(() => (this.taken -= items.length));
         failure ??= error;
       }
       if (failure === undefined) {

@@ -118,7 +118,7 @@ export class GatewayMetrics {
     this.cacheLookups = counter(r, 'gateway_cache_lookups_total', 'Model requests on routes with a response cache, by route and result (hit, miss).', ['route', 'result']);
     new Gauge({
       name: 'gateway_chronicles_queue_depth',
-      help: 'Request log entries waiting to be written.',
+      help: 'Request log entries waiting to be written, the batch being written included.',
       registers: [r],
       collect() {
         this.set(chronicles.queued);

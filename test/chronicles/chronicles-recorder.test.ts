@@ -99,11 +99,13 @@ describe('Chronicles recorder on slow storage', () => {
       await new Promise((resolve) => setTimeout(resolve, 20));
       assert.deepEqual(appended, [2], 'one append in flight; the next batch waits for it instead of queueing behind it');
       assert.equal(recorder.dropped, 18, 'besides the 2 being written, 10 wait (the bound); the other 18 are dropped, not queued as more batches');
+      assert.equal(recorder.queued, 12, 'the queue depth counts the 2 being written with the 10 waiting');
       release();
       const deadline = Date.now() + 5000;
       while (appended.length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
       await recorder.flush();
       assert.deepEqual(appended, [2, 10], 'everything recorded during the slow append goes out in one append');
+      assert.equal(recorder.queued, 0, 'nothing waits once both are written');
       assert.deepEqual((await recorder.entries('app')).map((e) => e.id), Array.from({ length: 12 }, (_, index) => `e${index}`));
     } finally {
       release();
