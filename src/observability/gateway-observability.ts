@@ -110,7 +110,7 @@ export class GatewayObservability implements ProxyObserver, GuardrailObserver, T
       const start = performance.timeOrigin + startedAt;
       const action = actionOf(check);
       const attributes = { 'gateway.guardrail.processor': check.processor, 'gateway.guardrail.phase': check.phase, 'gateway.guardrail.action': action };
-      const span = this.tracing!.startChild(parent, `guardrail ${check.processor}`, SpanKind.INTERNAL, attributes, undefined, start);
+      const span = this.tracing!.startChild(parent, `guardrail ${check.processor}`, SpanKind.INTERNAL, attributes, start);
       GatewayTracing.end(span, check.error === undefined ? undefined : 'guardrail_error', start + check.latency_ms);
     }
   }
@@ -139,7 +139,7 @@ export class GatewayObservability implements ProxyObserver, GuardrailObserver, T
       attributes['gen_ai.tool.call.arguments'] = scrubSecretShapes(cutToBytes(contentText(call.arguments), tracing.maxContentBytes));
       attributes['gen_ai.tool.call.result'] = scrubSecretShapes(cutToBytes(contentText(call.result), tracing.maxContentBytes));
     }
-    const span = tracing.startChild(call.parent, `execute_tool ${tool}`, SpanKind.INTERNAL, attributes, undefined, call.startedAt);
+    const span = tracing.startChild(call.parent, `execute_tool ${tool}`, SpanKind.INTERNAL, attributes, call.startedAt);
     GatewayTracing.end(span, call.outcome === 'ok' ? undefined : `tool_${call.outcome}`, call.startedAt + call.latencyMs);
   }
 }

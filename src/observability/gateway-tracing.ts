@@ -92,11 +92,9 @@ export class GatewayTracing {
     return span;
   }
 
-  /** Starts a child span of `parent`, and writes its `traceparent` into `headers` when given. */
-  startChild(parent: Context, name: string, kind: SpanKind, attributes: Record<string, string | number | boolean>, headers?: Record<string, string>, startTime?: number): Span {
-    const span = this.tracer.startSpan(name, { kind, attributes, startTime }, parent);
-    if (headers) propagation.inject(trace.setSpan(parent, span), headers);
-    return span;
+  /** Starts a child span of `parent` at `startTime` (a guardrail check's or a tool call's span, made once its real times are known). */
+  startChild(parent: Context, name: string, kind: SpanKind, attributes: Record<string, string | number | boolean>, startTime: number): Span {
+    return this.tracer.startSpan(name, { kind, attributes, startTime }, parent);
   }
 
   /** Writes the `traceparent` of `parent` (a request span's context) into `headers`. */
