@@ -2,8 +2,8 @@
 import type { Request, Response } from 'express';
 import { callerOf, DEVELOPER_KEY_HEADER } from '../auth/caller-identity.js';
 import type { GatewayError } from '../errors/error-registry.js';
-import { answerText, chunkText, requestSlots } from '../guardrails/pipeline/message-text.js';
-import type { AttemptRecord, ChronicleEntry, GuardrailCheck, McpExchange, ToolInvocation } from '../records/request-records.js';
+import { answerText, chunkText } from '../guardrails/pipeline/message-text.js';
+import type { ChronicleEntry, GuardrailCheck, McpExchange, ToolInvocation } from '../records/request-records.js';
 import type { ModelRequestContext } from '../traffic/model-request-context.js';
 import { clientLeft } from '../traffic/client-left.js';
 import { traceIdOf } from '../observability/gateway-tracing.js';
@@ -11,13 +11,13 @@ import { requestIdOf } from '../observability/request-id.js';
 import { scrubSecretShapes } from '../secrets/secret-shapes.js';
 import { MAX_MODEL_NAME_LENGTH } from '../traffic/model-endpoints.js';
 import { answerUsage, streamUsage } from '../usage/usage-extractor.js';
-import { CHARS_PER_TOKEN, estimatedUsage } from '../usage/usage-estimate.js';
+import { unreportedUsage } from '../usage/usage-estimate.js';
 import { isoTimestamp } from './iso-timestamp.js';
 
 export type { ChronicleEntry, McpExchange, ToolInvocation } from '../records/request-records.js';
 
-/** The output text and usage of a relayed answer, parsed after it was sent. */
-function outputOf(context: ModelRequestContext | undefined): { output: string | null; usage: Record<string, unknown> | null } {
+/** The output text and usage of a relayed answer, parsed after it was sent (`left`: the client left before its end). */
+function outputOf(context: ModelRequestContext | undefined, left: boolean): { output: string | null; usage: Record<string, unknown> | null } {
   const relay = context?.relay;
   const cut = relay?.cutAfterChars;
   if (!relay) return { output: null, usage: null };
@@ -28,7 +28,7 @@ function outputOf(context: ModelRequestContext | undefined): { output: string | 
     const text = relay.payloads.map(chunkText).join('');
     // A stream that ended before the provider's usage chunk (the client left, it broke, a check cut it) is still paid
     // for: its usage is estimated from the prompt and the text the provider sent.
-    const usage = streamUsage(relay.payloads) ?? (relay.payloads.length > 0 && context ? estimatedUsage(inputChars(context), text.length) : null);
+    const usage = streamUsage(relay.payloads) ?? (context ? unreportedUsage(context, left, text.length) : null);
     return { output: cut === undefined ? text : text.slice(0, cut), usage };
   }
   if (!relay.bytes && !relay.answer) return { output: null, usage: null };
@@ -39,25 +39,6 @@ function outputOf(context: ModelRequestContext | undefined): { output: string | 
     return { output: text === '' && context?.endpoint === 'embeddings' ? null : text, usage: answerUsage(answer) };
   } catch {
     return { output: null, usage: null };
-  }
-}
-
-/**
- * Whether the client left while a provider was answering (the attempt under way, or just aborted by the client): the
- * provider was sent the prompt and bills it even though nothing of its answer was read (a JSON answer, or a stream
- * before its first event), so the request's usage is estimated from its prompt.
- */
-function answering(attempt: AttemptRecord | undefined): boolean {
-  return attempt !== undefined && attempt.status === null && (attempt.error === undefined || attempt.error === 'client disconnected');
-}
-
-/** The characters of a request's prompt text (token ids, which no slot reads, by their count). */
-function inputChars(context: ModelRequestContext): number {
-  try {
-    return requestSlots(context.endpoint, context.body).reduce((sum, slot) => sum + slot.text.length, 0);
-  } catch {
-    const input = context.body.prompt ?? context.body.input;
-    return Array.isArray(input) ? input.flat().length * CHARS_PER_TOKEN : 0;
   }
 }
 
@@ -134,9 +115,10 @@ export function buildModelEntry(req: Request, res: Response, context: ModelReque
     entry.usage = context.exchange.usage;
     entry.rounds = context.exchange.rounds;
   } else {
-    const { output, usage } = outputOf(context);
+    const { output, usage } = outputOf(context, left);
     entry.output = output;
-    entry.usage = usage ?? (left && context && answering(last) ? estimatedUsage(inputChars(context), 0) : null);
+    // A client that left while a provider was answering is billed for its prompt (see unreportedUsage).
+    entry.usage = usage ?? (context ? unreportedUsage(context, left) : null);
   }
   if (context?.relay?.rejected && context.relay.cutAfterChars !== undefined) entry.stream_cut = { after_chars: context.relay.cutAfterChars, code: context.relay.rejected.code };
   const requestId = requestIdOf(req);

@@ -65,7 +65,7 @@ function finishSpan(observability: GatewayObservability, traced: RequestTrace, r
     // The call's shared gen_ai attributes as they are (the SDK copies them), then this request's own in one object.
     if (labels) span.setAttributes(labels.attributes);
     const attributes: Attributes = { 'http.response.status_code': status };
-    if (labels) usageAttributes(usageOf(context!), attributes);
+    if (labels) usageAttributes(usageOf(context!, status === 499), attributes);
     else if (context) attributes['gateway.route'] = context.routeName;
     const tracing = observability.tracing!;
     if (context && tracing.recordContent) {
@@ -113,7 +113,8 @@ function finishRequest(observability: GatewayObservability, req: Request, res: R
     else if (error?.code === 'budget_exceeded') metrics.recordRejection('budget', scopeOf(error, 'application'), route);
     if (context?.cache !== undefined) metrics.cacheLookup(route, context.cache);
     if (labels) {
-      const usage = usageOf(context!);
+      // Estimated usage counts too, as in Chronicles and budgets (499: the client left; see usageOf).
+      const usage = usageOf(context!, status === 499);
       metrics.callUsage(labels, usage.input, usage.output);
       if (context!.stream && context!.firstChunkAt !== undefined) metrics.callTimeToFirstToken(labels, (context!.firstChunkAt - started) / 1000);
     }

@@ -1,20 +1,26 @@
-// The price table: USD per million input, output, cached-input and cache-write tokens per provider type and model; shipped defaults, admin overrides.
+// The price table: USD per million input, output, cached-input and cache-write (5-minute, 1-hour) tokens per provider type and model; shipped defaults, admin overrides.
 import type { Storage } from '../storage/storage-facade.js';
 import defaultPrices from './default-prices.json' with { type: 'json' };
 import type { TokenUsage } from './usage-extractor.js';
 
 /**
  * Prices of one model, in USD per million tokens. Input read from the provider's prompt cache is billed at
- * `cached_input`, input written to it at `cache_write_input`; each at `input` when the model has none.
+ * `cached_input`, input written to it at `cache_write_input` (each at `input` when the model has none), except input
+ * written to Anthropic's 1-hour cache, billed at `cache_write_1h_input` (at twice `input` when the model has none, as
+ * Anthropic bills it).
  */
 export interface ModelPrice {
   input: number;
   output: number;
   cached_input?: number;
   cache_write_input?: number;
+  cache_write_1h_input?: number;
 }
 
-/** What one answer cost, in USD. */
+/** What a 1-hour cache write costs, as a multiple of `input`, for a model without `cache_write_1h_input` (Anthropic's rule). */
+export const HOUR_WRITE_INPUT_FACTOR = 2;
+
+/** What one answer cost, in USD. `cache_write_input_usd` is every cache write, 5-minute and 1-hour ones together. */
 export interface UsageCost {
   usd: number;
   input_usd: number;
@@ -56,13 +62,16 @@ export function findPrice(table: Record<string, ModelPrice> | undefined, model: 
 
 /**
  * The cost of `usage` at `price`: input neither read from nor written to the cache at `input`, cache reads at
- * `cached_input`, cache writes at `cache_write_input`, output at `output`; each token counted once.
+ * `cached_input`, cache writes at `cache_write_input` but 1-hour ones at `cache_write_1h_input`, output at `output`;
+ * each token counted once.
  */
 export function costOf(usage: TokenUsage, price: ModelPrice): UsageCost {
   const uncached = Math.max(0, usage.prompt_tokens - usage.cached_tokens - usage.cache_write_tokens);
   const input = (uncached * price.input) / 1e6;
   const cached = (usage.cached_tokens * (price.cached_input ?? price.input)) / 1e6;
-  const written = (usage.cache_write_tokens * (price.cache_write_input ?? price.input)) / 1e6;
+  const hourWrites = Math.min(usage.cache_write_1h_tokens, usage.cache_write_tokens);
+  const written =
+    ((usage.cache_write_tokens - hourWrites) * (price.cache_write_input ?? price.input) + hourWrites * (price.cache_write_1h_input ?? HOUR_WRITE_INPUT_FACTOR * price.input)) / 1e6;
   const output = (usage.completion_tokens * price.output) / 1e6;
   return {
     usd: roundUsd(input + cached + written + output), input_usd: roundUsd(input), output_usd: roundUsd(output),

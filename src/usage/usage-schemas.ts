@@ -55,6 +55,7 @@ const priceSchema = {
     output: { type: 'number', minimum: 0, maximum: 1e6 },
     cached_input: { type: 'number', minimum: 0, maximum: 1e6 },
     cache_write_input: { type: 'number', minimum: 0, maximum: 1e6 },
+    cache_write_1h_input: { type: 'number', minimum: 0, maximum: 1e6 },
   },
 } as const;
 

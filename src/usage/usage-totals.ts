@@ -14,13 +14,15 @@ export interface UsageRow {
   prompt_tokens: number;
   completion_tokens: number;
   cached_tokens: number;
+  /** Input written to the provider's prompt cache (Anthropic's cache writes, billed above `input`); 0 in totals stored before it was counted. */
+  cache_write_tokens: number;
   total_tokens: number;
   cost_usd: number;
   /** Requests whose answer reported usage but whose model has no price: their cost is unknown, not in `cost_usd`. */
   unpriced_requests: number;
 }
 
-const FIELDS = ['requests', 'prompt_tokens', 'completion_tokens', 'cached_tokens', 'cost_usd', 'unpriced_requests'] as const;
+const FIELDS = ['requests', 'prompt_tokens', 'completion_tokens', 'cached_tokens', 'cache_write_tokens', 'cost_usd', 'unpriced_requests'] as const;
 const BUCKET = 'usage/';
 /**
  * At most this many (day, application, key, route, model) rows wait for a flush by default (a long storage outage,
@@ -31,7 +33,7 @@ const MAX_PENDING_ROWS = 50_000;
 /** The route and model of usage folded together once the pending rows reach their bound: counted, not broken down. */
 export const OTHER_ROUTE_OR_MODEL = '(other)';
 
-const emptyRow = (): UsageRow => ({ requests: 0, prompt_tokens: 0, completion_tokens: 0, cached_tokens: 0, total_tokens: 0, cost_usd: 0, unpriced_requests: 0 });
+const emptyRow = (): UsageRow => ({ requests: 0, prompt_tokens: 0, completion_tokens: 0, cached_tokens: 0, cache_write_tokens: 0, total_tokens: 0, cost_usd: 0, unpriced_requests: 0 });
 
 /**
  * Usage totals kept in the counter store, one bucket per UTC day (`usage/2026-11-25`) and one item per application,
@@ -62,7 +64,7 @@ export class UsageTotals {
       pending = this.pending.get(id);
     }
     if (!pending) {
-      const row = { requests: 0, prompt_tokens: 0, completion_tokens: 0, cached_tokens: 0, cost_usd: 0, unpriced_requests: 0 };
+      const row = { requests: 0, prompt_tokens: 0, completion_tokens: 0, cached_tokens: 0, cache_write_tokens: 0, cost_usd: 0, unpriced_requests: 0 };
       pending = { bucket: BUCKET + day, item: JSON.stringify([application, key, route, model, incarnation]), row };
       this.pending.set(id, pending);
     }
@@ -70,6 +72,7 @@ export class UsageTotals {
     pending.row.prompt_tokens += usage?.prompt_tokens ?? 0;
     pending.row.completion_tokens += usage?.completion_tokens ?? 0;
     pending.row.cached_tokens += usage?.cached_tokens ?? 0;
+    pending.row.cache_write_tokens += usage?.cache_write_tokens ?? 0;
     if (costUsd === null) pending.row.unpriced_requests += 1;
     else pending.row.cost_usd += costUsd;
   }

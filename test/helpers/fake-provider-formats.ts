@@ -31,10 +31,14 @@ export interface AnswerSpec {
   promptCache?: FakePromptCache;
 }
 
-/** Anthropic's prompt-cache counts of one answer: tokens read from the cache and written to it. */
+/**
+ * Anthropic's prompt-cache counts of one answer: tokens read from the cache and written to it; with `write1h`, also
+ * Anthropic's `cache_creation` breakdown of `write` (that many to the 1-hour cache, the rest to the 5-minute one).
+ */
 export interface FakePromptCache {
   read: number;
   write: number;
+  write1h?: number;
 }
 
 /** A stream as SSE frames: `head` always, then each of `pieces` (the content), then `tail`. */
@@ -112,9 +116,12 @@ function openaiStream(spec: AnswerSpec): StreamPlan {
 }
 
 /** Anthropic's input counts: `input_tokens`, and the cache counts when the answer reports them. */
-function anthropicInput(spec: AnswerSpec): Record<string, number> {
+function anthropicInput(spec: AnswerSpec): Record<string, unknown> {
   const cache = spec.promptCache;
-  return cache ? { input_tokens: FAKE_USAGE.prompt, cache_creation_input_tokens: cache.write, cache_read_input_tokens: cache.read } : { input_tokens: FAKE_USAGE.prompt };
+  if (!cache) return { input_tokens: FAKE_USAGE.prompt };
+  const counts: Record<string, unknown> = { input_tokens: FAKE_USAGE.prompt, cache_creation_input_tokens: cache.write, cache_read_input_tokens: cache.read };
+  if (cache.write1h !== undefined) counts.cache_creation = { ephemeral_5m_input_tokens: cache.write - cache.write1h, ephemeral_1h_input_tokens: cache.write1h };
+  return counts;
 }
 
 function anthropicJson(spec: AnswerSpec): unknown {

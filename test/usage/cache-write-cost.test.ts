@@ -39,7 +39,7 @@ describe('prompt-cache writes priced at their own rate', () => {
   afterEach(() => f.close());
 
   it('the usage extractor keeps cache writes apart from cache reads and uncached input, in Anthropic and translated shapes', () => {
-    const expected = { prompt_tokens: 6010, completion_tokens: 5, cached_tokens: 4000, cache_write_tokens: 2000, total_tokens: 6015 };
+    const expected = { prompt_tokens: 6010, completion_tokens: 5, cached_tokens: 4000, cache_write_tokens: 2000, cache_write_1h_tokens: 0, total_tokens: 6015 };
     assert.deepEqual(normalizeUsage({ input_tokens: 10, cache_creation_input_tokens: 2000, cache_read_input_tokens: 4000, output_tokens: 5 }), expected);
     // The Anthropic adapter's OpenAI-shaped usage: both cache counts are parts of prompt_tokens.
     assert.deepEqual(normalizeUsage({ prompt_tokens: 6010, completion_tokens: 5, total_tokens: 6015, prompt_tokens_details: { cached_tokens: 4000 }, cache_creation_input_tokens: 2000 }), expected);
@@ -50,7 +50,7 @@ describe('prompt-cache writes priced at their own rate', () => {
   });
 
   it('a model without cache_write_input bills cache writes at its input price', () => {
-    const usage = { prompt_tokens: 1_000_000, completion_tokens: 0, cached_tokens: 0, cache_write_tokens: 400_000, total_tokens: 1_000_000 };
+    const usage = { prompt_tokens: 1_000_000, completion_tokens: 0, cached_tokens: 0, cache_write_tokens: 400_000, cache_write_1h_tokens: 0, total_tokens: 1_000_000 };
     assert.deepEqual(costOf(usage, { input: 2, output: 8 }), { usd: 2, input_usd: 1.2, output_usd: 0, cached_input_usd: 0, cache_write_input_usd: 0.8 });
     assert.equal(costOf(usage, { input: 2, output: 8, cache_write_input: 2.5 }).usd, 2.2);
   });
@@ -81,7 +81,7 @@ describe('prompt-cache writes priced at their own rate', () => {
 
   it('cache_write_input is an admin price override, validated like the others, used for the next answer', async () => {
     const defaults = await admin(f, 'get', '/v1/admin/prices/anthropic', 'viewer').expect(200);
-    assert.deepEqual(defaults.body.models['claude-sonnet-4-5'], { input: 3, output: 15, cached_input: 0.3, cache_write_input: 3.75, source: 'default' });
+    assert.deepEqual(defaults.body.models['claude-sonnet-4-5'], { input: 3, output: 15, cached_input: 0.3, cache_write_input: 3.75, cache_write_1h_input: 6, source: 'default' });
     for (const bad of [-1, '3', null, true, 1e7]) {
       const res = await admin(f, 'put', '/v1/admin/prices/anthropic').send({ models: { 'claude-sonnet-4-5': { input: 3, output: 15, cache_write_input: bad } } }).expect(400);
       assert.deepEqual(Object.keys(res.body.error).sort(), ['code', 'message', 'param', 'type']);

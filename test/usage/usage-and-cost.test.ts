@@ -79,20 +79,20 @@ describe('15.5 usage and cost', () => {
 
   it('15.5.1: one extractor maps OpenAI, Responses, Anthropic and Gemini usage to the same fields', () => {
     assert.deepEqual(normalizeUsage({ prompt_tokens: 100, completion_tokens: 20, total_tokens: 120, prompt_tokens_details: { cached_tokens: 40 } }), {
-      prompt_tokens: 100, completion_tokens: 20, cached_tokens: 40, cache_write_tokens: 0, total_tokens: 120,
+      prompt_tokens: 100, completion_tokens: 20, cached_tokens: 40, cache_write_tokens: 0, cache_write_1h_tokens: 0, total_tokens: 120,
     });
     assert.deepEqual(normalizeUsage({ input_tokens: 100, output_tokens: 20, total_tokens: 120, input_tokens_details: { cached_tokens: 40 } }), {
-      prompt_tokens: 100, completion_tokens: 20, cached_tokens: 40, cache_write_tokens: 0, total_tokens: 120,
+      prompt_tokens: 100, completion_tokens: 20, cached_tokens: 40, cache_write_tokens: 0, cache_write_1h_tokens: 0, total_tokens: 120,
     });
     // Anthropic's input_tokens leave out cache reads and writes.
     assert.deepEqual(normalizeUsage({ input_tokens: 50, cache_creation_input_tokens: 10, cache_read_input_tokens: 40, output_tokens: 20 }), {
-      prompt_tokens: 100, completion_tokens: 20, cached_tokens: 40, cache_write_tokens: 10, total_tokens: 120,
+      prompt_tokens: 100, completion_tokens: 20, cached_tokens: 40, cache_write_tokens: 10, cache_write_1h_tokens: 0, total_tokens: 120,
     });
     assert.deepEqual(normalizeUsage({ promptTokenCount: 100, candidatesTokenCount: 15, thoughtsTokenCount: 5, cachedContentTokenCount: 40 }), {
-      prompt_tokens: 100, completion_tokens: 20, cached_tokens: 40, cache_write_tokens: 0, total_tokens: 120,
+      prompt_tokens: 100, completion_tokens: 20, cached_tokens: 40, cache_write_tokens: 0, cache_write_1h_tokens: 0, total_tokens: 120,
     });
     assert.equal(normalizeUsage({ foo: 1 }), null);
-    assert.deepEqual(normalizeUsage({ prompt_tokens: -5, completion_tokens: 'x' }), { prompt_tokens: 0, completion_tokens: 0, cached_tokens: 0, cache_write_tokens: 0, total_tokens: 0 });
+    assert.deepEqual(normalizeUsage({ prompt_tokens: -5, completion_tokens: 'x' }), { prompt_tokens: 0, completion_tokens: 0, cached_tokens: 0, cache_write_tokens: 0, cache_write_1h_tokens: 0, total_tokens: 0 });
   });
 
   it('15.5.2: prices match dated model versions and bill cached input at its own price', () => {
@@ -101,7 +101,7 @@ describe('15.5 usage and cost', () => {
     assert.equal(findPrice(table, 'gpt-4o-mini-2024-07-18'), table['gpt-4o-mini']);
     assert.equal(findPrice(table, 'gpt-4oxyz'), undefined);
     assert.equal(findPrice(table, 'constructor'), undefined);
-    const cost = costOf({ prompt_tokens: 1_000_000, completion_tokens: 1_000_000, cached_tokens: 400_000, cache_write_tokens: 0, total_tokens: 2_000_000 }, table['gpt-4o']);
+    const cost = costOf({ prompt_tokens: 1_000_000, completion_tokens: 1_000_000, cached_tokens: 400_000, cache_write_tokens: 0, cache_write_1h_tokens: 0, total_tokens: 2_000_000 }, table['gpt-4o']);
     assert.deepEqual(cost, { usd: 12, input_usd: 1.5, output_usd: 10, cached_input_usd: 0.5, cache_write_input_usd: 0 });
   });
 

@@ -37,7 +37,7 @@ async function checkTotals(f: { app: TestGateway['app'] }, factor = 1): Promise<
   const rows = Object.fromEntries(byApp.data.map((row: { application: string }) => [row.application, row]));
   const createdAt = (await request(f.app).get('/v1/admin/applications/app').set('x-api-key', TEST_KEYS.viewer).expect(200)).body.created_at;
   assert.deepEqual(rows.app, {
-    application: 'app', application_created_at: createdAt, requests: 2 * factor, prompt_tokens: 20 * factor, completion_tokens: 10 * factor, cached_tokens: 0, total_tokens: 30 * factor, unpriced_requests: 0,
+    application: 'app', application_created_at: createdAt, requests: 2 * factor, prompt_tokens: 20 * factor, completion_tokens: 10 * factor, cached_tokens: 0, cache_write_tokens: 0, total_tokens: 30 * factor, unpriced_requests: 0,
     cost_usd: Math.round(2 * factor * 0.0000045 * 1e8) / 1e8,
   });
   // gpt-4o: 2.5 and 10 USD per million tokens.

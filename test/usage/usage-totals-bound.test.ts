@@ -7,7 +7,7 @@ import { OTHER_ROUTE_OR_MODEL, UsageTotals } from '../../src/usage/usage-totals.
 
 describe('usage totals: the bound on rows waiting for a flush', () => {
   const DAY = '2026-11-28';
-  const usage = { prompt_tokens: 10, completion_tokens: 5, cached_tokens: 0, cache_write_tokens: 0, total_tokens: 15 };
+  const usage = { prompt_tokens: 10, completion_tokens: 5, cached_tokens: 0, cache_write_tokens: 0, cache_write_1h_tokens: 0, total_tokens: 15 };
 
   it('counts every request once the bound is reached, under route and model (other) of its application and key', async () => {
     const totals = new UsageTotals(new CounterStore(new Storage(memoryStorage())), 2);

@@ -1,6 +1,7 @@
 // The Anthropic Messages ⇄ OpenAI chat correspondences, both ways: stop reasons, tool choice, tools, images and usage.
 // Imported by the Anthropic adapter (outbound) and by the gateway's own /v1/messages endpoint (inbound); it imports no gateway module.
 import { parseDataUrl } from '../shared/data-url.js';
+import type { CacheCreationTokens } from '../shared/openai-chunks.js';
 
 /** OpenAI's finish reasons. */
 export type OpenAiFinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter';
@@ -89,6 +90,8 @@ export interface TokenCounts {
   cacheRead?: number;
   /** Input tokens written to the cache (Anthropic only). */
   cacheCreation?: number;
+  /** `cacheCreation` by how long the cache keeps it (5 minutes or 1 hour), when Anthropic breaks it down (`cache_creation`). */
+  cacheCreationByDuration?: CacheCreationTokens;
   /** Output tokens spent thinking (part of `output`), when reported: Anthropic's `thinking_tokens`, OpenAI's `reasoning_tokens`. */
   reasoning?: number;
 }
@@ -98,30 +101,51 @@ const asRecord = (value: unknown): Record<string, unknown> | undefined => (typeo
 
 const optionalCount = (record: Record<string, unknown> | undefined, key: string): number | undefined => (typeof record?.[key] === 'number' ? (record[key] as number) : undefined);
 
-/** Token counts of an Anthropic `usage`: input is `input_tokens` plus both cache counts; thinking from `output_tokens_details.thinking_tokens`. */
+/**
+ * Anthropic's `cache_creation` breakdown (`ephemeral_5m_input_tokens`, `ephemeral_1h_input_tokens`; a missing one is
+ * 0), or undefined when `value` is not an object with at least one of them.
+ */
+export function cacheCreationOf(value: unknown): CacheCreationTokens | undefined {
+  const record = asRecord(value);
+  const short = optionalCount(record, 'ephemeral_5m_input_tokens');
+  const long = optionalCount(record, 'ephemeral_1h_input_tokens');
+  return short === undefined && long === undefined ? undefined : { ephemeral_5m_input_tokens: short ?? 0, ephemeral_1h_input_tokens: long ?? 0 };
+}
+
+/**
+ * Token counts of an Anthropic `usage`: input is `input_tokens` plus both cache counts, cache writes by duration from
+ * `cache_creation`; thinking from `output_tokens_details.thinking_tokens`.
+ */
 export function countsOfAnthropicUsage(usage: unknown): TokenCounts {
   const record = asRecord(usage);
   const cacheRead = optionalCount(record, 'cache_read_input_tokens');
   const cacheCreation = optionalCount(record, 'cache_creation_input_tokens');
   const reasoning = optionalCount(asRecord(record?.output_tokens_details), 'thinking_tokens');
-  return { input: count(record, 'input_tokens') + (cacheCreation ?? 0) + (cacheRead ?? 0), output: count(record, 'output_tokens'), cacheRead, cacheCreation, reasoning };
+  const counts: TokenCounts = { input: count(record, 'input_tokens') + (cacheCreation ?? 0) + (cacheRead ?? 0), output: count(record, 'output_tokens'), cacheRead, cacheCreation, reasoning };
+  const byDuration = cacheCreationOf(record?.cache_creation);
+  if (byDuration) counts.cacheCreationByDuration = byDuration;
+  return counts;
 }
 
 /**
- * Token counts of an OpenAI `usage`; cache writes from `cache_creation_input_tokens`, which the Anthropic adapter adds;
- * thinking from `completion_tokens_details.reasoning_tokens`.
+ * Token counts of an OpenAI `usage`; cache writes from `cache_creation_input_tokens` and by duration from
+ * `cache_creation`, which the Anthropic adapter adds; thinking from `completion_tokens_details.reasoning_tokens`.
  */
 export function countsOfOpenAiUsage(usage: unknown): TokenCounts {
   const record = asRecord(usage);
   const cacheRead = optionalCount(asRecord(record?.prompt_tokens_details), 'cached_tokens');
   const reasoning = optionalCount(asRecord(record?.completion_tokens_details), 'reasoning_tokens');
-  return { input: count(record, 'prompt_tokens'), output: count(record, 'completion_tokens'), cacheRead, cacheCreation: optionalCount(record, 'cache_creation_input_tokens'), reasoning };
+  const counts: TokenCounts = { input: count(record, 'prompt_tokens'), output: count(record, 'completion_tokens'), cacheRead, cacheCreation: optionalCount(record, 'cache_creation_input_tokens'), reasoning };
+  const byDuration = cacheCreationOf(record?.cache_creation);
+  if (byDuration) counts.cacheCreationByDuration = byDuration;
+  return counts;
 }
 
 /**
  * Anthropic's `usage` for token counts: `input_tokens` without the cached ones, which go to `cache_read_input_tokens`,
- * nor the ones written to the cache, which go to `cache_creation_input_tokens` (each when known), and the thinking
- * tokens as `output_tokens_details.thinking_tokens` when known.
+ * nor the ones written to the cache, which go to `cache_creation_input_tokens` (each when known, the latter with its
+ * `cache_creation` breakdown by duration when known), and the thinking tokens as `output_tokens_details.thinking_tokens`
+ * when known.
  */
 export function anthropicUsageOf(counts: TokenCounts): Record<string, number | Record<string, number>> {
   const cached = counts.cacheRead ?? 0;
@@ -130,6 +154,7 @@ export function anthropicUsageOf(counts: TokenCounts): Record<string, number | R
     input_tokens: Math.max(0, counts.input - cached - created),
     output_tokens: counts.output,
     ...(counts.cacheCreation === undefined ? {} : { cache_creation_input_tokens: created }),
+    ...(counts.cacheCreationByDuration === undefined ? {} : { cache_creation: { ...counts.cacheCreationByDuration } }),
     ...(counts.cacheRead === undefined ? {} : { cache_read_input_tokens: cached }),
     ...(counts.reasoning === undefined ? {} : { output_tokens_details: { thinking_tokens: counts.reasoning } }),
   };

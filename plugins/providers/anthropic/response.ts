@@ -9,13 +9,14 @@ export { anthropicFinishReason } from './mapping.js';
 /**
  * OpenAI usage from Anthropic usage. Anthropic's `input_tokens` leaves out cached input, so
  * `prompt_tokens` adds `cache_creation_input_tokens` and `cache_read_input_tokens` (when present,
- * the latter is also `prompt_tokens_details.cached_tokens`, the former kept as `cache_creation_input_tokens`);
+ * the latter is also `prompt_tokens_details.cached_tokens`, the former kept as `cache_creation_input_tokens`, with its
+ * breakdown by cache duration kept as `cache_creation`);
  * `completion_tokens` is `output_tokens`, of which `output_tokens_details.thinking_tokens` is
  * `completion_tokens_details.reasoning_tokens`.
  */
 export function anthropicUsage(usage: unknown): OpenAiUsage {
   const counts = countsOfAnthropicUsage(usage);
-  return withReasoning(usageOf(counts.input, counts.output, counts.cacheRead, counts.cacheCreation), counts.reasoning);
+  return withReasoning(usageOf(counts.input, counts.output, counts.cacheRead, counts.cacheCreation, counts.cacheCreationByDuration), counts.reasoning);
 }
 
 /** The usage with `completion_tokens_details.reasoning_tokens` when the thinking tokens are known. */

@@ -1,7 +1,8 @@
 // Anthropic's stream translated: Messages API events as OpenAI `chat.completion.chunk` payloads.
 import { Errors, type ProviderRequestContext, type SseEvent, type StreamTranslator } from '../../../src/plugins/plugin-api.js';
 import { isRecord } from '../shared/openai-chat.js';
-import { ChunkBuilder, DONE, generateId, nowSeconds, parseEventData, usageOf, wantsStreamUsage, type FinishReason } from '../shared/openai-chunks.js';
+import { ChunkBuilder, DONE, generateId, nowSeconds, parseEventData, usageOf, wantsStreamUsage, type CacheCreationTokens, type FinishReason } from '../shared/openai-chunks.js';
+import { cacheCreationOf } from './mapping.js';
 import { anthropicFinishReason, stopSequenceMember, withReasoning } from './response.js';
 
 /**
@@ -25,6 +26,7 @@ export function createAnthropicStreamTranslator(context: ProviderRequestContext)
   let inputTokens = 0;
   let cachedTokens: number | undefined;
   let cacheCreationTokens: number | undefined;
+  let cacheCreation: CacheCreationTokens | undefined;
   let completionTokens = 0;
   let reasoningTokens: number | undefined;
   let finishReason: FinishReason | null = null;
@@ -41,7 +43,7 @@ export function createAnthropicStreamTranslator(context: ProviderRequestContext)
     readUsage(message.usage);
     const first = { role: 'assistant', content: '' };
     if (context.clientFormat !== 'anthropic' || !isRecord(message.usage)) return [chunks.delta(first)];
-    return [chunks.deltaWithUsage(first, usageOf(promptTokens, completionTokens, cachedTokens, cacheCreationTokens))];
+    return [chunks.deltaWithUsage(first, usageOf(promptTokens, completionTokens, cachedTokens, cacheCreationTokens, cacheCreation))];
   }
 
   function onBlockStart(data: Record<string, unknown>): string[] {
@@ -71,6 +73,7 @@ export function createAnthropicStreamTranslator(context: ProviderRequestContext)
     if (!isRecord(usage)) return;
     if (typeof usage.cache_read_input_tokens === 'number') cachedTokens = usage.cache_read_input_tokens;
     if (typeof usage.cache_creation_input_tokens === 'number') cacheCreationTokens = usage.cache_creation_input_tokens;
+    cacheCreation = cacheCreationOf(usage.cache_creation) ?? cacheCreation;
     if (typeof usage.input_tokens === 'number') inputTokens = usage.input_tokens;
     if (typeof usage.output_tokens === 'number') completionTokens = usage.output_tokens;
     const details = isRecord(usage.output_tokens_details) ? usage.output_tokens_details : {};
@@ -99,7 +102,7 @@ export function createAnthropicStreamTranslator(context: ProviderRequestContext)
           return onMessageDelta(data);
         case 'message_stop':
           stopped = true;
-          return chunks.identity.includeUsage ? [chunks.usage(withReasoning(usageOf(promptTokens, completionTokens, cachedTokens, cacheCreationTokens), reasoningTokens))] : [];
+          return chunks.identity.includeUsage ? [chunks.usage(withReasoning(usageOf(promptTokens, completionTokens, cachedTokens, cacheCreationTokens, cacheCreation), reasoningTokens))] : [];
         case 'error': {
           const error = isRecord(data.error) ? data.error : {};
           return fail(typeof error.message === 'string' ? error.message : 'an error event without a message');

@@ -6,6 +6,12 @@ import { isRecord } from './openai-chat.js';
 /** OpenAI's finish reasons. */
 export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter';
 
+/** Anthropic's breakdown of the input written to its prompt cache by how long the cache keeps it (`usage.cache_creation`). */
+export interface CacheCreationTokens {
+  ephemeral_5m_input_tokens: number;
+  ephemeral_1h_input_tokens: number;
+}
+
 /** OpenAI's `usage` object. */
 export interface OpenAiUsage {
   prompt_tokens: number;
@@ -15,6 +21,8 @@ export interface OpenAiUsage {
   completion_tokens_details?: { reasoning_tokens: number };
   /** Input tokens written to the provider's prompt cache (part of `prompt_tokens`), when the provider reports them (Anthropic). */
   cache_creation_input_tokens?: number;
+  /** `cache_creation_input_tokens` by cache duration, when the provider breaks it down (Anthropic, as its own `usage.cache_creation`). */
+  cache_creation?: CacheCreationTokens;
 }
 
 /** The last payload of every translated stream. */
@@ -95,11 +103,15 @@ export class ChunkBuilder {
   }
 }
 
-/** A `usage` object from prompt and completion counts (cache reads and writes are parts of `promptTokens`). */
-export function usageOf(promptTokens: number, completionTokens: number, cachedTokens?: number, cacheCreationTokens?: number): OpenAiUsage {
+/**
+ * A `usage` object from prompt and completion counts (cache reads and writes are parts of `promptTokens`), with the
+ * cache writes' breakdown by duration when known.
+ */
+export function usageOf(promptTokens: number, completionTokens: number, cachedTokens?: number, cacheCreationTokens?: number, cacheCreation?: CacheCreationTokens): OpenAiUsage {
   const usage: OpenAiUsage = { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
   if (cachedTokens !== undefined) usage.prompt_tokens_details = { cached_tokens: cachedTokens };
   if (cacheCreationTokens !== undefined) usage.cache_creation_input_tokens = cacheCreationTokens;
+  if (cacheCreation !== undefined) usage.cache_creation = { ...cacheCreation };
   return usage;
 }
 
