@@ -48,7 +48,7 @@ import { DEFAULT_RETRY_TIMING } from './traffic/retry-policy.js';
 import { MemoryRouteRateLimits } from './traffic/route-rate-limits.js';
 import { RedisRouteRateLimits } from './traffic/redis-rate-limiter.js';
 import { createRedisClient } from './redis/redis-client.js';
-import { createResponseCacheStore } from './cache/create-cache-store.js';
+import { createMissCoalescer, createResponseCacheStore } from './cache/create-cache-store.js';
 import { responseCacheHandler, responseCacheRouter } from './cache/response-cache-handler.js';
 import { routeResolverHandlers, routeResolverRouter } from './traffic/route-resolver-router.js';
 import { UpstreamClient } from './traffic/upstream-client.js';
@@ -169,7 +169,9 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   const rateLimiter = mount(rateLimiterRouter(limits, logger, usage.admitHandler()));
   const pipelineDeps = { engine: guardrails, storage, windowing: streamWindowingOf(options.streamWindowing), logger };
   const guardrailPipeline = mount(guardrailPipelineRouter(pipelineDeps));
-  const cacheDeps = { store: createResponseCacheStore(options, redis), logger };
+  // One coalescer for every cache step (the model pipeline, /v1/messages, the router), so their misses meet.
+  const cacheCoalescer = createMissCoalescer(options);
+  const cacheDeps = { store: createResponseCacheStore(options, redis), logger, coalescer: cacheCoalescer, upstreamTimeoutMs: options.upstreamTimeoutMs };
   const responseCache = mount(responseCacheRouter(cacheDeps));
   const client = new UpstreamClient(options.upstream);
   const mcp = part(mcpProxyRouter({ service: registries, developerKeys: services.developerKeys, storage, engine: guardrails, recorder, client, logger, limits: options.mcp, observer, sessionIds: new McpSessionIds(options.secret) }));
@@ -255,6 +257,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     rateLimiter,
     guardrailPipeline,
     responseCache,
+    cacheCoalescer,
     proxy,
     mcp,
     responses,

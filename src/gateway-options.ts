@@ -23,6 +23,7 @@ import type { RejectionKind } from './observability/gateway-metrics.js';
 import type { Registry } from 'prom-client';
 import type { UsageService, UsageServiceOptions } from './usage/usage-service.js';
 import type { ResponseCacheOptions } from './cache/response-cache-store.js';
+import type { MissCoalescer } from './cache/miss-coalescer.js';
 
 /** Options of /v1/responses. */
 export interface ResponsesOptions {
@@ -116,6 +117,8 @@ export interface Gateway {
   guardrailPipeline: Router;
   /** The response cache step for routes with `config.cache` (mount after `guardrailPipeline`, before `proxy`). */
   responseCache: Router;
+  /** The response cache's miss coalescer (`keys` in flight, followers `waiting`), in this process; undefined with `cache.coalescing: false`. */
+  cacheCoalescer?: MissCoalescer;
   /** The retry/fallback proxy that calls providers (needs `routes` before it). */
   proxy: Router;
   /** POST /v1/responses: the Responses API, with the MCP tool loop run by the gateway. */

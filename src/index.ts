@@ -3,6 +3,7 @@ export { createGateway } from './create-gateway.js';
 export type { Gateway, GatewayOptions } from './gateway-options.js';
 export type { GatewayRedisOptions } from './redis/redis-options.js';
 export type { ResponseCacheOptions } from './cache/response-cache-store.js';
+export type { MissCoalescer, MissCoalescingOptions } from './cache/miss-coalescer.js';
 export type { AdminKeyConfig, AdminRole } from './admin/admin-auth.js';
 export type { GuardrailPolicy, RoutePolicy, PolicyProcessorEntry } from './admin/policy-validation.js';
 export * from './plugins/plugin-api.js';

@@ -8,6 +8,7 @@ import { SSE_HEADERS, type AnswerFormat } from '../traffic/response-relay.js';
 import { assembleStreamAnswer } from './stream-answer-assembly.js';
 import { replayPayloads } from './stream-answer-replay.js';
 import { responseCacheKey } from './cache-key.js';
+import type { Leadership, MissCoalescer } from './miss-coalescer.js';
 import type { ResponseCacheStore } from './response-cache-store.js';
 
 /** A route's `config.cache`: caching is on while it is present and not `enabled: false`. */
@@ -23,7 +24,14 @@ export const CACHE_HEADER = 'x-gateway-cache';
 export interface ResponseCacheDeps {
   store: ResponseCacheStore;
   logger?: GatewayLogger;
+  /** Coalesces concurrent misses of one key (share one between every cache step of a gateway); absent: none are. */
+  coalescer?: MissCoalescer;
+  /** The gateway's per-attempt upstream timeout, a follower's longest wait on routes that set none. Default 60000. */
+  upstreamTimeoutMs?: number;
 }
+
+/** The per-attempt upstream timeout of a gateway that sets none, in ms. */
+const DEFAULT_UPSTREAM_TIMEOUT_MS = 60_000;
 
 /** The route's cache settings, when its answers are cached. */
 export function routeCacheConfig(route: Readonly<RouteRecord> | undefined): RouteCacheConfig | undefined {
@@ -134,8 +142,10 @@ function answerToStore(res: Response, context: ModelRequestContext): Buffer | un
 /**
  * The cache step, run after the input guardrails and before the proxy. On routes with `config.cache`, a request
  * whose key is stored is answered from the cache (`x-gateway-cache: hit`, no provider call); otherwise it goes on
- * (`miss`) and its answer is stored for the route's TTL once it has been sent. A store that fails (Redis down) is a
- * miss, logged once until it works again.
+ * (`miss`) and its answer is stored for the route's TTL once it has been sent. With `deps.coalescer`, a miss whose key
+ * is in flight already waits for that answer and is answered from the cache as a hit once it is stored; when it is not
+ * stored, or the wait passes its bound, it goes upstream itself. A store that fails (Redis down) is a miss, logged once
+ * until it works again.
  */
 export function responseCacheHandler(deps: ResponseCacheDeps): RequestHandler {
   let failing = false;
@@ -148,6 +158,52 @@ export function responseCacheHandler(deps: ResponseCacheDeps): RequestHandler {
     failing = false;
     return value;
   };
+  const coalescer = deps.coalescer;
+  /** A follower's longest wait: the coalescing's own, else the route's per-attempt timeout, else the gateway's. */
+  const waitMsOf = (context: ModelRequestContext): number =>
+    coalescer?.waitMs ?? context.route?.config.settings.timeout_ms ?? deps.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
+  /**
+   * Sends the miss on to the proxy and stores its answer for the route's TTL once it has been sent; a leader settles
+   * when the answer is stored, or as soon as it is known it will not be (not storable, the store failed, the answer
+   * never finished).
+   */
+  const relayMiss = (res: Response, next: NextFunction, context: ModelRequestContext, config: RouteCacheConfig, key: string, leader: Leadership | undefined): void => {
+    context.cache = 'miss';
+    res.setHeader(CACHE_HEADER, 'miss');
+    // An answer that never finished (its client left) is not stored: the followers need not wait for the store.
+    if (leader) {
+      res.once('close', () => {
+        if (!res.writableFinished) leader.settle(false);
+      });
+    }
+    res.once('finish', () => {
+      // The proxy records its outcome on the context right after its last write: read it once that has run.
+      setImmediate(() => {
+        // Nothing here may throw out of the timer (that would end the process): an answer that cannot be stored is not.
+        let answer: Buffer | undefined;
+        try {
+          answer = answerToStore(res, context);
+        } catch (error) {
+          deps.logger?.warn('an answer was not cached: it could not be assembled', { request_id: context.requestId, error: (error as Error).message });
+        }
+        if (!answer) {
+          leader?.settle(false);
+          return;
+        }
+        void deps.store.set(key, answer, config.ttl_seconds * 1000).then(
+          () => {
+            worked(undefined);
+            leader?.settle(true);
+          },
+          (error: unknown) => {
+            failed(error);
+            leader?.settle(false);
+          },
+        );
+      });
+    });
+    next();
+  };
   const serve = async (req: Request, res: Response, next: NextFunction, context: ModelRequestContext, config: RouteCacheConfig): Promise<void> => {
     const directive = clientDirective(req);
     if (directive === 'no-store') {
@@ -159,23 +215,19 @@ export function responseCacheHandler(deps: ResponseCacheDeps): RequestHandler {
     if (directive !== 'no-cache') {
       const cached = await deps.store.get(key).then(worked, failed);
       if (cached && (await answerFromCache(res, context, cached))) return;
+      // A miss while the same key is in flight: wait for that answer rather than ask the provider again.
+      const wait = coalescer?.follow(key, context.abort, waitMsOf(context));
+      if (wait) {
+        context.cache = 'miss';
+        const outcome = await wait;
+        // Its client is gone: nothing to answer and nothing to ask upstream.
+        if (outcome === 'left') return;
+        const stored = outcome === 'stored' ? await deps.store.get(key).then(worked, failed) : undefined;
+        if (stored && (await answerFromCache(res, context, stored))) return;
+      }
     }
-    context.cache = 'miss';
-    res.setHeader(CACHE_HEADER, 'miss');
-    res.once('finish', () => {
-      // The proxy records its outcome on the context right after its last write: read it once that has run.
-      setImmediate(() => {
-        // Nothing here may throw out of the timer (that would end the process): an answer that cannot be stored is not.
-        let answer: Buffer | undefined;
-        try {
-          answer = answerToStore(res, context);
-        } catch (error) {
-          deps.logger?.warn('an answer was not cached: it could not be assembled', { request_id: context.requestId, error: (error as Error).message });
-        }
-        if (answer) void deps.store.set(key, answer, config.ttl_seconds * 1000).then(worked, failed);
-      });
-    });
-    next();
+    // Leads its key when none is in flight (a follower whose leader failed may lead the requests after it).
+    relayMiss(res, next, context, config, key, coalescer?.lead(key));
   };
   return function serveFromResponseCache(req, res, next) {
     const context = modelContextOf(req);

@@ -1,5 +1,6 @@
 // Where cached answers live: the store contract, its options, and the in-process store (lru-cache bounded by bytes).
 import { LRUCache } from 'lru-cache';
+import type { MissCoalescingOptions } from './miss-coalescer.js';
 
 /** Options of the response cache (`createGateway({ cache })`). */
 export interface ResponseCacheOptions {
@@ -7,6 +8,8 @@ export interface ResponseCacheOptions {
   maxBytes?: number;
   /** Largest answer stored, in bytes of JSON; a larger one is answered but not cached. Default 1 MiB (at most `maxBytes`). */
   maxEntryBytes?: number;
+  /** Concurrent misses of one key wait for the first one's answer, within one process (see MissCoalescer); `false` turns it off. */
+  coalescing?: MissCoalescingOptions | false;
 }
 
 /** Default in-process bound: 32 MiB. */

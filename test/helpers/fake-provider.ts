@@ -37,6 +37,8 @@ export interface FakeAnswer {
   fail?: { status: number; message?: string; body?: unknown; retryAfter?: number | string; headers?: Record<string, string> };
   /** Wait this long before sending headers (or before the reset). */
   delayMs?: number;
+  /** Answer only once this promise settles (the request is recorded at once): lets a test hold an answer and release it. */
+  hold?: Promise<unknown>;
   /** Destroy the socket instead of answering. */
   reset?: boolean;
   /** Streams: split the text (or tool arguments) into this many content chunks; default 3. */
@@ -181,6 +183,10 @@ export async function startFakeProvider(): Promise<FakeProvider> {
     requests.push(request);
     const answer = choose(request);
     await sleep(answer.delayMs ?? 0);
+    if (answer.hold) {
+      await answer.hold.catch(() => undefined);
+      if (res.destroyed) return;
+    }
     if (answer.reset) {
       req.socket.destroy();
       return;
