@@ -112,6 +112,10 @@ async function countMode(mode: string, upstream: string): Promise<Count> {
   }
 }
 
+await run('valgrind', ['--version']).catch(() => {
+  console.error('bench:instructions needs valgrind (apt-get install -y valgrind)');
+  process.exit(1);
+});
 buildBenchGateway();
 const upstream = await startProcess([process.execPath, '--import', 'tsx', 'bench/fake-upstream-server.ts'], {});
 try {
