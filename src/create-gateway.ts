@@ -134,7 +134,9 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     },
   });
   services.applicationDeletedHooks.push((application) => recorder.forget(application));
-  const observability = createObservability(options, logger, recorder, knownSecrets);
+  // One coalescer for every cache step (the model pipeline, /v1/messages, the router), so their misses meet; the metrics read its gauges.
+  const cacheCoalescer = createMissCoalescer(options);
+  const observability = createObservability(options, logger, recorder, knownSecrets, cacheCoalescer);
   const observer = observability.metrics || observability.tracing ? observability : undefined;
   guardrails.observer = observer;
   observe = requestObserver(observability);
@@ -169,8 +171,6 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   const rateLimiter = mount(rateLimiterRouter(limits, logger, usage.admitHandler()));
   const pipelineDeps = { engine: guardrails, storage, windowing: streamWindowingOf(options.streamWindowing), logger };
   const guardrailPipeline = mount(guardrailPipelineRouter(pipelineDeps));
-  // One coalescer for every cache step (the model pipeline, /v1/messages, the router), so their misses meet.
-  const cacheCoalescer = createMissCoalescer(options);
   const cacheDeps = { store: createResponseCacheStore(options, redis), logger, coalescer: cacheCoalescer, upstreamTimeoutMs: options.upstreamTimeoutMs };
   const responseCache = mount(responseCacheRouter(cacheDeps));
   const client = new UpstreamClient(options.upstream);

@@ -79,6 +79,8 @@ export function messagesRouter(deps: MessagesRouterDeps): Router {
     const betas = clientBetasOf(req.headers);
     const { model, chat } = countRequestToChat(req.body);
     const context = await resolveModelRequest(req, res, deps, { endpoint: 'chat', body: chat, model, stream: false, routeTypes: ['chat', 'messages'] });
+    // Counting is free at the provider: a count whose client leaves mid-call is not billed an estimate of its prompt.
+    context.unbilled = true;
     checkToolMembers(chat as { tools?: Array<Record<string, unknown>> }, context.candidates);
     context.clientFormat = 'anthropic';
     if (betas.length > 0) context.clientBetas = betas;

@@ -4,7 +4,7 @@ import type { KnownSecrets } from '../chronicles/known-secrets.js';
 import type { GatewayLogger } from '../errors/error-middleware.js';
 import type { Storage } from '../storage/storage-facade.js';
 import { scrubbingLogger } from './gateway-logger.js';
-import { GatewayMetrics, type GatewayMetricsOptions } from './gateway-metrics.js';
+import { GatewayMetrics, type CoalescingGaugeSource, type GatewayMetricsOptions } from './gateway-metrics.js';
 import { GatewayObservability } from './gateway-observability.js';
 import { GatewayTracing, type GatewayTracingOptions } from './gateway-tracing.js';
 
@@ -49,8 +49,11 @@ export function secretScrubbingLogger(logger: GatewayLogger | undefined, known: 
   });
 }
 
-/** The observability of one gateway; `known` gives the secrets scrubbed from the prompts and answers spans record. */
-export function createObservability(options: ObservabilityOptions, logger: GatewayLogger | undefined, recorder: ChroniclesRecorder, known?: KnownSecrets): GatewayObservability {
+/**
+ * The observability of one gateway; `known` gives the secrets scrubbed from the prompts and answers spans record, and
+ * `coalescing` the response cache's miss coalescer its gauges read (absent: coalescing is off).
+ */
+export function createObservability(options: ObservabilityOptions, logger: GatewayLogger | undefined, recorder: ChroniclesRecorder, known?: KnownSecrets, coalescing?: CoalescingGaugeSource): GatewayObservability {
   const metricsOptions = options.metrics === true ? {} : options.metrics || undefined;
   const metrics = metricsOptions
     ? new GatewayMetrics(metricsOptions, {
@@ -60,7 +63,7 @@ export function createObservability(options: ObservabilityOptions, logger: Gatew
         get dropped() {
           return recorder.dropped;
         },
-      })
+      }, coalescing)
     : undefined;
   const tracing = options.tracing === false ? undefined : new GatewayTracing(options.tracing === true ? {} : options.tracing);
   return new GatewayObservability(metrics, tracing, logger, options.logRequests === true, known ? () => known.current() : undefined);

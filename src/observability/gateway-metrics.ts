@@ -25,6 +25,14 @@ export interface ChroniclesGaugeSource {
   dropped: number;
 }
 
+/** Where the response cache's miss-coalescing gauges read from (the gateway's MissCoalescer). */
+export interface CoalescingGaugeSource {
+  /** Keys whose miss is in flight, each with a leader upstream. */
+  readonly keys: number;
+  /** Followers waiting for a leader's answer, over all keys. */
+  readonly waiting: number;
+}
+
 /** Why an upstream attempt ended (`ok`, or what failed): a fixed vocabulary. */
 export type AttemptCause = 'ok' | 'http_429' | 'http_4xx' | 'http_5xx' | 'timeout' | 'network' | 'invalid_response' | 'aborted' | 'stream_error';
 
@@ -69,6 +77,8 @@ const GUARDRAIL_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1,
 /**
  * The metrics of one gateway, in a registry of its own (two gateways in one process never clash).
  * Label values are names an admin configured, capped per label; callers pass `other` or `none` for anything else.
+ * The gauges (Chronicles queue, miss coalescing) are read from their sources when scraped, never on a request's path;
+ * without a `coalescing` source (coalescing off) its gauges read 0.
  * @example
  * const metrics = new GatewayMetrics({}, { queued: 0, dropped: 0 });
  * metrics.recordRejection('budget', 'application');
@@ -96,7 +106,7 @@ export class GatewayMetrics {
   private readonly cacheLookups: SeriesCounter;
   private readonly calls = new WeakMap<CallLabels, CallSeries>();
 
-  constructor(options: GatewayMetricsOptions, chronicles: ChroniclesGaugeSource) {
+  constructor(options: GatewayMetricsOptions, chronicles: ChroniclesGaugeSource, coalescing?: CoalescingGaugeSource) {
     const r = this.registry;
     this.maxLabelValues = options.maxLabelValues ?? 200;
     const model = ['endpoint', 'route', 'provider', 'model', 'status'];
@@ -131,6 +141,22 @@ export class GatewayMetrics {
       collect() {
         this.reset();
         this.inc(chronicles.dropped);
+      },
+    });
+    new Gauge({
+      name: 'gateway_cache_coalescing_keys',
+      help: 'Response cache keys whose miss is in flight in this process, each with a leader upstream that followers may wait on.',
+      registers: [r],
+      collect() {
+        this.set(coalescing?.keys ?? 0);
+      },
+    });
+    new Gauge({
+      name: 'gateway_cache_coalescing_waiting',
+      help: 'Requests in this process waiting for the answer of a miss in flight on the same response cache key.',
+      registers: [r],
+      collect() {
+        this.set(coalescing?.waiting ?? 0);
       },
     });
     if (options.defaultMetrics !== false) collectDefaultMetrics({ register: r });

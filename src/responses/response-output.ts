@@ -5,15 +5,19 @@ import type { OutputItem, ResponseUsage } from './responses-types.js';
 /** A new id with OpenAI's prefix style, e.g. `resp_…`, `mcpl_…`. */
 export const newId = (prefix: string): string => `${prefix}_${randomBytes(12).toString('hex')}`;
 
-/** Where streaming events go; absent for JSON answers. */
 /** A chat answer's `usage`, with the detail members the adapters fill. */
 export interface ChatUsage {
   prompt_tokens?: number;
   completion_tokens?: number;
   prompt_tokens_details?: { cached_tokens?: number } | null;
   completion_tokens_details?: { reasoning_tokens?: number } | null;
+  /** Input written to the prompt cache, a part of `prompt_tokens` (the Anthropic adapter's). */
+  cache_creation_input_tokens?: number;
+  /** `cache_creation_input_tokens` by cache duration (the Anthropic adapter's, when Anthropic breaks it down). */
+  cache_creation?: { ephemeral_5m_input_tokens?: number; ephemeral_1h_input_tokens?: number } | null;
 }
 
+/** Where streaming events go; absent for JSON answers. */
 export type EventSink = (event: Record<string, unknown> & { type: string }) => void;
 
 /** The characters per `response.output_text.delta` event. */
@@ -58,7 +62,9 @@ export class ResponseOutput {
   /**
    * Adds token usage of one round, its details included: `prompt_tokens_details.cached_tokens` as
    * `input_tokens_details.cached_tokens` and `completion_tokens_details.reasoning_tokens` as
-   * `output_tokens_details.reasoning_tokens` (each adapter reports its provider's counts in those chat members).
+   * `output_tokens_details.reasoning_tokens` (each adapter reports its provider's counts in those chat members). Prompt-cache
+   * writes (`cache_creation_input_tokens` and its `cache_creation` breakdown, which the Anthropic adapter adds) are
+   * summed under the same names, so the request's usage prices them as the chat endpoint does.
    */
   addUsage(usage: ChatUsage | undefined): void {
     const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : 0);
@@ -67,6 +73,15 @@ export class ResponseOutput {
     this.usage.total_tokens = this.usage.input_tokens + this.usage.output_tokens;
     this.usage.input_tokens_details.cached_tokens += count(usage?.prompt_tokens_details?.cached_tokens);
     this.usage.output_tokens_details.reasoning_tokens += count(usage?.completion_tokens_details?.reasoning_tokens);
+    if (typeof usage?.cache_creation_input_tokens === 'number') {
+      this.usage.cache_creation_input_tokens = (this.usage.cache_creation_input_tokens ?? 0) + count(usage.cache_creation_input_tokens);
+    }
+    const byDuration = usage?.cache_creation;
+    if (typeof byDuration === 'object' && byDuration !== null) {
+      const sum = (this.usage.cache_creation ??= { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 });
+      sum.ephemeral_5m_input_tokens += count(byDuration.ephemeral_5m_input_tokens);
+      sum.ephemeral_1h_input_tokens += count(byDuration.ephemeral_1h_input_tokens);
+    }
   }
 
   private add(item: OutputItem): number {

@@ -69,4 +69,11 @@ export interface ResponseUsage {
   total_tokens: number;
   input_tokens_details: { cached_tokens: number };
   output_tokens_details: { reasoning_tokens: number };
+  /**
+   * Input written to the provider's prompt cache (a part of `input_tokens`, as in the Anthropic adapter's chat usage);
+   * present when a round reported it (Anthropic).
+   */
+  cache_creation_input_tokens?: number;
+  /** `cache_creation_input_tokens` by how long the cache keeps it; present when a round broke it down (Anthropic's `cache_creation`). */
+  cache_creation?: { ephemeral_5m_input_tokens: number; ephemeral_1h_input_tokens: number };
 }

@@ -65,6 +65,11 @@ export interface ModelRequestContext {
   clientFormat?: 'anthropic';
   /** Set by POST /v1/messages: the betas its client asked for (see ProviderRequestContext.clientBetas); absent when none. */
   clientBetas?: string[];
+  /**
+   * Set by POST /v1/messages/count_tokens: the provider bills nothing for the call (a token count), so no usage is ever
+   * estimated for it (see unreportedUsage), even when its client leaves mid-call.
+   */
+  unbilled?: true;
   /** Set by endpoints that make several model calls (the Responses tool loop): what the request log records as the exchange. */
   exchange?: { output: string | null; usage: Record<string, unknown> | null; tool_invocations: ToolInvocation[]; rounds: number };
 }

@@ -39,11 +39,13 @@ function promptChars(context: ModelRequestContext): number {
 /**
  * The estimated usage of a finished request whose answer reported none, or null when none is estimated: a stream that
  * relayed payloads, from its prompt and the answer text they carry (`relayedChars` when the caller has joined it
- * already); a request whose client left (`left`) while a provider was answering, from its prompt alone. Callers ask
- * only after finding no reported usage (a tool loop's total included); Chronicles (and so the usage totals, budgets
- * and token limits) and the token metric and spans all count this same estimate.
+ * already); a request whose client left (`left`) while a provider was answering, from its prompt alone. A call the
+ * provider does not bill (`context.unbilled`: a token count) is never estimated. Callers ask only after finding no
+ * reported usage (a tool loop's total included); Chronicles (and so the usage totals, budgets and token limits) and
+ * the token metric and spans all count this same estimate.
  */
 export function unreportedUsage(context: ModelRequestContext, left: boolean, relayedChars?: number): Record<string, unknown> | null {
+  if (context.unbilled) return null;
   const payloads = context.relay?.payloads;
   if (payloads !== undefined && payloads.length > 0) {
     let chars = relayedChars;

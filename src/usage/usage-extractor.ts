@@ -38,7 +38,9 @@ const hourWrites = (raw: Fields): number => count(raw.cache_creation, 'ephemeral
  * - OpenAI chat/completions/embeddings: `prompt_tokens`, `completion_tokens`, `prompt_tokens_details.cached_tokens`, and
  *   `cache_creation_input_tokens` (part of `prompt_tokens`) with its `cache_creation` breakdown when the Anthropic
  *   adapter translated the answer;
- * - OpenAI Responses: `input_tokens` (cached included), `output_tokens`, `input_tokens_details.cached_tokens`;
+ * - OpenAI Responses: `input_tokens` (cached included), `output_tokens`, `input_tokens_details.cached_tokens`, and
+ *   `cache_creation_input_tokens` (part of `input_tokens`) with its `cache_creation` breakdown when the gateway's
+ *   Responses endpoint was answered through the Anthropic adapter;
  * - Anthropic Messages: `input_tokens` (cached left out), `cache_creation_input_tokens` (of which
  *   `cache_creation.ephemeral_1h_input_tokens` went to the 1-hour cache), `cache_read_input_tokens`, `output_tokens`;
  * - Gemini `usageMetadata`: `promptTokenCount`, `candidatesTokenCount` + `thoughtsTokenCount`, `cachedContentTokenCount`.
@@ -53,12 +55,14 @@ export function normalizeUsage(raw: unknown): TokenUsage | null {
     return usage(count(raw, 'promptTokenCount'), count(raw, 'candidatesTokenCount') + count(raw, 'thoughtsTokenCount'), count(raw, 'cachedContentTokenCount'));
   }
   if (!('input_tokens' in raw) && !('output_tokens' in raw)) return null;
-  if ('cache_read_input_tokens' in raw || 'cache_creation_input_tokens' in raw || !('total_tokens' in raw || 'input_tokens_details' in raw)) {
+  // Anthropic's shape never has `input_tokens_details` (the Responses shape's), nor the Responses shape a cache read count.
+  const responses = 'input_tokens_details' in raw && !('cache_read_input_tokens' in raw);
+  if (!responses && ('cache_read_input_tokens' in raw || 'cache_creation_input_tokens' in raw || !('total_tokens' in raw))) {
     const cacheRead = count(raw, 'cache_read_input_tokens');
     const cacheWrite = count(raw, 'cache_creation_input_tokens');
     return usage(count(raw, 'input_tokens') + cacheWrite + cacheRead, count(raw, 'output_tokens'), cacheRead, cacheWrite, hourWrites(raw));
   }
-  return usage(count(raw, 'input_tokens'), count(raw, 'output_tokens'), count(raw.input_tokens_details, 'cached_tokens'));
+  return usage(count(raw, 'input_tokens'), count(raw, 'output_tokens'), count(raw.input_tokens_details, 'cached_tokens'), count(raw, 'cache_creation_input_tokens'), hourWrites(raw));
 }
 
 /** The `usage` of the last stream payload that carries one (OpenAI's usage chunk comes last), or null. */

@@ -1,6 +1,7 @@
 // Answers that are not whole are never cached: a stream closed before its finish reason, a 200 that reports an error, no choices.
 import assert from 'node:assert/strict';
 import request from 'supertest';
+import { eventually } from '../helpers/eventually.js';
 import { listenJsonUpstream, type RawLoopbackServer } from '../helpers/loopback-server.js';
 import { createTrafficFixture, type TrafficFixture } from '../helpers/traffic-fixture.js';
 
@@ -38,8 +39,17 @@ describe('response cache: answers that are not whole', function () {
 
   const send = (stream: boolean, content = 'Hi') =>
     request(f.app).post('/v1/chat/completions').set({ 'x-gateway-apikey': f.developerKey, 'x-gateway-route': 'cached' }).send({ model: 'm', messages: [{ role: 'user', content }], stream });
-  /** Lets the cache step's store (after the answer's `finish`, on setImmediate) run. */
-  const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
+  /**
+   * Waits until the cache step has stored the last answer, or found it will not: a miss leads its key in the gateway's
+   * miss coalescer from before its answer is sent until then (the leader settles), so once the client has the answer,
+   * no key in flight means the store is done or was not made.
+   */
+  const settle = () =>
+    eventually(() => {
+      const coalescer = f.gateway.cacheCoalescer;
+      assert.ok(coalescer, 'the gateway coalesces misses (the default)');
+      assert.equal(coalescer.keys, 0, 'the last miss has settled');
+    });
 
   it('a stream the upstream closes before its finish reason is relayed, then missed again: it is not stored', async () => {
     complete = false;

@@ -21,7 +21,7 @@ export function ssePayloads(text: string): string[] {
 }
 
 /** Waits (polling, 10 s deadline) until `count` requests were metered, then until their spend and tokens are added. */
-export async function metered(f: TrafficFixture, count: number): Promise<void> {
+export async function metered(f: Pick<TrafficFixture, 'gateway'>, count: number): Promise<void> {
   const started = Date.now();
   while (f.gateway.usage.metered < count) {
     assert.ok(Date.now() - started < 10_000, `${count} requests were metered within 10 s (got ${f.gateway.usage.metered})`);
