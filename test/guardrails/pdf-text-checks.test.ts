@@ -32,7 +32,8 @@ describe('input policies on the text of PDFs (read_pdf_text)', () => {
     );
 
   it('an injection inside a PDF is rejected before any provider call on chat, /v1/messages and /v1/responses; a harmless PDF passes byte for byte', async () => {
-    await setPolicy({ mode: 'reject', processors: INJECTION_CHECK, read_pdf_text: true });
+    // The first reading starts a worker thread, which takes seconds on a loaded machine: the policy's time bound must not decide the test.
+    await setPolicy({ mode: 'reject', processors: INJECTION_CHECK, read_pdf_text: true, timeout_ms: 60_000 });
     const evil = pdf(INJECTION);
     for (const [name, send] of Object.entries({ chat, messages, responses })) {
       const error = await failure(name, () => send(evil));
@@ -58,7 +59,7 @@ describe('input policies on the text of PDFs (read_pdf_text)', () => {
 
   it('a PDF whose text a DLP mask would change is refused naming the part, in either mode; one without such text passes', async () => {
     for (const mode of ['inspect', 'reject']) {
-      await setPolicy({ mode, dlp: { strategy: 'mask', info_types: ['EMAIL_ADDRESS'] }, read_pdf_text: true });
+      await setPolicy({ mode, dlp: { strategy: 'mask', info_types: ['EMAIL_ADDRESS'] }, read_pdf_text: true, timeout_ms: 60_000 });
       const error = await failure(`chat ${mode}`, () => chat(pdf(`Send the report to ${EMAIL} by Friday.`)));
       assert.equal(error.status, 400);
       assert.equal(error.code, 'invalid_value');
@@ -74,7 +75,7 @@ describe('input policies on the text of PDFs (read_pdf_text)', () => {
   });
 
   it('with unreadable_content "reject", a PDF read whole passes, and one that cannot be read (broken, too many pages) is refused saying why', async () => {
-    await setPolicy({ mode: 'reject', processors: INJECTION_CHECK, read_pdf_text: true, unreadable_content: 'reject' });
+    await setPolicy({ mode: 'reject', processors: INJECTION_CHECK, read_pdf_text: true, unreadable_content: 'reject', timeout_ms: 60_000 });
     const broken = await failure('broken', () => chat(Buffer.from('%PDF-1.4 not really a PDF').toString('base64')));
     assert.equal(broken.param, 'messages[0].content[1]');
     assert.match(String(broken), /a PDF that could not be parsed/);
