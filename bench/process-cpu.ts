@@ -22,7 +22,7 @@ async function threadRanNanos(path: string): Promise<number | undefined> {
 export async function processCpuMicros(pid: number): Promise<number> {
   const threads = await readdir(`/proc/${pid}/task`).catch(() => [] as string[]);
   const ran = await Promise.all(threads.map((tid) => threadRanNanos(`/proc/${pid}/task/${tid}/schedstat`)));
-  if (ran.length > 0 && ran.every((nanos) => nanos !== undefined)) return ran.reduce((sum, nanos) => sum! + nanos!, 0)! / 1000;
+  if (ran.length > 0 && !ran.includes(undefined)) return ran.reduce<number>((sum, nanos) => sum + (nanos ?? 0), 0) / 1000;
   const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
   // The command name (field 2) may hold spaces; the fields after its closing parenthesis are fixed.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
