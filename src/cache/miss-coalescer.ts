@@ -1,4 +1,5 @@
 // Coalesces concurrent cache misses of one key within one process: the first goes upstream, the others wait for its stored answer.
+import { Errors } from '../errors/error-registry.js';
 import type { UpstreamSignal } from '../traffic/attempt-timer.js';
 
 /** Options of miss coalescing (`createGateway({ cache: { coalescing } })`). */
@@ -46,10 +47,14 @@ export class MissCoalescer {
   /** The fixed wait of every follower, when set. */
   readonly waitMs: number | undefined;
 
+  /** Throws `config_invalid` for a `waitMs`, `maxKeys` or `maxFollowersPerKey` that is not a positive integer. */
   constructor(options: MissCoalescingOptions = {}) {
     this.maxKeys = options.maxKeys ?? DEFAULT_COALESCING_KEYS;
     this.maxFollowersPerKey = options.maxFollowersPerKey ?? DEFAULT_COALESCING_FOLLOWERS;
     this.waitMs = options.waitMs;
+    for (const [name, value] of [['waitMs', this.waitMs ?? 1], ['maxKeys', this.maxKeys], ['maxFollowersPerKey', this.maxFollowersPerKey]] as const) {
+      if (!Number.isSafeInteger(value) || value < 1) throw Errors.configInvalid([`cache.coalescing.${name} must be a positive integer`]);
+    }
   }
 
   /** Keys with a leader in flight. */

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { coalescing, read, until } from '../helpers/coalescing-fixture.js';
 import { deleteKeys, requireRedis, TEST_REDIS_URL, testKeyPrefix } from '../helpers/redis-test.js';
-import type { GatewayOptions } from '../../src/index.js';
+import { createGateway, memoryStorage, type GatewayOptions } from '../../src/index.js';
 
 describe('response cache: coalescing bounds', function () {
   this.timeout(60_000);
@@ -47,6 +47,12 @@ describe('response cache: coalescing bounds', function () {
       assert.equal((await read(leaderB)).body.choices[0]!.message.content, 'B held.');
     } finally {
       await c.close();
+    }
+  });
+
+  it('a coalescing bound that is not a positive integer stops createGateway with config_invalid naming it', () => {
+    for (const [name, value] of [['waitMs', 0], ['maxKeys', -1], ['maxFollowersPerKey', 1.5], ['waitMs', Number.NaN]] as const) {
+      assert.throws(() => createGateway({ storage: memoryStorage(), cache: { coalescing: { [name]: value } } }), { code: 'config_invalid', message: new RegExp(`cache\\.coalescing\\.${name} must be a positive integer`) });
     }
   });
 
