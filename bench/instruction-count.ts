@@ -15,13 +15,15 @@ const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 1_000);
 /** Requests before counting starts: until then the gateway runs under valgrind uninstrumented (fast), so its JIT settles. */
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3_000);
 const CONNECTIONS = 8;
+/** BENCH_KEEP_PROFILES=true keeps each mode's callgrind profile (its path is printed) for callgrind_annotate. */
+const KEEP_PROFILES = process.env.BENCH_KEEP_PROFILES === 'true';
 /** Modes counted at once (each valgrind runs its program on one core). */
 const PARALLEL = Number(process.env.BENCH_PARALLEL ?? 2);
 
 /** What a function's name says it does: V8's optimizing compiler and garbage collector run on their own threads, in bursts. */
 function categoryOf(name: string): 'compiler' | 'gc' | 'request' {
   if (/compiler::|maglev::|OptimizedCompilationJob|PipelineCompilationJob|Turbofan/i.test(name)) return 'compiler';
-  if (/Marking|Sweep|Scaveng|MarkCompact|Evacuat|MemoryChunk|RememberedSet|SlotSet|SizeFromMap|BodyDescriptorBase|FreeList|GCTracer|Heap::OnMoveEvent|PointersUpdating/.test(name)) return 'gc';
+  if (/Marking|Sweep|Scaveng|MarkCompact|Evacuat|MemoryChunk|RememberedSet|SlotSet|SizeFromMap|BodyDescriptorBase|FreeList|GCTracer|Heap::OnMoveEvent|PointersUpdating|RelocIterator|VisitRelocInfo|LiveObjectRange|IterateObjectCache|StringTableCleaner|PretenuringHandler::UpdateAllocationSite|MarkingWorklist|ClearNonLive/.test(name)) return 'gc';
   return 'request';
 }
 
@@ -108,7 +110,8 @@ async function countMode(mode: string, upstream: string): Promise<Count> {
     await pool.close();
     gateway.child.kill('SIGTERM');
     await new Promise((resolve) => gateway.child.once('exit', resolve));
-    await rm(dir, { recursive: true, force: true });
+    if (KEEP_PROFILES) console.error(`${mode}: callgrind profile kept in ${dir}`);
+    else await rm(dir, { recursive: true, force: true });
   }
 }
 
