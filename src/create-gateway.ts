@@ -81,9 +81,13 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   checkBaseUrl(options.baseUrl);
   const plugins = new PluginRegistry();
   const guardrails = new GuardrailEngine();
+  // Every refusal is thrown at once and leaves the name free: the plugin is checked whole (the guardrail's options
+  // schema compiled too) before it is recorded; only its setup() runs after.
   const register = (plugin: GatewayPlugin): Promise<void> => {
+    plugins.check(plugin);
+    const installed = plugin.kind === 'guardrail' ? guardrails.add(plugin) : Promise.resolve();
     plugins.add(plugin);
-    return plugin.kind === 'guardrail' ? guardrails.add(plugin) : Promise.resolve();
+    return installed;
   };
 
   const initialPlugins = [...(options.builtins === false ? [] : builtinPlugins({ preloadModels: options.preloadModels })), ...(options.plugins ?? [])];
