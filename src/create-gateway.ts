@@ -178,7 +178,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   const cacheDeps = { store: createResponseCacheStore(options, redis), logger, coalescer: cacheCoalescer, upstreamTimeoutMs: options.upstreamTimeoutMs };
   const responseCache = mount(responseCacheRouter(cacheDeps));
   const client = new UpstreamClient(options.upstream);
-  const mcp = part(mcpProxyRouter({ service: registries, developerKeys: services.developerKeys, storage, engine: guardrails, recorder, client, logger, limits: options.mcp, observer, sessionIds: new McpSessionIds(options.secret) }));
+  const mcp = part(mcpProxyRouter({ service: registries, developerKeys: services.developerKeys, storage, engine: guardrails, recorder, client, logger, limits: options.mcp, maxJsonDepth, observer, sessionIds: new McpSessionIds(options.secret) }));
   const proxyDeps = {
     client,
     keys: services.providerKeys,
