@@ -81,9 +81,13 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   checkBaseUrl(options.baseUrl);
   const plugins = new PluginRegistry();
   const guardrails = new GuardrailEngine();
+  // Every refusal is thrown at once and leaves the name free: the plugin is checked whole (the guardrail's options
+  // schema compiled too) before it is recorded; only its setup() runs after.
   const register = (plugin: GatewayPlugin): Promise<void> => {
+    plugins.check(plugin);
+    const installed = plugin.kind === 'guardrail' ? guardrails.add(plugin) : Promise.resolve();
     plugins.add(plugin);
-    return plugin.kind === 'guardrail' ? guardrails.add(plugin) : Promise.resolve();
+    return installed;
   };
 
   const initialPlugins = [...(options.builtins === false ? [] : builtinPlugins({ preloadModels: options.preloadModels })), ...(options.plugins ?? [])];
@@ -174,7 +178,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   const cacheDeps = { store: createResponseCacheStore(options, redis), logger, coalescer: cacheCoalescer, upstreamTimeoutMs: options.upstreamTimeoutMs };
   const responseCache = mount(responseCacheRouter(cacheDeps));
   const client = new UpstreamClient(options.upstream);
-  const mcp = part(mcpProxyRouter({ service: registries, developerKeys: services.developerKeys, storage, engine: guardrails, recorder, client, logger, limits: options.mcp, observer, sessionIds: new McpSessionIds(options.secret) }));
+  const mcp = part(mcpProxyRouter({ service: registries, developerKeys: services.developerKeys, storage, engine: guardrails, recorder, client, logger, limits: options.mcp, maxJsonDepth, observer, sessionIds: new McpSessionIds(options.secret) }));
   const proxyDeps = {
     client,
     keys: services.providerKeys,

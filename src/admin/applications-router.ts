@@ -71,7 +71,7 @@ export function applicationsRouter(services: AdminServices): Router {
   });
   router.put('/applications/:appname/keys/:keyid', async function updateDeveloperKey(req, res) {
     const record = await applications.whileExists(pathParam(req, 'appname'), (current) =>
-      developerKeys.update(current.name, pathParam(req, 'keyid'), objectBody(req), validateKeySettings),
+      developerKeys.update(current.name, pathParam(req, 'keyid'), objectBody(req), validateKeySettings, adminOf(req).name),
     );
     res.json({ message: `Developer key ${record.id} updated`, ...DeveloperKeyStore.present(record) });
   });

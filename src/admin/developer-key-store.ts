@@ -3,6 +3,7 @@ import { LRUCache } from 'lru-cache';
 import { Errors } from '../errors/error-registry.js';
 import { generateDeveloperKey, hashDeveloperKey } from '../secrets/developer-keys.js';
 import type { Storage } from '../storage/storage-facade.js';
+import { SERVER_SET_FIELDS } from './schemas/common-schemas.js';
 import type { Budget, CallerLimitSettings } from '../usage/usage-schemas.js';
 
 /** A developer key as stored and listed (never the clear key). */
@@ -14,9 +15,20 @@ export interface DeveloperKeyRecord {
   hash: string;
   created_at: string;
   created_by: string;
+  /** When and by which admin key the key's settings were last changed (absent until the first update). */
+  modified_at?: string;
+  modified_by?: string;
   /** The key's own budget and per-minute limits, besides its application's. */
   budget?: Budget;
   limits?: CallerLimitSettings;
+}
+
+/** A developer key as the admin API answers it. */
+export interface DeveloperKeyView extends Omit<DeveloperKeyRecord, 'hash' | 'budget' | 'limits' | 'modified_at' | 'modified_by'> {
+  modified_at: string;
+  modified_by: string;
+  budget: Budget | null;
+  limits: CallerLimitSettings | null;
 }
 
 /** What POST and PUT on a developer key accept (validated with `developerKeySettingsSchema`). */
@@ -37,6 +49,9 @@ export interface DeveloperKeyOwner {
   application: string;
   keyId: string;
 }
+
+/** Fields of a key the server sets: accepted in a PUT (a client echoes what it read) but ignored. */
+const SERVER_SET_KEY_FIELDS: ReadonlySet<string> = new Set(['id', 'application', 'masked', ...SERVER_SET_FIELDS]);
 
 const indexKey = (hash: string): string => `developer-keys/${hash}`;
 const keyRecordKey = (application: string, id: string): string => `application-keys/${application}/${id}`;
@@ -93,14 +108,17 @@ export class DeveloperKeyStore {
    * Changes a key's name, budget or limits: given fields replace the stored ones, a null removes one (404 when the
    * key does not exist). The key itself and its hash never change.
    */
-  async update(application: string, id: string, changes: Record<string, unknown>, validate: (settings: unknown) => DeveloperKeySettings): Promise<DeveloperKeyRecord> {
+  async update(application: string, id: string, changes: Record<string, unknown>, validate: (settings: unknown) => DeveloperKeySettings, actor?: string): Promise<DeveloperKeyRecord> {
     const updated = await this.storage.update<DeveloperKeyRecord>(keyRecordKey(application, id), (current) => {
       if (!current) throw Errors.notFound(['developer key', id]);
       const settings: Record<string, unknown> = { name: current.name ?? undefined, budget: current.budget, limits: current.limits };
-      for (const [field, value] of Object.entries(changes)) settings[field] = value === null ? undefined : value;
+      for (const [field, value] of Object.entries(changes)) {
+        if (!SERVER_SET_KEY_FIELDS.has(field)) settings[field] = value === null ? undefined : value;
+      }
       const valid = validate(JSON.parse(JSON.stringify(settings)));
       const { budget: _budget, limits: _limits, ...kept } = current;
-      return { ...kept, name: valid.name ?? null, ...(valid.budget ? { budget: valid.budget } : {}), ...(valid.limits ? { limits: valid.limits } : {}) };
+      const modified = actor === undefined ? {} : { modified_at: this.now().toISOString(), modified_by: actor };
+      return { ...kept, ...modified, name: valid.name ?? null, ...(valid.budget ? { budget: valid.budget } : {}), ...(valid.limits ? { limits: valid.limits } : {}) };
     });
     return updated!;
   }
@@ -194,9 +212,18 @@ export class DeveloperKeyStore {
     return removed;
   }
 
-  /** A record as answers show it, without its hash. */
-  static present(record: DeveloperKeyRecord): Omit<DeveloperKeyRecord, 'hash'> {
+  /**
+   * A record as answers show it, without its hash: every field, unset ones (`budget`, `limits`) as null, and a key
+   * never changed since its creation modified when it was created, as the other admin resources read.
+   */
+  static present(record: DeveloperKeyRecord): DeveloperKeyView {
     const { hash: _hash, ...shown } = record;
-    return shown;
+    return {
+      ...shown,
+      modified_at: record.modified_at ?? record.created_at,
+      modified_by: record.modified_by ?? record.created_by,
+      budget: record.budget ?? null,
+      limits: record.limits ?? null,
+    };
   }
 }

@@ -31,8 +31,10 @@ export async function registerPluginModules(modules: readonly LoadedPluginModule
   const registry = new PluginRegistry();
   const engine = new GuardrailEngine();
   const register = async (plugin: GatewayPlugin): Promise<void> => {
+    registry.check(plugin);
+    const installed = plugin.kind === 'guardrail' ? engine.add(plugin) : Promise.resolve();
     registry.add(plugin);
-    if (plugin.kind === 'guardrail') await engine.add(plugin);
+    await installed;
   };
   for (const plugin of builtinPlugins()) await register(plugin);
   const problems: ConfigProblem[] = [];

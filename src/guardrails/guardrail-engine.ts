@@ -34,13 +34,24 @@ export class GuardrailEngine implements GuardrailLookup {
   /** Told of every check the pipeline runs (metrics and spans); set by the gateway when observability is on. */
   observer?: GuardrailObserver;
 
-  /** Compiles the plugin's option schema and runs its `setup()` once. */
-  async add(plugin: GuardrailPlugin<object, unknown>): Promise<void> {
+  /**
+   * Compiles the plugin's option schema, then runs its `setup()` once. A plugin without `evaluate()` or
+   * `defaultThreshold`, or with a schema ajv cannot compile, throws `plugin_invalid` at once (not as a rejection);
+   * the promise settles when `setup()` has run.
+   */
+  add(plugin: GuardrailPlugin<object, unknown>): Promise<void> {
     if (typeof plugin.evaluate !== 'function') throw Errors.pluginInvalid([`guardrail ${plugin.name} has no evaluate()`]);
     if (typeof plugin.defaultThreshold !== 'number') throw Errors.pluginInvalid([`guardrail ${plugin.name} has no defaultThreshold`]);
-    const validateOptions = compileValidator<Record<string, unknown>>(plugin.optionsSchema ?? ACCEPT_ANY_OPTIONS);
-    await plugin.setup?.();
-    this.processors.set(plugin.name, { plugin, validateOptions });
+    let validateOptions: Validator<Record<string, unknown>>;
+    try {
+      validateOptions = compileValidator<Record<string, unknown>>(plugin.optionsSchema ?? ACCEPT_ANY_OPTIONS);
+    } catch (error) {
+      throw Errors.pluginInvalid([`the optionsSchema of guardrail ${plugin.name} cannot be compiled: ${(error as Error).message}`]);
+    }
+    return (async () => {
+      await plugin.setup?.();
+      this.processors.set(plugin.name, { plugin, validateOptions });
+    })();
   }
 
   /** True when a processor of that name is registered. */

@@ -42,6 +42,8 @@ export interface McpProxyDeps {
   limits?: McpProxyLimits;
   /** How long the tool server may take to answer headers, in ms. Default 30000. */
   headersTimeoutMs?: number;
+  /** Deepest nesting of a POST's JSON body (`createGateway`'s `maxJsonDepth`); deeper is 400 `json_too_deep`. Default 64. */
+  maxJsonDepth?: number;
   logger?: GatewayLogger;
   /** Metrics and spans of tool calls, and the trace context sent to tool servers; absent when both are off. */
   observer?: ToolObserver;
@@ -266,7 +268,7 @@ export function mcpProxyRouter(deps: McpProxyDeps): Router {
     res.end();
   };
 
-  router.post('/v1/mcp/:name', resolveTarget, jsonBody({ limitBytes: 4 * 1024 * 1024, maxDepth: MAX_JSON_DEPTH }), post);
+  router.post('/v1/mcp/:name', resolveTarget, jsonBody({ limitBytes: 4 * 1024 * 1024, maxDepth: deps.maxJsonDepth ?? MAX_JSON_DEPTH }), post);
   // The server stream carries the tool server's own requests and notifications, and, when a client resumes a POST's
   // stream with Last-Event-ID, that stream's answers again: they meet the tool states and policies as on the POST.
   const passthrough = mcpPassthrough((req) => {

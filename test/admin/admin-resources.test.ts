@@ -142,6 +142,30 @@ describe('admin resources', () => {
     assert.equal(await t.gateway.services.developerKeys.identify(created.body.key), undefined);
   });
 
+  it('a developer key reads every field, unset budget and limits as null, and a PUT of what was read changes only what it names', async () => {
+    const created = await request(t.app).post('/v1/admin/applications/shop/keys').set('x-api-key', TEST_KEYS.superAdmin).send({ name: 'ci' }).expect(201);
+    const fields = ['id', 'application', 'name', 'masked', 'budget', 'limits', ...STAMPS].sort();
+    assert.deepEqual(Object.keys(created.body).filter((field) => field !== 'message' && field !== 'key').sort(), fields);
+    const listed = ((await get('/v1/admin/applications/shop/keys')).body as Array<Record<string, unknown>>).find((key) => key.id === created.body.id)!;
+    assert.deepEqual(Object.keys(listed).sort(), fields);
+    assert.equal(listed.budget, null);
+    assert.equal(listed.limits, null);
+    assert.equal(listed.modified_at, '2026-01-01T00:00:00.000Z');
+    assert.equal(listed.modified_by, 'root');
+
+    clock += 60_000;
+    const limits = { requests_per_minute: 10 };
+    const updated = await request(t.app).put(`/v1/admin/applications/shop/keys/${created.body.id}`).set('x-api-key', TEST_KEYS.admin).send({ ...listed, limits }).expect(200);
+    assert.deepEqual(updated.body.limits, limits);
+    assert.equal(updated.body.budget, null);
+    assert.equal(updated.body.name, 'ci');
+    assert.equal(updated.body.modified_at, '2026-01-01T00:01:00.000Z');
+    assert.equal(updated.body.modified_by, 'ops');
+    assert.equal(updated.body.created_by, 'root');
+    const relisted = ((await get('/v1/admin/applications/shop/keys')).body as Array<Record<string, unknown>>).find((key) => key.id === created.body.id)!;
+    assert.deepEqual(relisted, { ...listed, limits, modified_at: '2026-01-01T00:01:00.000Z', modified_by: 'ops' });
+  });
+
   it('deleting an application revokes its keys and drops its policy', async () => {
     const { developerKey } = await seedAll(await fresh());
     await request(t.app).put('/v1/admin/applications/shop/policy').set('x-api-key', TEST_KEYS.admin).send({ mode: 'reject' }).expect(200);

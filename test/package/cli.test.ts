@@ -189,17 +189,19 @@ servers: {}
     assert.ok(!started.stdout.includes('gateway listening'), started.stdout);
   });
 
-  it('validate and start report a plugin the gateway would refuse (a built-in name taken, no evaluate()) as a problem of its module, not a crash', async () => {
+  it('validate and start report a plugin the gateway would refuse (a built-in name taken, no evaluate(), no buildRequest()) as a problem of its module, not a crash', async () => {
     await writeFile(join(dir, 'taken-name.mjs'), "export default { kind: 'provider', name: 'openai', openaiCompatible: true, buildRequest: () => ({}) };\n");
     await writeFile(join(dir, 'half-guardrail.mjs'), "export default [{ kind: 'guardrail', name: 'half', defaultThreshold: 0.5 }];\n");
+    await writeFile(join(dir, 'half-provider.mjs'), "export default { kind: 'provider', name: 'half-llm', openaiCompatible: true };\n");
     const refused = join(dir, 'refused-plugins.yaml');
-    await writeFile(refused, `server:\n  port: 0\n  admin_key: \${TEST_ADMIN_KEY}\n  data_dir: ./data-refused\nplugins:\n  - ./taken-name.mjs\n  - ./half-guardrail.mjs\n`);
+    await writeFile(refused, `server:\n  port: 0\n  admin_key: \${TEST_ADMIN_KEY}\n  data_dir: ./data-refused\nplugins:\n  - ./taken-name.mjs\n  - ./half-guardrail.mjs\n  - ./half-provider.mjs\n`);
     const validated = await cli(['validate', refused], SECRET_ENV);
     assert.equal(validated.code, 1);
     assert.deepEqual(validated.stderr.trim().split('\n').map((line) => line.slice(refused.length + 2)), [
       "The field 'plugins[0]': the plugin module ./taken-name.mjs cannot be registered: A plugin named openai is already registered.",
       "The field 'plugins[1]': the plugin module ./half-guardrail.mjs cannot be registered: The plugin is not valid: guardrail half has no evaluate().",
-      '2 problems',
+      "The field 'plugins[2]': the plugin module ./half-provider.mjs cannot be registered: The plugin is not valid: provider half-llm has no buildRequest().",
+      '3 problems',
     ]);
     const started = await cli(['start', '--config', refused], SECRET_ENV);
     assert.equal(started.code, 1);

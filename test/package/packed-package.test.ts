@@ -135,6 +135,27 @@ export const wrong: number = gateway;
     assert.deepEqual(failed.stdout.trim().split('\n'), ["consumer.ts(7,14): error TS2322: Type 'Gateway' is not assignable to type 'number'."]);
   });
 
+  it('its declarations type-check in a strict project without skipLibCheck, with only the types installing the package brings', async () => {
+    // The .d.ts files import express's and pg's types (gateway.router is an Express Router, postgresStorage takes a
+    // pg.Pool): without @types/express and @types/pg installed with the package, every such import is TS7016, or
+    // under skipLibCheck silently \`any\`.
+    await writeFile(
+      join(scratch, 'strict-consumer.ts'),
+      `import { createGateway, postgresStorage, type Gateway } from 'gateway-service';
+const gateway: Gateway = createGateway({ storage: postgresStorage({ connectionString: 'postgres://localhost/db' }) });
+gateway.router.use((_req, _res, next) => next());
+export const wrong: number = gateway.router;
+`,
+    );
+    const tsc = join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+    const args = ['--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', 'strict-consumer.ts'];
+    const failed = await run(process.execPath, [tsc, ...args], { cwd: scratch }).then(() => undefined, (error: { stdout: string }) => error);
+    assert.ok(failed, 'the wrong assignment compiled: gateway.router is typed any');
+    assert.deepEqual(failed.stdout.trim().split('\n').filter((line) => !line.startsWith(' ')), [
+      "strict-consumer.ts(4,14): error TS2322: Type 'Router' is not assignable to type 'number'.",
+    ]);
+  });
+
   it('15.7: its gateway-service bin validates and starts a gateway.yaml, seeding it, and stops cleanly on SIGTERM', async () => {
     await writeFile(
       join(scratch, 'gateway.yaml'),

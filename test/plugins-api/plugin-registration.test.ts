@@ -1,6 +1,6 @@
 // gateway.register(): duplicates, unmet dependencies and invalid plugins are coded errors; guardrails are set up once.
 import assert from 'node:assert/strict';
-import { createGateway, defineGuardrail, defineStorage, memoryStorage, type StorageAdapter } from '../../src/index.js';
+import { createGateway, defineGuardrail, defineProvider, defineStorage, memoryStorage, type GatewayPlugin, type StorageAdapter } from '../../src/index.js';
 
 const echo = (name: string, dependencies: string[] = []) =>
   defineGuardrail<{ word: string }, { found: boolean }>({
@@ -32,8 +32,38 @@ describe('plugin registration', () => {
     const gateway = createGateway({ builtins: false });
     assert.throws(() => gateway.register({ ...echo('x'), name: 'has space' }), { code: 'plugin_invalid' });
     assert.throws(() => gateway.register({ ...echo('x'), kind: 'nope' as 'guardrail' }), { code: 'plugin_invalid' });
-    await assert.rejects(gateway.register({ ...echo('y'), evaluate: undefined as never }), { code: 'plugin_invalid' });
+    assert.throws(() => gateway.register({ ...echo('y'), evaluate: undefined as never }), { code: 'plugin_invalid', message: /guardrail y has no evaluate\(\)/ });
     await gateway.close();
+  });
+
+  it('refuses every invalid plugin at once, as register() promises, and leaves its name free', async () => {
+    const gateway = createGateway({ builtins: false });
+    const invalid: Array<[GatewayPlugin, RegExp]> = [
+      [{ ...echo('g'), evaluate: undefined as never }, /guardrail g has no evaluate\(\)/],
+      [{ ...echo('g'), defaultThreshold: undefined as never }, /guardrail g has no defaultThreshold/],
+      [{ ...echo('g'), defaultThreshold: 7 }, /defaultThreshold of guardrail g must be a number from 0 to 1/],
+      [{ ...echo('g'), optionsSchema: { type: 'no-such-type' } }, /optionsSchema of guardrail g cannot be compiled/],
+      [{ ...echo('g'), setup: 'soon' as never }, /setup of guardrail g must be a function/],
+      [{ ...echo('g'), dependencies: 'parent' as never }, /dependencies of g must be an array/],
+      [{ name: 'p', kind: 'provider', openaiCompatible: true } as unknown as GatewayPlugin, /provider p has no buildRequest\(\)/],
+      [defineProvider({ name: 'p', openaiCompatible: 'yes' as never, buildRequest: () => ({ url: 'http://x', method: 'POST', headers: {}, body: '' }) }), /openaiCompatible of provider p/],
+      [defineProvider({ name: 'p', openaiCompatible: true, buildRequest: () => ({ url: 'http://x', method: 'POST', headers: {}, body: '' }), countTokens: {} as never }), /countTokens of provider p/],
+      [{ name: 's', kind: 'storage' } as unknown as GatewayPlugin, /storage plugin s has no create\(\)/],
+    ];
+    for (const [plugin, message] of invalid) {
+      // Thrown by the call itself: a caller that does not await it (createGateway's options.plugins, a loop) still sees it.
+      assert.throws(() => void gateway.register(plugin), { code: 'plugin_invalid', message }, plugin.name);
+    }
+    assert.deepEqual(gateway.plugins.ofKind('guardrail'), [], 'no refused guardrail is recorded');
+    assert.deepEqual(gateway.plugins.ofKind('provider'), [], 'no refused provider is recorded');
+    await gateway.register(echo('g'));
+    assert.deepEqual(gateway.guardrailEngine.names(), ['g'], 'the name of a refused plugin is free for a valid one');
+    await gateway.close();
+  });
+
+  it('refuses an invalid plugin among options.plugins when createGateway is called', () => {
+    assert.throws(() => createGateway({ builtins: false, plugins: [{ ...echo('z'), evaluate: undefined as never }] }), { code: 'plugin_invalid' });
+    assert.throws(() => createGateway({ builtins: false, plugins: [{ name: 'p', kind: 'provider', openaiCompatible: true } as unknown as GatewayPlugin] }), { code: 'plugin_invalid' });
   });
 
   it('validates guardrail options against the plugin schema and fills its defaults', async () => {

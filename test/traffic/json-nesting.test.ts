@@ -1,4 +1,4 @@
-// Hostile JSON nesting is refused 400 json_too_deep before any parse or walk, on model, Responses, admin and guardrail endpoints.
+// Hostile JSON nesting is refused 400 json_too_deep before any parse or walk, on model, Responses, Messages, admin, guardrail and MCP endpoints.
 import assert from 'node:assert/strict';
 import request from 'supertest';
 import { TEST_KEYS } from '../helpers/test-gateway.js';
@@ -70,5 +70,39 @@ describe('JSON nesting limit, configured', () => {
     const res = await request(f.app).post('/v1/chat/completions').set({ 'content-type': 'application/json', 'x-gateway-apikey': f.developerKey }).send(nestedTo(9));
     assert.equal(res.body.error?.code, 'json_too_deep');
     await request(f.app).post('/v1/chat/completions').set({ 'content-type': 'application/json', 'x-gateway-apikey': f.developerKey }).send(nestedTo(8)).expect(200);
+  });
+});
+
+describe('createGateway({ maxJsonDepth })', () => {
+  let f: TrafficFixture;
+  before(async () => {
+    f = await createTrafficFixture({ maxJsonDepth: 8 });
+    // A tool server nobody listens on: the registry is stored, and a request that passes the depth check fails upstream.
+    await f.create('/v1/admin/mcp/registries', { name: 'tools', url: 'http://127.0.0.1:9/mcp' });
+  });
+  after(() => f.close());
+
+  /** A JSON object nested exactly `levels` deep. */
+  const nested = (levels: number): string => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
+
+  it('holds on every endpoint that takes a JSON body, the MCP proxy included', async () => {
+    const endpoints: Array<[string, Record<string, string>]> = [
+      ['/v1/chat/completions', { 'x-gateway-apikey': f.developerKey }],
+      ['/v1/responses', { 'x-gateway-apikey': f.developerKey }],
+      ['/v1/messages', { 'x-api-key': f.developerKey }],
+      ['/v1/guardrail/security_filters/apply', { 'x-gateway-apikey': f.developerKey }],
+      ['/v1/admin/routes', { 'x-api-key': TEST_KEYS.superAdmin }],
+      ['/v1/mcp/tools', { authorization: `Bearer ${f.developerKey}` }],
+    ];
+    for (const [path, headers] of endpoints) {
+      const send = (text: string) => request(f.app).post(path).set({ 'content-type': 'application/json', ...headers }).send(text);
+      const refused = await send(nested(9));
+      assert.equal(refused.status, 400, `${path}: ${refused.text}`);
+      assert.equal(refused.body.error?.code, 'json_too_deep', `${path}: ${refused.text}`);
+      assert.match(refused.text, /deeper than 8 levels/, path);
+      const within = await send(nested(8));
+      assert.notEqual(within.body.error?.code, 'json_too_deep', `${path} refused a body within the limit: ${within.text}`);
+    }
+    assert.equal(f.fake.requests.length, 0);
   });
 });
