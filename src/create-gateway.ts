@@ -156,7 +156,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   services.applicationDeletedHooks.push((application) => usage.forget(application));
   services.developerKeys.revokedHooks.push((_application, id) => usage.forgetKey(id));
   const meter = (entry: ChronicleEntry, context: ModelRequestContext | undefined): Promise<void> | undefined => usage.meter(entry, context);
-  // Model requests not yet recorded: close() waits for them, so answers in flight at a stop are logged and counted.
+  // Model requests and MCP POSTs not yet recorded: close() waits for them, so answers in flight at a stop are logged and counted.
   const inFlight = new RequestsInFlight();
   const registries = new RegistryService(storage, box, services.registries, options.now, resolveToolListMaxAge(options.mcp));
   const admin = part(
@@ -187,7 +187,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   const cacheDeps = { store: createResponseCacheStore(options, redis), logger, coalescer: cacheCoalescer, upstreamTimeoutMs: options.upstreamTimeoutMs };
   const responseCache = mount(responseCacheRouter(cacheDeps));
   const client = new UpstreamClient(options.upstream);
-  const mcp = part(mcpProxyRouter({ service: registries, developerKeys: services.developerKeys, storage, engine: guardrails, recorder, client, logger, limits: options.mcp, maxJsonDepth, observer, sessionIds: new McpSessionIds(options.secret) }));
+  const mcp = part(mcpProxyRouter({ service: registries, developerKeys: services.developerKeys, storage, engine: guardrails, recorder, client, logger, limits: options.mcp, maxJsonDepth, observer, sessionIds: new McpSessionIds(options.secret), inFlight }));
   const proxyDeps = {
     client,
     keys: services.providerKeys,

@@ -1,7 +1,8 @@
-// Counts the model requests whose Chronicles entry and usage are not yet recorded, so a closing gateway can wait for them before its last flush.
+// Counts the model requests and MCP POSTs whose Chronicles entries and usage are not yet recorded, so a closing gateway can wait for them before its last flush.
 
 /**
- * Model requests the Chronicles watcher has seen start and not yet recorded. `gateway.close()` waits for
+ * Model requests the Chronicles watcher has seen start and not yet recorded, and MCP proxy POSTs whose calls are not
+ * yet recorded. `gateway.close()` waits for
  * {@link idle} before the last flush: a request still being answered when the server stops (SIGTERM mid-load) is
  * answered, and its entry, usage totals and spend are written, instead of being recorded into a closed recorder.
  * @example
