@@ -1,5 +1,6 @@
 // The standalone gateway server (`npm start`): file storage or PostgreSQL (GATEWAY_DATABASE_URL), Redis for shared rate limits (GATEWAY_REDIS_URL), environment configuration, graceful shutdown.
 import { randomBytes } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { createExpressServer, createGateway, createPinoLogger, errorMiddleware, fileStorage, notFoundHandler, pinoGatewayLogger, postgresStorage, type GatewayPlugin } from '../src/index.js';
@@ -103,8 +104,22 @@ try {
   process.exit(1);
 }
 
+let stopping = false;
+/** Answers under way: at a stop, those whose headers are not sent yet are told to close their connection. */
+const underWay = new Set<ServerResponse>();
 const app = express();
 app.disable('x-powered-by');
+// From the stop on, every answer closes its connection: a kept-alive connection (a load balancer's pool) must not
+// carry further requests into a gateway that is closing. Its client reconnects, finds the port closed (a refused
+// connection, which is safe to retry: nothing was sent) and goes to another replica.
+app.use(function closeConnectionsWhileStopping(_req, res, next) {
+  if (stopping) res.setHeader('connection', 'close');
+  else {
+    underWay.add(res);
+    res.once('close', () => underWay.delete(res));
+  }
+  next();
+});
 app.use(gateway.console); // the admin console at /console: static files, every datum behind an admin key
 app.use(gateway.metrics);
 app.use(gateway.router);
@@ -138,10 +153,11 @@ server.on('error', (error: NodeJS.ErrnoException) => {
   shutdown('listen-failure');
 });
 
-let stopping = false;
 function shutdown(signal: string): void {
   if (stopping) return;
   stopping = true;
+  for (const res of underWay) if (!res.headersSent) res.setHeader('connection', 'close');
+  underWay.clear();
   gateway.drain();
   logger.info('shutting down', { signal, drainMs });
   if (drainMs > 0 && signal !== 'seed-failure' && signal !== 'listen-failure') setTimeout(() => stop(), drainMs);
@@ -160,6 +176,12 @@ function stop(): void {
     .then(() => {
       server.close();
       server.closeIdleConnections();
+      // A connection busy at the stop goes idle when its answer ends (that answer was sent before the stop, without
+      // `Connection: close`): close it then, before its client sends another request on it.
+      const idleCloser = setInterval(() => server.closeIdleConnections(), 25);
+      idleCloser.unref();
+      server.once('close', () => clearInterval(idleCloser));
+      // Waits for the model requests in flight, so their answers are logged and counted, then flushes.
       return gateway.close();
     })
     .then(() => stopTracing?.())

@@ -9,6 +9,7 @@ import { builtinPlugins } from './builtin-plugins.js';
 import { chroniclesAdminRouter } from './chronicles/chronicles-admin-router.js';
 import { ChroniclesRecorder } from './chronicles/chronicles-recorder.js';
 import { chronicleWatcher, chroniclesRecorderRouter } from './chronicles/chronicles-recorder-router.js';
+import { RequestsInFlight } from './chronicles/requests-in-flight.js';
 import { KnownSecrets } from './chronicles/known-secrets.js';
 import { consoleRouter } from './console/console-router.js';
 import { Errors } from './errors/error-registry.js';
@@ -105,8 +106,14 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   ready.catch((error: unknown) => {
     startError = String((error as Error)?.message ?? error);
   });
-  const awaitReady: RequestHandler = function awaitGatewayReady(_req, _res, next) {
-    if (isReady) next();
+  /** Set once close() has waited for the answers in flight: what comes later could no longer be logged or counted. */
+  let stopped = false;
+  const awaitReady: RequestHandler = function awaitGatewayReady(_req, res, next) {
+    if (stopped) {
+      // Refused before any work (nothing to log, count or bill), so the client or its load balancer retries elsewhere.
+      if (!res.headersSent) res.setHeader('connection', 'close');
+      next(Errors.notReady(['the gateway is stopping']));
+    } else if (isReady) next();
     else ready.then(() => next(), next);
   };
   // Admin keys are scrubbed with the stored secrets: a key pasted into a prompt must not reach a viewer through Chronicles.
@@ -149,6 +156,8 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   services.applicationDeletedHooks.push((application) => usage.forget(application));
   services.developerKeys.revokedHooks.push((_application, id) => usage.forgetKey(id));
   const meter = (entry: ChronicleEntry, context: ModelRequestContext | undefined): Promise<void> | undefined => usage.meter(entry, context);
+  // Model requests and MCP POSTs not yet recorded: close() waits for them, so answers in flight at a stop are logged and counted.
+  const inFlight = new RequestsInFlight();
   const registries = new RegistryService(storage, box, services.registries, options.now, resolveToolListMaxAge(options.mcp));
   const admin = part(
     adminRouter({
@@ -166,7 +175,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
     }),
   );
   const guardrailsRouter = part(guardrailRouter({ services, keyring, maxTextBytes: options.guardrailMaxTextBytes, maxJsonDepth, logger }));
-  const chronicles = mount(chroniclesRecorderRouter(recorder, logger, meter));
+  const chronicles = mount(chroniclesRecorderRouter(recorder, logger, meter, inFlight));
   const directory = new ProviderDirectory(storage, plugins);
   const resolverDeps = { services, directory, bodyLimitBytes: options.modelBodyLimitBytes ?? 20 * 1024 * 1024, uploadLimitBytes: options.uploadLimitBytes, maxJsonDepth, logger, random: options.random };
   const routes = mount(routeResolverRouter(resolverDeps));
@@ -178,7 +187,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   const cacheDeps = { store: createResponseCacheStore(options, redis), logger, coalescer: cacheCoalescer, upstreamTimeoutMs: options.upstreamTimeoutMs };
   const responseCache = mount(responseCacheRouter(cacheDeps));
   const client = new UpstreamClient(options.upstream);
-  const mcp = part(mcpProxyRouter({ service: registries, developerKeys: services.developerKeys, storage, engine: guardrails, recorder, client, logger, limits: options.mcp, maxJsonDepth, observer, sessionIds: new McpSessionIds(options.secret) }));
+  const mcp = part(mcpProxyRouter({ service: registries, developerKeys: services.developerKeys, storage, engine: guardrails, recorder, client, logger, limits: options.mcp, maxJsonDepth, observer, sessionIds: new McpSessionIds(options.secret), inFlight }));
   const proxyDeps = {
     client,
     keys: services.providerKeys,
@@ -192,7 +201,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   const modelPipeline = modelPipelineDispatcher(
     {
       before: [observe, awaitReady],
-      watch: chronicleWatcher(recorder, logger, meter),
+      watch: chronicleWatcher(recorder, logger, meter, inFlight),
       watchOnly: [RESPONSES_PATH],
       resolve: routeResolverHandlers(resolverDeps),
       after: [rateLimitHandler(limits, usage.admitHandler()), guardrailPolicyHandler(pipelineDeps), responseCacheHandler(cacheDeps), proxyHandler(proxyDeps)],
@@ -202,7 +211,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   const messages = part(
     messagesRouter({
       ...resolverDeps,
-      watch: chronicleWatcher(recorder, logger, meter),
+      watch: chronicleWatcher(recorder, logger, meter, inFlight),
       after: [rateLimitHandler(limits, usage.admitHandler()), guardrailPolicyHandler(pipelineDeps), responseCacheHandler(cacheDeps), proxyHandler(proxyDeps)],
       countAfter: [rateLimitHandler(limits, usage.admitHandler()), guardrailPolicyHandler(pipelineDeps), countTokensHandler(proxyDeps)],
     }),
@@ -284,6 +293,10 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       if (closed) return;
       closed = true;
       await ready.catch(() => undefined);
+      // Answers in flight finish first (close the HTTP server before this): their entries, usage and spend are
+      // recorded before the last flush, never into a closed recorder.
+      await inFlight.idle();
+      stopped = true;
       try {
         // Both write to storage: side by side, a storage that does not answer costs one timeout, not one each.
         const [chronicles] = await Promise.allSettled([recorder.close(), usage.close()]);

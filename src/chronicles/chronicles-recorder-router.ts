@@ -15,12 +15,23 @@ import type { ModelRequestContext } from '../traffic/model-request-context.js';
  */
 export type EntryMeter = (entry: ChronicleEntry, context: ModelRequestContext | undefined) => Promise<void> | undefined;
 import type { ChroniclesRecorder } from './chronicles-recorder.js';
+import type { RequestsInFlight } from './requests-in-flight.js';
 
-/** The handler that watches one model request to its end and queues its entry (the recorder router's only step). */
-export function chronicleWatcher(recorder: ChroniclesRecorder, logger?: GatewayLogger, meter?: EntryMeter): RequestHandler {
+/**
+ * The handler that watches one model request to its end and queues its entry (the recorder router's only step).
+ * `inFlight` counts the request from its start until its entry is queued, so `gateway.close()` can wait for it.
+ */
+export function chronicleWatcher(recorder: ChroniclesRecorder, logger?: GatewayLogger, meter?: EntryMeter, inFlight?: RequestsInFlight): RequestHandler {
   return function recordChronicle(req, res, next) {
     const startedAt = Date.now();
+    inFlight?.enter();
     res.once('close', () => {
+      let left = false;
+      const record = (entry: ChronicleEntry, secrets: readonly string[]): void => {
+        recorder.record(entry, secrets);
+        left = true;
+        inFlight?.leave();
+      };
       try {
         const context = modelContextOf(req);
         const entry = buildModelEntry(req, res, context, startedAt, randomUUID);
@@ -28,7 +39,7 @@ export function chronicleWatcher(recorder: ChroniclesRecorder, logger?: GatewayL
         const secrets = requestSecrets(req);
         const unmetered = (error: Error): void => {
           logger?.error('the usage of a request could not be counted', { request_id: requestIdOf(req), error: error.message });
-          recorder.record(entry, secrets);
+          record(entry, secrets);
         };
         let metering: Promise<void> | undefined;
         try {
@@ -37,10 +48,15 @@ export function chronicleWatcher(recorder: ChroniclesRecorder, logger?: GatewayL
           unmetered(error as Error);
           return;
         }
-        if (!metering) recorder.record(entry, secrets);
-        else metering.then(() => recorder.record(entry, secrets), unmetered);
+        if (!metering) record(entry, secrets);
+        else {
+          left = true; // the promise below leaves, whichever way it settles
+          metering.then(() => record(entry, secrets), unmetered);
+        }
       } catch (error) {
         logger?.error('a request log entry could not be built', { request_id: requestIdOf(req), error: (error as Error).message });
+      } finally {
+        if (!left) inFlight?.leave();
       }
     });
     next();
@@ -51,8 +67,8 @@ export function chronicleWatcher(recorder: ChroniclesRecorder, logger?: GatewayL
  * Creates the recorder router. Mount it before the route resolver: it watches each model request
  * to its end (answered, rejected, failed, rate-limited or abandoned) and queues its entry.
  */
-export function chroniclesRecorderRouter(recorder: ChroniclesRecorder, logger?: GatewayLogger, meter?: EntryMeter): Router {
+export function chroniclesRecorderRouter(recorder: ChroniclesRecorder, logger?: GatewayLogger, meter?: EntryMeter, inFlight?: RequestsInFlight): Router {
   const router = Router();
-  router.post([...Object.values(ENDPOINT_PATHS), RESPONSES_PATH], chronicleWatcher(recorder, logger, meter));
+  router.post([...Object.values(ENDPOINT_PATHS), RESPONSES_PATH], chronicleWatcher(recorder, logger, meter, inFlight));
   return router;
 }

@@ -28,6 +28,7 @@ import { requestTraceOf } from '../observability/gateway-tracing.js';
 import { keepWithRequest, keptWithRequest } from '../observability/request-record.js';
 import { forEachSseEvent, resolveLimits, formatSseEvent, readBoundedBody, UpstreamBodyError, type McpProxyLimits } from './upstream-body.js';
 import { networkFailureOf } from '../http/network-failure.js';
+import type { RequestsInFlight } from '../chronicles/requests-in-flight.js';
 
 /** What the proxy needs. */
 export interface McpProxyDeps {
@@ -49,6 +50,8 @@ export interface McpProxyDeps {
   observer?: ToolObserver;
   /** Binds tool-server session ids to the application and registry they were opened for. */
   sessionIds: McpSessionIds;
+  /** Counts each POST until its calls are recorded, so `gateway.close()` waits for them before its last flush. */
+  inFlight?: RequestsInFlight;
 }
 
 interface Target {
@@ -268,7 +271,16 @@ export function mcpProxyRouter(deps: McpProxyDeps): Router {
     res.end();
   };
 
-  router.post('/v1/mcp/:name', resolveTarget, jsonBody({ limitBytes: 4 * 1024 * 1024, maxDepth: deps.maxJsonDepth ?? MAX_JSON_DEPTH }), post);
+  // A POST's calls are recorded by the time its handler settles: a closing gateway waits for it.
+  const counted: RequestHandler = async function proxyMcpPostCounted(req, res, next) {
+    deps.inFlight?.enter();
+    try {
+      await post(req, res, next);
+    } finally {
+      deps.inFlight?.leave();
+    }
+  };
+  router.post('/v1/mcp/:name', resolveTarget, jsonBody({ limitBytes: 4 * 1024 * 1024, maxDepth: deps.maxJsonDepth ?? MAX_JSON_DEPTH }), counted);
   // The server stream carries the tool server's own requests and notifications, and, when a client resumes a POST's
   // stream with Last-Event-ID, that stream's answers again: they meet the tool states and policies as on the POST.
   const passthrough = mcpPassthrough((req) => {

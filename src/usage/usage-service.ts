@@ -274,9 +274,10 @@ export class UsageService {
     await Promise.all([this.totals.flush(), this.spend.flush()]);
   }
 
-  /** Stops the flush timer and writes what is pending. */
+  /** Stops the flush timer, waits for the spend and token counts of requests that ended, and writes what is pending. */
   async close(): Promise<void> {
     clearInterval(this.timer);
+    await this.idle();
     await this.flush().catch((error: Error) => this.options.logger?.error('usage totals could not be written at close', { error: error.message }));
   }
 }

@@ -31,6 +31,8 @@ export interface FakeMcpServer {
    * arrives, so a test can interleave a gateway's writes with a listing in flight.
    */
   holdToolsList(): { reached: Promise<void>; release(): void };
+  /** As {@link holdToolsList}, for every `tools/call` request (its tool runs once released). */
+  holdToolCalls(): { reached: Promise<void>; release(): void };
   /** From now on, answers every `tools/list` with an HTTP 500 while other requests are served (`false` stops it). */
   failToolsList(fail: boolean): void;
   /** How many `tools/list` requests have arrived so far. */
@@ -64,7 +66,7 @@ export async function startFakeMcpServer(options: { token?: string; poisoned?: b
   const calls: Array<{ name: string; arguments: unknown }> = [];
   const transports = new Map<string, StreamableHTTPServerTransport>();
   let unauthorizedBody: ((authorization: string | undefined) => string) | undefined;
-  let hold: { arrived(): void; released: Promise<void> } | undefined;
+  let hold: { method: string; arrived(): void; released: Promise<void> } | undefined;
   let failList = false;
   let toolListings = 0;
 
@@ -116,7 +118,7 @@ export async function startFakeMcpServer(options: { token?: string; poisoned?: b
       res.status(500).json({ error: 'tools/list is broken' });
       return;
     }
-    if (hold && (req.body as { method?: unknown } | undefined)?.method === 'tools/list') {
+    if (hold && (req.body as { method?: unknown } | undefined)?.method === hold.method) {
       hold.arrived();
       await hold.released;
     }
@@ -148,6 +150,22 @@ export async function startFakeMcpServer(options: { token?: string; poisoned?: b
   app.get('/mcp', sessionRequest);
   app.delete('/mcp', sessionRequest);
 
+  const holdMethod = (method: string): { reached: Promise<void>; release(): void } => {
+    let arrived!: () => void;
+    let release!: () => void;
+    const reached = new Promise<void>((resolve) => (arrived = resolve));
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const current = { method, arrived, released };
+    hold = current;
+    return {
+      reached,
+      release() {
+        if (hold === current) hold = undefined;
+        release();
+      },
+    };
+  };
+
   const server: Server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const port = (server.address() as { port: number }).port;
@@ -165,21 +183,8 @@ export async function startFakeMcpServer(options: { token?: string; poisoned?: b
     failToolsList: (fail) => void (failList = fail),
     setLookupResult: (next) => void (lookupResult = next),
     setUnauthorizedBody: (render) => void (unauthorizedBody = render),
-    holdToolsList() {
-      let arrived!: () => void;
-      let release!: () => void;
-      const reached = new Promise<void>((resolve) => (arrived = resolve));
-      const released = new Promise<void>((resolve) => (release = resolve));
-      const current = { arrived, released };
-      hold = current;
-      return {
-        reached,
-        release() {
-          if (hold === current) hold = undefined;
-          release();
-        },
-      };
-    },
+    holdToolsList: () => holdMethod('tools/list'),
+    holdToolCalls: () => holdMethod('tools/call'),
     async close() {
       for (const transport of transports.values()) await transport.close().catch(() => undefined);
       server.closeAllConnections();
