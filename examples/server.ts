@@ -107,6 +107,10 @@ try {
 let stopping = false;
 /** Answers under way: at a stop, those whose headers are not sent yet are told to close their connection. */
 const underWay = new Set<ServerResponse>();
+/** The `close` listener of every answer under way: one function, no closure per request. */
+function forgetAnswer(this: ServerResponse): void {
+  underWay.delete(this);
+}
 const app = express();
 app.disable('x-powered-by');
 // From the stop on, every answer closes its connection: a kept-alive connection (a load balancer's pool) must not
@@ -116,7 +120,7 @@ app.use(function closeConnectionsWhileStopping(_req, res, next) {
   if (stopping) res.setHeader('connection', 'close');
   else {
     underWay.add(res);
-    res.once('close', () => underWay.delete(res));
+    res.once('close', forgetAnswer);
   }
   next();
 });
