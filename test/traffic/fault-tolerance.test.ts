@@ -146,8 +146,9 @@ describe('retries and fallback', () => {
       const reader = response.body!.getReader();
       await reader.read();
       controller.abort();
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      assert.equal(f.fake.openStreams(), 0, 'the fake provider saw its stream closed');
+      // Left open, the upstream stream would end by itself after 2 s: it must end cut short instead.
+      await f.fake.streamsClosed();
+      assert.equal(f.fake.cutStreams(), 1, 'the gateway closed the upstream stream before its end');
     } finally {
       server.close();
     }
