@@ -6,7 +6,7 @@ import { startFakeProvider, type FakeProvider } from '../helpers/fake-provider.j
 import { REGISTRY_TOKEN } from '../helpers/mcp-fixture.js';
 import { requirePostgres } from '../helpers/postgres-test.js';
 import { rateBursts } from '../helpers/rate-bursts.js';
-import { requireRedis } from '../helpers/redis-test.js';
+import { rateWindowEmpty, requireRedis } from '../helpers/redis-test.js';
 import { admin, adminOk, allChronicles, chat, killReplica, startCluster, within, type ChatResult, type Cluster, type Replica } from './cluster.js';
 
 /** Replica B keeps at most this many Chronicles entries while PostgreSQL is away. */
@@ -80,6 +80,7 @@ describe('14 cluster: three example-server processes on one PostgreSQL schema an
     const admitted = await rateBursts(
       3,
       10,
+      () => rateWindowEmpty(cluster.keyPrefix, 'limited', 1000),
       async () => (await Promise.all(cluster.replicas.flatMap((replica) => Array.from({ length: 10 }, () => chat(replica, key, 'limited'))))).map((answer) => answer.status),
       uncheckedWarnings,
     );
