@@ -4,11 +4,11 @@ import assert from 'node:assert/strict';
 /**
  * Runs `count` bursts (`burst` answers the statuses of one), each starting once `windowEmpty` resolves: the shared
  * window is empty (see `rateWindowEmpty`), which a fixed wait after the previous burst cannot tell (a replica's late
- * settle keeps a used slot counted up to the lease time longer). Asserts every status is 200 or 429, at most `limit` admitted per
- * second the burst spanned, and exactly `limit` when it took under a second. Answers the admitted count per burst.
- * `uncheckedWarnings`, when given, counts the gateways' "admitted unchecked" warnings so far: a burst during which
- * it grew met a Redis command timeout (a loaded machine), where failing open is the documented behaviour, so that
- * burst is not judged (its count is -1); at least half of the bursts must be judged.
+ * settle keeps a used slot counted up to the lease time longer). Asserts every status is 200 or 429, at most `limit`
+ * admitted per second the burst spanned, and exactly `limit` when it took under a second. Answers the admitted
+ * count per burst. `uncheckedWarnings`, when given, counts the gateways' "admitted unchecked" warnings so far: a
+ * burst during which it grew met a Redis command timeout (a loaded machine), where failing open is the documented
+ * behaviour, so that burst is not judged (its count is -1); at least half of the bursts must be judged.
  */
 export async function rateBursts(
   count: number,
