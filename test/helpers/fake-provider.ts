@@ -66,7 +66,11 @@ export interface FakeProvider {
   forModel(model: string, answer: FakeAnswer): void;
   /** How many streamed answers are still open (neither finished nor closed by the client). */
   openStreams(): number;
-  /** Forgets requests and every script. */
+  /** How many streamed answers closed before their end (their client left, or `failAfterChunks` cut them). */
+  cutStreams(): number;
+  /** Resolves once no streamed answer is open: the event to wait for instead of a guessed sleep. */
+  streamsClosed(): Promise<void>;
+  /** Forgets requests, every script and the count of cut streams. */
   reset(): void;
   close(): Promise<void>;
 }
@@ -124,6 +128,9 @@ export async function startFakeProvider(): Promise<FakeProvider> {
   let byModel = new Map<string, FakeAnswer>();
   let fallback: FakeAnswer = {};
   let openStreams = 0;
+  let cutStreams = 0;
+  /** Waiters of `streamsClosed()`, resolved when the last open stream closes. */
+  const closedWaiters: Array<() => void> = [];
   const timers = new Set<NodeJS.Timeout>();
   const sleep = (ms: number): Promise<void> =>
     new Promise((resolve) => {
@@ -145,6 +152,8 @@ export async function startFakeProvider(): Promise<FakeProvider> {
     openStreams += 1;
     res.once('close', () => {
       openStreams -= 1;
+      if (!res.writableFinished) cutStreams += 1;
+      if (openStreams === 0) for (const resolve of closedWaiters.splice(0)) resolve();
     });
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     for (const frame of plan.head) await write(res, frame);
@@ -225,8 +234,11 @@ export async function startFakeProvider(): Promise<FakeProvider> {
       byModel.set(model, answer);
     },
     openStreams: () => openStreams,
+    cutStreams: () => cutStreams,
+    streamsClosed: () => (openStreams === 0 ? Promise.resolve() : new Promise<void>((resolve) => closedWaiters.push(resolve))),
     reset() {
       requests.length = 0;
+      cutStreams = 0;
       scripter = undefined;
       queue = [];
       byModel = new Map();

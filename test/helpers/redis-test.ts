@@ -66,3 +66,28 @@ export async function redisThroughCut(): Promise<{ relay: TcpCut; url: string }>
   url.port = String(relay.port);
   return { relay, url: url.toString() };
 }
+
+/**
+ * Waits (polling, 10 s deadline) until the shared rate window of `route` (the sorted set `<keyPrefix>rate:<route>`
+ * of the leased route rate limits) holds no slot: each one leased or used has left it, its score (the latest time it
+ * may be or was used, on Redis's clock) being over `intervalMs` old, or was given back. A slot's score is lowered to
+ * its use only when its replica's settle arrives, so a fixed wait after a burst cannot tell the window is empty on a
+ * loaded machine: this reads it.
+ */
+export async function rateWindowEmpty(keyPrefix: string, route: string, intervalMs: number, url = TEST_REDIS_URL): Promise<void> {
+  const client = new Redis(url, { maxRetriesPerRequest: 0 });
+  client.on('error', () => undefined);
+  try {
+    const started = Date.now();
+    for (;;) {
+      const [seconds, micros] = await client.time();
+      const now = Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+      const held = await client.zcount(`${keyPrefix}rate:${route}`, `(${now - intervalMs}`, '+inf');
+      if (held === 0) return;
+      if (Date.now() - started > 10_000) throw new Error(`the rate window of ${route} still held ${held} slots after 10 s`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  } finally {
+    client.disconnect();
+  }
+}

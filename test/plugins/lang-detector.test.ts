@@ -7,6 +7,7 @@ import langDetector, { type LangDetectorResults } from '../../plugins/guardrails
 import { loadLanguageModel } from '../../plugins/guardrails/lang-detector/language-model.js';
 import { shortTexts } from '../../scripts/eval/short-texts.js';
 import { GuardrailEngine, isGatewayError, type GuardrailOutcome } from '../../src/index.js';
+import { cpuTime } from '../helpers/cpu-time.js';
 
 const DEV_LANGUAGE = new URL('../../../shared/data/guardrails/language.jsonl', import.meta.url);
 const MODEL_CARD = new URL('../../plugins/guardrails/lang-detector/MODEL.md', import.meta.url);
@@ -103,10 +104,9 @@ describe('lang_detector guardrail', () => {
     const folder = new URL('../../plugins/guardrails/lang-detector/', import.meta.url);
     const bytes = ['language-model.json', 'language-weights.bin'].reduce((sum, file) => sum + statSync(new URL(file, folder)).size, 0);
     assert.ok(bytes < 5 * 1024 * 1024, `${bytes} bytes`);
-    const started = performance.now();
-    await loadLanguageModel(folder);
-    const elapsed = performance.now() - started;
-    assert.ok(elapsed < 200, `${elapsed.toFixed(1)} ms`);
+    // CPU time, not wall time: the bound is on the load's work, which other processes on a loaded machine cannot slow.
+    const { ms } = await cpuTime(() => loadLanguageModel(folder));
+    assert.ok(ms < 200, `${ms.toFixed(1)} ms of CPU`);
   });
 
   it('12.6: the shipped model still holds the dev-set figures of its MODEL.md (within 0.005)', async function () {

@@ -9,6 +9,7 @@ import { modelTokens } from '../../plugins/guardrails/trust-safety/unsafe-tokens
 import { createUnsafeClassifier, loadUnsafeClassifier, WINDOW_DISCOUNT, WINDOW_DISCOUNT_CAP, type UnsafeModelMeta } from '../../plugins/guardrails/trust-safety/unsafe-model.js';
 import { CLASS_INSULT, CLASS_OBSCENE, CLASS_WEAK_INSULT, expandFragment, wordClasses } from '../../plugins/guardrails/trust-safety/word-classes.js';
 import { GuardrailEngine, type GuardrailOutcome } from '../../src/index.js';
+import { cpuTime } from '../helpers/cpu-time.js';
 import { TEST_KEYS } from '../helpers/test-gateway.js';
 import { chatBody, createTrafficFixture } from '../helpers/traffic-fixture.js';
 
@@ -207,14 +208,13 @@ describe('trustsafety guardrail', () => {
     }
   });
 
-  it('12.6: the shipped weights are under 5 MB and load in under 200 ms', () => {
+  it('12.6: the shipped weights are under 5 MB and load in under 200 ms', async () => {
     const folder = new URL('../../plugins/guardrails/trust-safety/', import.meta.url);
     const bytes = ['unsafe-model.json', 'unsafe-weights.bin', 'unsafe-vectors.bin'].reduce((sum, file) => sum + statSync(new URL(file, folder)).size, 0);
     assert.ok(bytes < 5 * 1024 * 1024, `${bytes} bytes`);
-    const started = performance.now();
-    const classifier = loadUnsafeClassifier(folder);
-    const elapsed = performance.now() - started;
-    assert.ok(elapsed < 200, `${elapsed.toFixed(1)} ms`);
+    // CPU time, not wall time: the bound is on the load's work, which other processes on a loaded machine cannot slow.
+    const { ms, result: classifier } = await cpuTime(() => loadUnsafeClassifier(folder));
+    assert.ok(ms < 200, `${ms.toFixed(1)} ms of CPU`);
     assert.ok(classifier.predict('you are a worthless idiot and everyone hates you') > classifier.predict('the committee meets on tuesday'));
   });
 

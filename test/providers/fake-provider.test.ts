@@ -77,8 +77,9 @@ describe('fake provider', () => {
     await response.body?.getReader().read();
     assert.equal(fake.openStreams(), 1);
     controller.abort();
-    for (let i = 0; i < 50 && fake.openStreams() > 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    await fake.streamsClosed();
     assert.equal(fake.openStreams(), 0);
+    assert.equal(fake.cutStreams(), 1, 'closed by the client before its end');
   });
 
   it('answers tool calls, completions and embeddings in OpenAI format, and 404 for unknown paths', async () => {

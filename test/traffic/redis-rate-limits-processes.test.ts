@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { startFakeProvider, type FakeProvider } from '../helpers/fake-provider.js';
 import { dropSchema, requirePostgres, TEST_DATABASE_URL, testSchemaName } from '../helpers/postgres-test.js';
-import { deleteKeys, requireRedis, TEST_REDIS_URL } from '../helpers/redis-test.js';
+import { deleteKeys, rateWindowEmpty, requireRedis, TEST_REDIS_URL, testKeyPrefix } from '../helpers/redis-test.js';
 import { startExampleServer } from '../helpers/example-server-process.js';
 import { rateBursts } from '../helpers/rate-bursts.js';
 
@@ -19,12 +19,14 @@ describe('14.3 Redis: two example-server processes share a route rate limit', fu
   requireRedis();
   const schema = testSchemaName();
   const route = `burst-${randomBytes(6).toString('hex')}`;
+  // Its own key prefix: other test runs on this Redis use the default one.
+  const keyPrefix = testKeyPrefix();
   const servers: Array<{ child: ChildProcess; base: string; output: () => string }> = [];
   let fake: FakeProvider;
   let developerKey: string;
   before(async () => {
     fake = await startFakeProvider();
-    const env = { GATEWAY_ADMIN_KEY: ADMIN_KEY, GATEWAY_DATABASE_URL: TEST_DATABASE_URL, GATEWAY_DATABASE_SCHEMA: schema, GATEWAY_SECRET: 'redis-processes-secret', GATEWAY_REDIS_URL: TEST_REDIS_URL };
+    const env = { GATEWAY_ADMIN_KEY: ADMIN_KEY, GATEWAY_DATABASE_URL: TEST_DATABASE_URL, GATEWAY_DATABASE_SCHEMA: schema, GATEWAY_SECRET: 'redis-processes-secret', GATEWAY_REDIS_URL: TEST_REDIS_URL, GATEWAY_REDIS_KEY_PREFIX: keyPrefix };
     servers.push(...(await Promise.all([startServer(env), startServer(env)])));
     const admin = async (path: string, body: unknown): Promise<Record<string, unknown>> => {
       const res = await fetch(`${servers[0]!.base}${path}`, { method: 'POST', headers: { 'x-api-key': ADMIN_KEY, 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -44,7 +46,7 @@ describe('14.3 Redis: two example-server processes share a route rate limit', fu
     }
     await fake?.close();
     await dropSchema(schema);
-    await deleteKeys(`gateway:rate:${route}`);
+    await deleteKeys(keyPrefix);
   });
 
   it('14.3: rate_limit 10, 5 concurrent bursts of 2×15 requests to two processes: at most 10 admitted per second in total', async () => {
@@ -59,7 +61,7 @@ describe('14.3 Redis: two example-server processes share a route rate limit', fu
     for (const { base } of servers) assert.ok([200, 429].includes(await send(base)));
     // A Redis command that times out on a loaded machine admits unchecked, with a warning (the documented fail-open mode).
     const uncheckedWarnings = (): number => servers.reduce((sum, server) => sum + server.output().split('admitted unchecked').length - 1, 0);
-    const admitted = await rateBursts(5, 10, () => Promise.all(servers.flatMap(({ base }) => Array.from({ length: 15 }, () => send(base)))), uncheckedWarnings);
+    const admitted = await rateBursts(5, 10, () => rateWindowEmpty(keyPrefix, route, 1000), () => Promise.all(servers.flatMap(({ base }) => Array.from({ length: 15 }, () => send(base)))), uncheckedWarnings);
     console.log(`      admitted per burst across two processes: ${admitted.join(',')}`);
   });
 });

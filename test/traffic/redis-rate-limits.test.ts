@@ -8,6 +8,10 @@ import { TEST_KEYS } from '../helpers/test-gateway.js';
 import type { TcpCut } from '../helpers/tcp-cut.js';
 import { chatBody, createTrafficFixture, type TrafficFixture } from '../helpers/traffic-fixture.js';
 import { capturingLogger, type LoggedLine } from '../helpers/capturing-logger.js';
+import { uncheckedAdmissions } from '../helpers/unchecked-admissions.js';
+
+/** The gateway's shared route rate limits (these fixtures have Redis). */
+const limits = (f: TrafficFixture): RedisRouteRateLimits => f.gateway.rateLimits as RedisRouteRateLimits;
 
 const send = (f: TrafficFixture, route: string) =>
   request(f.app).post('/v1/chat/completions').set({ 'x-gateway-apikey': f.developerKey, 'x-gateway-route': route }).send(chatBody());
@@ -49,7 +53,8 @@ describe('14.3 Redis: route rate limits shared by two gateways', function () {
    * window. Redis and this process share one clock, so every admission lies inside the burst's measured span:
    * with at most `amount` admissions in any `intervalMs`, a burst spanning L ms admits at most
    * amount × (floor(L / intervalMs) + 1), a bound no timing can break. A burst shorter than the interval
-   * starting on an empty window admits exactly `amount`.
+   * starting on an empty window admits exactly `amount`. Requests admitted unchecked (a stall of this process past the
+   * Redis command timeout fails them open) are not counted against the budget; `admitted` counts what Redis checked.
    */
   async function bursts(route: string, rate: number, count: number, perGateway: number): Promise<{ admitted: number[]; spans: number[]; latencies: number[] }> {
     const { amount, intervalMs } = reservoirFor(rate);
@@ -58,6 +63,7 @@ describe('14.3 Redis: route rate limits shared by two gateways', function () {
     const latencies: number[] = [];
     for (let i = 0; i < count; i++) {
       await windowEmpty(a, route, amount);
+      const unchecked = uncheckedAdmissions([limits(a), limits(b)]);
       const started = performance.now();
       const answers = await Promise.all(
         [a, b].flatMap((f) =>
@@ -70,10 +76,11 @@ describe('14.3 Redis: route rate limits shared by two gateways', function () {
         ),
       );
       const span = performance.now() - started;
-      const ok = answers.filter((r) => r.status === 200).length;
+      const failedOpen = unchecked();
+      const ok = answers.filter((r) => r.status === 200).length - failedOpen;
       assert.ok(answers.every((r) => r.status === 200 || r.status === 429), JSON.stringify(answers.map((r) => r.status)));
-      assert.ok(ok <= amount * (Math.floor(span / intervalMs) + 1), `burst ${i}: ${ok} admitted in ${span.toFixed(0)} ms`);
-      if (span < intervalMs) assert.equal(ok, amount, `burst ${i}: exactly the budget is admitted when the burst fits in one window`);
+      assert.ok(ok <= amount * (Math.floor(span / intervalMs) + 1), `burst ${i}: ${ok} admitted (and ${failedOpen} unchecked) in ${span.toFixed(0)} ms`);
+      if (span < intervalMs && failedOpen === 0) assert.equal(ok, amount, `burst ${i}: exactly the budget is admitted when the burst fits in one window`);
       const refused = answers.find((r) => r.status === 429);
       if (refused) assert.equal(refused.body.error.code, 'rate_limit_exceeded');
       admitted.push(ok);
@@ -96,6 +103,7 @@ describe('14.3 Redis: route rate limits shared by two gateways', function () {
 
   it('14.3: sustained load for 3 s to both gateways admits at most 5 per second in total', async () => {
     await windowEmpty(a, 'shared5', 5);
+    const unchecked = uncheckedAdmissions([limits(a), limits(b)]);
     const started = performance.now();
     let ok = 0;
     let sent = 0;
@@ -108,9 +116,12 @@ describe('14.3 Redis: route rate limits shared by two gateways', function () {
     };
     await Promise.all([a, b, a, b, a, b].map(worker));
     const span = performance.now() - started;
-    console.log(`      sustained: ${sent} requests in ${span.toFixed(0)} ms, ${ok} admitted`);
-    assert.ok(ok <= 5 * (Math.floor(span / 1000) + 1), `${ok} admitted in ${span.toFixed(0)} ms`);
-    assert.ok(ok >= 5, 'at least the first window was used');
+    // Admitted unchecked when this process stalled past the Redis command timeout (a loaded machine): not the budget's.
+    const failedOpen = unchecked();
+    const checked = ok - failedOpen;
+    console.log(`      sustained: ${sent} requests in ${span.toFixed(0)} ms, ${checked} admitted (and ${failedOpen} unchecked)`);
+    assert.ok(checked <= 5 * (Math.floor(span / 1000) + 1), `${checked} admitted (and ${failedOpen} unchecked) in ${span.toFixed(0)} ms`);
+    assert.ok(checked >= 5, 'at least the first window was used');
   });
 
   it('14.3: routes without a rate limit never touch the limiter', async () => {
