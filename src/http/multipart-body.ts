@@ -122,7 +122,8 @@ export function multipartBody(options: MultipartBodyOptions): RequestHandler {
       parser.on('filesLimit', () => fail(Errors.validation(['Only one file may be sent.'])));
       parser.on('error', (error: Error) => fail(Errors.validation([`The multipart body cannot be read: ${error.message}.`], { cause: error })));
       parser.on('close', () => resolve());
-      req.on('error', fail);
+      // The request stream fails only when its connection does (Node's `aborted`): the client's doing, not the gateway's.
+      req.on('error', (error: Error) => fail(Errors.validation(['The upload was cut off before its end.'], { cause: error })));
       req.on('data', (chunk: Buffer) => {
         received += chunk.length;
         if (received <= declaredLimit || overflowed) return;
