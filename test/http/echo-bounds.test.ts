@@ -1,6 +1,7 @@
-// A content part or block of a type the gateway does not translate is refused naming its type, cut short: a 70 KB type is not echoed back whole.
+// What a client names is echoed in an error cut short: a 70 KB part type or field name is not sent back whole.
 import assert from 'node:assert/strict';
 import request from 'supertest';
+import { TEST_KEYS } from '../helpers/test-gateway.js';
 import { addTranslatedRoutes, createTrafficFixture, type TrafficFixture } from '../helpers/traffic-fixture.js';
 
 const LONG = 'x'.repeat(70_000);
@@ -43,4 +44,31 @@ describe('the type of a refused part or block in an error message', () => {
   }
 
   after(() => assert.equal(f.fake.requests.length, 0, 'nothing refused reached the provider'));
+});
+
+describe('a field name the client chose in an error message', () => {
+  let f: TrafficFixture;
+  before(async () => {
+    f = await createTrafficFixture();
+  });
+  after(() => f.close());
+
+  function assertNamedShort(res: request.Response, start: string): void {
+    assert.equal(res.status, 400, res.text.slice(0, 300));
+    assert.ok(res.body.error.param.startsWith(`${start}kkkk`), res.body.error.param.slice(0, 200));
+    assert.ok(res.body.error.param.length < 200, `a param of ${res.body.error.param.length} characters`);
+    assert.ok(res.text.length < 1000, `an answer of ${res.text.length} characters`);
+  }
+
+  it('POST /v1/guardrail/:processor/apply: an unknown option of the processor', async () => {
+    const res = await request(f.app).post('/v1/guardrail/dlp_cloud/apply').set('x-gateway-apikey', f.developerKey).send({ input: { text: 'Hi' }, config: { ['k'.repeat(70_000)]: 1 } });
+    assertNamedShort(res, '');
+  });
+
+  it('the admin API: an unknown field of a policy', async () => {
+    const res = await request(f.app).put('/v1/admin/applications/app/policy').set('x-api-key', TEST_KEYS.admin).send({ mode: 'reject', ['k'.repeat(70_000)]: 1 });
+    assertNamedShort(res, '');
+    const policy = await request(f.app).get('/v1/admin/applications/app/policy').set('x-api-key', TEST_KEYS.admin).expect(200);
+    assert.notEqual(policy.body.mode, 'reject', 'nothing was stored');
+  });
 });
