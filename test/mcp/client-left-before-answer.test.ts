@@ -1,0 +1,53 @@
+// An MCP client that leaves before the tool server answers writes no error line: the tool server did not fail.
+import assert from 'node:assert/strict';
+import type { ServerResponse } from 'node:http';
+import request from 'supertest';
+import { capturingLogger, type LoggedLine } from '../helpers/capturing-logger.js';
+import { eventually } from '../helpers/eventually.js';
+import { createMcpFixture, type McpFixture } from '../helpers/mcp-fixture.js';
+import { TEST_KEYS } from '../helpers/test-gateway.js';
+import { startRawToolServer, type RawToolServer } from './raw-tool-server.js';
+
+describe('an MCP client that leaves before the tool server answers', function () {
+  this.timeout(30_000);
+  let m: McpFixture;
+  let raw: RawToolServer;
+  let lines: LoggedLine[];
+  const held: ServerResponse[] = [];
+  beforeEach(async () => {
+    lines = [];
+    m = await createMcpFixture({ logger: capturingLogger(lines), logRequests: true });
+    raw = await startRawToolServer();
+    // The raw server holds every tool call: the test's client leaves while it waits.
+    raw.onCall = (_message, res) => void held.push(res);
+    const created = await request(m.app).post('/v1/admin/mcp/registries').set('x-api-key', TEST_KEYS.superAdmin).send({ name: 'raw', url: raw.url });
+    assert.equal(created.status, 201, created.text);
+  });
+  afterEach(async () => {
+    for (const res of held.splice(0)) res.destroy();
+    await m.close();
+    await raw.close();
+  });
+
+  it('its tool call is recorded as left by the client, and no "request failed" line blames the tool server', async () => {
+    const abort = new AbortController();
+    const sent = fetch(`${m.base}/v1/mcp/raw`, {
+      method: 'POST',
+      signal: abort.signal,
+      headers: { authorization: `Bearer ${m.developerKey}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'probe', arguments: {} } }),
+    }).catch(() => undefined);
+    await eventually(() => assert.equal(held.length, 1, 'the tool server holds the call'));
+    abort.abort();
+    await sent;
+    // The abandoned call's Chronicles entry is recorded as the proxy gives up on it, before its error is answered.
+    const invocation = await eventually(async () => {
+      const res = await request(m.app).get('/v1/admin/applications/app/chronicles').set('x-api-key', TEST_KEYS.viewer).expect(200);
+      const found = (res.body.data as Array<{ tool_invocations?: Array<{ tool: string; error?: unknown }> }>).flatMap((entry) => entry.tool_invocations ?? []).find((call) => call.tool === 'probe');
+      assert.ok(found, JSON.stringify(res.body.data).slice(0, 500));
+      return found;
+    });
+    assert.equal(invocation.error, 'the client left before the answer');
+    assert.deepEqual(lines.filter((line) => line.level === 'error'), [], 'no error line for a client that left');
+  });
+});
