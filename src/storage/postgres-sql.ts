@@ -38,6 +38,19 @@ export function prefixPattern(prefix: string): string {
   return `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
+/**
+ * JSON text PostgreSQL's json functions can read: each `\u0000` escape (U+0000 in a string) written as `\ufffd`, the
+ * replacement character. PostgreSQL stores such text in a `json` column, but every json operator and function that
+ * reads a string of it (`->>`, `->`, `json_to_recordset`) refuses the whole value ("unsupported Unicode escape
+ * sequence"): a log record's index expressions read it, so one NUL in a prompt failed the append of its whole batch,
+ * and every later one. The text is JSON as `JSON.stringify` writes it, so an escaped backslash (`\\u0000`, text
+ * that only looks like the escape) is left as it is. Text without the escape is returned as it is.
+ */
+export function postgresJsonText(text: string): string {
+  if (!text.includes('\\u0000')) return text;
+  return text.replace(/\\(\\|u0000)/g, (escape, next: string) => (next === 'u0000' ? '\\ufffd' : escape));
+}
+
 /** Node socket errors that mean the server cannot be reached. */
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE']);
 /** SQLSTATEs that mean the server is unreachable or not accepting work now: connection exceptions, shutdown, too many connections, read-only. */

@@ -139,6 +139,38 @@ describe('postgresStorage', () => {
     });
   });
 
+  describe('text holding U+0000', () => {
+    let schema: string;
+    let storage: StorageAdapter;
+    beforeEach(async () => {
+      schema = testSchemaName();
+      storage = postgresStorage({ connectionString: TEST_DATABASE_URL, schema, maxConnections: 2 });
+      await storage.init();
+    });
+    afterEach(async () => {
+      await storage.close();
+      await dropSchema(schema);
+    });
+
+    it('is appended to a log and counted, the NUL as U+FFFD (PostgreSQL cannot read it), and the log stays writable and readable', async () => {
+      // One record with a NUL deep inside, beside text that only looks like the escape (a backslash, then u0000).
+      await storage.append('chronicles/app', [{ id: 'e1', route: 'r', input: [{ content: 'a\u0000b' }], note: 'c:\\u0000' }]);
+      await storage.appendJson!('chronicles/app', [JSON.stringify({ id: 'e2', route: 'r\u0000', input: 'x' })]);
+      await storage.append('chronicles/app', [{ id: 'e3', route: 'r', input: 'after' }]);
+      await storage.rewriteLog('chronicles/other', [{ id: 'e4', input: '\u0000' }]);
+      await storage.addCounts!('graph/app', [{ item: 'tool\u0000', add: 1, seen: '2026-01-01T00:00:00.000Z' }], 10);
+      const page = await storage.readLogBackward('chronicles/app', { limit: 10 });
+      assert.deepEqual(page!.records.map((record) => record.value), [
+        { id: 'e3', route: 'r', input: 'after' },
+        { id: 'e2', route: 'r\ufffd', input: 'x' },
+        { id: 'e1', route: 'r', input: [{ content: 'a\ufffdb' }], note: 'c:\\u0000' },
+      ]);
+      assert.deepEqual((await storage.readLogMatching!('chronicles/app', { limit: 10, match: { route: 'r' } }))!.records.map((record) => (record.value as { id: string }).id), ['e3', 'e1']);
+      assert.deepEqual(await storage.readLog('chronicles/other'), [{ id: 'e4', input: '\ufffd' }]);
+      assert.deepEqual((await storage.readCounts!('graph/app')).map((row) => row.item), ['tool\ufffd']);
+    });
+  });
+
   describe('unreachable', () => {
     it('14.5: answers storage_unavailable (503) when PostgreSQL cannot be reached, and works once it is reachable', async () => {
       const schema = testSchemaName();
