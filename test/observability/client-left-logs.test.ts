@@ -1,8 +1,10 @@
 // A client that leaves before its answer writes no error line: its aborted attempt is not the provider's failure.
 import assert from 'node:assert/strict';
+import express from 'express';
 import { capturingLogger, type LoggedLine } from '../helpers/capturing-logger.js';
 import { eventually } from '../helpers/eventually.js';
 import { listenOnLoopback, type LoopbackServer } from '../helpers/loopback-server.js';
+import { scrapeUntil } from '../helpers/prometheus-scrape.js';
 import { TEST_KEYS } from '../helpers/test-gateway.js';
 import { createTrafficFixture, type TrafficFixture } from '../helpers/traffic-fixture.js';
 
@@ -14,7 +16,7 @@ describe('a client that leaves before its answer', function () {
   let release: () => void;
   beforeEach(async () => {
     lines = [];
-    f = await createTrafficFixture({ logger: capturingLogger(lines), logRequests: true });
+    f = await createTrafficFixture({ logger: capturingLogger(lines), logRequests: true, metrics: { defaultMetrics: false } });
     // Retries would try again after the abort if the proxy took it for a network failure: the route allows two.
     await f.create('/v1/admin/routes', { name: 'chat', type: 'chat', config: { settings: { retries: 2 } }, models: [{ name: 'gpt-4o-mini', provider: 'fake' }] });
     const held = new Promise<void>((resolve) => (release = resolve));
@@ -44,12 +46,13 @@ describe('a client that leaves before its answer', function () {
       await eventually(() => assert.equal(f.fake.requests.length, 1, 'the provider holds the request'));
       abort.abort();
       await sent;
-      // The attempt's record is written as it ends, before the request's error (if any) goes to the error middleware.
+      // The attempt is counted as it ends, before the request's error (if any) goes to the error middleware.
+      await scrapeUntil(express().use(f.gateway.metrics), (m) => assert.equal(m.value('gateway_upstream_attempts_total', { cause: 'aborted' }), 1));
       const entry = await eventually(async () => {
         const res = await fetch(`${server.base}/v1/admin/applications/app/chronicles`, { headers: { 'x-api-key': TEST_KEYS.viewer } });
-        const [found] = ((await res.json()) as { data: Array<{ status: number; attempts: Array<{ error?: string }> }> }).data;
-        assert.equal(found?.attempts[0]?.error, 'client disconnected');
-        return found!;
+        const [found] = ((await res.json()) as { data: Array<{ status: number; attempts: unknown[] }> }).data;
+        assert.ok(found);
+        return found;
       });
       assert.equal(entry.status, 499);
       assert.equal(entry.attempts.length, 1, 'the gateway did not try again for a client that left');
