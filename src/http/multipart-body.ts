@@ -66,7 +66,14 @@ export function multipartBody(options: MultipartBodyOptions): RequestHandler {
     }
     if (Number(req.headers['content-length'] ?? 0) > declaredLimit) throw Errors.bodyTooLarge([String(options.fileLimitBytes)]);
     const dir = await mkdtemp(join(tmpdir(), 'gateway-upload-'));
-    res.once('close', () => void rm(dir, { recursive: true, force: true }));
+    const removeDir = (): void => void rm(dir, { recursive: true, force: true });
+    // A client gone while the directory was made has had its 'close' already (it never comes again): nothing would
+    // remove the directory, and the form would wait for bytes and an end that never come.
+    if (res.closed || req.destroyed) {
+      removeDir();
+      throw Errors.validation(['The upload was cut off before its end.']);
+    }
+    res.once('close', removeDir);
     let parser: busboy.Busboy;
     try {
       parser = busboy({ headers: req.headers, limits: { ...LIMITS, fileSize: options.fileLimitBytes } });

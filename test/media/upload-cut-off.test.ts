@@ -1,23 +1,59 @@
 // An audio upload whose client goes away mid-body is the client's doing: no 500, no error line.
 import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, rmSync, watch } from 'node:fs';
 import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
+import { memoryStorage, type StorageAdapter } from '../../src/index.js';
 import { capturingLogger, type LoggedLine } from '../helpers/capturing-logger.js';
 import { eventually } from '../helpers/eventually.js';
 import { listenOnLoopback, type LoopbackServer } from '../helpers/loopback-server.js';
+import { TEST_KEYS } from '../helpers/test-gateway.js';
 import { createTrafficFixture, type TrafficFixture } from '../helpers/traffic-fixture.js';
 
 const PATH = '/v1/audio/transcriptions';
 const FORM_START = '--x\r\nContent-Disposition: form-data; name="model"\r\n\r\nwhisper-1\r\n--x\r\nContent-Disposition: form-data; name="file"; filename="a.wav"\r\n\r\nRIFF';
+
+/** A memory adapter whose next `get` of a key starting with the armed prefix waits until released, saying when it is reached. */
+function holdingStorage(): { adapter: StorageAdapter; arm(prefix: string): { reached: Promise<void>; release(): void } } {
+  const inner = memoryStorage();
+  let armed: { prefix: string; reached(): void; released: Promise<void> } | undefined;
+  const adapter: StorageAdapter = {
+    ...inner,
+    async get(key) {
+      const hold = armed && key.startsWith(armed.prefix) ? armed : undefined;
+      if (hold) {
+        armed = undefined;
+        hold.reached();
+        await hold.released;
+      }
+      return inner.get(key);
+    },
+  };
+  return {
+    adapter,
+    arm(prefix) {
+      let reached!: () => void;
+      let release!: () => void;
+      const reachedAt = new Promise<void>((resolve) => (reached = resolve));
+      armed = { prefix, reached, released: new Promise<void>((resolve) => (release = resolve)) };
+      return { reached: reachedAt, release };
+    },
+  };
+}
 
 describe('an upload cut off by its client', function () {
   this.timeout(30_000);
   let f: TrafficFixture;
   let server: LoopbackServer;
   let lines: LoggedLine[];
+  let hold: ReturnType<typeof holdingStorage>;
 
   beforeEach(async () => {
     lines = [];
-    f = await createTrafficFixture({ logger: capturingLogger(lines), logRequests: true });
+    hold = holdingStorage();
+    f = await createTrafficFixture({ logger: capturingLogger(lines), logRequests: true, storage: hold.adapter });
     await f.create('/v1/admin/routes', { name: 'stt', type: 'transcriptions', models: [{ name: 'whisper-1', provider: 'fake' }] });
     server = await listenOnLoopback(f.app);
   });
@@ -54,4 +90,36 @@ describe('an upload cut off by its client', function () {
       assert.equal(f.fake.requests.length, 0);
     });
   }
+
+  it('before its body is read (while its key is checked): the upload directory made for it is removed', async () => {
+    // Uploads go to a directory of this test's own, watched: the form's directory is made there once the key is known.
+    const previous = process.env.TMPDIR;
+    const uploads = mkdtempSync(join(tmpdir(), 'upload-cut-off-'));
+    process.env.TMPDIR = uploads;
+    const watcher = watch(uploads);
+    const made = new Promise<void>((resolve) => watcher.once('change', () => resolve()));
+    try {
+      // A key made now is read from storage on its first use: that read is held.
+      const key = (await request(f.app).post('/v1/admin/applications/app/keys').set('x-api-key', TEST_KEYS.superAdmin).send({}).expect(201)).body.key as string;
+      const read = hold.arm('developer-keys/');
+      const socket = connect(server.port, '127.0.0.1');
+      socket.on('error', () => undefined);
+      await new Promise((resolve) => socket.once('connect', resolve));
+      socket.write(`POST ${PATH} HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer ${key}\r\nX-Gateway-Route: stt\r\nContent-Type: multipart/form-data; boundary=x\r\nContent-Length: 100000\r\n\r\n${FORM_START}`);
+      await read.reached;
+      socket.destroy();
+      // The gateway has seen the client go once the request's line is written (at the close).
+      await eventually(() => assert.ok(lines.some((entry) => entry.message === 'request' && entry.fields?.path === PATH)));
+      read.release();
+      await made;
+      await eventually(() => assert.deepEqual(readdirSync(uploads), [], 'no upload directory is left'));
+      assert.deepEqual(lines.filter((entry) => entry.level === 'error'), []);
+      assert.equal(f.fake.requests.length, 0);
+    } finally {
+      watcher.close();
+      if (previous === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = previous;
+      rmSync(uploads, { recursive: true, force: true });
+    }
+  });
 });
