@@ -180,9 +180,13 @@ export function mcpProxyRouter(deps: McpProxyDeps): Router {
     }
     const clientGone = new AbortFlag();
     const timer = new AttemptTimer(deps.headersTimeoutMs ?? 30_000, clientGone);
-    res.on('close', () => {
-      if (!res.writableFinished) clientGone.abort();
-    });
+    // A client that left while its messages were screened has had its 'close' already: it never comes again.
+    if (res.closed) clientGone.abort();
+    else {
+      res.on('close', () => {
+        if (!res.writableFinished) clientGone.abort();
+      });
+    }
     let upstream: UpstreamResponse;
     try {
       upstream = await deps.client.send({ url: registry.url, method: 'POST', headers: upstreamHeaders(req, target, deps.observer), body: JSON.stringify(req.body) }, timer.signal);

@@ -2,11 +2,40 @@
 import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
 import request from 'supertest';
+import { memoryStorage, type StorageAdapter } from '../../src/index.js';
 import { capturingLogger, type LoggedLine } from '../helpers/capturing-logger.js';
 import { eventually } from '../helpers/eventually.js';
 import { createMcpFixture, type McpFixture } from '../helpers/mcp-fixture.js';
 import { TEST_KEYS } from '../helpers/test-gateway.js';
 import { startRawToolServer, type RawToolServer } from './raw-tool-server.js';
+
+/** A memory adapter whose next `get` of the armed key waits until released, saying when it is reached. */
+function holdingStorage(): { adapter: StorageAdapter; arm(key: string): { reached: Promise<void>; release(): void } } {
+  const inner = memoryStorage();
+  let armed: { key: string; reached(): void; released: Promise<void> } | undefined;
+  const adapter: StorageAdapter = {
+    ...inner,
+    async get(key) {
+      const hold = armed?.key === key ? armed : undefined;
+      if (hold) {
+        armed = undefined;
+        hold.reached();
+        await hold.released;
+      }
+      return inner.get(key);
+    },
+  };
+  return {
+    adapter,
+    arm(key) {
+      let reached!: () => void;
+      let release!: () => void;
+      const reachedAt = new Promise<void>((resolve) => (reached = resolve));
+      armed = { key, reached, released: new Promise<void>((resolve) => (release = resolve)) };
+      return { reached: reachedAt, release };
+    },
+  };
+}
 
 describe('an MCP client that leaves before the tool server answers', function () {
   this.timeout(30_000);
@@ -14,9 +43,11 @@ describe('an MCP client that leaves before the tool server answers', function ()
   let raw: RawToolServer;
   let lines: LoggedLine[];
   const held: ServerResponse[] = [];
+  let hold: ReturnType<typeof holdingStorage>;
   beforeEach(async () => {
     lines = [];
-    m = await createMcpFixture({ logger: capturingLogger(lines), logRequests: true });
+    hold = holdingStorage();
+    m = await createMcpFixture({ logger: capturingLogger(lines), logRequests: true, storage: hold.adapter });
     raw = await startRawToolServer();
     // The raw server holds every tool call: the test's client leaves while it waits.
     raw.onCall = (_message, res) => void held.push(res);
@@ -49,5 +80,32 @@ describe('an MCP client that leaves before the tool server answers', function ()
     });
     assert.equal(invocation.error, 'the client left before the answer');
     assert.deepEqual(lines.filter((line) => line.level === 'error'), [], 'no error line for a client that left');
+  });
+
+  it('a call whose client left while it was screened never reaches the tool server', async () => {
+    // The tool's state, read from storage at the call's first screening, is held.
+    const read = hold.arm('mcp-tools/raw/probe');
+    const abort = new AbortController();
+    const sent = fetch(`${m.base}/v1/mcp/raw`, {
+      method: 'POST',
+      signal: abort.signal,
+      headers: { authorization: `Bearer ${m.developerKey}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'probe', arguments: {} } }),
+    }).catch(() => undefined);
+    await read.reached;
+    abort.abort();
+    await sent;
+    // The gateway has seen the client go once the request's line is written (at the close).
+    await eventually(() => assert.ok(lines.some((line) => line.message === 'request' && line.fields?.path === '/v1/mcp/raw')));
+    read.release();
+    const invocation = await eventually(async () => {
+      const res = await request(m.app).get('/v1/admin/applications/app/chronicles').set('x-api-key', TEST_KEYS.viewer).expect(200);
+      const found = (res.body.data as Array<{ tool_invocations?: Array<{ tool: string; error?: unknown }> }>).flatMap((entry) => entry.tool_invocations ?? []).find((call) => call.tool === 'probe');
+      assert.ok(found, JSON.stringify(res.body.data).slice(0, 500));
+      return found;
+    });
+    assert.equal(invocation.error, 'the client left before the answer');
+    assert.equal(raw.calls().length, 0, 'the tool server never received the call');
+    assert.deepEqual(lines.filter((line) => line.level === 'error'), []);
   });
 });
