@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import express from 'express';
 import request from 'supertest';
-import { defineGuardrail, memoryStorage, type StorageAdapter } from '../../src/index.js';
+import { defineGuardrail } from '../../src/index.js';
+import { holdingStorage } from '../helpers/holding-storage.js';
 import { coalescing, read, until, type Coalescing } from '../helpers/coalescing-fixture.js';
 import { scrapeUntil } from '../helpers/prometheus-scrape.js';
 import { TEST_KEYS } from '../helpers/test-gateway.js';
@@ -23,34 +24,6 @@ function gate(): { plugin: ReturnType<typeof defineGuardrail>; held: Promise<voi
     },
   });
   return { plugin, held, open };
-}
-
-/** A memory adapter whose `get` of one armed key waits until released, saying when it is reached. */
-function holdingStorage(): { adapter: StorageAdapter; arm(key: string): { reached: Promise<void>; release(): void } } {
-  const inner = memoryStorage();
-  let armed: { key: string; reached(): void; released: Promise<void> } | undefined;
-  const adapter: StorageAdapter = {
-    ...inner,
-    async get(key) {
-      const hold = armed?.key === key ? armed : undefined;
-      if (hold) {
-        armed = undefined;
-        hold.reached();
-        await hold.released;
-      }
-      return inner.get(key);
-    },
-  };
-  return {
-    adapter,
-    arm(key) {
-      let reached!: () => void;
-      let release!: () => void;
-      const reachedAt = new Promise<void>((resolve) => (reached = resolve));
-      armed = { key, reached, released: new Promise<void>((resolve) => (release = resolve)) };
-      return { reached: reachedAt, release };
-    },
-  };
 }
 
 describe('response cache: a miss whose client is gone before the cache step', function () {

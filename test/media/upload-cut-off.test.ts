@@ -5,43 +5,19 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { memoryStorage, type StorageAdapter } from '../../src/index.js';
 import { capturingLogger, type LoggedLine } from '../helpers/capturing-logger.js';
 import { eventually } from '../helpers/eventually.js';
+import { holdingStorage } from '../helpers/holding-storage.js';
 import { listenOnLoopback, type LoopbackServer } from '../helpers/loopback-server.js';
 import { TEST_KEYS } from '../helpers/test-gateway.js';
 import { createTrafficFixture, type TrafficFixture } from '../helpers/traffic-fixture.js';
 
+/** How long to wait for what the gateway does once the client has gone: long enough for a loaded machine. */
+const SERVER_SIDE_MS = 15_000;
+const eventuallyLoaded = <T>(check: () => T | Promise<T>): Promise<T> => eventually(check, SERVER_SIDE_MS);
+
 const PATH = '/v1/audio/transcriptions';
 const FORM_START = '--x\r\nContent-Disposition: form-data; name="model"\r\n\r\nwhisper-1\r\n--x\r\nContent-Disposition: form-data; name="file"; filename="a.wav"\r\n\r\nRIFF';
-
-/** A memory adapter whose next `get` of a key starting with the armed prefix waits until released, saying when it is reached. */
-function holdingStorage(): { adapter: StorageAdapter; arm(prefix: string): { reached: Promise<void>; release(): void } } {
-  const inner = memoryStorage();
-  let armed: { prefix: string; reached(): void; released: Promise<void> } | undefined;
-  const adapter: StorageAdapter = {
-    ...inner,
-    async get(key) {
-      const hold = armed && key.startsWith(armed.prefix) ? armed : undefined;
-      if (hold) {
-        armed = undefined;
-        hold.reached();
-        await hold.released;
-      }
-      return inner.get(key);
-    },
-  };
-  return {
-    adapter,
-    arm(prefix) {
-      let reached!: () => void;
-      let release!: () => void;
-      const reachedAt = new Promise<void>((resolve) => (reached = resolve));
-      armed = { prefix, reached, released: new Promise<void>((resolve) => (release = resolve)) };
-      return { reached: reachedAt, release };
-    },
-  };
-}
 
 describe('an upload cut off by its client', function () {
   this.timeout(30_000);
@@ -80,7 +56,7 @@ describe('an upload cut off by its client', function () {
     it(`mid-body, with ${framing === 'length' ? 'a Content-Length' : 'chunks'}: no error line, and the provider is never called`, async () => {
       await cutUpload(framing);
       // The request's line is written when its connection closes; the form's failure follows within the same turn.
-      const line = await eventually(() => {
+      const line = await eventuallyLoaded(() => {
         const found = lines.find((entry) => entry.message === 'request' && entry.fields?.path === PATH);
         assert.ok(found);
         return found;
@@ -109,10 +85,10 @@ describe('an upload cut off by its client', function () {
       await read.reached;
       socket.destroy();
       // The gateway has seen the client go once the request's line is written (at the close).
-      await eventually(() => assert.ok(lines.some((entry) => entry.message === 'request' && entry.fields?.path === PATH)));
+      await eventuallyLoaded(() => assert.ok(lines.some((entry) => entry.message === 'request' && entry.fields?.path === PATH)));
       read.release();
       await made;
-      await eventually(() => assert.deepEqual(readdirSync(uploads), [], 'no upload directory is left'));
+      await eventuallyLoaded(() => assert.deepEqual(readdirSync(uploads), [], 'no upload directory is left'));
       assert.deepEqual(lines.filter((entry) => entry.level === 'error'), []);
       assert.equal(f.fake.requests.length, 0);
     } finally {

@@ -8,6 +8,10 @@ import { scrapeUntil } from '../helpers/prometheus-scrape.js';
 import { TEST_KEYS } from '../helpers/test-gateway.js';
 import { createTrafficFixture, type TrafficFixture } from '../helpers/traffic-fixture.js';
 
+/** How long to wait for what the gateway does once the client has gone: long enough for a loaded machine. */
+const SERVER_SIDE_MS = 15_000;
+const eventuallyLoaded = <T>(check: () => T | Promise<T>): Promise<T> => eventually(check, SERVER_SIDE_MS);
+
 describe('a client that leaves before its answer', function () {
   this.timeout(30_000);
   let f: TrafficFixture;
@@ -43,12 +47,12 @@ describe('a client that leaves before its answer', function () {
         headers: { 'content-type': 'application/json', 'x-gateway-apikey': f.developerKey, 'x-gateway-route': 'chat' },
         body: JSON.stringify(body),
       }).catch(() => undefined);
-      await eventually(() => assert.equal(f.fake.requests.length, 1, 'the provider holds the request'));
+      await eventuallyLoaded(() => assert.equal(f.fake.requests.length, 1, 'the provider holds the request'));
       abort.abort();
       await sent;
       // The attempt is counted as it ends, before the request's error (if any) goes to the error middleware.
       await scrapeUntil(express().use(f.gateway.metrics), (m) => assert.equal(m.value('gateway_upstream_attempts_total', { cause: 'aborted' }), 1));
-      const entry = await eventually(async () => {
+      const entry = await eventuallyLoaded(async () => {
         const res = await fetch(`${server.base}/v1/admin/applications/app/chronicles`, { headers: { 'x-api-key': TEST_KEYS.viewer } });
         const [found] = ((await res.json()) as { data: Array<{ status: number; attempts: unknown[] }> }).data;
         assert.ok(found);
