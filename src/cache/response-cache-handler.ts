@@ -226,8 +226,10 @@ export function responseCacheHandler(deps: ResponseCacheDeps): RequestHandler {
         if (stored && (await answerFromCache(res, context, stored))) return;
       }
     }
-    // Leads its key when none is in flight (a follower whose leader failed may lead the requests after it).
-    relayMiss(res, next, context, config, key, coalescer?.lead(key));
+    // Leads its key when none is in flight (a follower whose leader failed may lead the requests after it). A request
+    // whose client has already left takes no lead: its answer's 'close', which would settle the lead, has come and gone,
+    // so its followers, and every identical request after them, would wait their whole wait for it.
+    relayMiss(res, next, context, config, key, context.abort.aborted ? undefined : coalescer?.lead(key));
   };
   return function serveFromResponseCache(req, res, next) {
     const context = modelContextOf(req);

@@ -170,6 +170,8 @@ export const Errors = {
   upstreamUnreachable: createError('upstream_unreachable', 'The provider %s could not be reached: %s', 502, 'upstream_error'),
   upstreamTimeout: createError('upstream_timeout', 'The provider %s did not answer within %s ms.', 504, 'timeout_error'),
   upstreamFailed: createError('upstream_error', '%s', 502, 'upstream_error'),
+  // Nothing reads it (the client is gone): it ends a request whose client left without blaming the provider for it.
+  clientDisconnected: createError('client_disconnected', 'The client disconnected before the answer ended.', 499, 'invalid_request_error'),
   upstreamRedirect: createError('upstream_redirect', 'The provider %s answered %s (a redirect), which the gateway does not follow: check its api_base.', 502, 'upstream_error'),
   // Guardrails on traffic
   guardrailRejected: createError('guardrail_rejected', 'The %s was rejected by %s: %s.', 400, 'guardrail_error'),

@@ -66,7 +66,14 @@ export function multipartBody(options: MultipartBodyOptions): RequestHandler {
     }
     if (Number(req.headers['content-length'] ?? 0) > declaredLimit) throw Errors.bodyTooLarge([String(options.fileLimitBytes)]);
     const dir = await mkdtemp(join(tmpdir(), 'gateway-upload-'));
-    res.once('close', () => void rm(dir, { recursive: true, force: true }));
+    const removeDir = (): void => void rm(dir, { recursive: true, force: true });
+    // A client gone while the directory was made has had its 'close' already (it never comes again): nothing would
+    // remove the directory, and the form would wait for bytes and an end that never come.
+    if (res.closed || req.destroyed) {
+      removeDir();
+      throw Errors.validation(['The upload was cut off before its end.']);
+    }
+    res.once('close', removeDir);
     let parser: busboy.Busboy;
     try {
       parser = busboy({ headers: req.headers, limits: { ...LIMITS, fileSize: options.fileLimitBytes } });
@@ -122,7 +129,8 @@ export function multipartBody(options: MultipartBodyOptions): RequestHandler {
       parser.on('filesLimit', () => fail(Errors.validation(['Only one file may be sent.'])));
       parser.on('error', (error: Error) => fail(Errors.validation([`The multipart body cannot be read: ${error.message}.`], { cause: error })));
       parser.on('close', () => resolve());
-      req.on('error', fail);
+      // The request stream fails only when its connection does (Node's `aborted`): the client's doing, not the gateway's.
+      req.on('error', (error: Error) => fail(Errors.validation(['The upload was cut off before its end.'], { cause: error })));
       req.on('data', (chunk: Buffer) => {
         received += chunk.length;
         if (received <= declaredLimit || overflowed) return;

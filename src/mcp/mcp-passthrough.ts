@@ -120,7 +120,15 @@ function proxyOptions(targetOf: (req: Request) => PassthroughTarget, limits: { m
       return `${url.pathname}${url.search}`;
     },
     on: {
-      proxyReq: (proxyReq, req) => {
+      proxyReq: (proxyReq, req, res) => {
+        // A client that leaves ends the request to the tool server, also before its answer comes (a server stream
+        // would otherwise be opened for nobody and stay open), and also when it left before this point: its 'close'
+        // has come already then.
+        const abandon = (): void => {
+          if (!res.writableFinished) proxyReq.destroy();
+        };
+        if (res.closed) abandon();
+        else res.once('close', abandon);
         for (const name of proxyReq.getHeaderNames()) if (!allowed.has(name)) proxyReq.removeHeader(name);
         const { token, session } = targetOf(req);
         if (token) proxyReq.setHeader('authorization', `Bearer ${token}`);

@@ -185,13 +185,22 @@ export function mcpProxyRouter(deps: McpProxyDeps): Router {
     }
     const clientGone = new AbortFlag();
     const timer = new AttemptTimer(deps.headersTimeoutMs ?? 30_000, clientGone);
-    res.on('close', () => {
-      if (!res.writableFinished) clientGone.abort();
-    });
+    // A client that left while its messages were screened has had its 'close' already: it never comes again.
+    if (res.closed) clientGone.abort();
+    else {
+      res.on('close', () => {
+        if (!res.writableFinished) clientGone.abort();
+      });
+    }
     let upstream: UpstreamResponse;
     try {
       upstream = await deps.client.send({ url: registry.url, method: 'POST', headers: upstreamHeaders(req, target, deps.observer), body: JSON.stringify(req.body) }, timer.signal);
     } catch (error) {
+      // A client that left before the tool server answered: its own doing, no tool server failure (and no error line).
+      if (clientGone.aborted && !timer.timedOut) {
+        interceptor.abandon('the client left before the answer', 499);
+        throw Errors.clientDisconnected();
+      }
       // The exchange log (admins) keeps the message; the caller reads the kind of failure, not the server's address.
       const reason = timer.timedOut ? 'it did not answer in time' : scrub((error as Error).message);
       interceptor.abandon(reason, 502);

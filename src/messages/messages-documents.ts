@@ -1,5 +1,6 @@
 // Document blocks of a Messages request as OpenAI file parts: a base64 PDF or plain text inline; what cannot be carried is refused by name.
 import { Errors } from '../errors/error-registry.js';
+import { shownType } from './messages-errors.js';
 import { breakpointOf } from './messages-extensions.js';
 
 type Block = Record<string, unknown>;
@@ -30,7 +31,7 @@ export function documentPart(item: Block, where: string): Block {
   } else if (source.type === 'text' && typeof source.data === 'string') {
     fileData = `data:text/plain;base64,${Buffer.from(source.data, 'utf8').toString('base64')}`;
   } else {
-    return invalid(`${where}.source of type ${JSON.stringify(source.type)} is not translated by this gateway; send a base64 PDF or plain text.`, `${where}.source`);
+    return invalid(`${where}.source of type ${shownType(source.type)} is not translated by this gateway; send a base64 PDF or plain text.`, `${where}.source`);
   }
   const filename = typeof item.title === 'string' && item.title !== '' ? item.title : source.type === 'text' ? 'document.txt' : 'document.pdf';
   return { type: 'file', file: { file_data: fileData, filename }, ...breakpointOf(item) };

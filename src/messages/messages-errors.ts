@@ -27,3 +27,8 @@ export function anthropicErrorType(status: number): string {
 export function anthropicError(error: GatewayError): { type: string; message: string; code: string } {
   return { type: anthropicErrorType(error.statusCode), message: error.message, code: error.code };
 }
+
+/** A block's `type` as the client sent it, for an error message: its JSON, cut to 80 characters (a type may be any size). */
+export function shownType(value: unknown): string {
+  return String(JSON.stringify(value)).slice(0, 80);
+}

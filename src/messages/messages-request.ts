@@ -1,5 +1,6 @@
 // An inbound Anthropic Messages request, checked and translated into the OpenAI chat body every route and provider takes.
 import { Errors } from '../errors/error-registry.js';
+import { shownType } from './messages-errors.js';
 import { MODEL_NAME_SCHEMA } from '../traffic/model-endpoints.js';
 import { compileValidator } from '../validation/schema-validator.js';
 import { openaiImageUrl, openaiTool, openaiToolChoice } from '../../plugins/providers/anthropic/mapping.js';
@@ -114,7 +115,7 @@ function userContent(blocks: Array<Record<string, unknown>>, where: string, posi
       if (url) return notePartOrigin({ type: 'image_url', image_url: { url }, ...breakpointOf(item) }, param);
     }
     if (item.type === 'document') return notePartOrigin(documentPart(item, param), param);
-    return invalid(`${param} has the type ${JSON.stringify(item.type)}, which this gateway does not translate; use text, image, document, tool_use or tool_result.`, param);
+    return invalid(`${param} has the type ${shownType(item.type)}, which this gateway does not translate; use text, image, document, tool_use or tool_result.`, param);
   });
   return partsContent(parts);
 }
@@ -167,7 +168,7 @@ function assistantMessage(content: Array<Record<string, unknown>>, where: string
       }
       calls.push({ id: item.id, type: 'function', function: { name: item.name, arguments: JSON.stringify(item.input) }, ...breakpointOf(item) });
     } else {
-      invalid(`${where}[${index}] has the type ${JSON.stringify(item.type)}, which an assistant turn cannot carry here.`, `${where}[${index}]`);
+      invalid(`${where}[${index}] has the type ${shownType(item.type)}, which an assistant turn cannot carry here.`, `${where}[${index}]`);
     }
   });
   return {
@@ -182,7 +183,7 @@ function assistantMessage(content: Array<Record<string, unknown>>, where: string
 function systemBlocks(content: string | Array<Record<string, unknown>>, where: string): NonNullable<MessagesRequest['system']> {
   if (typeof content === 'string') return content;
   return content.map((item, index) => {
-    if (item.type !== 'text' || typeof item.text !== 'string') invalid(`${where}[${index}] has the type ${JSON.stringify(item.type)}; a system turn takes text only.`, `${where}[${index}]`);
+    if (item.type !== 'text' || typeof item.text !== 'string') invalid(`${where}[${index}] has the type ${shownType(item.type)}; a system turn takes text only.`, `${where}[${index}]`);
     return { type: 'text', text: item.text, ...(item.cache_control === undefined ? {} : { cache_control: item.cache_control }) };
   });
 }

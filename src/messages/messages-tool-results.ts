@@ -1,5 +1,6 @@
 // The content of a Messages `tool_result` block as chat carries it: text for the tool message, and the images and documents that follow it.
 import { Errors } from '../errors/error-registry.js';
+import { shownType } from './messages-errors.js';
 import { openaiImageUrl } from '../../plugins/providers/anthropic/mapping.js';
 import { documentPart } from './messages-documents.js';
 import { notePartOrigin } from '../guardrails/pipeline/part-origins.js';
@@ -26,7 +27,7 @@ function toolResultContent(content: unknown, where: string): string | Array<Reco
       const { cache_control: _breakpoint, ...part } = documentPart(block, `${where}.content[${index}]`);
       return notePartOrigin(part, `${where}.content[${index}]`);
     }
-    return invalid(`${where}.content[${index}] has the type ${JSON.stringify(block.type)}, which this gateway does not translate in a tool result; use text, image or document.`, `${where}.content[${index}]`);
+    return invalid(`${where}.content[${index}] has the type ${shownType(block.type)}, which this gateway does not translate in a tool result; use text, image or document.`, `${where}.content[${index}]`);
   });
   return parts.every((part) => part.type === 'text') ? parts.map((part) => part.text as string).join('') : parts;
 }

@@ -3,6 +3,7 @@ import { SpanKind, trace, type Attributes, type Context } from '@opentelemetry/a
 import type { GatewayLogger } from '../errors/error-middleware.js';
 import type { GuardrailCheck } from '../guardrails/pipeline/check-runner.js';
 import { scrubSecretShapes } from '../secrets/secret-shapes.js';
+import { scrubSecrets } from '../secrets/secret-scrubber.js';
 import type { Candidate, ModelRequestContext } from '../traffic/model-request-context.js';
 import { CallLabelCache, type CallLabels } from './call-labels.js';
 import { GatewayMetrics, type AttemptCause, type GuardrailAction } from './gateway-metrics.js';
@@ -134,13 +135,28 @@ export class GatewayObservability implements ProxyObserver, GuardrailObserver, T
     const attributes: Record<string, string> = { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': tool, 'gateway.mcp.outcome': call.outcome };
     if (call.registry !== undefined) attributes['gateway.mcp.registry'] = call.registry;
     if (call.server !== undefined) attributes['gateway.mcp.server_label'] = cutToBytes(call.server, MAX_TOOL_NAME_BYTES);
-    if (tracing.recordContent) {
-      // The callers scrubbed the secrets they know; key-shaped text (another application's developer key) goes here.
-      attributes['gen_ai.tool.call.arguments'] = scrubSecretShapes(cutToBytes(contentText(call.arguments), tracing.maxContentBytes));
-      attributes['gen_ai.tool.call.result'] = scrubSecretShapes(cutToBytes(contentText(call.result), tracing.maxContentBytes));
-    }
     const span = tracing.startChild(call.parent, `execute_tool ${tool}`, SpanKind.INTERNAL, attributes, call.startedAt);
-    GatewayTracing.end(span, call.outcome === 'ok' ? undefined : `tool_${call.outcome}`, call.startedAt + call.latencyMs);
+    const errorType = call.outcome === 'ok' ? undefined : `tool_${call.outcome}`;
+    const endTime = call.startedAt + call.latencyMs;
+    if (!tracing.recordContent) {
+      GatewayTracing.end(span, errorType, endTime);
+      return;
+    }
+    const args = cutToBytes(contentText(call.arguments), tracing.maxContentBytes);
+    const result = cutToBytes(contentText(call.result), tracing.maxContentBytes);
+    // The callers scrubbed the call's own credentials; as on the request span, every stored and configured secret (a
+    // provider key a tool echoes, another registry's token) and key-shaped text go too. Secrets that cannot be loaded:
+    // the span records no content rather than unscrubbed content. It keeps its real end time.
+    const finish = (known: readonly string[] | undefined): void => {
+      if (known) {
+        span.setAttributes({
+          'gen_ai.tool.call.arguments': scrubSecretShapes(scrubSecrets(args, known)),
+          'gen_ai.tool.call.result': scrubSecretShapes(scrubSecrets(result, known)),
+        });
+      }
+      GatewayTracing.end(span, errorType, endTime);
+    };
+    this.knownSecrets().then(finish, () => finish(undefined));
   }
 }
 

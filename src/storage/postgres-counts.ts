@@ -1,6 +1,6 @@
 // Count sets on PostgreSQL: one UPSERT adds to every item at once (count + n, GREATEST of last seen), so replicas never lose a count.
 import { guardCte } from './postgres-guard.js';
-import type { Query } from './postgres-sql.js';
+import { postgresJsonText, type Query } from './postgres-sql.js';
 import type { CountChange, CountRow, StorageAdapter, WriteGuard } from './storage-adapter.js';
 
 /**
@@ -22,7 +22,7 @@ export function postgresCounts(query: Query, schema: string, valuesTable: string
          SELECT $1, u.item, u.add, u.seen FROM json_to_recordset($2::json) AS u(item text, add bigint, seen text)${guard ? ', guard' : ''} ORDER BY u.item COLLATE "C"
          ON CONFLICT (set_name, item) DO UPDATE SET count = c.count + EXCLUDED.count, seen = GREATEST(c.seen, EXCLUDED.seen)
          RETURNING (xmax = 0) AS inserted`;
-      const values = [set, JSON.stringify([...merged.values()])];
+      const values = [set, postgresJsonText(JSON.stringify([...merged.values()]))];
       const guarded = guard ? guardCte(valuesTable, guard, 3) : undefined;
       const { rows } = guarded ? await query<{ inserted: boolean }>(`WITH ${guarded.sql} ${upsert}`, [...values, ...guarded.values]) : await query<{ inserted: boolean }>(upsert, values);
       if (!rows.some((row) => row.inserted)) return;

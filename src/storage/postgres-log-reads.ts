@@ -46,7 +46,8 @@ export function postgresLogReads(query: Query, tables: PostgresTables): Required
       const fields = Object.entries(match);
       for (const [field, value] of fields) {
         if (!FIELD_NAME.test(field)) throw Errors.storageKeyInvalid(['a matched field name is not an identifier']);
-        params.push(typeof value === 'string' ? value : JSON.stringify(value));
+        // A NUL is written as U+FFFD (see postgresJsonText), and PostgreSQL's text cannot hold one: it is matched as written.
+        params.push(typeof value === 'string' ? value.replaceAll('\u0000', '\ufffd') : JSON.stringify(value));
         // The field name is written as a literal so that PostgreSQL can use the expression index on it. The JSON
         // type is checked below, not in SQL: a type condition there skews the row estimate into a sort of every match.
         conditions.push(`r.value->>'${field}' = $${params.length}`);

@@ -3,7 +3,7 @@ import { keyedWriteQueue } from './keyed-write-queue.js';
 import { guardCte } from './postgres-guard.js';
 import { postgresLogTrims } from './postgres-log-trim.js';
 import type { Transaction } from './postgres-pool.js';
-import type { PostgresTables, Query } from './postgres-sql.js';
+import { postgresJsonText, type PostgresTables, type Query } from './postgres-sql.js';
 import type { JsonValue, WriteGuard } from './storage-adapter.js';
 
 /** The log writes of the PostgreSQL adapter (see {@link postgresLogWrites}). */
@@ -61,7 +61,8 @@ export function postgresLogWrites(query: Query, transaction: Transaction, tables
   };
 
   return {
-    append(log, text, count, guard) {
+    append(log, raw, count, guard) {
+      const text = postgresJsonText(raw);
       return queue.run(log, async () => {
         if (!guard) {
           await query(appendSql, [log, text, count]);
@@ -73,7 +74,7 @@ export function postgresLogWrites(query: Query, transaction: Transaction, tables
       });
     },
     rewrite(log, records) {
-      const text = JSON.stringify(records);
+      const text = postgresJsonText(JSON.stringify(records));
       return queue.run(log, () =>
         transaction(async (client) => {
           // The append's upsert locks the log's row first, so concurrent appends wait for the rewrite.

@@ -38,6 +38,27 @@ export function prefixPattern(prefix: string): string {
   return `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
+/**
+ * An escape in JSON text: an escaped backslash (taken whole, so what follows it is not read as an escape), U+0000, or a
+ * surrogate, high (with the low one after it, if any) or low.
+ */
+const PG_UNREADABLE_ESCAPE = /\\(\\|u0000|u[dD][89abAB][0-9a-fA-F]{2}(?:\\u[dD][c-fC-F][0-9a-fA-F]{2})?|u[dD][c-fC-F][0-9a-fA-F]{2})/g;
+
+/**
+ * JSON text PostgreSQL accepts and its json functions can read: the escapes it refuses written as `\ufffd`, the
+ * replacement character. A lone surrogate (`\ud800` with no low surrogate after it, which `JSON.stringify` writes for
+ * a string holding half a pair) is refused as `json` input ("invalid input syntax for type json"); U+0000 (`\u0000`)
+ * is stored, but every json operator and function that reads the value (`->>`, `->`, `json_to_recordset`) refuses all
+ * of it ("unsupported Unicode escape sequence"), and a log record's index expressions read every record. Either way,
+ * one such character in a prompt failed the append of its whole batch of Chronicles entries, and every batch after
+ * it. The text is JSON as `JSON.stringify` writes it: an escaped backslash (`\\u0000`, text that only looks like
+ * the escape) and an escaped surrogate pair are left as they are. Text without such an escape is returned as it is.
+ */
+export function postgresJsonText(text: string): string {
+  if (!text.includes('\\u0000') && !/\\u[dD][89a-fA-F]/.test(text)) return text;
+  return text.replace(PG_UNREADABLE_ESCAPE, (escape, body: string) => (body === '\\' || body.length === 11 ? escape : '\\ufffd'));
+}
+
 /** Node socket errors that mean the server cannot be reached. */
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE']);
 /** SQLSTATEs that mean the server is unreachable or not accepting work now: connection exceptions, shutdown, too many connections, read-only. */

@@ -1,7 +1,7 @@
 // Key-value pairs on PostgreSQL: reads, upserts and deletes of `gateway_values`, applied in call order per key, and batches in one transaction.
 import { keyedWriteQueue } from './keyed-write-queue.js';
 import type { Transaction } from './postgres-pool.js';
-import { prefixPattern, type Query } from './postgres-sql.js';
+import { postgresJsonText, prefixPattern, type Query } from './postgres-sql.js';
 import type { JsonValue, StorageAdapter, StorageEntry, StorageWrite } from './storage-adapter.js';
 
 /** The value methods of the PostgreSQL adapter, and `idle()`: resolves once no write is queued or running. */
@@ -29,7 +29,7 @@ export function postgresValues(query: Query, transaction: Transaction, values: s
       return rows[0]?.value;
     },
     async set(key, value) {
-      const text = JSON.stringify(value);
+      const text = postgresJsonText(JSON.stringify(value));
       return queue.run(key, async () => {
         await query(upsertSql, [key, text]);
       });
@@ -38,7 +38,7 @@ export function postgresValues(query: Query, transaction: Transaction, values: s
       return queue.run(key, async () => ((await query(deleteSql, [key])).rowCount ?? 0) > 0);
     },
     async batch(writes: StorageWrite[]) {
-      const texts = writes.map((write) => (write.op === 'set' ? JSON.stringify(write.value) : undefined));
+      const texts = writes.map((write) => (write.op === 'set' ? postgresJsonText(JSON.stringify(write.value)) : undefined));
       return inKeyOrder(
         writes.map((write) => write.key),
         () =>

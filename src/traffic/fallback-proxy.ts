@@ -215,5 +215,7 @@ export async function proxyModelRequest(deps: FallbackProxyDeps, context: ModelR
     if (!model || !shouldFallBack(result.failure, model.fallback_enabled, model.fallback_codes)) break;
     if (candidate !== context.candidates.at(-1)) deps.observer?.fellBack(context, candidate, result.end);
   }
+  // The client left: its aborted attempt is no provider failure, so it ends without an error line naming the provider.
+  if (context.abort.aborted) return { ok: false, error: Errors.clientDisconnected() };
   return { ok: false, error: last ?? Errors.noProviderAvailable([context.routeName]) };
 }

@@ -81,9 +81,12 @@ function attachContext(
     checks: [],
     trace: record?.trace?.context,
   };
-  res.on('close', () => {
+  const left = (): void => {
     if (!res.writableFinished) context.abort.abort();
-  });
+  };
+  // A client that left while the request was resolved has had its 'close' already: it never comes again.
+  if (res.closed) left();
+  else res.on('close', left);
   setModelContext(req, context);
   return context;
 }

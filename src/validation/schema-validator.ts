@@ -18,13 +18,22 @@ export const ajv = createAjv({ useDefaults: true, allErrors: false });
 /** Validates a value in place (filling defaults) and throws a 400 naming the first bad field. */
 export type Validator<T> = (value: unknown, paramPrefix?: string) => T;
 
-/** Turns an ajv error path such as `/models/0/name` into `models[0].name`. */
+/** The longest name of a field shown in a `param` (and its message); a longer one, a key the client chose, is cut. */
+export const MAX_SHOWN_FIELD_NAME = 100;
+
+/**
+ * Turns an ajv error path such as `/models/0/name` into `models[0].name`. A key the client sent (an unknown field, a
+ * key of a free-form object) may be as long as the body: each name is cut to {@link MAX_SHOWN_FIELD_NAME} characters.
+ */
 export function toParam(error: ErrorObject, prefix: string): string {
   const parts = error.instancePath.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (error.keyword === 'required' || error.keyword === 'dependencies') parts.push(String(error.params.missingProperty));
   if (error.keyword === 'additionalProperties') parts.push(String(error.params.additionalProperty));
   let param = prefix;
-  for (const part of parts) param += /^\d+$/.test(part) ? `[${part}]` : param === '' ? part : `.${part}`;
+  for (const whole of parts) {
+    const part = whole.length > MAX_SHOWN_FIELD_NAME ? `${whole.slice(0, MAX_SHOWN_FIELD_NAME)}…` : whole;
+    param += /^\d+$/.test(part) ? `[${part}]` : param === '' ? part : `.${part}`;
+  }
   return param;
 }
 

@@ -85,6 +85,31 @@ describe('observability: MCP tool call spans', () => {
     assert.ok(!args.includes(f.developerKey) && !result.includes(f.developerKey), 'the developer key is scrubbed');
   });
 
+  it('with recordContent, a stored provider key or admin key a tool call carries is scrubbed from its span, on both paths', async () => {
+    const { f, fake, client } = await setUp({ tracing: { recordContent: true } });
+    // Not key-shaped: only the set of stored and configured secrets can catch them.
+    const providerKey = 'stored-provider-secret-0123456789';
+    await request(f.app).post('/v1/admin/providers').set('x-api-key', TEST_KEYS.superAdmin).send({ name: 'other', type: 'openai', config: { models: ['other-model'] }, api_keys: [{ api_key: providerKey }] }).expect(201);
+    fake.script((received: FakeRequest) => {
+      const last = ((received.body as { messages?: Array<{ role: string; content: unknown }> }).messages ?? []).at(-1);
+      if (last?.role === 'tool') return { text: 'done' };
+      return { toolCall: { name: 'tools__echo', arguments: { text: `keys ${providerKey} ${TEST_KEYS.admin}` } } };
+    });
+    await client.responses.create({ model: 'tool-model', input: 'Echo.', tools: [{ type: 'mcp', server_label: 'tools', server_url: f.requestUrl, require_approval: 'never' }] });
+    const mcp = await f.connect();
+    await mcp.callTool({ name: 'echo', arguments: { text: `keys ${providerKey} ${TEST_KEYS.admin}` } });
+    const tools = await eventually(() => {
+      const found = named('execute_tool echo');
+      assert.equal(found.length, 2, 'one span per path');
+      return found;
+    });
+    for (const tool of tools) {
+      const text = `${String(tool.attributes['gen_ai.tool.call.arguments'])} ${String(tool.attributes['gen_ai.tool.call.result'])}`;
+      assert.match(text, /keys \[REDACTED\] \[REDACTED\]/);
+      assert.ok(!text.includes(providerKey) && !text.includes(TEST_KEYS.admin), text);
+    }
+  });
+
   it('15.3: a tool call to an external MCP server is a span too, named by its server label (no registry)', async () => {
     const external: FakeMcpServer = await startFakeMcpServer();
     cleanups.push(() => external.close());

@@ -75,6 +75,29 @@ describe('a gateway on postgresStorage', function () {
     await eventually(async () => assert.equal((await entries()).length, 2, 'the entry recorded during the outage was kept and written after it'));
   });
 
+  it('a prompt holding U+0000 or half a surrogate pair is recorded (as U+FFFD), and so is every entry after it, in every application', async () => {
+    await f.create('/v1/admin/applications', { name: 'other' });
+    const otherKey = (await request(f.app).post('/v1/admin/applications/other/keys').set('x-api-key', TEST_KEYS.superAdmin).send({}).expect(201)).body.key as string;
+    const chat = (key: string, content: string) => request(f.app).post('/v1/chat/completions').set('authorization', `Bearer ${key}`).send(chatBody({ messages: [{ role: 'user', content }] })).expect(200);
+    await chat(f.developerKey, 'a\u0000b');
+    await chat(f.developerKey, 'c\ud800d');
+    await chat(f.developerKey, 'after');
+    await chat(otherKey, 'elsewhere');
+    const inputs = async (application: string) => {
+      const res = await request(f.app).get(`/v1/admin/applications/${application}/chronicles?limit=10`).set('x-api-key', TEST_KEYS.viewer);
+      assert.equal(res.status, 200, res.text);
+      return (res.body.data as Array<{ input: Array<{ content: string }> }>).map((entry) => entry.input[0]!.content);
+    };
+    await eventually(async () => assert.deepEqual(await inputs('app'), ['after', 'c\ufffdd', 'a\ufffdb']));
+    assert.deepEqual(await inputs('other'), ['elsewhere']);
+    const { rows } = await pool.query<{ n: string }>(`SELECT count(*) AS n FROM "${schema}".gateway_log_records`);
+    assert.equal(Number(rows[0]!.n), 4);
+    // The viewer's filters may name a NUL too: nothing stored holds one, so nothing matches.
+    const filtered = await request(f.app).get('/v1/admin/applications/app/chronicles?route=%00').set('x-api-key', TEST_KEYS.viewer).expect(200);
+    assert.deepEqual(filtered.body.data, []);
+    await request(f.app).get('/v1/admin/applications/app/chronicles/a%00b').set('x-api-key', TEST_KEYS.viewer).expect(404);
+  });
+
   it('14.2: on PostgreSQL, filtered lists page through cursors on the indexes, match the unfiltered list, and entries are found by id', async () => {
     await f.create('/v1/admin/routes', { name: 'other', type: 'chat', models: [{ name: 'gpt-4o', provider: 'fake' }] });
     const chat = (route?: string) =>

@@ -139,6 +139,45 @@ describe('postgresStorage', () => {
     });
   });
 
+  describe('text PostgreSQL cannot read: U+0000 and lone surrogates', () => {
+    let schema: string;
+    let storage: StorageAdapter;
+    beforeEach(async () => {
+      schema = testSchemaName();
+      storage = postgresStorage({ connectionString: TEST_DATABASE_URL, schema, maxConnections: 2 });
+      await storage.init();
+    });
+    afterEach(async () => {
+      await storage.close();
+      await dropSchema(schema);
+    });
+
+    it('is written as U+FFFD in log records, count items and values, which stay readable, matchable and guardable', async () => {
+      // A NUL and half a surrogate pair deep inside records, beside text that only looks like an escape and a whole pair.
+      await storage.append('chronicles/app', [{ id: 'e1', route: 'r', input: [{ content: 'a\u0000b\ud800c' }], note: 'c:\\u0000 \\ud800 \ud83d\ude00' }]);
+      await storage.appendJson!('chronicles/app', [JSON.stringify({ id: 'e2', route: 'r\u0000', input: '\udc00x' })]);
+      await storage.append('chronicles/app', [{ id: 'e3', route: 'r', input: 'after' }]);
+      await storage.rewriteLog('chronicles/other', [{ id: 'e4', input: '\u0000\udbff' }]);
+      await storage.addCounts!('graph/app', [{ item: 'tool\u0000\ud800', add: 1, seen: '2026-01-01T00:00:00.000Z' }], 10);
+      await storage.set('applications/a1', { created_at: 't1', description: 'x\ud800\u0000' });
+      const page = await storage.readLogBackward('chronicles/app', { limit: 10 });
+      assert.deepEqual(page!.records.map((record) => record.value), [
+        { id: 'e3', route: 'r', input: 'after' },
+        { id: 'e2', route: 'r\ufffd', input: '\ufffdx' },
+        { id: 'e1', route: 'r', input: [{ content: 'a\ufffdb\ufffdc' }], note: 'c:\\u0000 \\ud800 \ud83d\ude00' },
+      ]);
+      const matching = async (match: Record<string, string>) => (await storage.readLogMatching!('chronicles/app', { limit: 10, match }))!.records.map((record) => (record.value as { id: string }).id);
+      assert.deepEqual(await matching({ route: 'r' }), ['e3', 'e1']);
+      // A NUL asked for is matched as it was written.
+      assert.deepEqual(await matching({ route: 'r\u0000' }), ['e2']);
+      assert.deepEqual(await storage.readLog('chronicles/other'), [{ id: 'e4', input: '\ufffd\ufffd' }]);
+      assert.deepEqual((await storage.readCounts!('graph/app')).map((row) => row.item), ['tool\ufffd\ufffd']);
+      assert.deepEqual(await storage.get('applications/a1'), { created_at: 't1', description: 'x\ufffd\ufffd' });
+      // A guard reads the value it guards on with PostgreSQL's json operators.
+      assert.equal(await storage.appendGuarded!('chronicles/a1', [{ id: 'g1' }], { key: 'applications/a1', equals: { created_at: 't1' } }), true);
+    });
+  });
+
   describe('unreachable', () => {
     it('14.5: answers storage_unavailable (503) when PostgreSQL cannot be reached, and works once it is reachable', async () => {
       const schema = testSchemaName();

@@ -82,7 +82,7 @@ function readContent(value: unknown, param: string): OpenAiMessage['content'] {
       return { type: 'image_url', image_url: { url: part.image_url.url }, ...cacheControlMember(part) };
     }
     if (part.type === 'file') return { ...readFilePart(part, where), ...cacheControlMember(part) };
-    return invalid(`${where} has the unsupported type ${JSON.stringify(part.type)}; use text, image_url or file.`, where);
+    return invalid(`${where} has the unsupported type ${String(JSON.stringify(part.type)).slice(0, 80)}; use text, image_url or file.`, where);
   });
 }
 
