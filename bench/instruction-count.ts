@@ -11,9 +11,9 @@ import { BENCH_GATEWAY, buildBenchGateway } from './build-gateway.js';
 const run = promisify(execFile);
 /** The modes to count (see gateway-bench-server.ts), the first being the one the others are compared with. */
 const MODES = (process.env.BENCH_MODES ?? 'off,metrics-only,bare,on').split(',').filter(Boolean);
-const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 1_000);
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2_000);
 /** Requests before counting starts: until then the gateway runs under valgrind uninstrumented (fast), so its JIT settles. */
-const WARMUP = Number(process.env.BENCH_WARMUP ?? 3_000);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 6_000);
 const CONNECTIONS = 8;
 /** BENCH_KEEP_PROFILES=true keeps each mode's callgrind profile (its path is printed) for callgrind_annotate. */
 const KEEP_PROFILES = process.env.BENCH_KEEP_PROFILES === 'true';
