@@ -106,7 +106,7 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
   ready.catch((error: unknown) => {
     startError = String((error as Error)?.message ?? error);
   });
-  /** Set once close() has waited for the answers in flight: what comes later could no longer be logged or counted. */
+  /** Set once close() begins: a request that comes later is refused, as it could no longer be logged or counted. */
   let stopped = false;
   const awaitReady: RequestHandler = function awaitGatewayReady(_req, res, next) {
     if (stopped) {
@@ -293,10 +293,11 @@ export function createGateway(options: GatewayOptions = {}): Gateway {
       if (closed) return;
       closed = true;
       await ready.catch(() => undefined);
-      // Answers in flight finish first (close the HTTP server before this): their entries, usage and spend are
-      // recorded before the last flush, never into a closed recorder.
-      await inFlight.idle();
+      // From here a new request is refused (503 not_ready), so requests that keep coming cannot hold close() open;
+      // the answers in flight finish first: their entries, usage and spend are recorded before the last flush,
+      // never into a closed recorder.
       stopped = true;
+      await inFlight.idle();
       try {
         // Both write to storage: side by side, a storage that does not answer costs one timeout, not one each.
         const [chronicles] = await Promise.allSettled([recorder.close(), usage.close()]);

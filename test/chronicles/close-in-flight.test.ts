@@ -100,3 +100,32 @@ describe('gateway.close() with work in flight (replicas on PostgreSQL and Redis)
     );
   });
 });
+
+describe('gateway.close() while requests keep coming', function () {
+  this.timeout(30_000);
+  let fixture: TrafficFixture | undefined;
+  let release: () => void = () => undefined;
+  afterEach(async () => {
+    release();
+    await fixture?.close();
+    fixture = undefined;
+  });
+
+  it('a request that arrives while close() waits for one in flight is refused at once, so a steady stream of requests cannot hold close() open', async () => {
+    const a = (fixture = await createTrafficFixture());
+    await a.create('/v1/admin/routes', { name: 'chat', type: 'chat', models: [{ name: 'gpt-4o-mini', provider: 'fake' }] });
+    a.fake.script({ hold: new Promise<void>((resolve) => (release = resolve)) });
+    const answer = chat(a).then((res) => res);
+    await eventually(() => assert.equal(a.fake.requests.length, 1, 'the request reached the provider'), 10_000);
+    const closing = a.gateway.close();
+
+    const during = await chat(a);
+    assert.equal(during.status, 503, 'refused while close() waits');
+    assert.equal(during.body.error.code, 'not_ready');
+    assert.equal(a.fake.requests.length, 1, 'no provider call for it');
+
+    release();
+    assert.equal((await answer).status, 200, 'the request in flight is answered');
+    await closing;
+  });
+});
